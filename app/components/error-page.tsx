@@ -1,0 +1,67 @@
+import { isRouteErrorResponse, Link } from "react-router";
+
+// The one error page (STYLE.md "Errors have one boundary component"): friendly words for 401/403/404,
+// a generic page for anything unexpected, never a stack trace.
+export function ErrorPage({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) return <NotFound />;
+    if (error.status === 403) {
+      return (
+        <ErrorLayout title="Access Denied" status={403}>
+          <p>{messageOf(error.data) ?? "You don't have permission to view this page."}</p>
+        </ErrorLayout>
+      );
+    }
+    if (error.status === 401) {
+      return (
+        <ErrorLayout title="Please sign in" status={401}>
+          <p>You need to be signed in to see this page.</p>
+        </ErrorLayout>
+      );
+    }
+    return (
+      <ErrorLayout title="Something went wrong" status={error.status}>
+        <p>{messageOf(error.data) ?? error.statusText ?? "The request could not be completed."}</p>
+      </ErrorLayout>
+    );
+  }
+  return (
+    <ErrorLayout title="Something went wrong" status={500}>
+      <p>An unexpected error occurred on our side. Please try again in a moment.</p>
+    </ErrorLayout>
+  );
+}
+
+/** memorial-core.md §2: any other path shows this. */
+export function NotFound() {
+  return (
+    <ErrorLayout title="404 Page Not Found" status={404}>
+      <p>Did you forget to add the page to the router?</p>
+      <p>The page you were looking for could not be found. It may have been moved, or the address may be mistyped.</p>
+    </ErrorLayout>
+  );
+}
+
+function messageOf(data: unknown): string | undefined {
+  if (typeof data === "string" && data.length > 0 && data.length < 300) return data;
+  if (data && typeof data === "object" && "message" in data && typeof data.message === "string") return data.message;
+  return undefined;
+}
+
+function ErrorLayout({ title, status, children }: { title: string; status: number; children: React.ReactNode }) {
+  return (
+    <div className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-20">
+      <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">Error {status}</p>
+      <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
+      <div className="space-y-2 text-slate-700">{children}</div>
+      <div className="mt-4 flex gap-3">
+        <Link to="/" className="btn-primary">
+          Go home
+        </Link>
+        <Link to="/help" className="btn-secondary">
+          Help Center
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { data } from "react-router";
+import type { Route } from "./+types/$";
+import { NotFound } from "~/components/error-page";
+
+// Any path no other route claims: the spec's not-found page, with a real 404 status.
+export function loader() {
+  return data(null, { status: 404 });
+}
+
+export default function NotFoundRoute() {
+  return <NotFound />;
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "404 Page Not Found · Everlight" }];

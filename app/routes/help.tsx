@@ -1,0 +1,243 @@
+import type { ReactNode } from "react";
+import type { Route } from "./+types/help";
+import { Link } from "react-router";
+import { SUPPORT_EMAIL } from "~/utils/site";
+
+const linkClass =
+  "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+
+type Faq = {
+  id: string;
+  question: string;
+  answer: ReactNode;
+};
+
+const FAQS: Faq[] = [
+  {
+    id: "create-memorial",
+    question: "How do I create a memorial?",
+    answer: (
+      <>
+        <p>
+          Sign in to your account, or create one for free, and choose
+          &ldquo;Create a memorial&rdquo;. Add your loved one&rsquo;s name and
+          the dates of their life, then write as much or as little of their
+          story as feels right. You can add more at any time.
+        </p>
+        <p>
+          A new memorial starts as a draft, which only you can see. Take all the
+          time you need: when you are ready, choose who can view it and publish
+          it. You can edit the memorial, change its visibility or return it to
+          draft whenever you wish.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "who-can-see",
+    question: "Who can see a memorial?",
+    answer: (
+      <>
+        <p>You decide. Every memorial has one of three visibility settings:</p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong className="font-semibold text-slate-900">Public</strong>{" "}
+            &ndash; anyone with the link can visit the memorial.
+          </li>
+          <li>
+            <strong className="font-semibold text-slate-900">
+              Friends Only
+            </strong>{" "}
+            &ndash; only people you have accepted as friends can visit it.
+          </li>
+          <li>
+            <strong className="font-semibold text-slate-900">Private</strong>{" "}
+            &ndash; only you can see it.
+          </li>
+        </ul>
+        <p>
+          Drafts are always visible only to you, whatever visibility you have
+          chosen, until you publish them.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "tributes",
+    question: "How are tributes moderated?",
+    answer: (
+      <>
+        <p>
+          Visitors can leave a tribute &ndash; a memory, a message of condolence
+          or a few words of thanks. Every new tribute is hidden until the
+          memorial&rsquo;s owner approves it, so nothing appears on the page
+          without the family&rsquo;s agreement.
+        </p>
+        <p>
+          As the owner, you will find tributes waiting for review on your
+          memorial. You can approve them, or decline any you would rather not
+          show. You can also remove a tribute you have previously approved.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "plans",
+    question:
+      "What does the Free plan include, and how do the paid plans differ?",
+    answer: (
+      <>
+        <p>
+          The <strong className="font-semibold text-slate-900">Free</strong>{" "}
+          plan lets you create up to 25 memorials, with all the visibility
+          settings and tribute moderation described above.
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong className="font-semibold text-slate-900">Forever</strong>{" "}
+            &ndash; £279 as a one-time payment, or 36 monthly payments of £7.75.
+            Designed to keep memorials available for the long term.
+          </li>
+          <li>
+            <strong className="font-semibold text-slate-900">
+              Forever Plus with Vault
+            </strong>{" "}
+            &ndash; £429 as a one-time payment, or 36 monthly payments of
+            £11.92. Everything in Forever, plus the encrypted document vault.
+          </li>
+        </ul>
+        <p>
+          15% of every Forever plan purchase is placed in a ring-fenced
+          endowment fund that supports the long-term upkeep of memorials. All
+          prices are in pounds sterling (GBP). Full details are in our{" "}
+          <Link to="/terms" className={linkClass}>
+            Terms of Service
+          </Link>
+          .
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "vault",
+    question: "How does the encrypted vault work?",
+    answer: (
+      <>
+        <p>
+          The vault, included with Forever Plus with Vault, is a private place
+          to keep important documents such as a will, funeral wishes, insurance
+          details or letters to loved ones.
+        </p>
+        <p>
+          Files are sent to us over an encrypted connection and stored encrypted
+          with AES-256, a widely trusted encryption standard. The vault is never
+          shown on a memorial page and is available only when you are signed in
+          to your account. You can download or delete your documents at any
+          time. Our{" "}
+          <Link to="/privacy" className={linkClass}>
+            Privacy Policy
+          </Link>{" "}
+          explains how we protect this information.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "delete",
+    question: "How do I delete a memorial or my account?",
+    answer: (
+      <>
+        <p>
+          To delete a memorial, open it while signed in, go to its settings and
+          choose to delete it. To close your account, go to your account
+          settings and choose to delete your account; this also deletes the
+          memorials you own.
+        </p>
+        <p>
+          We understand these decisions are sometimes made in difficult moments,
+          so deleted memorials and accounts can be recovered within 30 days. If
+          you change your mind, contact us during that time and we will restore
+          them. After 30 days they are permanently erased and cannot be
+          recovered.
+        </p>
+      </>
+    ),
+  },
+];
+
+export default function HelpPage() {
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
+      <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+        Help Center
+      </h1>
+      <p className="mt-4 text-lg leading-relaxed text-slate-700">
+        Answers to the questions families ask us most often. If you cannot find
+        what you are looking for, we are here to help.
+      </p>
+
+      <section aria-labelledby="faq-heading" className="mt-10">
+        <h2
+          id="faq-heading"
+          className="text-2xl font-semibold tracking-tight text-slate-900"
+        >
+          Frequently asked questions
+        </h2>
+        <div className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
+          {FAQS.map((faq) => (
+            <details key={faq.id} id={faq.id} className="group">
+              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
+                <span>{faq.question}</span>
+                <span
+                  aria-hidden="true"
+                  className="mt-0.5 shrink-0 text-xl leading-none text-slate-600 transition-transform group-open:rotate-45"
+                >
+                  +
+                </span>
+              </summary>
+              <div className="space-y-3 px-5 pb-5 leading-relaxed text-slate-700">
+                {faq.answer}
+              </div>
+            </details>
+          ))}
+        </div>
+      </section>
+
+      <section
+        aria-labelledby="still-need-help-heading"
+        className="mt-12 rounded-lg bg-slate-50 p-6"
+      >
+        <h2
+          id="still-need-help-heading"
+          className="text-xl font-semibold tracking-tight text-slate-900"
+        >
+          Still need help?
+        </h2>
+        <p className="mt-3 leading-relaxed text-slate-700">
+          Our support team is happy to help with anything, however small. Send
+          us a message through our{" "}
+          <Link to="/contact" className={linkClass}>
+            contact form
+          </Link>{" "}
+          or email us at{" "}
+          <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
+            {SUPPORT_EMAIL}
+          </a>
+          .
+        </p>
+        <p className="mt-3 leading-relaxed text-slate-700">
+          Support hours: Monday to Friday, 9AM to 6PM EST.
+        </p>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Help Center · Everlight" },
+  {
+    name: "description",
+    content:
+      "Answers to common questions about creating memorials, privacy settings, tribute moderation, plans, the encrypted vault and deleting your account.",
+  },
+];

@@ -1,0 +1,131 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "~/generated/prisma/client";
+import { getEnv } from "./env.server";
+
+/**
+ * The low-level SQL connection the migrator and health check use, beside Prisma. Both kinds of
+ * database (embedded PGlite, real PostgreSQL) look the same through it.
+ */
+export interface SqlDriver {
+  readonly kind: "pglite" | "postgres";
+  /** Runs one or more statements; no parameters, no result. */
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs fn in one transaction on one connection; rolled back if fn throws. */
+  transaction<R>(fn: (tx: Omit<SqlDriver, "transaction" | "close">) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  sql: SqlDriver;
+  close(): Promise<void>;
+}
+
+export type DatabaseConfig = { databaseUrl: string } | { pgliteDir: string } | { pglite: PGlite };
+
+function pgliteDriver(db: PGlite): SqlDriver {
+  return {
+    kind: "pglite",
+    exec: async (sql) => void (await db.exec(sql)),
+    query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          kind: "pglite",
+          exec: async (sql) => void (await tx.exec(sql)),
+          query: async <T,>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows,
+        }),
+      ),
+    close: () => db.close(),
+  };
+}
+
+function postgresDriver(pool: pg.Pool): SqlDriver {
+  return {
+    kind: "postgres",
+    exec: async (sql) => void (await pool.query(sql)),
+    query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn({
+          kind: "postgres",
+          exec: async (sql) => void (await client.query(sql)),
+          query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+        });
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Opens a database. Tests call this directly; the app uses the per-process `getDatabase()`. */
+export function openDatabase(config: DatabaseConfig): Database {
+  if ("databaseUrl" in config) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+    const sql = postgresDriver(pool);
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }) });
+    return { prisma, sql, close: async () => (await prisma.$disconnect(), await sql.close()) };
+  }
+  let pglite: PGlite;
+  if ("pglite" in config) pglite = config.pglite;
+  else {
+    mkdirSync(config.pgliteDir, { recursive: true });
+    pglite = new PGlite(config.pgliteDir);
+  }
+  const sql = pgliteDriver(pglite);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return { prisma, sql, close: async () => (await prisma.$disconnect(), await sql.close()) };
+}
+
+/** Where the embedded database lives: DATA_DIR/db. */
+export function pgliteDirectory(dataDir: string) {
+  return path.join(dataDir, "db");
+}
+
+// One database per process. Kept on globalThis so that Vite's dev reloads and a second copy of
+// this module (the server entry and the route bundle) never open a second PGlite on the same files.
+const DB_KEY = Symbol.for("everlight.database");
+type GlobalWithDb = typeof globalThis & { [DB_KEY]?: Database };
+
+export function getDatabase(): Database {
+  const g = globalThis as GlobalWithDb;
+  if (!g[DB_KEY]) {
+    const env = getEnv();
+    g[DB_KEY] = openDatabase(
+      env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: pgliteDirectory(env.dataDir) },
+    );
+  }
+  return g[DB_KEY];
+}
+
+/** Lets tests point the whole app (models, routes) at a database they opened. */
+export function setDatabase(db: Database | undefined) {
+  (globalThis as GlobalWithDb)[DB_KEY] = db;
+}
+
+export async function closeDatabase() {
+  const g = globalThis as GlobalWithDb;
+  const db = g[DB_KEY];
+  g[DB_KEY] = undefined;
+  await db?.close();
+}
+
+/** The Prisma client for models: `prisma().memorial.findMany(…)`. */
+export function prisma(): PrismaClient {
+  return getDatabase().prisma;
+}

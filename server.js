@@ -1,0 +1,80 @@
+// Everlight's HTTP server: compression, static files with long-lived caching for hashed assets, and
+// the React Router app. `npm start` builds and runs this; `npm run dev` runs it with Vite in watch mode.
+import process from "node:process";
+import compression from "compression";
+import express from "express";
+
+const DEVELOPMENT = process.env.NODE_ENV === "development";
+const PORT = Number.parseInt(process.env.PORT ?? "3000", 10);
+const HOST = process.env.HOST ?? "0.0.0.0";
+
+const server = express();
+server.disable("x-powered-by");
+server.use(compression());
+
+let serverApp;
+if (DEVELOPMENT) {
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  server.use(viteDevServer.middlewares);
+  serverApp = await viteDevServer.ssrLoadModule("./server/app.ts");
+  server.use(async (req, res, next) => {
+    try {
+      const source = await viteDevServer.ssrLoadModule("./server/app.ts");
+      return await source.app(req, res, next);
+    } catch (error) {
+      if (typeof error === "object" && error instanceof Error) viteDevServer.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+} else {
+  serverApp = await import("./build/server/index.js");
+  // Hashed file names: safe to cache for a year.
+  server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  server.use(serverApp.app);
+}
+
+try {
+  await serverApp.prepare();
+} catch (error) {
+  console.error(`\nEverlight could not start.\n${error instanceof Error ? error.message : error}\n`);
+  await serverApp.closeDatabase().catch(() => {});
+  process.exit(1);
+}
+
+const listener = server.listen(PORT, HOST, () => {
+  const address = listener.address();
+  const port = typeof address === "object" && address ? address.port : PORT;
+  const shownHost = HOST === "0.0.0.0" || HOST === "::" ? "localhost" : HOST;
+  console.log(`Everlight is listening on http://${shownHost}:${port}`);
+});
+
+// Ctrl-C or a stop signal: stop taking requests, then close the database so the embedded one is
+// flushed to disk and the next start finds it intact.
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal} received: shutting down…`);
+  const force = setTimeout(() => process.exit(1), 10_000).unref();
+  listener.close();
+  listener.closeAllConnections?.();
+  await serverApp.closeDatabase().catch((error) => console.error(error));
+  clearTimeout(force);
+  process.exit(0);
+}
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+
+// Test harnesses set this so that a server they started never outlives them.
+const parentPid = Number(process.env.STOP_WITH_PARENT_PID);
+if (parentPid) {
+  setInterval(() => {
+    try {
+      process.kill(parentPid, 0);
+    } catch {
+      shutdown("parent exited");
+    }
+  }, 1000).unref();
+}

@@ -1,0 +1,45 @@
+import "react-router";
+import { createRequestHandler } from "@react-router/express";
+import express from "express";
+import { seedDemoData } from "../prisma/seed";
+import { closeDatabase, getDatabase } from "~/services/db.server";
+import { getEnv } from "~/services/env.server";
+import { migrate } from "~/services/migrate.server";
+
+// The request handler and start-up steps, built by Vite into build/server/index.js together with the
+// routes, so that there is one copy of every module (and one database) per process. server.js runs it.
+
+export const app = express();
+
+app.use(
+  createRequestHandler({
+    build: () => import("virtual:react-router/server-build"),
+  }),
+);
+
+/** Applies pending migrations, then loads the demo data into an empty database. */
+export async function prepare(log: (line: string) => void = console.log) {
+  const env = getEnv();
+  const db = getDatabase();
+  log(
+    db.sql.kind === "pglite"
+      ? `Database: embedded PostgreSQL (PGlite) in ${env.dataDir}`
+      : "Database: PostgreSQL from DATABASE_URL",
+  );
+  const result = await migrate(db.sql);
+  for (const warning of result.warnings) log(`Warning: ${warning}`);
+  log(
+    result.applied.length
+      ? `Migrations applied: ${result.applied.join(", ")}`
+      : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`,
+  );
+  if (env.SEED_DEMO_DATA === "true") {
+    const seeded = await seedDemoData(db.prisma);
+    if (seeded.loaded) {
+      log("Demo data loaded. Sign in with:");
+      for (const account of seeded.accounts) log(`  ${account.role.padEnd(13)} ${account.email}  /  ${account.password}`);
+    }
+  }
+}
+
+export { closeDatabase };

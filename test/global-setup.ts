@@ -1,0 +1,58 @@
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startCluster, type Cluster } from "./postgres-cluster";
+import { openDatabase } from "../app/services/db.server";
+import { migrate } from "../app/services/migrate.server";
+
+// Prepares the two databases every integration test runs on:
+// - PGlite: migrated once, dumped to a tarball that each test file loads (faster than migrating again);
+// - PostgreSQL: a throw-away cluster with a migrated template database that each test file clones.
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresUrl: string | null;
+    postgresSkipReason: string | null;
+  }
+}
+
+export const TEMPLATE_DB = "everlight_template";
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(tmpdir(), "everlight-test-"));
+  const pglite = new PGlite();
+  await migrate(openDatabase({ pglite }).sql);
+  const dump = await pglite.dumpDataDir("none");
+  const templatePath = path.join(dir, "pglite-template.tar");
+  writeFileSync(templatePath, Buffer.from(await dump.arrayBuffer()));
+  await pglite.close();
+  project.provide("pgliteTemplate", templatePath);
+
+  let cluster: Cluster | undefined;
+  try {
+    cluster = await startCluster();
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    await admin.end();
+    const template = openDatabase({ databaseUrl: cluster.url.replace(/\/postgres$/, `/${TEMPLATE_DB}`) });
+    await migrate(template.sql);
+    await template.close();
+    project.provide("postgresUrl", cluster.url);
+    project.provide("postgresSkipReason", null);
+  } catch (error) {
+    const reason = `PostgreSQL half of the integration suite skipped: ${error instanceof Error ? error.message : error}`;
+    console.warn(`\n${reason}\n`);
+    project.provide("postgresUrl", null);
+    project.provide("postgresSkipReason", reason);
+  }
+
+  return () => {
+    cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
