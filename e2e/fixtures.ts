@@ -1,0 +1,50 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+const noJsPages = new WeakSet<Page>();
+
+// Every test runs against the server e2e/global-setup.ts started.
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    const url = process.env.E2E_BASE_URL;
+    if (!url) throw new Error("E2E_BASE_URL is not set: the e2e global setup did not run.");
+    await use(url);
+  },
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (!javaScriptEnabled) noJsPages.add(page);
+    await use(page);
+  },
+});
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** WCAG 2.2 AA, zero violations (TESTING.md "Accessibility"), on the page as the visitor sees it now. */
+export async function expectAccessible(page: Page) {
+  const results = noJsPages.has(page) ? await analyzeWithoutPageScripts(page) : await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(summary, "accessibility violations").toEqual([]);
+}
+
+// axe is a script, and a page with JavaScript switched off cannot run it. So copy the page's current
+// DOM into a page that may run scripts but whose own scripts are blocked: axe then sees exactly what
+// the visitor without JavaScript sees (with the same styles, so contrast is checked too).
+async function analyzeWithoutPageScripts(page: Page) {
+  const html = await page.content();
+  const url = page.url();
+  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewportSize: page.viewportSize() });
+  try {
+    const copy = await context.newPage();
+    await copy.route("**/*", (route) => {
+      const request = route.request();
+      if (request.isNavigationRequest() && request.url() === url) return route.fulfill({ body: html, contentType: "text/html" });
+      if (request.resourceType() === "script") return route.abort();
+      return route.continue();
+    });
+    await copy.goto(url);
+    return await new AxeBuilder({ page: copy }).withTags(WCAG_TAGS).analyze();
+  } finally {
+    await context.close();
+  }
+}
+
+export { expect };

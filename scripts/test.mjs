@@ -1,0 +1,78 @@
+// `npm test`: everything a change can break, on real parts (TESTING.md). Type-checks, builds, runs the
+// unit and integration tests (vitest) and the end-to-end tests (Playwright, JavaScript on and off),
+// then prints one closing line summing every runner: `N passed, N failed[, N skipped]`.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import process from "node:process";
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+mkdirSync("test-results", { recursive: true });
+
+function run(label, command, args) {
+  console.log(`\n▶ ${label}: ${command} ${args.join(" ")}\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.CI ? "0" : "1" } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: result.status === 0, seconds };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+// 1. Types: one check.
+const types = run("types", "npx", ["--no-install", "react-router", "typegen"]);
+const tsc = types.ok ? run("types", "npx", ["--no-install", "tsc", "--noEmit"]) : types;
+totals[tsc.ok ? "passed" : "failed"] += 1;
+lines.push(`types        ${tsc.ok ? "passed" : "FAILED"} (${tsc.seconds}s)`);
+
+// 2. The production build the e2e tests and the server start-up test run: one check.
+const build = run("build", "npx", ["--no-install", "react-router", "build"]);
+totals[build.ok ? "passed" : "failed"] += 1;
+lines.push(`build        ${build.ok ? "passed" : "FAILED"} (${build.seconds}s)`);
+
+// 3. Unit and integration tests.
+rmSync("test-results/vitest.json", { force: true });
+const vitest = run("unit + integration", "npx", [
+  "--no-install", "vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json",
+]);
+const v = readJson("test-results/vitest.json");
+if (v) {
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests + (vitest.ok || v.numFailedTests ? 0 : 1);
+  totals.skipped += v.numPendingTests + v.numTodoTests;
+  lines.push(`vitest       ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests + v.numTodoTests} skipped (${vitest.seconds}s)`);
+} else {
+  totals.failed += 1;
+  lines.push(`vitest       FAILED to report (${vitest.seconds}s)`);
+}
+
+// 4. End-to-end tests (need the build).
+if (build.ok) {
+  rmSync("test-results/e2e-report.json", { force: true });
+  const e2e = run("end-to-end", "npx", ["--no-install", "playwright", "test"]);
+  const p = existsSync("test-results/e2e-report.json") ? readJson("test-results/e2e-report.json") : undefined;
+  if (p?.stats) {
+    const { expected, unexpected, skipped, flaky } = p.stats;
+    totals.passed += expected + flaky;
+    totals.failed += unexpected + (e2e.ok || unexpected ? 0 : 1);
+    totals.skipped += skipped;
+    lines.push(`playwright   ${expected + flaky} passed, ${unexpected} failed, ${skipped} skipped (${e2e.seconds}s)`);
+  } else {
+    totals.failed += 1;
+    lines.push(`playwright   FAILED to report (${e2e.seconds}s)`);
+  }
+} else {
+  totals.failed += 1;
+  lines.push("playwright   not run: the build failed");
+}
+
+console.log(`\n${lines.join("\n")}\n`);
+const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed > 0 ? 1 : 0);
