@@ -31,7 +31,7 @@ export async function expectAccessible(page: Page) {
 async function analyzeWithoutPageScripts(page: Page) {
   const html = await page.content();
   const url = page.url();
-  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewportSize: page.viewportSize() });
+  const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
   try {
     const copy = await context.newPage();
     await copy.route("**/*", (route) => {
