@@ -18,6 +18,7 @@ if (DEVELOPMENT) {
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
   server.use(viteDevServer.middlewares);
   serverApp = await viteDevServer.ssrLoadModule("./server/app.ts");
+  server.use(serverApp.headers());
   server.use(async (req, res, next) => {
     try {
       const source = await viteDevServer.ssrLoadModule("./server/app.ts");
@@ -29,6 +30,7 @@ if (DEVELOPMENT) {
   });
 } else {
   serverApp = await import("./build/server/index.js");
+  server.use(serverApp.headers());
   // Hashed file names: safe to cache for a year.
   server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   server.use(express.static("build/client", { maxAge: "1h", index: false }));

@@ -1,11 +1,35 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
+import { Toaster } from "~/components/toaster";
+import { countCartItems } from "~/models/cart.server";
+import { getOptionalUser } from "~/services/auth.server";
+import { readToast } from "~/services/toast.server";
+import { useNonce } from "~/utils/nonce";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [user, { toast, clear }] = await Promise.all([getOptionalUser(request), readToast(request)]);
+  const cartCount = user ? await countCartItems(user.id) : 0;
+  return data(
+    {
+      // Only what the shell shows: never the whole user row.
+      user: user ? { id: user.id, firstName: user.firstName, lastName: user.lastName, profileImageUrl: user.profileImageUrl, isAdmin: user.isAdmin } : null,
+      cartCount,
+      toast,
+    },
+    { headers: clear ? { "Set-Cookie": clear } : undefined },
+  );
+}
+
+export type ShellUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  // The error boundary renders this layout too, when the root loader may have failed: no data then.
+  const shell = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en-GB">
       <head>
@@ -17,13 +41,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <SiteHeader />
+        <SiteHeader user={shell?.user ?? null} cartCount={shell?.cartCount ?? 0} />
+        <Toaster toast={shell?.toast ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>
         <SiteFooter />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

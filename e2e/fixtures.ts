@@ -1,10 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { createTestUser, deleteTestUser, type TestUser } from "./db";
 
 const noJsPages = new WeakSet<Page>();
 
 // Every test runs against the server e2e/global-setup.ts started.
-export const test = base.extend({
+export const test = base.extend<{ member: TestUser }>({
+  /** A fresh member for this test, deleted afterwards (with everything they made). */
+  member: async ({}, use) => {
+    const user = await createTestUser();
+    await use(user);
+    await deleteTestUser(user);
+  },
   baseURL: async ({}, use) => {
     const url = process.env.E2E_BASE_URL;
     if (!url) throw new Error("E2E_BASE_URL is not set: the e2e global setup did not run.");
@@ -17,6 +24,11 @@ export const test = base.extend({
 });
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** The toast the page shows now (JavaScript on or off). */
+export function toast(page: Page) {
+  return page.getByTestId("toast");
+}
 
 /** WCAG 2.2 AA, zero violations (TESTING.md "Accessibility"), on the page as the visitor sees it now. */
 export async function expectAccessible(page: Page) {

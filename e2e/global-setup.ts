@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,6 +26,8 @@ export default async function globalSetup() {
     console.warn("e2e: PostgreSQL binaries not found; the app runs on embedded PGlite.");
   }
 
+  const sessionSecret = randomBytes(32).toString("hex");
+  process.env.E2E_SESSION_SECRET = sessionSecret;
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
@@ -32,6 +35,9 @@ export default async function globalSetup() {
       PORT: "0",
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      SESSION_SECRET: sessionSecret,
+      // The tests talk plain http to 127.0.0.1; production keeps Secure cookies.
+      SESSION_COOKIE_SECURE: "false",
       DATABASE_URL: databaseUrl ?? "",
       STOP_WITH_PARENT_PID: String(process.pid),
     },

@@ -5,17 +5,27 @@ import { seedDemoData } from "../prisma/seed";
 import { closeDatabase, getDatabase } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
+import { refuseCrossOrigin, securityHeaders, stampClientIp } from "./security";
 
 // The request handler and start-up steps, built by Vite into build/server/index.js together with the
 // routes, so that there is one copy of every module (and one database) per process. server.js runs it.
 
 export const app = express();
 
+app.use(stampClientIp);
+app.use(refuseCrossOrigin);
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
+    getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? "") }),
   }),
 );
+
+/** Runs first for every request, static files included. */
+export function headers() {
+  const env = getEnv();
+  return securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production" });
+}
 
 /** Applies pending migrations, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {

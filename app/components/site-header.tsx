@@ -1,23 +1,46 @@
-import { Link, NavLink } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { SITE_NAME } from "~/utils/site";
 
-// The sticky navigation bar (memorial-core.md §2 "Navigation bar"). Signed-out state for now; the
-// accounts issue adds the signed-in links, basket and avatar menu. The mobile menu is a <details>
-// element so it opens and closes without JavaScript.
-const publicLinks = [
+// The sticky navigation bar (memorial-core.md §2 "Navigation bar"). Both menus are <details>
+// disclosures, so they open and close without JavaScript; with it, Escape and a click elsewhere close
+// them too. Log out is a POST form, never a link.
+
+export type HeaderUser = { id: string; firstName: string; lastName: string; profileImageUrl: string | null; isAdmin: boolean };
+
+type NavItem = { to: string; label: string; signedIn?: boolean };
+const mainLinks: NavItem[] = [
   { to: "/", label: "Home" },
   { to: "/news", label: "News" },
+  { to: "/my-memorials", label: "My Memorials", signedIn: true },
+  { to: "/vault", label: "Vault", signedIn: true },
   { to: "/memorials", label: "Memorials" },
   { to: "/products", label: "Products" },
-] as const;
+];
+
+const accountLinks = [
+  { to: "/account", label: "My Account", mobile: true },
+  { to: "/friends", label: "Friends", mobile: false },
+  { to: "/orders", label: "My Orders", mobile: true },
+  { to: "/subscription", label: "Subscription", mobile: false },
+  { to: "/contact", label: "Contact", mobile: true },
+];
 
 function navLinkClass({ isActive }: { isActive: boolean }) {
-  return `rounded-md px-3 py-2 text-sm font-medium ${
+  return `block rounded-md px-3 py-2 text-sm font-medium ${
     isActive ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
   }`;
 }
 
-export function SiteHeader() {
+/** memorial-core.md §9: the basket badge caps at 99+. */
+export function basketBadge(count: number) {
+  return count > 99 ? "99+" : String(count);
+}
+
+export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartCount: number }) {
+  const location = useLocation();
+  useMenusCloseOnNavigate(location.key);
+  const links = mainLinks.filter((l) => !l.signedIn || user);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
       <a
@@ -26,13 +49,13 @@ export function SiteHeader() {
       >
         Skip to content
       </a>
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
         <Link to="/" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-amber-400 ring-4 ring-amber-100" />
           {SITE_NAME}
         </Link>
-        <ul className="hidden items-center gap-1 md:flex">
-          {publicLinks.map((link) => (
+        <ul className="hidden items-center gap-1 lg:flex">
+          {links.map((link) => (
             <li key={link.to}>
               <NavLink to={link.to} end={link.to === "/"} className={navLinkClass}>
                 {link.label}
@@ -40,30 +63,124 @@ export function SiteHeader() {
             </li>
           ))}
         </ul>
-        <div className="hidden items-center gap-2 md:flex">
-          <Link to="/login" className="btn-ghost">
-            Login
-          </Link>
-          <Link to="/register" className="btn-primary">
-            Sign Up
-          </Link>
+        <div className="flex items-center gap-2">
+          {user ? (
+            <>
+              <Link to="/basket" className="btn-ghost relative" aria-label={`Basket, ${cartCount} item${cartCount === 1 ? "" : "s"}`}>
+                <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+                  <path d="M3 3h2l2.4 12.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.6L21 7H6" />
+                  <circle cx="10" cy="20" r="1.5" />
+                  <circle cx="17" cy="20" r="1.5" />
+                </svg>
+                {cartCount > 0 ? (
+                  <span aria-hidden="true" data-testid="basket-badge" className="absolute -right-1 -top-1 min-w-5 rounded-full bg-indigo-700 px-1 text-center text-xs font-bold leading-5 text-white">
+                    {basketBadge(cartCount)}
+                  </span>
+                ) : null}
+              </Link>
+              <Link to="/memorials/create" className="btn-primary hidden sm:inline-flex">
+                Create Memorial
+              </Link>
+              <details className="relative hidden lg:block" data-menu>
+                <summary
+                  className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+                  aria-label={`Account menu for ${user.firstName} ${user.lastName}`}
+                >
+                  <Avatar user={user} />
+                </summary>
+                <div className="absolute right-0 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
+                  <p className="truncate px-3 py-2 text-sm font-semibold text-slate-900">
+                    {user.firstName} {user.lastName}
+                  </p>
+                  <ul className="border-t border-slate-200 pt-1">
+                    {accountLinks.map((l) => (
+                      <li key={l.to}>
+                        <NavLink to={l.to} className={navLinkClass}>
+                          {l.label}
+                        </NavLink>
+                      </li>
+                    ))}
+                    {user.isAdmin ? (
+                      <li>
+                        <NavLink to="/admin" className={navLinkClass}>
+                          Admin
+                        </NavLink>
+                      </li>
+                    ) : null}
+                    <li className="mt-1 border-t border-slate-200 pt-1">
+                      <LogoutButton />
+                    </li>
+                  </ul>
+                </div>
+              </details>
+            </>
+          ) : (
+            <div className="hidden items-center gap-2 lg:flex">
+              <Link to="/login" className="btn-ghost">
+                Login
+              </Link>
+              <Link to="/register" className="btn-primary">
+                Sign Up
+              </Link>
+            </div>
+          )}
+          <MobileMenu user={user} links={links} />
         </div>
-        <details className="group relative md:hidden">
-          <summary className="btn-ghost cursor-pointer list-none [&::-webkit-details-marker]:hidden">
-            <span className="sr-only">Menu</span>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
-              <path d="M4 6h16M4 12h16M4 18h16" />
-            </svg>
-          </summary>
-          <div className="absolute right-0 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
-            <ul className="flex flex-col">
-              {publicLinks.map((link) => (
-                <li key={link.to}>
-                  <NavLink to={link.to} end={link.to === "/"} className={(s) => `block ${navLinkClass(s)}`}>
-                    {link.label}
-                  </NavLink>
-                </li>
-              ))}
+      </nav>
+    </header>
+  );
+}
+
+function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[] }) {
+  return (
+    <details className="relative lg:hidden" data-menu>
+      <summary className="btn-ghost cursor-pointer list-none [&::-webkit-details-marker]:hidden" aria-label="Menu">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M4 6h16M4 12h16M4 18h16" />
+        </svg>
+      </summary>
+      <div className="absolute right-0 mt-2 w-60 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
+        <ul className="flex flex-col">
+          {links.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end={link.to === "/"} className={navLinkClass}>
+                {link.label}
+              </NavLink>
+            </li>
+          ))}
+          {user ? (
+            <>
+              <li>
+                <NavLink to="/memorials/create" className={navLinkClass}>
+                  Create Memorial
+                </NavLink>
+              </li>
+              <li className="mt-2 border-t border-slate-200 pt-2">
+                <ul>
+                  {accountLinks
+                    .filter((l) => l.mobile)
+                    .map((l) => (
+                      <li key={l.to}>
+                        <NavLink to={l.to} className={navLinkClass}>
+                          {l.label}
+                        </NavLink>
+                      </li>
+                    ))}
+                  {user.isAdmin ? (
+                    <li>
+                      <NavLink to="/admin" className={navLinkClass}>
+                        Admin
+                      </NavLink>
+                    </li>
+                  ) : null}
+                  <li>
+                    <LogoutButton />
+                  </li>
+                </ul>
+              </li>
+            </>
+          ) : (
+            <>
               <li className="mt-2 border-t border-slate-200 pt-2">
                 <Link to="/login" className="block rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
                   Login
@@ -74,10 +191,59 @@ export function SiteHeader() {
                   Sign Up
                 </Link>
               </li>
-            </ul>
-          </div>
-        </details>
-      </nav>
-    </header>
+            </>
+          )}
+        </ul>
+      </div>
+    </details>
   );
+}
+
+function LogoutButton() {
+  return (
+    <Form method="post" action="/logout">
+      <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+        Log out
+      </button>
+    </Form>
+  );
+}
+
+function Avatar({ user }: { user: HeaderUser }) {
+  if (user.profileImageUrl) {
+    return <img src={user.profileImageUrl} alt="" width={32} height={32} className="h-8 w-8 rounded-full object-cover" />;
+  }
+  return (
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-100 text-sm font-bold text-indigo-800">
+      {user.firstName.charAt(0).toUpperCase()}
+      {user.lastName.charAt(0).toUpperCase()}
+    </span>
+  );
+}
+
+/** With JavaScript: close open menus on navigation, on Escape (focus back to the toggle) and on a click outside. */
+function useMenusCloseOnNavigate(locationKey: string) {
+  useEffect(() => {
+    document.querySelectorAll<HTMLDetailsElement>("details[data-menu][open]").forEach((d) => (d.open = false));
+  }, [locationKey]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      document.querySelectorAll<HTMLDetailsElement>("details[data-menu][open]").forEach((d) => {
+        d.open = false;
+        d.querySelector("summary")?.focus();
+      });
+    };
+    const onClick = (event: MouseEvent) => {
+      document.querySelectorAll<HTMLDetailsElement>("details[data-menu][open]").forEach((d) => {
+        if (!d.contains(event.target as Node)) d.open = false;
+      });
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, []);
 }

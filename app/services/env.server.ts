@@ -14,6 +14,17 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SEED_DEMO_DATA: z.enum(["true", "false"]).default("true"),
+  /** Comma-separated; the first signs new cookies, all verify (rotate by putting a new one first). */
+  SESSION_SECRET: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(",").every((s) => s.trim().length >= 32), "each secret must be at least 32 characters"),
+  /** Secure cookies; defaults to on in production. Off only for plain-http setups you trust. */
+  SESSION_COOKIE_SECURE: z.enum(["true", "false"]).optional(),
+  /** Behind a load balancer: take the client's address from the first X-Forwarded-For hop. */
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /** Sets HSTS; defaults to on in production. */
+  HSTS: z.enum(["true", "false"]).optional(),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };

@@ -1,0 +1,160 @@
+import { useEffect, useId, useState, type InputHTMLAttributes } from "react";
+import { PASSWORD_RULES } from "~/utils/validation/account";
+
+// Form fields that carry their own label and tie their errors to the input (aria-invalid,
+// aria-describedby), so every form is accessible by construction and works without JavaScript.
+
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="mt-1 space-y-0.5 text-sm text-red-700">
+      {errors.map((e) => (
+        <li key={e}>{e}</li>
+      ))}
+    </ul>
+  );
+}
+
+type FieldProps = {
+  label: React.ReactNode;
+  errors?: string[] | null;
+  hint?: React.ReactNode;
+  inputProps: InputHTMLAttributes<HTMLInputElement> & { id?: string; key?: string | null };
+  className?: string;
+};
+
+export function Field({ label, errors, hint, inputProps, className }: FieldProps) {
+  const fallbackId = useId();
+  const { key: _key, ...props } = inputProps;
+  const id = props.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        {...props}
+        id={id}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
+        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm disabled:bg-slate-100 disabled:text-slate-600 ${
+          errorId ? "border-red-600" : "border-slate-400"
+        }`}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** A password field whose Show/Hide toggle appears only with JavaScript (without, a plain password field). */
+export function PasswordField({ label, errors, inputProps, hint, onValueChange, className }: FieldProps & { onValueChange?: (v: string) => void }) {
+  const hydrated = useHydrated();
+  const [visible, setVisible] = useState(false);
+  const fallbackId = useId();
+  const { key: _key, ...props } = inputProps;
+  const id = props.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <div className="relative mt-1">
+        <input
+          {...props}
+          id={id}
+          type={visible ? "text" : "password"}
+          onChange={(e) => {
+            props.onChange?.(e);
+            onValueChange?.(e.currentTarget.value);
+          }}
+          aria-invalid={errorId ? true : undefined}
+          aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
+          className={`block w-full rounded-md border px-3 py-2 pr-16 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
+        />
+        {hydrated ? (
+          <button
+            type="button"
+            onClick={() => setVisible((v) => !v)}
+            aria-pressed={visible}
+            aria-controls={id}
+            className="absolute inset-y-1 right-1 rounded px-2 text-sm font-medium text-indigo-800 hover:bg-indigo-50"
+          >
+            {visible ? "Hide" : "Show"}
+            <span className="sr-only"> password</span>
+          </button>
+        ) : null}
+      </div>
+      {hint ? (
+        <div id={hintId} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </div>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** The password rules; with JavaScript each is ticked live as the password meets it. */
+export function PasswordChecklist({ password }: { password: string }) {
+  const hydrated = useHydrated();
+  return (
+    <ul className="mt-2 space-y-0.5 text-sm" aria-label="Password requirements">
+      {PASSWORD_RULES.map((rule) => {
+        const met = hydrated && rule.test(password);
+        return (
+          <li key={rule.label} className={met ? "text-emerald-800" : "text-slate-700"} data-met={met}>
+            <span aria-hidden="true">{met ? "✓ " : "• "}</span>
+            {rule.label}
+            {hydrated ? <span className="sr-only">{met ? " (met)" : " (not yet met)"}</span> : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function FormAlert({ title, children, id }: { title: string; children?: React.ReactNode; id?: string }) {
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
+      <p className="font-semibold">{title}</p>
+      {children ? <div className="text-sm">{children}</div> : null}
+    </div>
+  );
+}
+
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: React.ReactNode }) {
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-12">
+      <div className="space-y-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <div className="text-center">
+          <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
+          <p className="mt-1 text-slate-700">{subtitle}</p>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+
+/** memorial-core.md §2: email fields are forced to lower case as typed (the server lower-cases too). */
+export function lowerCaseAsTyped(event: React.FormEvent<HTMLInputElement>) {
+  const input = event.currentTarget;
+  const lower = input.value.toLowerCase();
+  if (lower !== input.value) input.value = lower;
+}

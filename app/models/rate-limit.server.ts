@@ -1,0 +1,67 @@
+import { getDatabase } from "~/services/db.server";
+
+// Fixed-window rate limits kept in PostgreSQL, so they hold however many app instances share the
+// database. One atomic upsert per hit: no read-then-write race between instances.
+
+export type RateLimitRule = { name: string; limit: number; windowMs: number };
+
+/** The limits, in one place (and shown to users in words by `describeRetry`). */
+export const RATE_LIMITS = {
+  loginPerEmail: { name: "login-email", limit: 5, windowMs: 15 * 60_000 },
+  loginPerIp: { name: "login-ip", limit: 20, windowMs: 15 * 60_000 },
+  registerPerIp: { name: "register-ip", limit: 5, windowMs: 60 * 60_000 },
+  passwordChangePerUser: { name: "password-user", limit: 5, windowMs: 15 * 60_000 },
+  passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+export type RateLimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
+
+function key(rule: RateLimitRule, subject: string) {
+  return `${rule.name}:${subject.toLowerCase()}`;
+}
+
+/** Counts one event against the rule; `allowed` is false once the count is above the limit. */
+export async function hitRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
+  const windowStartCutoff = new Date(now.getTime() - rule.windowMs);
+  const [row] = await getDatabase().sql.query<{ count: number; windowStart: Date }>(
+    `INSERT INTO "rate_limits" ("key", "windowStart", "count") VALUES ($1, $2, 1)
+     ON CONFLICT ("key") DO UPDATE SET
+       "count" = CASE WHEN "rate_limits"."windowStart" <= $3 THEN 1 ELSE "rate_limits"."count" + 1 END,
+       "windowStart" = CASE WHEN "rate_limits"."windowStart" <= $3 THEN $2 ELSE "rate_limits"."windowStart" END
+     RETURNING "count", "windowStart"`,
+    [key(rule, subject), now, windowStartCutoff],
+  );
+  return state(rule, row.count, new Date(row.windowStart), now, row.count <= rule.limit);
+}
+
+/** Whether the subject is still under the limit, without counting anything. */
+export async function checkRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
+  const [row] = await getDatabase().sql.query<{ count: number; windowStart: Date }>(
+    `SELECT "count", "windowStart" FROM "rate_limits" WHERE "key" = $1`,
+    [key(rule, subject)],
+  );
+  if (!row || new Date(row.windowStart).getTime() <= now.getTime() - rule.windowMs) {
+    return { allowed: true, count: 0, retryAfterSeconds: 0 };
+  }
+  return state(rule, row.count, new Date(row.windowStart), now, row.count < rule.limit);
+}
+
+export async function resetRateLimit(rule: RateLimitRule, subject: string) {
+  await getDatabase().sql.query(`DELETE FROM "rate_limits" WHERE "key" = $1`, [key(rule, subject)]);
+}
+
+export async function deleteStaleRateLimits(now = new Date(), maxWindowMs = 24 * 60 * 60_000) {
+  await getDatabase().sql.query(`DELETE FROM "rate_limits" WHERE "windowStart" < $1`, [new Date(now.getTime() - maxWindowMs)]);
+}
+
+function state(rule: RateLimitRule, count: number, windowStart: Date, now: Date, allowed: boolean): RateLimitState {
+  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil((windowStart.getTime() + rule.windowMs - now.getTime()) / 1000));
+  return { allowed, count, retryAfterSeconds };
+}
+
+/** "Please try again in 14 minutes." */
+export function describeRetry(seconds: number) {
+  if (seconds < 60) return `Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}

@@ -1,0 +1,140 @@
+import { Prisma } from "~/generated/prisma/client";
+import { prisma } from "~/services/db.server";
+import { hashPassword, verifyPassword } from "~/services/password.server";
+import {
+  DEFAULT_NOTIFICATIONS,
+  type NotificationPreferences,
+} from "~/utils/validation/account";
+
+// Users: accounts, profiles and settings. The password hash never leaves this module: every function
+// that returns a user returns a PublicUser.
+
+export const publicUserSelect = {
+  id: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  bio: true,
+  profileImageUrl: true,
+  isAdmin: true,
+  subscriptionPlan: true,
+  subscriptionExpiryDate: true,
+  defaultVisibility: true,
+  discoverable: true,
+  notificationPreferences: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.UserSelect;
+
+type UserRow = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
+export type PublicUser = Omit<UserRow, "notificationPreferences" | "defaultVisibility"> & {
+  defaultVisibility: "public" | "friends" | "private";
+  notificationPreferences: NotificationPreferences;
+};
+
+function toPublic(row: UserRow): PublicUser {
+  const prefs = (row.notificationPreferences ?? {}) as Partial<NotificationPreferences>;
+  return {
+    ...row,
+    defaultVisibility: row.defaultVisibility as PublicUser["defaultVisibility"],
+    notificationPreferences: { ...DEFAULT_NOTIFICATIONS, ...prefs },
+  };
+}
+
+export async function getUserById(id: string): Promise<PublicUser | null> {
+  const row = await prisma().user.findUnique({ where: { id }, select: publicUserSelect });
+  return row ? toPublic(row) : null;
+}
+
+export class EmailTakenError extends Error {
+  constructor() {
+    super("email taken");
+  }
+}
+
+export async function createUser(input: { email: string; password: string; firstName: string; lastName: string }): Promise<PublicUser> {
+  const password = await hashPassword(input.password);
+  try {
+    const row = await prisma().user.create({
+      data: { email: input.email.toLowerCase(), firstName: input.firstName, lastName: input.lastName, password },
+      select: publicUserSelect,
+    });
+    return toPublic(row);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new EmailTakenError();
+    throw error;
+  }
+}
+
+// A real hash of a throw-away password, computed once: an unknown email costs the same scrypt work as
+// a wrong password, so the response time does not tell which it was (DESIGN.md security notes).
+let dummyHash: Promise<string> | undefined;
+
+/** The user for this email and password, or null; same work whether or not the email exists. */
+export async function verifyLogin(email: string, password: string): Promise<PublicUser | null> {
+  const row = await prisma().user.findUnique({ where: { email: email.toLowerCase() }, select: { ...publicUserSelect, password: true } });
+  if (!row) {
+    dummyHash ??= hashPassword("not-a-real-password-0");
+    await verifyPassword(password, await dummyHash);
+    return null;
+  }
+  const { password: hash, ...user } = row;
+  return (await verifyPassword(password, hash)) ? toPublic(user) : null;
+}
+
+export async function checkPassword(userId: string, password: string): Promise<boolean> {
+  const row = await prisma().user.findUnique({ where: { id: userId }, select: { password: true } });
+  return row ? verifyPassword(password, row.password) : false;
+}
+
+export async function updateProfile(userId: string, input: { firstName: string; lastName: string; bio: string | null }) {
+  return toPublic(await prisma().user.update({ where: { id: userId }, data: input, select: publicUserSelect }));
+}
+
+export async function updatePassword(userId: string, newPassword: string) {
+  await prisma().user.update({ where: { id: userId }, data: { password: await hashPassword(newPassword) } });
+}
+
+export async function updateProfileImage(userId: string, profileImageUrl: string | null) {
+  return toPublic(await prisma().user.update({ where: { id: userId }, data: { profileImageUrl }, select: publicUserSelect }));
+}
+
+export async function updatePrivacy(userId: string, input: { defaultVisibility: "public" | "friends" | "private"; discoverable: boolean }) {
+  return toPublic(await prisma().user.update({ where: { id: userId }, data: input, select: publicUserSelect }));
+}
+
+export async function updateNotifications(userId: string, prefs: NotificationPreferences) {
+  return toPublic(await prisma().user.update({ where: { id: userId }, data: { notificationPreferences: prefs }, select: publicUserSelect }));
+}
+
+/** Deletes the account; the database removes their memorials, sessions and the rest with it. */
+export async function deleteUser(userId: string) {
+  await prisma().user.delete({ where: { id: userId } });
+}
+
+/** Everything we hold about the user, for the Account tab's download (UK GDPR right of access). */
+export async function exportUserData(userId: string) {
+  const db = prisma();
+  const [user, memorials, orders, feedback, contactMessages, friendships, cartItems, vaultFiles] = await Promise.all([
+    getUserById(userId),
+    db.memorial.findMany({
+      where: { userId },
+      orderBy: { createdAt: "asc" },
+      include: {
+        media: { select: { id: true, mediaUrl: true, mediaType: true, caption: true, order: true, createdAt: true } },
+        tributes: { select: { id: true, authorName: true, authorEmail: true, content: true, isApproved: true, createdAt: true } },
+      },
+    }),
+    db.order.findMany({ where: { userId }, include: { items: true }, orderBy: { createdAt: "asc" } }),
+    db.feedback.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
+    db.contactMessage.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
+    db.friendship.findMany({
+      where: { userId },
+      select: { createdAt: true, friend: { select: { firstName: true, lastName: true, email: true } } },
+    }),
+    db.cartItem.findMany({ where: { userId } }),
+    // Vault files are listed, not included: their contents are downloaded from the vault itself.
+    db.vaultFile.findMany({ where: { userId }, select: { id: true, originalFileName: true, fileSize: true, fileType: true, category: true, createdAt: true } }),
+  ]);
+  return { exportedAt: new Date().toISOString(), user, memorials, orders, feedback, contactMessages, friends: friendships, cartItems, vaultFiles };
+}

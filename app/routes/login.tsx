@@ -1,0 +1,113 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import type { Route } from "./+types/login";
+import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
+import { describeRetry, hitRateLimit, checkRateLimit, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
+import { authenticator, InvalidCredentialsError, requireAnonymous } from "~/services/auth.server";
+import { clientIp } from "~/services/request.server";
+import { createUserSession } from "~/services/session.server";
+import { withToast } from "~/services/toast.server";
+import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return null;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), failure: null }, { status: 400 });
+  }
+  const { email } = submission.value;
+  const ip = clientIp(request);
+
+  // Refused before any password work once too many attempts failed, for this email or this address.
+  const [byEmail, byIp] = await Promise.all([
+    checkRateLimit(RATE_LIMITS.loginPerEmail, email),
+    checkRateLimit(RATE_LIMITS.loginPerIp, ip),
+  ]);
+  if (!byEmail.allowed || !byIp.allowed) {
+    const retry = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
+    return data(
+      {
+        result: submission.reply({ hideFields: ["password"] }),
+        failure: { title: "Too many attempts", message: `Too many failed sign-in attempts. ${describeRetry(retry)}` },
+      },
+      { status: 429, headers: { "Retry-After": String(retry) } },
+    );
+  }
+
+  try {
+    const user = await authenticator.authenticate("form", request);
+    await resetRateLimit(RATE_LIMITS.loginPerEmail, email);
+    const headers = await withToast({ type: "success", title: "Welcome back!" });
+    return createUserSession(request, user.id, safeRedirect(submission.value.redirectTo), headers);
+  } catch (error) {
+    if (!(error instanceof InvalidCredentialsError)) throw error;
+    await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+    return data(
+      { result: submission.reply({ hideFields: ["password"] }), failure: { title: "Login failed", message: MESSAGES.invalidLogin } },
+      { status: 401 },
+    );
+  }
+}
+
+export default function LoginPage({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(loginSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const failure = actionData?.failure;
+  return (
+    <AuthCard title="Welcome back" subtitle="Sign in to manage your memorials.">
+      {failure ? (
+        <FormAlert title={failure.title} id="login-failure">
+          {failure.message}
+        </FormAlert>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <Field
+          label="Email"
+          errors={fields.email.errors}
+          inputProps={{
+            ...getInputProps(fields.email, { type: "email" }),
+            autoComplete: "email",
+            onInput: lowerCaseAsTyped,
+          }}
+        />
+        <PasswordField
+          label="Password"
+          errors={fields.password.errors}
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={pending}>
+          {pending ? "Signing in..." : "Sign In"}
+        </button>
+      </Form>
+      <p className="text-center text-sm text-slate-700">
+        Don&apos;t have an account?{" "}
+        <Link to={{ pathname: "/register", search: searchParams.toString() }} className="link">
+          Sign up
+        </Link>
+      </p>
+      <p className="text-center text-sm">
+        <Link to="/" className="link">
+          Back to home
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in · Everlight" }];

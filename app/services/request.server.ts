@@ -1,0 +1,15 @@
+import { getEnv } from "./env.server";
+
+// Facts about the request that more than one module needs.
+
+/**
+ * The client's address. Behind a load balancer, trust the first X-Forwarded-For hop only when
+ * TRUST_PROXY is set; otherwise the socket address the server saw (passed on as x-everlight-ip).
+ */
+export function clientIp(request: Request): string {
+  if (getEnv().TRUST_PROXY === "true") {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get("x-everlight-ip") ?? "unknown";
+}

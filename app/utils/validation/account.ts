@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+// Account forms' rules and messages, word for word from the specs (memorial-core.md §5,
+// commerce-and-accounts.md §5). Shared by the forms (server and client) and the /api.
+
+export const MESSAGES = {
+  email: "Please enter a valid email address",
+  loginPassword: "Password must be at least 6 characters",
+  firstNameMin: "First name must be at least 2 characters",
+  lastNameMin: "Last name must be at least 2 characters",
+  passwordMin: "Password must be at least 8 characters",
+  passwordUpper: "Password must contain at least one uppercase letter",
+  passwordNumber: "Password must contain at least one number",
+  passwordsMatch: "Passwords don't match",
+  firstNameRequired: "First name is required",
+  lastNameRequired: "Last name is required",
+  currentPasswordRequired: "Current password is required",
+  invalidLogin: "Invalid email or password. Please try again.",
+  emailTaken: "An account with this email already exists. Try signing in instead.",
+} as const;
+
+/** The live checklist under new-password fields: label and test, in the spec's order. */
+export const PASSWORD_RULES = [
+  { label: "At least 8 characters", test: (p: string) => p.length >= 8, message: MESSAGES.passwordMin },
+  { label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p), message: MESSAGES.passwordUpper },
+  { label: "One number", test: (p: string) => /[0-9]/.test(p), message: MESSAGES.passwordNumber },
+] as const;
+
+const NAME_MAX = 50;
+const PASSWORD_MAX = 200;
+
+const emailField = z
+  .string({ error: MESSAGES.email })
+  .trim()
+  .toLowerCase()
+  .max(254, MESSAGES.email)
+  .pipe(z.email({ error: MESSAGES.email }));
+
+const newPasswordField = z
+  .string({ error: MESSAGES.passwordMin })
+  .min(8, MESSAGES.passwordMin)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+  .regex(/[A-Z]/, MESSAGES.passwordUpper)
+  .regex(/[0-9]/, MESSAGES.passwordNumber);
+
+const name = (min: string, required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .min(2, min)
+    .max(NAME_MAX, `Must be at most ${NAME_MAX} characters`);
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: MESSAGES.loginPassword }).min(6, MESSAGES.loginPassword).max(PASSWORD_MAX),
+  redirectTo: z.string().optional(),
+});
+
+export const registerSchema = z
+  .object({
+    firstName: name(MESSAGES.firstNameMin, MESSAGES.firstNameMin),
+    lastName: name(MESSAGES.lastNameMin, MESSAGES.lastNameMin),
+    email: emailField,
+    password: newPasswordField,
+    confirmPassword: z.string({ error: MESSAGES.passwordsMatch }),
+    redirectTo: z.string().optional(),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+
+/** The /api register call sends no confirmation (memorial-core.md §5: "The confirmation is not sent"). */
+export const apiRegisterSchema = z.object({
+  firstName: name(MESSAGES.firstNameMin, MESSAGES.firstNameMin),
+  lastName: name(MESSAGES.lastNameMin, MESSAGES.lastNameMin),
+  email: emailField,
+  password: newPasswordField,
+});
+
+export const BIO_MAX = 1000;
+
+export const profileSchema = z.object({
+  firstName: z.string({ error: MESSAGES.firstNameRequired }).trim().min(1, MESSAGES.firstNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
+  lastName: z.string({ error: MESSAGES.lastNameRequired }).trim().min(1, MESSAGES.lastNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
+  bio: z
+    .string()
+    .trim()
+    .max(BIO_MAX, `Bio must be at most ${BIO_MAX} characters`)
+    .optional()
+    .transform((v) => v || null),
+});
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string({ error: MESSAGES.currentPasswordRequired }).min(1, MESSAGES.currentPasswordRequired),
+    newPassword: newPasswordField,
+    confirmPassword: z.string({ error: MESSAGES.passwordsMatch }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+
+export const apiChangePasswordSchema = z.object({
+  currentPassword: z.string({ error: MESSAGES.currentPasswordRequired }).min(1, MESSAGES.currentPasswordRequired),
+  newPassword: newPasswordField,
+});
+
+export const VISIBILITIES = ["public", "friends", "private"] as const;
+export const VISIBILITY_LABELS = { public: "Public", friends: "Friends Only", private: "Private" } as const;
+
+export const privacySchema = z.object({
+  defaultVisibility: z.enum(VISIBILITIES, { error: "Choose Public, Friends Only or Private" }),
+  // An unticked checkbox sends nothing.
+  discoverable: z.literal("on").optional().transform((v) => v === "on"),
+});
+
+export const NOTIFICATION_TOPICS = [
+  { key: "tributes", label: "New tributes waiting for my approval" },
+  { key: "friendRequests", label: "Friend requests" },
+  { key: "orders", label: "Order and payment updates" },
+  { key: "news", label: "Occasional news from Everlight" },
+] as const;
+export type NotificationKey = (typeof NOTIFICATION_TOPICS)[number]["key"];
+export type NotificationPreferences = Record<NotificationKey, boolean>;
+export const DEFAULT_NOTIFICATIONS: NotificationPreferences = { tributes: true, friendRequests: true, orders: true, news: false };
+
+export const notificationsSchema = z.object(
+  Object.fromEntries(NOTIFICATION_TOPICS.map((t) => [t.key, z.literal("on").optional().transform((v) => v === "on")])) as Record<
+    NotificationKey,
+    z.ZodPipe<z.ZodOptional<z.ZodLiteral<"on">>, z.ZodTransform<boolean, "on" | undefined>>
+  >,
+);
+
+export const deleteAccountSchema = z.object({
+  password: z.string({ error: "Enter your password to confirm" }).min(1, "Enter your password to confirm"),
+});
+
+/** Only same-site paths: never `//evil.example` or `https://…` (open redirects). */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+
+// Security headers and the cross-origin check for every response (DESIGN.md security notes; OWASP
+// ASVS 5.0). React Router refuses cross-origin form posts to UI routes itself; resource routes under
+// /api are not covered, so every non-GET request is checked here, in one place.
+
+/** Paths that authenticate by other means (a signature) and may be posted from elsewhere. */
+const CROSS_ORIGIN_EXEMPT = new Set<string>(["/api/webhooks/stripe"]);
+
+export function contentSecurityPolicy(nonce: string) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    // React's style attributes (e.g. a progress bar's width) need inline styles; no style can run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(options: { hsts: boolean }) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
+    if (options.hsts) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Whether a request comes from a page on another site (browsers send Sec-Fetch-Site and Origin). */
+export function isCrossOrigin(headers: { origin?: string; secFetchSite?: string; host?: string }): boolean {
+  const site = headers.secFetchSite;
+  if (site && site !== "same-origin" && site !== "none") return true;
+  const origin = headers.origin;
+  if (!origin) return false;
+  if (origin === "null") return true;
+  try {
+    return new URL(origin).host !== headers.host;
+  } catch {
+    return true;
+  }
+}
+
+export function refuseCrossOrigin(req: Request, res: Response, next: NextFunction) {
+  if (SAFE_METHODS.has(req.method) || CROSS_ORIGIN_EXEMPT.has(req.path)) return next();
+  const crossOrigin = isCrossOrigin({
+    origin: req.get("origin"),
+    secFetchSite: req.get("sec-fetch-site"),
+    host: req.get("x-forwarded-host") ?? req.get("host"),
+  });
+  if (!crossOrigin) return next();
+  const message = "This request came from another website and was refused.";
+  if (req.path.startsWith("/api/")) return void res.status(403).json({ message });
+  res.status(403).type("text/plain").send(message);
+}
+
+/** Passes the socket's address to the app, replacing anything a client sent under that name. */
+export function stampClientIp(req: Request, _res: Response, next: NextFunction) {
+  req.headers["x-everlight-ip"] = req.socket.remoteAddress ?? "unknown";
+  next();
+}
