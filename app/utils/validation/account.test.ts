@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { changePasswordSchema, loginSchema, MESSAGES, registerSchema, safeRedirect } from "./account";
+
+const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+  Object.fromEntries((result.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]));
+
+describe("register rules (memorial-core.md §5)", () => {
+  const valid = { firstName: "Ann", lastName: "Lee", email: "Ann@Example.COM ", password: "Secret123", confirmPassword: "Secret123" };
+  it("accepts a valid registration and lower-cases the email", () => {
+    const result = registerSchema.safeParse(valid);
+    expect(result.success && result.data.email).toBe("ann@example.com");
+  });
+  it.each([
+    [{ firstName: "A" }, "firstName", MESSAGES.firstNameMin],
+    [{ lastName: "L" }, "lastName", MESSAGES.lastNameMin],
+    [{ email: "not-an-email" }, "email", MESSAGES.email],
+    [{ password: "Sh0rt", confirmPassword: "Sh0rt" }, "password", MESSAGES.passwordMin],
+    [{ password: "lowercase1", confirmPassword: "lowercase1" }, "password", MESSAGES.passwordUpper],
+    [{ password: "NoNumbersHere", confirmPassword: "NoNumbersHere" }, "password", MESSAGES.passwordNumber],
+    [{ confirmPassword: "Different1" }, "confirmPassword", MESSAGES.passwordsMatch],
+  ])("%o → %s: %s", (change, field, message) => {
+    expect(messages(registerSchema.safeParse({ ...valid, ...change }))[field]).toBe(message);
+  });
+});
+
+describe("login rules", () => {
+  it("needs a valid email and a password of at least 6 characters", () => {
+    const m = messages(loginSchema.safeParse({ email: "x", password: "12345" }));
+    expect(m).toEqual({ email: MESSAGES.email, password: MESSAGES.loginPassword });
+  });
+});
+
+describe("password change rules", () => {
+  it("needs the current password and a matching confirmation", () => {
+    const m = messages(changePasswordSchema.safeParse({ currentPassword: "", newPassword: "NewSecret1", confirmPassword: "NewSecret2" }));
+    expect(m).toEqual({ currentPassword: MESSAGES.currentPasswordRequired, confirmPassword: MESSAGES.passwordsMatch });
+  });
+});
+
+describe("safeRedirect", () => {
+  it.each([
+    ["/my-memorials?x=1", "/my-memorials?x=1"],
+    ["//evil.example", "/"],
+    ["/\\evil.example", "/"],
+    ["https://evil.example", "/"],
+    ["", "/"],
+    [null, "/"],
+  ])("%s → %s", (input, expected) => {
+    expect(safeRedirect(input)).toBe(expected);
+  });
+});
