@@ -1,0 +1,68 @@
+import { useState } from "react";
+
+export type GalleryItem = { id: string; mediaType: string; caption: string | null; src: string; srcSet?: string; full: string };
+
+// Photos and videos of a memorial. Each photo is a link to its large version, so without JavaScript it
+// opens larger in the browser; videos play with the browser's own accessible controls. Images below
+// the fold load lazily, with width and height set so nothing jumps as they arrive.
+export function Gallery({ items, name }: { items: GalleryItem[]; name: string }) {
+  const photos = items.filter((i) => i.mediaType.startsWith("image/"));
+  const videos = items.filter((i) => i.mediaType.startsWith("video/"));
+  return (
+    <section aria-labelledby="gallery-heading" className="mt-10">
+      <h2 id="gallery-heading" className="font-serif text-2xl font-semibold text-slate-900">
+        Photos and videos
+      </h2>
+      {photos.length ? (
+        <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3">
+          {photos.map((photo, index) => (
+            <li key={photo.id}>
+              <a href={photo.full} className="block overflow-hidden rounded-lg bg-slate-100">
+                <img
+                  src={photo.src}
+                  srcSet={photo.srcSet}
+                  sizes="(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw"
+                  alt={photo.caption || `Photo ${index + 1} of ${name}`}
+                  width={480}
+                  height={360}
+                  loading="lazy"
+                  decoding="async"
+                  className="aspect-[4/3] h-auto w-full object-cover transition-transform hover:scale-105"
+                />
+                <span className="sr-only">(opens the full-size photo)</span>
+              </a>
+              {photo.caption ? <p className="mt-1 text-sm text-slate-700">{photo.caption}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {videos.length ? (
+        <ul className="mt-6 grid gap-4 sm:grid-cols-2">
+          {videos.map((video, index) => (
+            <li key={video.id}>
+              <VideoPlayer src={video.src} label={video.caption || `Video ${index + 1} of ${name}`} />
+              {video.caption ? <p className="mt-1 text-sm text-slate-700">{video.caption}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function VideoPlayer({ src, label }: { src: string; label: string }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <figure>
+      <video controls preload="metadata" src={src} aria-label={label} onError={() => setFailed(true)} className="aspect-video w-full rounded-lg bg-black">
+        <a href={src}>Download the video: {label}</a>
+      </video>
+      <figcaption className="sr-only">{label}</figcaption>
+      {failed ? (
+        <p className="mt-1 text-sm text-slate-700">
+          This video cannot play in your browser. <a className="link" href={src}>Download it</a> instead.
+        </p>
+      ) : null}
+    </figure>
+  );
+}

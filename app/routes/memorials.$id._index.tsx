@@ -1,0 +1,183 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/memorials.$id._index";
+import { Gallery } from "~/components/memorial/gallery";
+import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
+import { ShareButtons } from "~/components/memorial/share-buttons";
+import { imageSources } from "~/models/media.server";
+import { findMemorialForViewer, recordView } from "~/models/memorial.server";
+import { countApprovedTributes } from "~/models/tribute.server";
+import { getOptionalUser, loginPath } from "~/services/auth.server";
+import { formatLongDate } from "~/utils/dates";
+import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
+import { truncate } from "~/utils/text";
+import { VISIBILITY_LABELS } from "~/utils/validation/account";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const viewer = await getOptionalUser(request);
+  const lookup = await findMemorialForViewer(params.id, viewer);
+  if (lookup.status === "not-found") return data({ status: "not-found" as const }, { status: 404 });
+  if (lookup.status === "locked") {
+    return data({ status: "locked" as const, reason: lookup.reason, signedIn: !!viewer, loginHref: loginPath(request) }, { status: 403 });
+  }
+  const { memorial, isOwner } = lookup;
+  // Counted once per page load, with or without JavaScript, but not for a link prefetch
+  // (memorial-core.md §4 "View counter"); it never fails or delays the page.
+  if (!isPrefetch(request)) void recordView(memorial.id);
+  const origin = new URL(request.url).origin;
+  const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
+  return {
+    status: "ok" as const,
+    isOwner,
+    url: `${origin}/memorials/${memorial.id}`,
+    origin,
+    tributeCount: await countApprovedTributes(memorial.id),
+    memorial: {
+      id: memorial.id,
+      title: memorial.title,
+      firstName: memorial.firstName,
+      lastName: memorial.lastName,
+      dateOfBirth: memorial.dateOfBirth?.toISOString() ?? null,
+      dateOfPassing: memorial.dateOfPassing?.toISOString() ?? null,
+      biography: memorial.biography,
+      visibility: memorial.visibility as keyof typeof VISIBILITY_LABELS,
+      isPublished: memorial.isPublished,
+      createdAt: memorial.createdAt.toISOString(),
+      portrait,
+      media: memorial.media.map((m) => ({ id: m.id, mediaType: m.mediaType, caption: m.caption, ...(m.mediaType.startsWith("image/") ? imageSources(m.mediaUrl) : { src: m.mediaUrl, full: m.mediaUrl }) })),
+    },
+  };
+}
+
+function isPrefetch(request: Request) {
+  return /prefetch/i.test(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "");
+}
+
+export default function MemorialPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.status === "not-found") return <MemorialNotFound />;
+  if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
+  const { memorial, isOwner, url, tributeCount } = loaderData;
+  const name = `${memorial.firstName} ${memorial.lastName}`;
+  const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
+  const photos = memorial.media.filter((m) => m.mediaType.startsWith("image/")).length;
+  const videos = memorial.media.length - photos;
+  const paragraphs = memorial.biography?.split(/\n\s*\n/).filter((p) => p.trim()) ?? [];
+  return (
+    <article className="mx-auto max-w-4xl px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to="/market" className="link text-sm">
+          ← Back to memorials
+        </Link>
+        <div className="flex items-center gap-2">
+          <span className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-indigo-50 text-indigo-800" : "bg-amber-100 text-amber-900"}`}>{badge}</span>
+          {isOwner ? (
+            <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
+              Edit
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      <header className="mt-6 flex flex-col items-center gap-6 text-center sm:flex-row sm:items-end sm:text-left">
+        <img
+          src={memorial.portrait?.src ?? PLACEHOLDER_PORTRAIT}
+          srcSet={memorial.portrait?.srcSet}
+          sizes="(min-width: 640px) 192px, 160px"
+          alt={`Portrait of ${name}`}
+          width={192}
+          height={192}
+          fetchPriority="high"
+          className="h-40 w-40 rounded-full border-4 border-white object-cover shadow-md sm:h-48 sm:w-48"
+        />
+        <div>
+          <h1 className="font-serif text-4xl font-bold text-slate-900">{name}</h1>
+          {memorial.dateOfBirth || memorial.dateOfPassing ? (
+            <p className="mt-2 text-lg text-slate-700">
+              {formatLongDate(memorial.dateOfBirth) || "Unknown"} – {formatLongDate(memorial.dateOfPassing) || "Unknown"}
+            </p>
+          ) : null}
+          {memorial.title && memorial.title !== name ? <p className="mt-1 text-slate-700 italic">{memorial.title}</p> : null}
+        </div>
+      </header>
+
+      <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_16rem]">
+        <div>
+          <section aria-labelledby="biography-heading">
+            <h2 id="biography-heading" className="font-serif text-2xl font-semibold text-slate-900">
+              Life story
+            </h2>
+            {paragraphs.length ? (
+              <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
+                {paragraphs.map((p, i) => (
+                  <p key={i} className="whitespace-pre-line">
+                    {p}
+                  </p>
+                ))}
+              </div>
+            ) : (
+              <p className="mt-3 text-slate-700">No biography has been added yet.</p>
+            )}
+          </section>
+          {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
+          {/* Tributes: the approved tributes and the Leave Tribute form arrive with the tributes issue. */}
+          <section id="tributes" aria-labelledby="tributes-heading" className="mt-10">
+            <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
+              Tributes
+            </h2>
+            <p className="mt-3 text-slate-700">Tributes from family and friends will appear here.</p>
+          </section>
+        </div>
+        <aside className="space-y-6">
+          <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
+            <h2 id="stats-heading" className="font-semibold text-slate-900">
+              Memorial details
+            </h2>
+            <dl className="mt-3 space-y-2 text-sm">
+              <Stat label="Tributes" value={String(tributeCount)} />
+              <Stat label="Photos and videos" value={`${photos} photo${photos === 1 ? "" : "s"}, ${videos} video${videos === 1 ? "" : "s"}`} />
+              <Stat label="Visibility" value={VISIBILITY_LABELS[memorial.visibility]} />
+              <Stat label="Created" value={formatLongDate(memorial.createdAt)} />
+            </dl>
+          </section>
+          <section aria-labelledby="share-heading">
+            <h2 id="share-heading" className="font-semibold text-slate-900">
+              Share this memorial
+            </h2>
+            <div className="mt-3">
+              <ShareButtons memorialId={memorial.id} url={url} name={name} />
+            </div>
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex justify-between gap-3">
+      <dt className="text-slate-700">{label}</dt>
+      <dd className="font-medium text-slate-900">{value}</dd>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data: d }) => {
+  if (!d || d.status === "not-found") return [{ title: "Memorial Not Found · Everlight" }];
+  if (d.status === "locked") return [{ title: "Memorial · Everlight" }, { name: "robots", content: "noindex" }];
+  const name = `${d.memorial.firstName} ${d.memorial.lastName}`;
+  const description = truncate(d.memorial.biography, 160) || `A memorial for ${name} on Everlight.`;
+  const image = `${d.origin}${d.memorial.portrait?.full ?? PLACEHOLDER_PORTRAIT}`;
+  const isPublic = d.memorial.isPublished && d.memorial.visibility === "public";
+  return [
+    { title: `${name} · Everlight` },
+    { name: "description", content: description },
+    ...(isPublic ? [] : [{ name: "robots", content: "noindex" }]),
+    { property: "og:type", content: "profile" },
+    { property: "og:title", content: `In memory of ${name}` },
+    { property: "og:description", content: description },
+    { property: "og:url", content: d.url },
+    { property: "og:image", content: image },
+    { name: "twitter:card", content: "summary_large_image" },
+    { tagName: "link", rel: "canonical", href: d.url },
+  ];
+};

@@ -1,0 +1,86 @@
+import { z } from "zod";
+
+// The memorial form's rules (memorial-core.md §3 and §5), shared by the create/edit forms and the /api.
+// Where the spec gives no message or limit, ours are chosen and documented in the README.
+
+export const MEMORIAL_MESSAGES = {
+  firstName: "First name is required",
+  lastName: "Last name is required",
+  date: "Enter a date as YYYY-MM-DD",
+  futureDate: "The date cannot be in the future",
+  passingBeforeBirth: "The date of passing cannot be before the date of birth",
+  visibility: "Choose Public, Friends Only or Private",
+  createFailed: "Failed to create memorial. Please try again.",
+  updateFailed: "Failed to update memorial. Please try again.",
+  deleteConfirm: "Are you sure you want to delete this memorial? This action cannot be undone.",
+  deleteFailed: "Failed to delete memorial. Please try again.",
+  notAuthorized: "You are not authorized to edit this memorial",
+} as const;
+
+export const MEMORIAL_LIMITS = { name: 100, title: 200, biography: 20_000 } as const;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+const dateField = z
+  .string()
+  .trim()
+  .optional()
+  .nullable()
+  .transform((v) => (v ? v : null))
+  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), MEMORIAL_MESSAGES.date)
+  .refine((v) => v === null || v <= today(), MEMORIAL_MESSAGES.futureDate);
+
+const fields = {
+  firstName: z.string({ error: MEMORIAL_MESSAGES.firstName }).trim().min(1, MEMORIAL_MESSAGES.firstName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  lastName: z.string({ error: MEMORIAL_MESSAGES.lastName }).trim().min(1, MEMORIAL_MESSAGES.lastName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  title: z.string().trim().max(MEMORIAL_LIMITS.title, `At most ${MEMORIAL_LIMITS.title} characters`).optional().nullable(),
+  dateOfBirth: dateField,
+  dateOfPassing: dateField,
+  biography: z
+    .string()
+    .trim()
+    .max(MEMORIAL_LIMITS.biography, `The biography can be at most ${MEMORIAL_LIMITS.biography.toLocaleString("en-GB")} characters`)
+    .optional()
+    .nullable()
+    .transform((v) => v || null),
+  visibility: z.enum(["public", "friends", "private"], { error: MEMORIAL_MESSAGES.visibility }),
+};
+
+const datesInOrder = (v: { dateOfBirth?: string | null; dateOfPassing?: string | null }) =>
+  !v.dateOfBirth || !v.dateOfPassing || v.dateOfBirth <= v.dateOfPassing;
+
+/** The create/edit form. `intent` says which button was pressed: Save Draft or Publish/Update. */
+export const memorialFormSchema = z
+  .object({ ...fields, visibility: fields.visibility.default("public"), intent: z.enum(["draft", "publish"]).default("publish") })
+  .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
+
+/** POST /api/memorials */
+export const apiCreateMemorialSchema = z
+  .object({ ...fields, visibility: fields.visibility.default("public"), isPublished: z.boolean().default(false), userId: z.string().optional() })
+  .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
+
+/** PUT /api/memorials/{id}: partial. */
+export const apiUpdateMemorialSchema = z
+  .object({
+    firstName: fields.firstName.optional(),
+    lastName: fields.lastName.optional(),
+    title: fields.title,
+    dateOfBirth: dateField,
+    dateOfPassing: dateField,
+    biography: fields.biography,
+    visibility: fields.visibility.optional(),
+    isPublished: z.boolean().optional(),
+    profileImageUrl: z.string().max(2000).optional().nullable(),
+  })
+  .partial();
+
+export type MemorialInput = {
+  firstName: string;
+  lastName: string;
+  title?: string | null;
+  dateOfBirth: string | null;
+  dateOfPassing: string | null;
+  biography: string | null;
+  visibility: "public" | "friends" | "private";
+  isPublished: boolean;
+};
