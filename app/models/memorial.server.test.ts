@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../../test/databases";
+import { setDatabase, type Database } from "~/services/db.server";
+import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
+import { decideAccess, type Viewer } from "./memorial-access";
+import {
+  createMemorial,
+  deleteMemorial,
+  findMemorialForViewer,
+  listMemorialsForViewer,
+  MemorialLimitError,
+  recordView,
+  updateOwnMemorial,
+} from "./memorial.server";
+
+let n = 0;
+const email = () => `m${Date.now().toString(36)}${n++}@example.com`;
+const input = (over: Partial<Parameters<typeof createMemorial>[1]> = {}) => ({
+  firstName: "Mary",
+  lastName: "Jones",
+  title: null,
+  dateOfBirth: "1940-02-03",
+  dateOfPassing: "2020-05-06",
+  biography: "A kind woman.",
+  visibility: "public" as const,
+  isPublished: true,
+  ...over,
+});
+
+describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
+  let db: Database;
+  const user = async (over: { isAdmin?: boolean; subscriptionPlan?: string } = {}) =>
+    db.prisma.user.create({ data: { email: email(), firstName: "U", lastName: "Ser", password: "x", ...over } });
+
+  beforeAll(async () => {
+    if (skip) return;
+    db = await open();
+    setDatabase(db);
+  });
+  afterAll(async () => {
+    setDatabase(undefined);
+    await db?.close();
+  });
+
+  it.skipIf(skip)("lists exactly what decideAccess allows, for every viewer", async () => {
+    const owner = await user();
+    const friend = await user();
+    const other = await user();
+    const admin = await user({ isAdmin: true });
+    await db.prisma.friendship.createMany({ data: [{ userId: owner.id, friendId: friend.id }, { userId: friend.id, friendId: owner.id }] });
+    const memorials = await Promise.all(
+      [
+        { visibility: "public" as const, isPublished: false },
+        { visibility: "public" as const, isPublished: true },
+        { visibility: "friends" as const, isPublished: true },
+        { visibility: "private" as const, isPublished: true },
+      ].map((state) => createMemorial(owner, input(state))),
+    );
+    const viewers: [string, Viewer, boolean][] = [
+      ["owner", { id: owner.id, isAdmin: false }, false],
+      ["friend", { id: friend.id, isAdmin: false }, true],
+      ["other", { id: other.id, isAdmin: false }, false],
+      ["visitor", null, false],
+      ["admin", { id: admin.id, isAdmin: true }, false],
+    ];
+    for (const [, viewer, isFriend] of viewers) {
+      const listed = new Set((await listMemorialsForViewer(viewer, { userId: owner.id })).map((m) => m.id));
+      for (const m of memorials) {
+        const allowed = decideAccess(m, viewer, isFriend).allowed;
+        expect(listed.has(m.id), `${viewer?.id ?? "visitor"} × ${m.visibility}/${m.isPublished}`).toBe(allowed);
+        const lookup = await findMemorialForViewer(m.id, viewer);
+        expect(lookup.status).toBe(allowed ? "ok" : "locked");
+      }
+    }
+    expect((await findMemorialForViewer("00000000-0000-4000-8000-000000000000", null)).status).toBe("not-found");
+    expect((await findMemorialForViewer("not-even-a-uuid", null)).status).toBe("not-found");
+  });
+
+  it.skipIf(skip)("fills the title from the names and stores dates as calendar dates", async () => {
+    const owner = await user();
+    const m = await createMemorial(owner, input({ title: "  " }));
+    expect(m.title).toBe("Mary Jones");
+    expect(m.dateOfBirth?.toISOString().slice(0, 10)).toBe("1940-02-03");
+    const updated = await updateOwnMemorial(m.id, owner.id, { firstName: "Maria" });
+    expect(updated).toMatchObject({ firstName: "Maria", lastName: "Jones", biography: "A kind woman." });
+  });
+
+  it.skipIf(skip)("refuses a free user's 26th memorial and allows a paid user's", async () => {
+    const free = await user();
+    await db.prisma.memorial.createMany({
+      data: Array.from({ length: FREE_MEMORIAL_LIMIT }, (_, i) => ({ userId: free.id, title: `M${i}`, firstName: "A", lastName: "B" })),
+    });
+    await expect(createMemorial(free, input())).rejects.toBeInstanceOf(MemorialLimitError);
+    expect(await db.prisma.memorial.count({ where: { userId: free.id } })).toBe(FREE_MEMORIAL_LIMIT);
+
+    const paid = await user({ subscriptionPlan: "forever" });
+    await db.prisma.memorial.createMany({
+      data: Array.from({ length: FREE_MEMORIAL_LIMIT }, (_, i) => ({ userId: paid.id, title: `M${i}`, firstName: "A", lastName: "B" })),
+    });
+    await expect(createMemorial(paid, input())).resolves.toMatchObject({ userId: paid.id });
+  });
+
+  it.skipIf(skip)("never lets a non-owner update or delete, and an admin may delete", async () => {
+    const owner = await user();
+    const other = await user();
+    const admin = await user({ isAdmin: true });
+    const m = await createMemorial(owner, input());
+    expect(await updateOwnMemorial(m.id, other.id, { firstName: "Hacked" })).toBeNull();
+    expect(await deleteMemorial(m.id, { id: other.id, isAdmin: false })).toBeNull();
+    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).firstName).toBe("Mary");
+    expect(await deleteMemorial(m.id, { id: admin.id, isAdmin: true })).toEqual([]);
+    expect(await db.prisma.memorial.count({ where: { id: m.id } })).toBe(0);
+  });
+
+  it.skipIf(skip)("counts a view, and a view of a missing memorial does not throw", async () => {
+    const owner = await user();
+    const m = await createMemorial(owner, input());
+    await recordView(m.id);
+    await recordView(m.id);
+    await expect(recordView("missing")).resolves.toBeUndefined();
+    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).viewCount).toBe(2);
+  });
+});
