@@ -23,6 +23,14 @@ const envSchema = z.object({
   SESSION_COOKIE_SECURE: z.enum(["true", "false"]).optional(),
   /** Behind a load balancer: take the client's address from the first X-Forwarded-For hop. */
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /** Media in an S3-compatible bucket instead of DATA_DIR/uploads (app/services/storage.server.ts). */
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  /** For S3-compatible services other than AWS (R2, MinIO…): their endpoint URL. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
   /** Sets HSTS; defaults to on in production. */
   HSTS: z.enum(["true", "false"]).optional(),
 });

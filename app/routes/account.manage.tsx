@@ -1,0 +1,125 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/account.manage";
+import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
+import { deleteAvatarObject } from "~/models/profile-picture.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { checkPassword, deleteUser } from "~/models/user.server";
+import { requireUser } from "~/services/auth.server";
+import { destroySessionCookie } from "~/services/session.server";
+import { withToast } from "~/services/toast.server";
+import { deleteAccountSchema } from "~/utils/validation/account";
+
+// Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
+// access (download everything we hold) and erasure (delete the account and all it owns).
+
+// The tick box is this form's own safeguard against a slip, so it lives here, not in the shared schema.
+const schema = deleteAccountSchema.extend({
+  confirm: z.literal("on", { error: "Tick the box to confirm you understand this cannot be undone" }),
+});
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { email: user.email };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema });
+  const hide = { hideFields: ["password"] };
+  if (submission.status !== "success") return data({ result: submission.reply(hide), failure: null }, { status: 400 });
+
+  // Re-entering the password is a password check like the Security tab's, so it shares its per-user
+  // limit: a stolen session cannot guess its way to deleting the account (or learning the password).
+  const limit = await hitRateLimit(RATE_LIMITS.passwordChangePerUser, user.id);
+  if (!limit.allowed) {
+    return data(
+      { result: submission.reply(hide), failure: { title: "Too many attempts", message: `Too many password attempts. ${describeRetry(limit.retryAfterSeconds)}` } },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
+  if (!(await checkPassword(user.id, submission.value.password))) {
+    return data({ result: submission.reply({ ...hide, fieldErrors: { password: ["Password is incorrect"] } }), failure: null }, { status: 400 });
+  }
+
+  // The database deletes memorials, tributes, vault rows, basket and sessions with the user (ON DELETE
+  // CASCADE); stored memorial files are the memorials feature's to clean up, the avatar is ours.
+  await deleteUser(user.id);
+  await deleteAvatarObject(user.profileImageUrl);
+  const cookie = await destroySessionCookie(request);
+  const headers = await withToast({ type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
+  return redirect("/", { headers });
+}
+
+export default function ManageTab({ loaderData, actionData }: Route.ComponentProps) {
+  const pending = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "delete-account",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onSubmit",
+  });
+  const confirmErrorId = fields.confirm.errors?.length ? `${fields.confirm.id}-error` : undefined;
+  const { key: _key, ...confirmProps } = getInputProps(fields.confirm, { type: "checkbox" });
+  return (
+    <div className="space-y-10">
+      <div>
+        <h2 className="text-xl font-semibold text-slate-900">Account</h2>
+        <p className="mt-1 text-slate-700">Take a copy of your data, or close your account for good.</p>
+      </div>
+      <section className="space-y-3">
+        <h3 className="text-lg font-semibold text-slate-900">
+          Download my data
+        </h3>
+        <p className="text-slate-700">
+          A copy of everything we hold about you: your profile, memorials, tributes, orders, messages, friends and the list of your vault files,
+          as one JSON file.
+        </p>
+        {/* A plain link: the browser downloads the file itself, with or without JavaScript. */}
+        <a href="/account/export" download className="btn-secondary">
+          Download my data
+        </a>
+      </section>
+      <section className="space-y-4 rounded-lg border border-red-300 p-5">
+        <h3 className="text-lg font-semibold text-red-800">
+          Delete my account
+        </h3>
+        <p className="text-slate-700">
+          This deletes your account and everything in it: all your memorials with their photos and tributes, your vault files and your basket.
+          It cannot be undone and we cannot recover any of it afterwards. You may want to download your data first.
+        </p>
+        {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}
+        <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
+          <input type="text" name="username" autoComplete="username" value={loaderData.email} readOnly hidden />
+          <PasswordField
+            label="Your password"
+            errors={fields.password.errors}
+            inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+          />
+          <div>
+            <div className="flex items-center gap-3">
+              <input
+                {...confirmProps}
+                aria-invalid={confirmErrorId ? true : undefined}
+                aria-describedby={confirmErrorId}
+                className="h-4 w-4 accent-red-700"
+              />
+              <label htmlFor={fields.confirm.id} className="font-medium text-slate-900">
+                I understand this cannot be undone
+              </label>
+            </div>
+            <ErrorList id={confirmErrorId} errors={fields.confirm.errors} />
+          </div>
+          <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={pending}>
+            {pending ? "Deleting..." : "Delete my account"}
+          </button>
+        </Form>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Account · Account Settings · Everlight" }];

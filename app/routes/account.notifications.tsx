@@ -1,0 +1,68 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/account.notifications";
+import { updateNotifications } from "~/models/user.server";
+import { requireUser } from "~/services/auth.server";
+import { withToast } from "~/services/toast.server";
+import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
+
+// Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours). No emails are sent
+// yet; the choices are stored now so that the features which send them start from the member's wishes.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { preferences: user.notificationPreferences };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: notificationsSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  await updateNotifications(user.id, submission.value);
+  return redirect("/account/notifications", { headers: await withToast({ type: "success", title: "Notification preferences saved" }) });
+}
+
+export default function NotificationsTab({ loaderData, actionData }: Route.ComponentProps) {
+  const pending = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "notifications",
+    lastResult: actionData?.result,
+    defaultValue: Object.fromEntries(NOTIFICATION_TOPICS.map((t) => [t.key, loaderData.preferences[t.key] ? "on" : undefined])),
+    constraint: getZodConstraint(notificationsSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: notificationsSchema }),
+  });
+  return (
+    <div className="space-y-6">
+      <div>
+        <h2 className="text-xl font-semibold text-slate-900">Notifications</h2>
+        <p className="mt-1 text-slate-700">
+          We do not send these emails yet. Your choices are kept, so that when we start, you only hear about what you asked for.
+        </p>
+      </div>
+      <Form method="post" {...getFormProps(form)} className="space-y-6">
+        <fieldset>
+          <legend className="text-base font-semibold text-slate-900">Email me about</legend>
+          <div className="mt-3 space-y-3">
+            {NOTIFICATION_TOPICS.map((topic) => {
+              const { key: _key, ...props } = getInputProps(fields[topic.key], { type: "checkbox" });
+              return (
+                <div key={topic.key} className="flex items-center gap-3">
+                  <input {...props} className="h-4 w-4 accent-indigo-700" />
+                  <label htmlFor={props.id} className="text-slate-900">
+                    {topic.label}
+                  </label>
+                </div>
+              );
+            })}
+          </div>
+        </fieldset>
+        <button type="submit" className="btn-primary" disabled={pending}>
+          {pending ? "Saving..." : "Save preferences"}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Notifications · Account Settings · Everlight" }];

@@ -1,0 +1,55 @@
+import { NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/account";
+import { requireUser } from "~/services/auth.server";
+
+// Account settings (commerce-and-accounts.md §2 "Account settings"): five tabs, each its own URL, so
+// they work as plain links without JavaScript and can be bookmarked. The spec shows signed-out
+// visitors an "Access Denied" message; like every login-required route we send them to sign in
+// instead (requireUser), and bring them back here afterwards.
+
+const TABS = [
+  { to: "/account", label: "Profile" },
+  { to: "/account/security", label: "Security" },
+  { to: "/account/privacy", label: "Privacy" },
+  { to: "/account/notifications", label: "Notifications" },
+  { to: "/account/manage", label: "Account" },
+] as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireUser(request);
+  return null;
+}
+
+export default function AccountLayout() {
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-10">
+      <h1 className="text-3xl font-bold text-slate-900">Account Settings</h1>
+      <p className="mt-1 text-slate-700">Manage your profile, password, privacy and account.</p>
+      <nav aria-label="Account settings" className="mt-6 border-b border-slate-200">
+        <ul className="-mb-px flex flex-wrap gap-1">
+          {TABS.map((tab) => (
+            <li key={tab.to}>
+              {/* NavLink marks the current tab with aria-current="page". */}
+              <NavLink
+                to={tab.to}
+                end
+                className={({ isActive }) =>
+                  `inline-block rounded-t-md border-b-2 px-4 py-2 text-sm font-medium ${
+                    isActive ? "border-indigo-700 text-indigo-800" : "border-transparent text-slate-700 hover:border-slate-400 hover:text-slate-900"
+                  }`
+                }
+              >
+                {tab.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-8">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Account Settings · Everlight" }];

@@ -1,0 +1,138 @@
+import sharp from "sharp";
+
+// Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
+// "Images": must be an image (Invalid file type), at most 5MB (File too large: …), and §8 "Image read
+// failure". What a file *is* comes from its first bytes, never from its name or declared type, and
+// SVG (which can carry script) or HTML never count as images here. Every accepted image is re-encoded,
+// which also drops whatever else was hidden in the file (EXIF with GPS positions, trailing data).
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Room for the multipart envelope (boundaries, headers, other fields) around one image. */
+export const MAX_IMAGE_UPLOAD_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+
+export type ImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+export const IMAGE_REJECTIONS = {
+  type: { status: 415, message: "Invalid file type" },
+  size: { status: 413, message: "File too large: Please select an image smaller than 5MB" },
+  unreadable: { status: 400, message: "Failed to process image. Please try again." },
+} as const;
+
+export class ImageRejectedError extends Error {
+  readonly status: 400 | 413 | 415;
+  constructor(readonly reason: keyof typeof IMAGE_REJECTIONS) {
+    super(IMAGE_REJECTIONS[reason].message);
+    this.name = "ImageRejectedError";
+    this.status = IMAGE_REJECTIONS[reason].status;
+  }
+}
+
+function startsWith(bytes: Uint8Array, signature: number[], offset = 0) {
+  return bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
+}
+
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+/** The image type by magic bytes, or null for anything that is not one of the four we accept. */
+export function detectImageType(bytes: Uint8Array): ImageType | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return "image/gif";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "image/webp";
+  return null;
+}
+
+// A small file can still declare a huge canvas (a "decompression bomb"); refuse to decode more than
+// this many pixels (about 100 megapixels, more than any phone camera takes).
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/**
+ * Re-encodes as WebP at the given size: turned upright by its EXIF orientation, then every piece of
+ * metadata dropped (sharp keeps none unless asked with withMetadata/keepExif, which we never do).
+ * Animated GIF/WebP keep their first frame only. Unreadable input: ImageRejectedError("unreadable").
+ */
+export async function toWebp(
+  bytes: Uint8Array,
+  { width, height, fit }: { width: number; height: number; fit: "cover" | "contain" | "inside" | "fill" | "outside" },
+): Promise<Buffer> {
+  try {
+    return await sharp(bytes, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      sequentialRead: true,
+      // Cameras often write files with harmless warnings (extra bytes before a marker); refusing those
+      // would turn away real photos. Real errors (truncated beyond repair, not an image) still fail.
+      failOn: "error",
+    })
+      .rotate()
+      .resize({ width, height, fit, withoutEnlargement: false })
+      .webp({ quality: 80 })
+      .toBuffer();
+  } catch {
+    throw new ImageRejectedError("unreadable");
+  }
+}
+
+/**
+ * The multipart form of an image upload, refusing anything bigger than one image and its envelope
+ * without keeping it in memory: a declared Content-Length above the limit is refused before reading,
+ * and a body without one is counted as it arrives. A refused body is read and thrown away (up to a
+ * bound) so the browser, still sending, gets to see the answer instead of a reset connection.
+ */
+export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UPLOAD_BYTES): Promise<FormData> {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > limit) {
+    await discardBody(request.body, 0);
+    throw new ImageRejectedError("size");
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        reader.releaseLock();
+        await discardBody(request.body, total);
+        throw new ImageRejectedError("size");
+      }
+      chunks.push(value);
+    }
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return await new Response(body, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
+  } catch {
+    // Not multipart at all, or a broken envelope.
+    throw new ImageRejectedError("unreadable");
+  }
+}
+
+// Beyond this the connection is simply cut: a browser that sends that much gets a network error.
+const MAX_DISCARD_BYTES = 32 * 1024 * 1024;
+
+async function discardBody(body: ReadableStream<Uint8Array> | null, alreadyRead: number) {
+  if (!body) return;
+  const reader = body.getReader();
+  let total = alreadyRead;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      total += value.byteLength;
+      if (total > MAX_DISCARD_BYTES) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to answer.
+  }
+}
