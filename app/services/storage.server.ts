@@ -2,10 +2,11 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "./env.server";
+import { s3Backend } from "./s3-storage.server";
 
-// Object storage for uploaded files (avatars now; memorial media and vault files later). For now the
-// objects live on local disk under DATA_DIR/uploads; a later issue puts S3 behind this same interface,
-// so callers only ever see keys and `/media/<key>` URLs, never file paths.
+// Object storage for uploaded files (avatars, memorial media; vault files later): on local disk under
+// DATA_DIR/uploads by default, or in any S3-compatible bucket when S3_BUCKET is set
+// (s3-storage.server.ts). Callers only ever see keys and `/media/<key>` URLs, never file paths.
 //
 // Each object is two files: the bytes, and `<file>.meta.json` holding its content type (as S3 keeps
 // it beside the object), so the type a file is served with is the one it was stored with.
@@ -54,7 +55,35 @@ async function writeAtomically(file: string, data: Uint8Array | string) {
   }
 }
 
+type Backend = ReturnType<typeof s3Backend>;
+let s3: Backend | null | undefined;
+/** The S3 backend when configured, else null (local disk). */
+function bucket(): Backend | null {
+  if (s3 === undefined) {
+    const env = getEnv();
+    s3 = env.S3_BUCKET
+      ? s3Backend({
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          accessKeyId: env.S3_ACCESS_KEY_ID,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === "true" : undefined,
+        })
+      : null;
+  }
+  return s3;
+}
+
+/** Tests switch between backends within one process. */
+export function resetStorageBackend() {
+  s3 = undefined;
+}
+
 export async function putObject(key: string, body: Uint8Array, contentType: string): Promise<void> {
+  if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
+  const remote = bucket();
+  if (remote) return remote.put(key, body, contentType);
   const file = filePath(key);
   await mkdir(path.dirname(file), { recursive: true });
   // Metadata first: once the object itself exists, its content type does too.
@@ -63,6 +92,9 @@ export async function putObject(key: string, body: Uint8Array, contentType: stri
 }
 
 export async function getObject(key: string): Promise<StoredObject | null> {
+  if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
+  const remote = bucket();
+  if (remote) return remote.get(key);
   const file = filePath(key);
   let body: Buffer;
   try {
@@ -83,6 +115,9 @@ export async function getObject(key: string): Promise<StoredObject | null> {
 
 /** Deletes the object; deleting one that does not exist is not an error (as with S3). */
 export async function deleteObject(key: string): Promise<void> {
+  if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
+  const remote = bucket();
+  if (remote) return remote.delete(key);
   const file = filePath(key);
   await rm(file, { force: true });
   await rm(file + META_SUFFIX, { force: true });

@@ -1,0 +1,212 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+
+// The BUILT server (server.js + build/server/index.js) on a fresh database, for testing resource
+// routes and headers over real HTTP (TESTING.md, integration layer), and a small cookie-keeping client.
+//
+// The database is a new one cloned from the migrated PostgreSQL template of the global setup when the
+// throw-away cluster runs, else embedded PGlite in the server's temp data folder.
+//
+// TRUST_PROXY is on, and every client sends its own random X-Forwarded-For address, so tests that
+// share the server do not share per-address rate limits (all requests come from 127.0.0.1).
+
+export type TestServer = {
+  url: string;
+  database: "postgres" | "pglite";
+  /** Everything the server printed so far. */
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync("build/server/index.js")) throw new Error("No build found: run `npm run build` first (npm test does).");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-http-"));
+  const database = inject("postgresUrl") ? await createPostgresDatabase(inject("postgresUrl")!) : null;
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: database?.url ?? "",
+      SEED_DEMO_DATA: "false",
+      SESSION_COOKIE_SECURE: "false",
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      TRUST_PROXY: "true",
+      STOP_WITH_PARENT_PID: String(process.pid),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const cleanUp = async () => {
+    await database?.drop().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`The server did not start in 60 s:\n${output}`)), 60_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`The server exited with ${code}:\n${output}`));
+      });
+    });
+  } catch (error) {
+    await stopChild(child, exited);
+    await cleanUp();
+    throw error;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    database: database ? "postgres" : "pglite",
+    output: () => output,
+    stop: () => (stopped ??= stopChild(child, exited).then(cleanUp)),
+  };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timeout);
+}
+
+/** A new database cloned from the global setup's migrated template, as test/databases.ts makes them. */
+async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_http_${randomBytes(6).toString("hex")}`;
+  const run = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name} TEMPLATE everlight_template`);
+  return { url: adminUrl.replace(/\/postgres$/, `/${name}`), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export type ApiResponse<T = any> = {
+  status: number;
+  headers: Headers;
+  /** The body as text. */
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  json: T;
+};
+
+export type RequestOptions = {
+  /** Sent as JSON (with its content type) unless `body` is given. */
+  json?: unknown;
+  /** A raw body, sent as it is. */
+  body?: string | Uint8Array<ArrayBuffer>;
+  headers?: Record<string, string>;
+};
+
+export type Client = {
+  /** The Cookie header this client sends ("" when it holds none). */
+  readonly cookie: string;
+  /** The address it claims in X-Forwarded-For. */
+  readonly ip: string;
+  request: <T = any>(method: string, path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
+  get: <T = any>(path: string, options?: Omit<RequestOptions, "json" | "body">) => Promise<ApiResponse<T>>;
+  post: <T = any>(path: string, json?: unknown, options?: RequestOptions) => Promise<ApiResponse<T>>;
+  put: <T = any>(path: string, json?: unknown, options?: RequestOptions) => Promise<ApiResponse<T>>;
+  delete: <T = any>(path: string, options?: RequestOptions) => Promise<ApiResponse<T>>;
+};
+
+/**
+ * A client that keeps cookies like a browser would for one site: remembers Set-Cookie (and forgets
+ * a cookie that is cleared or expired), sends them back in Cookie.
+ */
+export function client(
+  baseUrl: string,
+  options: {
+    /** Cookies to start with, as a Cookie header ("a=1; b=2"), e.g. another client's `cookie`. */
+    cookie?: string;
+    /** The X-Forwarded-For address to claim (default: a random 10.x.y.z). */
+    ip?: string;
+    /** Sees every response (e.g. to check that no response ever leaks something). */
+    onResponse?: (response: ApiResponse, request: { method: string; path: string }) => void;
+  } = {},
+): Client {
+  const jar = new Map<string, string>();
+  for (const pair of (options.cookie ?? "").split(/;\s*/)) {
+    const at = pair.indexOf("=");
+    if (at > 0) jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+  const ip = options.ip ?? `10.${[0, 0, 0].map(() => randomBytes(1)[0]).join(".")}`;
+  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+
+  const remember = (setCookies: string[]) => {
+    for (const line of setCookies) {
+      const [pair, ...attributes] = line.split(";");
+      const at = pair.indexOf("=");
+      if (at <= 0) continue;
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      const attr = (key: string) =>
+        attributes.map((a) => a.trim()).find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+      const maxAge = attr("max-age");
+      const expires = attr("expires");
+      const gone = !value || (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= Date.now());
+      if (gone) jar.delete(name);
+      else jar.set(name, value);
+    }
+  };
+
+  const request = async <T,>(method: string, pathname: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
+    const headers = new Headers({ "X-Forwarded-For": ip, ...opts.headers });
+    if (jar.size && !headers.has("Cookie")) headers.set("Cookie", cookieHeader());
+    let body: string | Uint8Array<ArrayBuffer> | undefined = opts.body;
+    if (body === undefined && opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+    }
+    const response = await fetch(new URL(pathname, baseUrl), { method, headers, body, redirect: "manual" });
+    remember(response.headers.getSetCookie());
+    const text = await response.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const result = { status: response.status, headers: response.headers, text, json };
+    options.onResponse?.(result, { method, path: pathname });
+    return result;
+  };
+
+  return {
+    get cookie() {
+      return cookieHeader();
+    },
+    ip,
+    request,
+    get: (p, o) => request("GET", p, o),
+    post: (p, json, o) => request("POST", p, { ...o, json }),
+    put: (p, json, o) => request("PUT", p, { ...o, json }),
+    delete: (p, o) => request("DELETE", p, o),
+  };
+}
