@@ -1,28 +1,59 @@
 import type { Route } from "./+types/media.$";
+import { canViewMemorial } from "~/models/memorial.server";
+import { getOptionalUser } from "~/services/auth.server";
 import { getObject, isValidKey } from "~/services/storage.server";
 
-// Serves stored uploads at /media/<key>. Only profile pictures for now: they are public (shown beside
-// a member's name) and their keys are random, one per upload, so a year's immutable caching is safe.
-// Memorial media and vault files get their own prefixes and access rules in their issues; until then
-// every other key is a 404, so nothing uploaded elsewhere can be fetched here by accident.
+// Serves stored uploads at /media/<key>, each prefix with its own access rule:
+// - avatars/<uuid>.webp: public (shown beside a member's name); random per upload, so cached for a year;
+// - memorials/<memorialId>/…: only to those who may see that memorial (memorial-access.ts), cached
+//   publicly (a CDN may keep them) only while the memorial is published and public.
+// Anything else is a 404, so nothing stored elsewhere (the vault) can be fetched here by accident.
+// A refusal is a 404 too: it does not tell a stranger that the file exists.
 
-const PUBLIC_PREFIXES = ["avatars/"];
+const MEMORIAL_KEY = /^memorials\/([0-9a-f-]{36})\//;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
-  if (!isValidKey(key) || !PUBLIC_PREFIXES.some((p) => key.startsWith(p))) return notFound();
+  if (!isValidKey(key)) return notFound();
+  let cacheControl: string;
+  if (key.startsWith("avatars/")) {
+    cacheControl = "public, max-age=31536000, immutable";
+  } else {
+    const memorialId = MEMORIAL_KEY.exec(key)?.[1];
+    if (!memorialId) return notFound();
+    const access = await canViewMemorial(memorialId, await getOptionalUser(request));
+    if (!access?.allowed) return notFound();
+    // A memorial can turn private later: its files must then stop being served from shared caches.
+    cacheControl = access.isPublic ? "public, max-age=86400, stale-while-revalidate=604800" : "private, no-cache";
+  }
   const object = await getObject(key);
   if (!object) return notFound();
-  return new Response(new Uint8Array(object.body), {
-    headers: {
-      "Content-Type": object.contentType,
-      "Content-Length": String(object.body.byteLength),
-      // Never let a browser guess a different type from the bytes.
-      "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "public, max-age=31536000, immutable",
-      "Content-Disposition": "inline",
-    },
-  });
+  return serve(request, object.body, object.contentType, cacheControl);
+}
+
+/** Whole file, or the byte range a video player asks for when it seeks. */
+function serve(request: Request, body: Buffer, contentType: string, cacheControl: string) {
+  const headers: Record<string, string> = {
+    "Content-Type": contentType,
+    "Cache-Control": cacheControl,
+    "Accept-Ranges": "bytes",
+    "Content-Disposition": "inline",
+  };
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.get("Range") ?? "");
+  if (range && (range[1] || range[2])) {
+    const size = body.byteLength;
+    const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+    const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    if (start >= size || start > end) {
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    }
+    const part = body.subarray(start, end + 1);
+    return new Response(new Uint8Array(part), {
+      status: 206,
+      headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": String(part.byteLength) },
+    });
+  }
+  return new Response(new Uint8Array(body), { headers: { ...headers, "Content-Length": String(body.byteLength) } });
 }
 
 function notFound() {
