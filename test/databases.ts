@@ -23,7 +23,8 @@ export async function openEmptyPglite(): Promise<Database> {
   return openDatabase({ pglite: new PGlite() });
 }
 
-async function createPostgresDatabase(template: string | null): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the throw-away cluster, cloned from `template` when given. */
+export async function createPostgresDatabase(template: string | null): Promise<{ url: string; drop: () => Promise<void> }> {
   const url = inject("postgresUrl");
   if (!url) throw new Error("PostgreSQL is not available");
   const name = `t_${randomBytes(6).toString("hex")}`;

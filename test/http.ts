@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { inject } from "vitest";
+import { createPostgresDatabase } from "./databases";
 
 // The BUILT server (server.js + build/server/index.js) on a fresh database, for testing resource
 // routes and headers over real HTTP (TESTING.md, integration layer), and a small cookie-keeping client.
@@ -26,7 +26,7 @@ export type TestServer = {
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   if (!existsSync("build/server/index.js")) throw new Error("No build found: run `npm run build` first (npm test does).");
   const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-http-"));
-  const database = inject("postgresUrl") ? await createPostgresDatabase(inject("postgresUrl")!) : null;
+  const database = inject("postgresUrl") ? await createPostgresDatabase("everlight_template") : null;
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
@@ -89,22 +89,6 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>) {
   const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timeout);
-}
-
-/** A new database cloned from the global setup's migrated template, as test/databases.ts makes them. */
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `t_http_${randomBytes(6).toString("hex")}`;
-  const run = async (sql: string) => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`CREATE DATABASE ${name} TEMPLATE everlight_template`);
-  return { url: adminUrl.replace(/\/postgres$/, `/${name}`), drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 export type ApiResponse<T = any> = {

@@ -14,6 +14,14 @@ export const RATE_LIMITS = {
   passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** What a person is told when a limit trips, followed by describeRetry(…). */
+export const RATE_LIMIT_MESSAGES = {
+  login: "Too many failed sign-in attempts.",
+  register: "Too many accounts were created from your network.",
+  passwordChange: "Too many password change attempts.",
+  passwordConfirm: "Too many password attempts.",
+} as const;
+
 export type RateLimitState = { allowed: boolean; count: number; retryAfterSeconds: number };
 
 function key(rule: RateLimitRule, subject: string) {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
 import { deleteAvatarObject } from "~/models/profile-picture.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { checkPassword, deleteUser } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
 import { destroySessionCookie } from "~/services/session.server";
@@ -36,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
   const limit = await hitRateLimit(RATE_LIMITS.passwordChangePerUser, user.id);
   if (!limit.allowed) {
     return data(
-      { result: submission.reply(hide), failure: { title: "Too many attempts", message: `Too many password attempts. ${describeRetry(limit.retryAfterSeconds)}` } },
+      { result: submission.reply(hide), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordConfirm} ${describeRetry(limit.retryAfterSeconds)}` } },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }

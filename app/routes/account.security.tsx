@@ -4,14 +4,14 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
 import { FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { checkPassword, updatePassword } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
 import { getSession } from "~/services/session.server";
 import { withToast } from "~/services/toast.server";
-import { changePasswordSchema } from "~/utils/validation/account";
+import { changePasswordSchema, MESSAGES } from "~/utils/validation/account";
 
 // Security tab: password change (commerce-and-accounts.md §2, §5 "Password change"). A changed
 // password ends every other session, so whoever knew the old one is signed out everywhere else.
@@ -38,14 +38,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (!byUser.allowed || !byIp.allowed) {
     const retry = Math.max(byUser.retryAfterSeconds, byIp.retryAfterSeconds);
     return data(
-      { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: `Too many password change attempts. ${describeRetry(retry)}` } },
+      { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordChange} ${describeRetry(retry)}` } },
       { status: 429, headers: { "Retry-After": String(retry) } },
     );
   }
 
   const { currentPassword, newPassword } = submission.value;
   if (!(await checkPassword(user.id, currentPassword))) {
-    return data({ result: submission.reply({ ...HIDE, fieldErrors: { currentPassword: ["Current password is incorrect"] } }), failure: null }, { status: 400 });
+    return data({ result: submission.reply({ ...HIDE, fieldErrors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } }), failure: null }, { status: 400 });
   }
   await updatePassword(user.id, newPassword);
   await deleteOtherSessions(user.id, (await getSession(request)).id);

@@ -1,13 +1,12 @@
 import type { Route } from "./+types/api.auth.change-password";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { checkPassword, updatePassword } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, requireApiUser, withApiErrors } from "~/services/api.server";
 import { clientIp } from "~/services/request.server";
 import { getSession } from "~/services/session.server";
-import { apiChangePasswordSchema } from "~/utils/validation/account";
+import { apiChangePasswordSchema, MESSAGES } from "~/utils/validation/account";
 
-const CURRENT_PASSWORD_INCORRECT = "Current password is incorrect";
 
 // PUT /api/auth/change-password { currentPassword, newPassword } (commerce-and-accounts.md §7).
 // Every checked attempt counts against the user and the address (a stolen session must not become a
@@ -24,11 +23,11 @@ export async function action({ request }: Route.ActionArgs) {
     ]);
     if (!byUser.allowed || !byIp.allowed) {
       const retry = Math.max(byUser.retryAfterSeconds, byIp.retryAfterSeconds);
-      return apiError(429, `Too many password change attempts. ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
+      return apiError(429, `${RATE_LIMIT_MESSAGES.passwordChange} ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
     }
 
     if (!(await checkPassword(user.id, currentPassword))) {
-      return apiError(400, CURRENT_PASSWORD_INCORRECT, { errors: { currentPassword: [CURRENT_PASSWORD_INCORRECT] } });
+      return apiError(400, MESSAGES.currentPasswordIncorrect, { errors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } });
     }
     await updatePassword(user.id, newPassword);
     await deleteOtherSessions(user.id, (await getSession(request)).id);

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth.login";
-import { checkRateLimit, describeRetry, hitRateLimit, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
+import { checkRateLimit, describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
 import { verifyLogin } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { clientIp } from "~/services/request.server";
@@ -21,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
     ]);
     if (!byEmail.allowed || !byIp.allowed) {
       const retry = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
-      return apiError(429, `Too many failed sign-in attempts. ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
+      return apiError(429, `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
     }
 
     const user = await verifyLogin(email, password);

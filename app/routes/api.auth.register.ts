@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth.register";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { clientIp } from "~/services/request.server";
@@ -17,7 +17,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (!limit.allowed) {
       return apiError(
         429,
-        `Too many accounts were created from your network. ${describeRetry(limit.retryAfterSeconds)}`,
+        `${RATE_LIMIT_MESSAGES.register} ${describeRetry(limit.retryAfterSeconds)}`,
         {},
         { headers: { "Retry-After": String(limit.retryAfterSeconds) } },
       );

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
-import { describeRetry, hitRateLimit, checkRateLimit, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
+import { checkRateLimit, describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
 import { authenticator, InvalidCredentialsError, requireAnonymous } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
 import { createUserSession } from "~/services/session.server";
@@ -35,7 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data(
       {
         result: submission.reply({ hideFields: ["password"] }),
-        failure: { title: "Too many attempts", message: `Too many failed sign-in attempts. ${describeRetry(retry)}` },
+        failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retry)}` },
       },
       { status: 429, headers: { "Retry-After": String(retry) } },
     );

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import { requireAnonymous } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
   const limit = await hitRateLimit(RATE_LIMITS.registerPerIp, clientIp(request));
   if (!limit.allowed) {
     return data(
-      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: `Too many accounts were created from your network. ${describeRetry(limit.retryAfterSeconds)}` } },
+      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: `${RATE_LIMIT_MESSAGES.register} ${describeRetry(limit.retryAfterSeconds)}` } },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }

@@ -15,6 +15,7 @@ export const MESSAGES = {
   firstNameRequired: "First name is required",
   lastNameRequired: "Last name is required",
   currentPasswordRequired: "Current password is required",
+  currentPasswordIncorrect: "Current password is incorrect",
   invalidLogin: "Invalid email or password. Please try again.",
   emailTaken: "An account with this email already exists. Try signing in instead.",
 } as const;
