@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   registerPerIp: { name: "register-ip", limit: 5, windowMs: 60 * 60_000 },
   passwordChangePerUser: { name: "password-user", limit: 5, windowMs: 15 * 60_000 },
   passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
+  /** Anonymous tributes: a grieving family may post several, a spammer many more. */
+  tributePerIp: { name: "tribute-ip", limit: 10, windowMs: 10 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

@@ -1,8 +1,115 @@
 import { prisma } from "~/services/db.server";
+import type { TributeInput } from "~/utils/validation/tribute";
 
-// Tributes. (The tributes issue adds posting and moderation; the memorial page needs the count now.)
+// Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
+// removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
+// memorial's creator is an administrator too (commerce-and-accounts.md §6).
+
+export const TRIBUTES_PER_PAGE = 10;
+export const PENDING_LIST_LIMIT = 50;
 
 /** Only approved tributes are public and counted (memorial-core.md §4). */
 export function countApprovedTributes(memorialId: string) {
   return prisma().tribute.count({ where: { memorialId, isApproved: true } });
+}
+
+const publicFields = { id: true, authorName: true, content: true, createdAt: true, isApproved: true } as const;
+
+/** One page of approved tributes, newest first (uses the memorialId+isApproved+createdAt index). */
+export async function listApprovedTributes(memorialId: string, page = 1) {
+  const current = Math.max(1, Math.floor(page) || 1);
+  const [items, total] = await Promise.all([
+    prisma().tribute.findMany({
+      where: { memorialId, isApproved: true },
+      orderBy: { createdAt: "desc" },
+      skip: (current - 1) * TRIBUTES_PER_PAGE,
+      take: TRIBUTES_PER_PAGE,
+      select: publicFields,
+    }),
+    countApprovedTributes(memorialId),
+  ]);
+  return { items, total, page: current, pages: Math.max(1, Math.ceil(total / TRIBUTES_PER_PAGE)) };
+}
+
+/** Pending tributes of one memorial, for its owner or an administrator (bounded). */
+export function listPendingTributes(memorialId: string) {
+  return prisma().tribute.findMany({
+    where: { memorialId, isApproved: false },
+    orderBy: { createdAt: "desc" },
+    take: PENDING_LIST_LIMIT,
+    select: { ...publicFields, authorEmail: true },
+  });
+}
+
+export function createTribute(memorialId: string, input: TributeInput) {
+  return prisma().tribute.create({
+    data: { memorialId, authorName: input.authorName, authorEmail: input.authorEmail, content: input.content, isApproved: false },
+    select: { ...publicFields, memorialId: true, authorEmail: true },
+  });
+}
+
+export type Moderator = { id: string; isAdmin: boolean };
+
+/** Whether this person may approve or reject tributes on a memorial with this owner. */
+export function canModerate(actor: Moderator | null, memorial: { userId: string; user: { isAdmin: boolean } }) {
+  if (!actor) return false;
+  if (actor.id === memorial.userId) return true;
+  return actor.isAdmin && memorial.user.isAdmin;
+}
+
+export type ModerationResult = "ok" | "not-found" | "forbidden";
+
+async function moderatable(tributeId: string, actor: Moderator) {
+  const tribute = await prisma().tribute.findUnique({
+    where: { id: tributeId },
+    select: { id: true, memorialId: true, memorial: { select: { userId: true, user: { select: { isAdmin: true } } } } },
+  });
+  if (!tribute) return { result: "not-found" as const };
+  if (!canModerate(actor, tribute.memorial)) {
+    // A member who is not the owner must not learn the tribute exists; an administrator is told why.
+    return { result: actor.isAdmin ? ("forbidden" as const) : ("not-found" as const) };
+  }
+  return { result: "ok" as const, tribute };
+}
+
+export async function approveTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
+  const found = await moderatable(tributeId, actor);
+  if (found.result !== "ok") return found.result;
+  await prisma().$transaction([
+    prisma().tribute.update({ where: { id: tributeId }, data: { isApproved: true } }),
+    // The memorial's public page changed: bump its version for caches (DESIGN.md "Running at scale").
+    prisma().memorial.update({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
+  ]);
+  return "ok";
+}
+
+export async function deleteTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
+  const found = await moderatable(tributeId, actor);
+  if (found.result !== "ok") return found.result;
+  await prisma().$transaction([
+    prisma().tribute.delete({ where: { id: tributeId } }),
+    prisma().memorial.update({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
+  ]);
+  return "ok";
+}
+
+/** GET /api/tributes/pending: pending tributes on the caller's own memorials only. */
+export function listPendingForOwner(userId: string) {
+  return prisma().tribute.findMany({
+    where: { isApproved: false, memorial: { userId } },
+    orderBy: { createdAt: "desc" },
+    take: PENDING_LIST_LIMIT,
+    include: { memorial: { select: { id: true, title: true, firstName: true, lastName: true } } },
+  });
+}
+
+/** GET /api/tributes?approved=false (administrators): with the memorialCreatorIsAdmin flag. */
+export async function listTributesForAdmin(approved: boolean, limit = PENDING_LIST_LIMIT) {
+  const rows = await prisma().tribute.findMany({
+    where: { isApproved: approved },
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(limit, 1), 100),
+    include: { memorial: { select: { id: true, title: true, user: { select: { isAdmin: true } } } } },
+  });
+  return rows.map(({ memorial, ...t }) => ({ ...t, memorial: { id: memorial.id, title: memorial.title }, memorialCreatorIsAdmin: memorial.user.isAdmin }));
 }

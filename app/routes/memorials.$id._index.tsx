@@ -1,16 +1,23 @@
-import { data, Link } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
 import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { ShareButtons } from "~/components/memorial/share-buttons";
+import { TributeSection } from "~/components/memorial/tributes";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
-import { countApprovedTributes } from "~/models/tribute.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { approveTribute, canModerate, createTribute, deleteTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
 import { getOptionalUser, loginPath } from "~/services/auth.server";
+import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
+import { clientIp } from "~/services/request.server";
+import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
 import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
+import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
@@ -23,14 +30,29 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   // Counted once per page load, with or without JavaScript, but not for a link prefetch
   // (memorial-core.md §4 "View counter"); it never fails or delays the page.
   if (!isPrefetch(request)) void recordView(memorial.id);
-  const origin = new URL(request.url).origin;
+  const url = new URL(request.url);
+  const origin = url.origin;
+  const moderator = canModerate(viewer, memorial);
+  // Owners and administrators see the pending tributes; an admin on a member's memorial may not act.
+  const seesPending = isOwner || !!viewer?.isAdmin;
+  const [approved, pending] = await Promise.all([
+    listApprovedTributes(memorial.id, Number(url.searchParams.get("tributes") ?? 1)),
+    seesPending ? listPendingTributes(memorial.id) : null,
+  ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
     status: "ok" as const,
     isOwner,
     url: `${origin}/memorials/${memorial.id}`,
     origin,
-    tributeCount: await countApprovedTributes(memorial.id),
+    tributes: {
+      approved,
+      pending,
+      canModerate: moderator,
+      adminRestricted: seesPending && !moderator,
+      defaults: { authorName: viewer ? `${viewer.firstName} ${viewer.lastName}` : "", authorEmail: viewer?.email ?? "" },
+      stamp: issueFormStamp(),
+    },
     memorial: {
       id: memorial.id,
       title: memorial.title,
@@ -48,14 +70,54 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
+export async function action({ request, params }: Route.ActionArgs) {
+  const viewer = await getOptionalUser(request);
+  const lookup = await findMemorialForViewer(params.id, viewer);
+  if (lookup.status !== "ok") throw data(null, { status: 404 });
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const back = `/memorials/${params.id}#tributes`;
+
+  if (intent === "approve" || intent === "reject") {
+    const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
+    const tributeId = String(form.get("tributeId") ?? "");
+    const result = actor ? await (intent === "approve" ? approveTribute(tributeId, actor) : deleteTribute(tributeId, actor)) : "not-found";
+    if (result !== "ok") {
+      const description = result === "forbidden" ? TRIBUTE_MESSAGES.adminRestricted : intent === "approve" ? TRIBUTE_MESSAGES.approveFailed : TRIBUTE_MESSAGES.deleteFailed;
+      return redirect(back, { headers: await withToast({ type: "error", title: "Error", description }) });
+    }
+    const toast =
+      intent === "approve"
+        ? { title: "Tribute approved", description: "The tribute has been approved and is now visible." }
+        : { title: "Tribute deleted", description: "The tribute has been deleted." };
+    return redirect(back, { headers: await withToast({ type: "success", ...toast }) });
+  }
+
+  // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
+  const submission = parseWithZod(form, { schema: tributeSchema });
+  const refuse = (refusal: string, status: number, headers?: HeadersInit) =>
+    data({ tribute: submission.reply(), refusal }, { status, headers });
+  const guard = checkFormGuard(form);
+  if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
+  if (guard !== "ok") return refuse(TRIBUTE_MESSAGES.tooFast, 400);
+  if (submission.status !== "success") return data({ tribute: submission.reply(), refusal: null }, { status: 400 });
+  const limit = await hitRateLimit(RATE_LIMITS.tributePerIp, clientIp(request));
+  if (!limit.allowed) {
+    return refuse(`${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`, 429, { "Retry-After": String(limit.retryAfterSeconds) });
+  }
+  await createTribute(lookup.memorial.id, submission.value);
+  return redirect(back, { headers: await withToast({ type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending }) });
+}
+
 function isPrefetch(request: Request) {
   return /prefetch/i.test(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "");
 }
 
-export default function MemorialPage({ loaderData }: Route.ComponentProps) {
+export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, url, tributeCount } = loaderData;
+  const { memorial, isOwner, url, tributes } = loaderData;
+  const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
   const photos = memorial.media.filter((m) => m.mediaType.startsWith("image/")).length;
@@ -118,13 +180,7 @@ export default function MemorialPage({ loaderData }: Route.ComponentProps) {
             )}
           </section>
           {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
-          {/* Tributes: the approved tributes and the Leave Tribute form arrive with the tributes issue. */}
-          <section id="tributes" aria-labelledby="tributes-heading" className="mt-10">
-            <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
-              Tributes
-            </h2>
-            <p className="mt-3 text-slate-700">Tributes from family and friends will appear here.</p>
-          </section>
+          <TributeSection memorialId={memorial.id} {...tributes} lastResult={actionData?.tribute} refusal={actionData?.refusal} />
         </div>
         <aside className="space-y-6">
           <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
