@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds } from "../../test/databases";
+import { setDatabase, type Database } from "~/services/db.server";
+import { approveTribute, createTribute, deleteTribute, listApprovedTributes, listPendingForOwner, listTributesForAdmin, TRIBUTES_PER_PAGE } from "./tribute.server";
+
+let n = 0;
+describe.each(databaseKinds)("tributes on $name", ({ skip, open }) => {
+  let db: Database;
+  const user = (isAdmin = false) =>
+    db.prisma.user.create({ data: { email: `t${Date.now().toString(36)}${n++}@example.com`, firstName: "U", lastName: "S", password: "x", isAdmin } });
+  const memorial = (userId: string) =>
+    db.prisma.memorial.create({ data: { userId, title: "T", firstName: "A", lastName: "B", isPublished: true } });
+  const tribute = (memorialId: string, content = "A lovely memory of her.") => createTribute(memorialId, { authorName: "Ann", authorEmail: null, content });
+
+  beforeAll(async () => {
+    if (skip) return;
+    db = await open();
+    setDatabase(db);
+  });
+  afterAll(async () => {
+    setDatabase(undefined);
+    await db?.close();
+  });
+
+  it.skipIf(skip)("starts pending, becomes public when approved, and is gone when rejected", async () => {
+    const owner = await user();
+    const m = await memorial(owner.id);
+    const first = await tribute(m.id, "First memory, long enough.");
+    const second = await tribute(m.id, "Second memory, long enough.");
+    expect(first.isApproved).toBe(false);
+    expect((await listApprovedTributes(m.id)).total).toBe(0);
+    expect(await approveTribute(first.id, { id: owner.id, isAdmin: false })).toBe("ok");
+    expect(await deleteTribute(second.id, { id: owner.id, isAdmin: false })).toBe("ok");
+    const approved = await listApprovedTributes(m.id);
+    expect(approved.items.map((t) => t.content)).toEqual(["First memory, long enough."]);
+    expect(await db.prisma.tribute.count({ where: { id: second.id } })).toBe(0);
+  });
+
+  it.skipIf(skip)("lets only the owner moderate, and an admin only on an admin's memorial", async () => {
+    const owner = await user();
+    const other = await user();
+    const admin = await user(true);
+    const memberMemorial = await memorial(owner.id);
+    const adminMemorial = await memorial(admin.id);
+    const onMember = await tribute(memberMemorial.id);
+    const onAdmin = await tribute(adminMemorial.id);
+    expect(await approveTribute(onMember.id, { id: other.id, isAdmin: false })).toBe("not-found");
+    expect(await deleteTribute(onMember.id, { id: other.id, isAdmin: false })).toBe("not-found");
+    expect(await approveTribute(onMember.id, { id: admin.id, isAdmin: true })).toBe("forbidden");
+    expect((await db.prisma.tribute.findUniqueOrThrow({ where: { id: onMember.id } })).isApproved).toBe(false);
+    expect(await approveTribute(onAdmin.id, { id: admin.id, isAdmin: true })).toBe("ok");
+    const adminList = await listTributesForAdmin(false);
+    expect(adminList.find((t) => t.id === onMember.id)?.memorialCreatorIsAdmin).toBe(false);
+    expect(await listPendingForOwner(other.id)).toEqual([]);
+    expect((await listPendingForOwner(owner.id)).map((t) => t.id)).toEqual([onMember.id]);
+  });
+
+  it.skipIf(skip)("pages approved tributes newest first", async () => {
+    const owner = await user();
+    const m = await memorial(owner.id);
+    const start = Date.now() - 100_000;
+    await db.prisma.tribute.createMany({
+      data: Array.from({ length: TRIBUTES_PER_PAGE + 3 }, (_, i) => ({
+        memorialId: m.id, authorName: "A", content: `Memory number ${i}`, isApproved: true, createdAt: new Date(start + i * 1000),
+      })),
+    });
+    const first = await listApprovedTributes(m.id, 1);
+    const second = await listApprovedTributes(m.id, 2);
+    expect(first).toMatchObject({ total: TRIBUTES_PER_PAGE + 3, pages: 2, page: 1 });
+    expect(first.items[0].content).toBe(`Memory number ${TRIBUTES_PER_PAGE + 2}`);
+    expect(second.items).toHaveLength(3);
+    expect((await listApprovedTributes(m.id, -5)).page).toBe(1);
+  });
+});
