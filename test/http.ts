@@ -18,6 +18,8 @@ import { createPostgresDatabase } from "./databases";
 export type TestServer = {
   url: string;
   database: "postgres" | "pglite";
+  /** The server's PostgreSQL database, for tests that set up data directly (undefined on PGlite). */
+  databaseUrl?: string;
   /** Everything the server printed so far. */
   output: () => string;
   stop: () => Promise<void>;
@@ -78,6 +80,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   return {
     url,
     database: database ? "postgres" : "pglite",
+    databaseUrl: database?.url,
     output: () => output,
     stop: () => (stopped ??= stopChild(child, exited).then(cleanUp)),
   };
