@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type Database } from "~/services/db.server";
+import { openDatabase, PGLITE_EXTENSIONS, type Database } from "~/services/db.server";
 
 // Fresh, migrated databases for integration tests: `describe.each(databaseKinds)` runs a suite on
 // embedded PGlite and on the throw-away PostgreSQL cluster (skipped, with the reason printed by the
@@ -13,14 +13,14 @@ export type DatabaseKind = { name: "pglite" | "postgres"; skip: string | null; o
 
 export async function openPglite(): Promise<Database> {
   const tarball = new Blob([readFileSync(inject("pgliteTemplate"))]);
-  const pglite = new PGlite({ loadDataDir: tarball });
+  const pglite = new PGlite({ loadDataDir: tarball, extensions: PGLITE_EXTENSIONS });
   await pglite.waitReady;
   return openDatabase({ pglite });
 }
 
 /** An empty database with no migrations applied (for migration tests). */
 export async function openEmptyPglite(): Promise<Database> {
-  return openDatabase({ pglite: new PGlite() });
+  return openDatabase({ pglite: new PGlite({ extensions: PGLITE_EXTENSIONS }) });
 }
 
 /** A new database on the throw-away cluster, cloned from `template` when given. */

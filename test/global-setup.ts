@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startCluster, type Cluster } from "./postgres-cluster";
-import { openDatabase } from "../app/services/db.server";
+import { openDatabase, PGLITE_EXTENSIONS } from "../app/services/db.server";
 import { migrate } from "../app/services/migrate.server";
 
 // Prepares the two databases every integration test runs on:
@@ -24,7 +24,7 @@ export const TEMPLATE_DB = "everlight_template";
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), "everlight-test-"));
-  const pglite = new PGlite();
+  const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
   await migrate(openDatabase({ pglite }).sql);
   const dump = await pglite.dumpDataDir("none");
   const templatePath = path.join(dir, "pglite-template.tar");

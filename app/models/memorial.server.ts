@@ -119,6 +119,7 @@ export async function createMemorial(owner: { id: string; subscriptionPlan: stri
         dateOfPassing: toDate(input.dateOfPassing),
         biography: input.biography,
         visibility: input.visibility,
+        category: input.category ?? "individual",
         isPublished: input.isPublished,
       },
     });
@@ -143,6 +144,7 @@ export async function updateOwnMemorial(id: string, ownerId: string, input: Memo
       ...(input.dateOfPassing !== undefined ? { dateOfPassing: toDate(input.dateOfPassing) } : {}),
       ...(input.biography !== undefined ? { biography: input.biography } : {}),
       ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
+      ...(input.category !== undefined ? { category: input.category } : {}),
       ...(input.isPublished !== undefined ? { isPublished: input.isPublished } : {}),
       ...(input.profileImageUrl !== undefined ? { profileImageUrl: input.profileImageUrl } : {}),
     },
@@ -180,7 +182,7 @@ export async function recordView(id: string) {
 /** The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md). */
 export function toApiMemorial(m: {
   id: string; userId: string; title: string; firstName: string; lastName: string; dateOfBirth: Date | null; dateOfPassing: Date | null;
-  biography: string | null; profileImageUrl: string | null; visibility: string; isPublished: boolean; viewCount: number; createdAt: Date; updatedAt: Date;
+  biography: string | null; profileImageUrl: string | null; visibility: string; category?: string; isPublished: boolean; viewCount: number; createdAt: Date; updatedAt: Date;
 }) {
   return {
     id: m.id,
@@ -193,6 +195,7 @@ export function toApiMemorial(m: {
     biography: m.biography,
     profileImageUrl: m.profileImageUrl,
     visibility: m.visibility,
+    category: m.category ?? "individual",
     isPublished: m.isPublished,
     viewCount: m.viewCount,
     createdAt: m.createdAt.toISOString(),
@@ -224,4 +227,123 @@ export async function listMemorialsForViewer(viewer: Viewer, filters: ListFilter
     take: Math.min(Math.max(filters.limit ?? 50, 1), 100),
     skip: Math.max(filters.offset ?? 0, 0),
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The public gallery (/memorials and /market, memorial-core.md §2 "Memorial browse"): published
+// public memorials only, searched, filtered, sorted and paged in the database.
+
+export const BROWSE_PAGE_SIZE = 8;
+/** Load More stops somewhere: 50 presses (400 memorials); search narrows beyond that. */
+export const BROWSE_MAX_PAGES = 50;
+export const BROWSE_SORTS = ["recent", "popular", "alphabetical"] as const;
+export const BROWSE_CATEGORIES = ["all", "individual", "organization"] as const;
+export type BrowseQuery = { search?: string; category?: (typeof BROWSE_CATEGORIES)[number]; sort?: (typeof BROWSE_SORTS)[number]; page?: number };
+
+/** Must match the expression of the trigram index in migration 20261122030000_browse. */
+const memorialSearchText = Prisma.sql`lower("firstName" || ' ' || "lastName" || ' ' || "title" || ' ' || coalesce("biography", ''))`;
+
+function escapeLike(term: string) {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export type GalleryCard = MemorialCard & { title: string; dateOfBirth: Date | null; dateOfPassing: Date | null; viewCount: number; createdAt: Date; category: string; tributeCount: number; firstImageUrl: string | null };
+
+/**
+ * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
+ * case-insensitive substring match over name, title and biography, served by the trigram index.
+ */
+export async function browseMemorials(query: BrowseQuery): Promise<{ items: GalleryCard[]; hasMore: boolean; page: number }> {
+  const page = Math.min(Math.max(Math.floor(query.page ?? 1) || 1, 1), BROWSE_MAX_PAGES);
+  const limit = page * BROWSE_PAGE_SIZE;
+  const conditions = [Prisma.sql`"isPublished" AND "visibility" = 'public'`];
+  const search = query.search?.trim().toLowerCase().slice(0, 100);
+  if (search) conditions.push(Prisma.sql`${memorialSearchText} LIKE ${`%${escapeLike(search)}%`}`);
+  if (query.category && query.category !== "all") conditions.push(Prisma.sql`"category" = ${query.category}`);
+  const order =
+    query.sort === "popular"
+      ? Prisma.sql`"viewCount" DESC, "createdAt" DESC`
+      : query.sort === "alphabetical"
+        ? Prisma.sql`"lastName" ASC, "firstName" ASC, "id" ASC`
+        : Prisma.sql`"createdAt" DESC`;
+  const rows = await prisma().$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "memorials" WHERE ${Prisma.join(conditions, " AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
+  const ids = rows.slice(0, limit).map((r) => r.id);
+  return { items: await galleryCards(ids), hasMore: rows.length > limit, page };
+}
+
+/** The top memorials by views, for the Featured carousel. */
+export async function featuredMemorials(count = 3): Promise<GalleryCard[]> {
+  const rows = await prisma().memorial.findMany({
+    where: { isPublished: true, visibility: "public" },
+    orderBy: [{ viewCount: "desc" }, { createdAt: "desc" }],
+    take: count,
+    select: { id: true },
+  });
+  return galleryCards(rows.map((r) => r.id));
+}
+
+/** Cards for these memorials, in this order: three queries however many cards (no N+1). */
+export async function galleryCards(ids: string[]): Promise<GalleryCard[]> {
+  if (!ids.length) return [];
+  const [memorials, tributeCounts, firstImages] = await Promise.all([
+    prisma().memorial.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, firstName: true, lastName: true, title: true, biography: true, profileImageUrl: true, dateOfBirth: true, dateOfPassing: true, viewCount: true, createdAt: true, category: true },
+    }),
+    prisma().tribute.groupBy({ by: ["memorialId"], where: { memorialId: { in: ids }, isApproved: true }, _count: { _all: true } }),
+    prisma().memorialMedia.findMany({
+      where: { memorialId: { in: ids }, mediaType: { startsWith: "image/" } },
+      orderBy: [{ memorialId: "asc" }, { order: "asc" }],
+      distinct: ["memorialId"],
+      select: { memorialId: true, mediaUrl: true },
+    }),
+  ]);
+  const byId = new Map(memorials.map((m) => [m.id, m]));
+  const counts = new Map(tributeCounts.map((t) => [t.memorialId, t._count._all]));
+  const images = new Map(firstImages.map((i) => [i.memorialId, i.mediaUrl]));
+  return ids
+    .map((id) => byId.get(id))
+    .filter((m): m is NonNullable<typeof m> => !!m)
+    .map((m) => ({ ...m, tributeCount: counts.get(m.id) ?? 0, firstImageUrl: images.get(m.id) ?? null }));
+}
+// ---------------------------------------------------------------------------------------------------
+// /api additions (app/routes/api.memorials.*): id shape, the view counter's answer, shares.
+// ---------------------------------------------------------------------------------------------------
+
+const RECORD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Our ids are UUIDs (schema.prisma): anything else is simply not found, without asking the database. */
+export function isRecordId(value: string | undefined): value is string {
+  return !!value && RECORD_ID.test(value);
+}
+
+/** Counts one view and answers the new count; null when the memorial is gone or the count failed. */
+export async function countView(id: string): Promise<number | null> {
+  try {
+    const row = await prisma().memorial.update({ where: { id }, data: { viewCount: { increment: 1 } }, select: { viewCount: true } });
+    return row.viewCount;
+  } catch {
+    // As recordView: a view that could not be counted is not worth an error (memorial-core.md §4).
+    return null;
+  }
+}
+
+/** The share channels of the memorial page (memorial-core.md §3 "Memorial share"). */
+export const SHARE_TYPES = ["facebook", "twitter", "copy_link"] as const;
+export type ShareType = (typeof SHARE_TYPES)[number];
+
+/** Records one share; the caller has already checked that the sharer may see the memorial. */
+export async function recordShare(memorialId: string, sharedByUserId: string | null, shareType: ShareType, shareData?: Prisma.InputJsonValue | null) {
+  const share = await prisma().memorialShare.create({
+    data: { memorialId, sharedByUserId, shareType, ...(shareData === undefined || shareData === null ? {} : { shareData }) },
+  });
+  return {
+    id: share.id,
+    memorialId: share.memorialId,
+    sharedByUserId: share.sharedByUserId,
+    shareType: share.shareType,
+    shareData: share.shareData,
+    createdAt: share.createdAt.toISOString(),
+  };
 }

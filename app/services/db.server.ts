@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -73,6 +74,9 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
   };
 }
 
+/** The PostgreSQL extensions the migrations use, bundled with PGlite. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** Opens a database. Tests call this directly; the app uses the per-process `getDatabase()`. */
 export function openDatabase(config: DatabaseConfig): Database {
   if ("databaseUrl" in config) {
@@ -85,7 +89,7 @@ export function openDatabase(config: DatabaseConfig): Database {
   if ("pglite" in config) pglite = config.pglite;
   else {
     mkdirSync(config.pgliteDir, { recursive: true });
-    pglite = new PGlite(config.pgliteDir);
+    pglite = new PGlite(config.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   }
   const sql = pgliteDriver(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });

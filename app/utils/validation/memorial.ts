@@ -10,6 +10,7 @@ export const MEMORIAL_MESSAGES = {
   futureDate: "The date cannot be in the future",
   passingBeforeBirth: "The date of passing cannot be before the date of birth",
   visibility: "Choose Public, Friends Only or Private",
+  category: "Choose Individual or Organization",
   createFailed: "Failed to create memorial. Please try again.",
   updateFailed: "Failed to update memorial. Please try again.",
   deleteConfirm: "Are you sure you want to delete this memorial? This action cannot be undone.",
@@ -44,19 +45,22 @@ const fields = {
     .nullable()
     .transform((v) => v || null),
   visibility: z.enum(["public", "friends", "private"], { error: MEMORIAL_MESSAGES.visibility }),
+  category: z.enum(["individual", "organization"], { error: MEMORIAL_MESSAGES.category }),
 };
+
+export const CATEGORY_LABELS = { individual: "Individual", organization: "Organization" } as const;
 
 const datesInOrder = (v: { dateOfBirth?: string | null; dateOfPassing?: string | null }) =>
   !v.dateOfBirth || !v.dateOfPassing || v.dateOfBirth <= v.dateOfPassing;
 
 /** The create/edit form. `intent` says which button was pressed: Save Draft or Publish/Update. */
 export const memorialFormSchema = z
-  .object({ ...fields, visibility: fields.visibility.default("public"), intent: z.enum(["draft", "publish"]).default("publish") })
+  .object({ ...fields, visibility: fields.visibility.default("public"), category: fields.category.default("individual"), intent: z.enum(["draft", "publish"]).default("publish") })
   .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
 
 /** POST /api/memorials */
 export const apiCreateMemorialSchema = z
-  .object({ ...fields, visibility: fields.visibility.default("public"), isPublished: z.boolean().default(false), userId: z.string().optional() })
+  .object({ ...fields, visibility: fields.visibility.default("public"), category: fields.category.default("individual"), isPublished: z.boolean().default(false), userId: z.string().optional() })
   .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
 
 /** PUT /api/memorials/{id}: partial. */
@@ -69,6 +73,7 @@ export const apiUpdateMemorialSchema = z
     dateOfPassing: dateField,
     biography: fields.biography,
     visibility: fields.visibility.optional(),
+    category: fields.category.optional(),
     isPublished: z.boolean().optional(),
     profileImageUrl: z.string().max(2000).optional().nullable(),
   })
@@ -82,5 +87,7 @@ export type MemorialInput = {
   dateOfPassing: string | null;
   biography: string | null;
   visibility: "public" | "friends" | "private";
+  /** The browse page's filter; individual unless chosen. */
+  category?: "individual" | "organization";
   isPublished: boolean;
 };
