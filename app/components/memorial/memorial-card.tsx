@@ -1,0 +1,97 @@
+import { Link } from "react-router";
+import { MemorialPortrait } from "~/components/memorial-portrait";
+import { formatShortDate } from "~/utils/dates";
+
+// The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
+// picture (profile image, else the first photo, else the placeholder — also when it fails to load),
+// visibility badge, name, dates when both exist, created date, biography clamped to two lines, tribute
+// and view counts, a Draft badge when unpublished; the owner's actions or a single View Memorial.
+
+export type CardMemorial = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  biography: string | null;
+  profileImageUrl: string | null;
+  firstImageUrl?: string | null;
+  dateOfBirth: Date | string | null;
+  dateOfPassing: Date | string | null;
+  createdAt: Date | string;
+  visibility: string;
+  isPublished: boolean;
+  tributeCount: number;
+  viewCount: number;
+};
+
+const VISIBILITY_BADGES: Record<string, string> = { public: "Public", friends: "Friends Only", private: "Private" };
+
+export function plural(count: number, one: string, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The best small picture for a card: a resized photo where we have one. */
+function cardImage(url: string | null | undefined) {
+  if (!url) return null;
+  return url.startsWith("/media/memorials/") && /\/original\.\w+$/.test(url) ? url.replace(/\/original\.\w+$/, "/w480.webp") : url;
+}
+
+export function MemorialCard({
+  memorial,
+  actions,
+  headingLevel = 3,
+  priority = false,
+}: {
+  memorial: CardMemorial;
+  /** Edit, View and delete for the owner (with actions enabled). */
+  actions?: boolean;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+}) {
+  const name = `${memorial.firstName} ${memorial.lastName}`;
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const image = cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl);
+  return (
+    <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="relative">
+        <MemorialPortrait src={image} alt={`Portrait of ${name}`} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-slate-100" />
+        <div className="absolute left-2 top-2 flex gap-1">
+          <span className="rounded-full bg-white/95 px-2 py-0.5 text-xs font-semibold text-slate-800">{VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility}</span>
+          {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">Draft</span> : null}
+        </div>
+      </div>
+      <div className="flex flex-1 flex-col p-4">
+        <Heading className="text-lg font-semibold text-slate-900">{name}</Heading>
+        {memorial.dateOfBirth && memorial.dateOfPassing ? (
+          <p className="text-sm text-slate-700">
+            {formatShortDate(memorial.dateOfBirth)} – {formatShortDate(memorial.dateOfPassing)}
+          </p>
+        ) : null}
+        <p className="text-xs text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
+        {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
+        <p className="mt-3 flex gap-4 text-sm text-slate-700">
+          <span>{plural(memorial.tributeCount, "tribute")}</span>
+          <span>{plural(memorial.viewCount, "view")}</span>
+        </p>
+        <div className="mt-auto flex flex-wrap gap-2 pt-4">
+          {actions ? (
+            <>
+              <Link to={`/memorials/${memorial.id}/edit`} className="btn-secondary">
+                Edit<span className="sr-only"> {name}</span>
+              </Link>
+              <Link to={`/memorials/${memorial.id}`} className="btn-secondary">
+                View<span className="sr-only"> {name}</span>
+              </Link>
+              <Link to={`/memorials/${memorial.id}/delete`} className="btn-ghost text-red-800 hover:bg-red-50 hover:text-red-900">
+                Delete<span className="sr-only"> {name}</span>
+              </Link>
+            </>
+          ) : (
+            <Link to={`/memorials/${memorial.id}`} className="btn-primary">
+              View Memorial<span className="sr-only"> of {name}</span>
+            </Link>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
