@@ -193,3 +193,43 @@ export function decodeDataUrl(value: unknown): Uint8Array | null {
   const bytes = Buffer.from(payload, "base64");
   return bytes.byteLength > 0 ? new Uint8Array(bytes) : null;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// /api additions (app/routes/api.memorials.*): the media list and the /api shape of an item.
+// ---------------------------------------------------------------------------------------------------
+
+/** A media item in the /api shape (memorial-core.md §3 "Memorial media"). */
+export function toApiMedia(item: { id: string; memorialId: string; mediaUrl: string; mediaType: string; caption: string | null; order: number; createdAt: Date }) {
+  return {
+    id: item.id,
+    memorialId: item.memorialId,
+    mediaUrl: item.mediaUrl,
+    mediaType: item.mediaType,
+    caption: item.caption,
+    order: item.order,
+    createdAt: item.createdAt.toISOString(),
+  };
+}
+
+/** A memorial's media in gallery order; the caller has already checked that the viewer may see it. */
+export async function listMediaForMemorial(memorialId: string) {
+  const items = await prisma().memorialMedia.findMany({
+    where: { memorialId },
+    orderBy: [{ order: "asc" }, { createdAt: "asc" }],
+    take: MEDIA_LIMITS.filesPerMemorial,
+  });
+  return items.map(toApiMedia);
+}
+
+/**
+ * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, one of
+ * that memorial's own stored files, or a picture shipped with the site. Anything else is refused: a URL
+ * into another memorial's folder would have that memorial's files removed when this one is deleted
+ * (deleteStoredMedia), and outside addresses are blocked by our Content-Security-Policy anyway.
+ */
+export function isUsablePortraitUrl(memorialId: string, url: string | null): boolean {
+  if (url === null) return true;
+  const key = keyFromUrl(url);
+  if (key) return key.startsWith(`memorials/${memorialId}/`);
+  return /^\/(?:demo|images)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(url) && !url.includes("..");
+}
