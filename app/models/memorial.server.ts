@@ -347,3 +347,34 @@ export async function recordShare(memorialId: string, sharedByUserId: string | n
     createdAt: share.createdAt.toISOString(),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// My Memorials (memorial-core.md §2): the member's own memorials only, searched case-insensitively on
+// title, first and last name (§5), newest first, paged.
+
+export const OWN_PAGE_SIZE = 24;
+
+export async function listOwnMemorials(userId: string, query: { search?: string; page?: number } = {}) {
+  const page = Math.max(Math.floor(query.page ?? 1) || 1, 1);
+  const search = query.search?.trim().slice(0, 100);
+  const where: Prisma.MemorialWhereInput = {
+    userId,
+    ...(search
+      ? { OR: [{ title: { contains: search, mode: "insensitive" } }, { firstName: { contains: search, mode: "insensitive" } }, { lastName: { contains: search, mode: "insensitive" } }] }
+      : {}),
+  };
+  const [rows, total, all] = await Promise.all([
+    prisma().memorial.findMany({ where, orderBy: { createdAt: "desc" }, skip: (page - 1) * OWN_PAGE_SIZE, take: OWN_PAGE_SIZE, select: { id: true, visibility: true, isPublished: true } }),
+    prisma().memorial.count({ where }),
+    search ? prisma().memorial.count({ where: { userId } }) : null,
+  ]);
+  const cards = await galleryCards(rows.map((r) => r.id));
+  const state = new Map(rows.map((r) => [r.id, r]));
+  return {
+    items: cards.map((c) => ({ ...c, visibility: state.get(c.id)!.visibility, isPublished: state.get(c.id)!.isPublished })),
+    total,
+    totalOwned: all ?? total,
+    page,
+    pages: Math.max(1, Math.ceil(total / OWN_PAGE_SIZE)),
+  };
+}

@@ -1,0 +1,183 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/my-memorials";
+import { MemorialCard, plural } from "~/components/memorial/memorial-card";
+import { listOwnMemorials } from "~/models/memorial.server";
+import { approveTribute, deleteTribute, listPendingForOwner } from "~/models/tribute.server";
+import { requireUser } from "~/services/auth.server";
+import { withToast } from "~/services/toast.server";
+import { formatShortDate } from "~/utils/dates";
+import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const search = url.searchParams.get("search")?.trim() ?? "";
+  const [memorials, pending] = await Promise.all([
+    listOwnMemorials(user.id, { search, page: Number(url.searchParams.get("page") ?? 1) }),
+    listPendingForOwner(user.id),
+  ]);
+  return {
+    search,
+    memorials,
+    pending: pending.map((t) => ({ id: t.id, authorName: t.authorName, content: t.content, createdAt: t.createdAt, memorial: t.memorial })),
+  };
+}
+
+// Approve or reject a pending tribute from this list (memorial-core.md §4: "Owner approval is
+// available from My Memorials"); the model checks that the tribute is on one of the member's memorials.
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent !== "approve" && intent !== "reject") throw data({ message: "Unknown action" }, { status: 400 });
+  const actor = { id: user.id, isAdmin: user.isAdmin };
+  const tributeId = String(form.get("tributeId") ?? "");
+  const result = intent === "approve" ? await approveTribute(tributeId, actor) : await deleteTribute(tributeId, actor);
+  const back = `/my-memorials${new URL(request.url).search}`;
+  if (result !== "ok") {
+    const description = intent === "approve" ? TRIBUTE_MESSAGES.approveFailed : TRIBUTE_MESSAGES.deleteFailed;
+    return redirect(back, { headers: await withToast({ type: "error", title: "Error", description }) });
+  }
+  const toast =
+    intent === "approve"
+      ? { title: "Tribute approved", description: "The tribute has been approved and is now visible." }
+      : { title: "Tribute deleted", description: "The tribute has been deleted." };
+  return redirect(back, { headers: await withToast({ type: "success", ...toast }) });
+}
+
+export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
+  const { memorials, pending, search } = loaderData;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-3xl font-bold text-slate-900">My Memorials</h1>
+          <p className="mt-1 text-slate-700">Manage and view your created memorials</p>
+        </div>
+        <Link to="/memorials/create" className="btn-primary">
+          Create Memorial
+        </Link>
+      </div>
+
+      <section aria-labelledby="activity-heading" className="mt-8 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="activity-heading" className="font-semibold text-slate-900">
+          Recent Activity
+        </h2>
+        <p className="mt-1 text-slate-700">
+          {memorials.totalOwned === 0
+            ? "Welcome! Create your first memorial to honour someone you love."
+            : `You have ${plural(memorials.totalOwned, "memorial")} created`}
+        </p>
+      </section>
+
+      {pending.length ? <PendingTributes pending={pending} /> : null}
+
+      <Form method="get" role="search" className="mt-8 flex max-w-xl gap-2">
+        <label htmlFor="my-search" className="sr-only">
+          Search your memorials
+        </label>
+        <input
+          id="my-search"
+          type="search"
+          name="search"
+          defaultValue={search}
+          placeholder="Search your memorials..."
+          className="block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900"
+        />
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
+      </Form>
+
+      <section aria-labelledby="memorials-heading" className="mt-6">
+        <h2 id="memorials-heading" className="sr-only">
+          Your memorials
+        </h2>
+        {memorials.items.length ? (
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {memorials.items.map((m, i) => (
+              <li key={m.id}>
+                <MemorialCard memorial={m} actions priority={i < 3} />
+              </li>
+            ))}
+          </ul>
+        ) : search ? (
+          <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
+            <p className="text-lg font-semibold text-slate-900">No memorials found</p>
+            <p className="mt-1 text-slate-700">Try adjusting your search terms.</p>
+            <Link to="/my-memorials" className="link mt-3 inline-block">
+              Clear search
+            </Link>
+          </div>
+        ) : (
+          <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
+            <p className="text-lg font-semibold text-slate-900">No memorials yet</p>
+            <p className="mt-1 text-slate-700">A memorial keeps their story, photos and the words of those who loved them.</p>
+            <Link to="/memorials/create" className="btn-primary mt-4">
+              Create Your First Memorial
+            </Link>
+          </div>
+        )}
+        {memorials.pages > 1 ? (
+          <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
+            {memorials.page > 1 ? <PageLink search={search} page={memorials.page - 1} label="Previous page" /> : <span />}
+            <span className="text-slate-700">
+              Page {memorials.page} of {memorials.pages}
+            </span>
+            {memorials.page < memorials.pages ? <PageLink search={search} page={memorials.page + 1} label="Next page" /> : <span />}
+          </nav>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function PageLink({ search, page, label }: { search: string; page: number; label: string }) {
+  const params = new URLSearchParams({ ...(search ? { search } : {}), page: String(page) });
+  return (
+    <Link to={`/my-memorials?${params}`} className="link">
+      {label}
+    </Link>
+  );
+}
+
+type Pending = Route.ComponentProps["loaderData"]["pending"][number];
+
+function PendingTributes({ pending }: { pending: Pending[] }) {
+  const navigation = useNavigation();
+  return (
+    <section aria-labelledby="pending-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4">
+      <h2 id="pending-heading" className="font-semibold text-amber-950">
+        Pending Tributes ({pending.length})
+      </h2>
+      <ul className="mt-3 space-y-3">
+        {pending.map((t) => {
+          const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
+          return (
+            <li key={t.id} className="rounded-md border border-amber-200 bg-white p-3">
+              <p className="text-sm text-slate-700">
+                On{" "}
+                <Link to={`/memorials/${t.memorial.id}`} className="link">
+                  {t.memorial.firstName} {t.memorial.lastName}
+                </Link>{" "}
+                · {t.authorName} · {formatShortDate(t.createdAt)}
+              </p>
+              <p className="mt-1 whitespace-pre-line text-slate-800">{t.content}</p>
+              <Form method="post" className="mt-2 flex gap-2" preventScrollReset>
+                <input type="hidden" name="tributeId" value={t.id} />
+                <button type="submit" name="intent" value="approve" className="btn-primary" disabled={busy}>
+                  Approve<span className="sr-only"> tribute from {t.authorName}</span>
+                </button>
+                <button type="submit" name="intent" value="reject" className="btn-secondary" disabled={busy}>
+                  Reject<span className="sr-only"> tribute from {t.authorName}</span>
+                </button>
+              </Form>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "My Memorials · Everlight" }];
