@@ -233,3 +233,12 @@ export function isUsablePortraitUrl(memorialId: string, url: string | null): boo
   if (key) return key.startsWith(`memorials/${memorialId}/`);
   return /^\/(?:demo|images)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(url) && !url.includes("..");
 }
+
+/** Every stored file of a user's memorials, collected before the account is deleted (the rows go by cascade). */
+export async function storedMediaOfUser(userId: string): Promise<string[]> {
+  const memorials = await prisma().memorial.findMany({
+    where: { userId },
+    select: { profileImageUrl: true, media: { select: { mediaUrl: true } } },
+  });
+  return memorials.flatMap((m) => [m.profileImageUrl, ...m.media.map((x) => x.mediaUrl)]).filter((u): u is string => !!u);
+}

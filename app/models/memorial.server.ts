@@ -2,6 +2,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { FREE_MEMORIAL_LIMIT, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
+import { deleteStoredMedia } from "./media.server";
 import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
 
 // Memorials: all data access and rules about memorials live here (DESIGN.md "Rules that hold
@@ -128,10 +129,31 @@ export async function createMemorial(owner: { id: string; subscriptionPlan: stri
 
 export type MemorialUpdate = Partial<MemorialInput> & { profileImageUrl?: string | null };
 
-/** Updates a memorial the caller owns; null when there is no such memorial of theirs. */
+/** A partial update would leave the date of passing before the date of birth. */
+export class MemorialDatesError extends Error {
+  constructor() {
+    super("The date of passing cannot be before the date of birth");
+  }
+}
+
+/**
+ * Updates a memorial the caller owns; null when there is no such memorial of theirs. A replaced
+ * profile photo's stored files are removed.
+ */
 export async function updateOwnMemorial(id: string, ownerId: string, input: MemorialUpdate) {
   const existing = await prisma().memorial.findFirst({ where: { id, userId: ownerId } });
   if (!existing) return null;
+  const birth = input.dateOfBirth !== undefined ? toDate(input.dateOfBirth) : existing.dateOfBirth;
+  const passing = input.dateOfPassing !== undefined ? toDate(input.dateOfPassing) : existing.dateOfPassing;
+  if (birth && passing && passing < birth) throw new MemorialDatesError();
+  const replacedPortrait =
+    input.profileImageUrl !== undefined && existing.profileImageUrl && input.profileImageUrl !== existing.profileImageUrl ? existing.profileImageUrl : null;
+  const updated = await writeMemorialUpdate(id, existing, input);
+  if (replacedPortrait) await deleteStoredMedia([replacedPortrait]);
+  return updated;
+}
+
+function writeMemorialUpdate(id: string, existing: { title: string; firstName: string; lastName: string }, input: MemorialUpdate) {
   const names = { firstName: input.firstName ?? existing.firstName, lastName: input.lastName ?? existing.lastName };
   return prisma().memorial.update({
     where: { id },

@@ -4,6 +4,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
+import { deleteStoredMedia, storedMediaOfUser } from "~/models/media.server";
 import { deleteAvatarObject } from "~/models/profile-picture.server";
 import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
 import { checkPassword, deleteUser } from "~/models/user.server";
@@ -46,8 +47,10 @@ export async function action({ request }: Route.ActionArgs) {
 
   // The database deletes memorials, tributes, vault rows, basket and sessions with the user (ON DELETE
   // CASCADE); stored memorial files are the memorials feature's to clean up, the avatar is ours.
+  const memorialFiles = await storedMediaOfUser(user.id);
   await deleteUser(user.id);
   await deleteAvatarObject(user.profileImageUrl);
+  await deleteStoredMedia(memorialFiles);
   const cookie = await destroySessionCookie(request);
   const headers = await withToast({ type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
   return redirect("/", { headers });

@@ -1,9 +1,9 @@
 import type { Route } from "./+types/api.memorials.$id";
 import { deleteStoredMedia, isUsablePortraitUrl } from "~/models/media.server";
-import { deleteMemorial, findMemorialForViewer, isRecordId, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { deleteMemorial, findMemorialForViewer, isRecordId, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
 import { apiError, json, methodNotAllowed, readJsonBody, requireApiUser, withApiErrors } from "~/services/api.server";
 import { getOptionalUser } from "~/services/auth.server";
-import { apiUpdateMemorialSchema } from "~/utils/validation/memorial";
+import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
 // GET, PUT and DELETE /api/memorials/{id} (memorial-core.md §7). A memorial the caller may not see or
 // write is answered exactly like a missing one (404), so the API never tells a stranger that a
@@ -36,7 +36,11 @@ async function update(request: Request, id: string) {
     input.profileImageUrl = input.profileImageUrl?.trim() || null;
     if (!isUsablePortraitUrl(id, input.profileImageUrl)) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
   }
-  const updated = await updateOwnMemorial(id, user.id, input);
+  const updated = await updateOwnMemorial(id, user.id, input).catch((error: unknown) => {
+    if (error instanceof MemorialDatesError) return "dates" as const;
+    throw error;
+  });
+  if (updated === "dates") return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
   if (!updated) return apiError(404, NOT_FOUND);
   return json(toApiMemorial(updated));
 }
