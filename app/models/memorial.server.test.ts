@@ -8,6 +8,7 @@ import {
   deleteMemorial,
   findMemorialForViewer,
   listMemorialsForViewer,
+  MemorialDatesError,
   MemorialLimitError,
   recordView,
   updateOwnMemorial,
@@ -83,6 +84,13 @@ describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
     expect(m.dateOfBirth?.toISOString().slice(0, 10)).toBe("1940-02-03");
     const updated = await updateOwnMemorial(m.id, owner.id, { firstName: "Maria" });
     expect(updated).toMatchObject({ firstName: "Maria", lastName: "Jones", biography: "A kind woman." });
+  });
+
+  it.skipIf(skip)("refuses a partial update that puts the date of passing before the date of birth", async () => {
+    const owner = await user();
+    const m = await createMemorial(owner, input({ dateOfBirth: "1940-02-03", dateOfPassing: "2020-05-06" }));
+    await expect(updateOwnMemorial(m.id, owner.id, { dateOfPassing: "1930-01-01" })).rejects.toBeInstanceOf(MemorialDatesError);
+    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).dateOfPassing?.toISOString().slice(0, 10)).toBe("2020-05-06");
   });
 
   it.skipIf(skip)("refuses a free user's 26th memorial and allows a paid user's", async () => {

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "./multipart.server";
 
 // Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
 // "Images": must be an image (Invalid file type), at most 5MB (File too large: …), and §8 "Image read
@@ -75,64 +76,15 @@ export async function toWebp(
 
 /**
  * The multipart form of an image upload, refusing anything bigger than one image and its envelope
- * without keeping it in memory: a declared Content-Length above the limit is refused before reading,
- * and a body without one is counted as it arrives. A refused body is read and thrown away (up to a
- * bound) so the browser, still sending, gets to see the answer instead of a reset connection.
+ * without keeping it in memory (app/services/multipart.server.ts does the counting).
  */
 export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UPLOAD_BYTES): Promise<FormData> {
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > limit) {
-    await discardBody(request.body, 0);
-    throw new ImageRejectedError("size");
-  }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        reader.releaseLock();
-        await discardBody(request.body, total);
-        throw new ImageRejectedError("size");
-      }
-      chunks.push(value);
-    }
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
   try {
-    return await new Response(body, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
-  } catch {
+    return await readMultipartForm(request, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ImageRejectedError("size");
     // Not multipart at all, or a broken envelope.
-    throw new ImageRejectedError("unreadable");
-  }
-}
-
-// Beyond this the connection is simply cut: a browser that sends that much gets a network error.
-const MAX_DISCARD_BYTES = 32 * 1024 * 1024;
-
-async function discardBody(body: ReadableStream<Uint8Array> | null, alreadyRead: number) {
-  if (!body) return;
-  const reader = body.getReader();
-  let total = alreadyRead;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      total += value.byteLength;
-      if (total > MAX_DISCARD_BYTES) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away: nothing left to answer.
+    if (error instanceof MalformedFormError) throw new ImageRejectedError("unreadable");
+    throw error;
   }
 }
