@@ -75,3 +75,21 @@ export function describeRetry(seconds: number) {
   const minutes = Math.ceil(seconds / 60);
   return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
+
+// Sign-in throttling, shared by the /login form and POST /api/auth/login: refused before any password
+// work once too many attempts failed for this email or from this address; a success clears the email.
+
+export async function checkLoginAllowed(email: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number; message: string }> {
+  const [byEmail, byIp] = await Promise.all([checkRateLimit(RATE_LIMITS.loginPerEmail, email), checkRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+  if (byEmail.allowed && byIp.allowed) return { allowed: true };
+  const retryAfterSeconds = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
+  return { allowed: false, retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retryAfterSeconds)}` };
+}
+
+export async function recordLoginFailure(email: string, ip: string) {
+  await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+}
+
+export async function recordLoginSuccess(email: string) {
+  await resetRateLimit(RATE_LIMITS.loginPerEmail, email);
+}

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth.login";
-import { checkRateLimit, describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
+import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from "~/models/rate-limit.server";
 import { verifyLogin } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { clientIp } from "~/services/request.server";
@@ -14,22 +14,15 @@ export async function action({ request }: Route.ActionArgs) {
     const { email, password } = await readJsonBody(request, loginSchema);
     const ip = clientIp(request);
 
-    // Refused before any password work once too many attempts failed, for this email or this address.
-    const [byEmail, byIp] = await Promise.all([
-      checkRateLimit(RATE_LIMITS.loginPerEmail, email),
-      checkRateLimit(RATE_LIMITS.loginPerIp, ip),
-    ]);
-    if (!byEmail.allowed || !byIp.allowed) {
-      const retry = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
-      return apiError(429, `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
-    }
+    const throttle = await checkLoginAllowed(email, ip);
+    if (!throttle.allowed) return apiError(429, throttle.message, {}, { headers: { "Retry-After": String(throttle.retryAfterSeconds) } });
 
     const user = await verifyLogin(email, password);
     if (!user) {
-      await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+      await recordLoginFailure(email, ip);
       return apiError(401, MESSAGES.invalidLogin);
     }
-    await resetRateLimit(RATE_LIMITS.loginPerEmail, email);
+    await recordLoginSuccess(email);
     return json(user, { headers: { "Set-Cookie": await newUserSessionCookie(request, user.id) } });
   });
 }

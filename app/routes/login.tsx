@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
-import { checkRateLimit, describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, resetRateLimit } from "~/models/rate-limit.server";
+import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from "~/models/rate-limit.server";
 import { authenticator, InvalidCredentialsError, requireAnonymous } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
 import { createUserSession } from "~/services/session.server";
@@ -25,30 +25,22 @@ export async function action({ request }: Route.ActionArgs) {
   const { email } = submission.value;
   const ip = clientIp(request);
 
-  // Refused before any password work once too many attempts failed, for this email or this address.
-  const [byEmail, byIp] = await Promise.all([
-    checkRateLimit(RATE_LIMITS.loginPerEmail, email),
-    checkRateLimit(RATE_LIMITS.loginPerIp, ip),
-  ]);
-  if (!byEmail.allowed || !byIp.allowed) {
-    const retry = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
+  const throttle = await checkLoginAllowed(email, ip);
+  if (!throttle.allowed) {
     return data(
-      {
-        result: submission.reply({ hideFields: ["password"] }),
-        failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retry)}` },
-      },
-      { status: 429, headers: { "Retry-After": String(retry) } },
+      { result: submission.reply({ hideFields: ["password"] }), failure: { title: "Too many attempts", message: throttle.message } },
+      { status: 429, headers: { "Retry-After": String(throttle.retryAfterSeconds) } },
     );
   }
 
   try {
     const user = await authenticator.authenticate("form", request);
-    await resetRateLimit(RATE_LIMITS.loginPerEmail, email);
+    await recordLoginSuccess(email);
     const headers = await withToast({ type: "success", title: "Welcome back!" });
     return createUserSession(request, user.id, safeRedirect(submission.value.redirectTo), headers);
   } catch (error) {
     if (!(error instanceof InvalidCredentialsError)) throw error;
-    await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+    await recordLoginFailure(email, ip);
     return data(
       { result: submission.reply({ hideFields: ["password"] }), failure: { title: "Login failed", message: MESSAGES.invalidLogin } },
       { status: 401 },
