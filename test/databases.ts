@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { inject } from "vitest";
-import { openDatabase, PGLITE_EXTENSIONS, type Database } from "~/services/db.server";
+import { afterAll, beforeAll, inject } from "vitest";
+import { openDatabase, PGLITE_EXTENSIONS, setDatabase, type Database } from "~/services/db.server";
 
 // Fresh, migrated databases for integration tests: `describe.each(databaseKinds)` runs a suite on
 // embedded PGlite and on the throw-away PostgreSQL cluster (skipped, with the reason printed by the
@@ -58,3 +58,21 @@ export const emptyDatabaseKinds: DatabaseKind[] = [
   { name: "pglite", skip: null, open: openEmptyPglite },
   { name: "postgres", skip: inject("postgresSkipReason"), open: () => openPostgres(null) },
 ];
+
+/**
+ * Opens a fresh database of this kind for the enclosing describe block and points the app's models
+ * at it (setDatabase), closing it afterwards. Read `.db` inside tests.
+ */
+export function useAppDatabase(kind: DatabaseKind): { readonly db: Database } {
+  const holder = { db: undefined as unknown as Database };
+  beforeAll(async () => {
+    if (kind.skip) return;
+    holder.db = await kind.open();
+    setDatabase(holder.db);
+  });
+  afterAll(async () => {
+    setDatabase(undefined);
+    await holder.db?.close();
+  });
+  return holder;
+}

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../../test/databases";
-import { setDatabase, type Database } from "~/services/db.server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { BROWSE_PAGE_SIZE, browseMemorials, featuredMemorials } from "./memorial.server";
 
-describe.each(databaseKinds)("the public gallery on $name", ({ skip, open }) => {
-  let db: Database;
+describe.each(databaseKinds)("the public gallery on $name", (kind) => {
+  const { skip } = kind;
+  const app = useAppDatabase(kind);
   beforeAll(async () => {
     if (skip) return;
-    db = await open();
-    setDatabase(db);
-    const owner = await db.prisma.user.create({ data: { email: "gallery@example.com", firstName: "G", lastName: "O", password: "x" } });
+    const owner = await app.db.prisma.user.create({ data: { email: "gallery@example.com", firstName: "G", lastName: "O", password: "x" } });
     const base = Date.parse("2026-01-01T00:00:00Z");
-    await db.prisma.memorial.createMany({
+    await app.db.prisma.memorial.createMany({
       data: [
         ...Array.from({ length: 12 }, (_, i) => ({
           userId: owner.id, firstName: `Person${i}`, lastName: String.fromCharCode(90 - i), title: `T${i}`, isPublished: true,
@@ -22,17 +20,13 @@ describe.each(databaseKinds)("the public gallery on $name", ({ skip, open }) => 
         { userId: owner.id, firstName: "Hidden", lastName: "Draft", title: "x", isPublished: false, viewCount: 999 },
       ],
     });
-    const skye = await db.prisma.memorial.findFirstOrThrow({ where: { firstName: "Person4" } });
-    await db.prisma.tribute.createMany({
+    const skye = await app.db.prisma.memorial.findFirstOrThrow({ where: { firstName: "Person4" } });
+    await app.db.prisma.tribute.createMany({
       data: [
         { memorialId: skye.id, authorName: "A", content: "approved one", isApproved: true },
         { memorialId: skye.id, authorName: "B", content: "pending one", isApproved: false },
       ],
     });
-  });
-  afterAll(async () => {
-    setDatabase(undefined);
-    await db?.close();
   });
 
   it.skipIf(skip)("pages the newest public memorials 8 at a time and never shows private or drafts", async () => {

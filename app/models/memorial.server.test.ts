@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../../test/databases";
-import { setDatabase, type Database } from "~/services/db.server";
+import { describe, expect, it } from "vitest";
+import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { decideAccess, type Viewer } from "./memorial-access";
 import {
@@ -28,27 +27,19 @@ const input = (over: Partial<Parameters<typeof createMemorial>[1]> = {}) => ({
   ...over,
 });
 
-describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
-  let db: Database;
+describe.each(databaseKinds)("memorials on $name", (kind) => {
+  const { skip } = kind;
+  const app = useAppDatabase(kind);
   const user = async (over: { isAdmin?: boolean; subscriptionPlan?: string } = {}) =>
-    db.prisma.user.create({ data: { email: email(), firstName: "U", lastName: "Ser", password: "x", ...over } });
+    app.db.prisma.user.create({ data: { email: email(), firstName: "U", lastName: "Ser", password: "x", ...over } });
 
-  beforeAll(async () => {
-    if (skip) return;
-    db = await open();
-    setDatabase(db);
-  });
-  afterAll(async () => {
-    setDatabase(undefined);
-    await db?.close();
-  });
 
   it.skipIf(skip)("lists exactly what decideAccess allows, for every viewer", async () => {
     const owner = await user();
     const friend = await user();
     const other = await user();
     const admin = await user({ isAdmin: true });
-    await db.prisma.friendship.createMany({ data: [{ userId: owner.id, friendId: friend.id }, { userId: friend.id, friendId: owner.id }] });
+    await app.db.prisma.friendship.createMany({ data: [{ userId: owner.id, friendId: friend.id }, { userId: friend.id, friendId: owner.id }] });
     const memorials = await Promise.all(
       [
         { visibility: "public" as const, isPublished: false },
@@ -90,19 +81,19 @@ describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
     const owner = await user();
     const m = await createMemorial(owner, input({ dateOfBirth: "1940-02-03", dateOfPassing: "2020-05-06" }));
     await expect(updateOwnMemorial(m.id, owner.id, { dateOfPassing: "1930-01-01" })).rejects.toBeInstanceOf(MemorialDatesError);
-    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).dateOfPassing?.toISOString().slice(0, 10)).toBe("2020-05-06");
+    expect((await app.db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).dateOfPassing?.toISOString().slice(0, 10)).toBe("2020-05-06");
   });
 
   it.skipIf(skip)("refuses a free user's 26th memorial and allows a paid user's", async () => {
     const free = await user();
-    await db.prisma.memorial.createMany({
+    await app.db.prisma.memorial.createMany({
       data: Array.from({ length: FREE_MEMORIAL_LIMIT }, (_, i) => ({ userId: free.id, title: `M${i}`, firstName: "A", lastName: "B" })),
     });
     await expect(createMemorial(free, input())).rejects.toBeInstanceOf(MemorialLimitError);
-    expect(await db.prisma.memorial.count({ where: { userId: free.id } })).toBe(FREE_MEMORIAL_LIMIT);
+    expect(await app.db.prisma.memorial.count({ where: { userId: free.id } })).toBe(FREE_MEMORIAL_LIMIT);
 
     const paid = await user({ subscriptionPlan: "forever" });
-    await db.prisma.memorial.createMany({
+    await app.db.prisma.memorial.createMany({
       data: Array.from({ length: FREE_MEMORIAL_LIMIT }, (_, i) => ({ userId: paid.id, title: `M${i}`, firstName: "A", lastName: "B" })),
     });
     await expect(createMemorial(paid, input())).resolves.toMatchObject({ userId: paid.id });
@@ -115,9 +106,9 @@ describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
     const m = await createMemorial(owner, input());
     expect(await updateOwnMemorial(m.id, other.id, { firstName: "Hacked" })).toBeNull();
     expect(await deleteMemorial(m.id, { id: other.id, isAdmin: false })).toBeNull();
-    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).firstName).toBe("Mary");
+    expect((await app.db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).firstName).toBe("Mary");
     expect(await deleteMemorial(m.id, { id: admin.id, isAdmin: true })).toEqual([]);
-    expect(await db.prisma.memorial.count({ where: { id: m.id } })).toBe(0);
+    expect(await app.db.prisma.memorial.count({ where: { id: m.id } })).toBe(0);
   });
 
   it.skipIf(skip)("counts a view, and a view of a missing memorial does not throw", async () => {
@@ -126,6 +117,6 @@ describe.each(databaseKinds)("memorials on $name", ({ skip, open }) => {
     await recordView(m.id);
     await recordView(m.id);
     await expect(recordView("missing")).resolves.toBeUndefined();
-    expect((await db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).viewCount).toBe(2);
+    expect((await app.db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).viewCount).toBe(2);
   });
 });

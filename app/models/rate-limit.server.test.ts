@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../../test/databases";
-import { setDatabase, type Database } from "~/services/db.server";
+import { describe, expect, it } from "vitest";
+import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { checkRateLimit, describeRetry, hitRateLimit, resetRateLimit, type RateLimitRule } from "./rate-limit.server";
 
 const rule: RateLimitRule = { name: "test", limit: 3, windowMs: 60_000 };
 let n = 0;
 const subject = () => `subject-${Date.now()}-${n++}`;
 
-describe.each(databaseKinds)("rate limits on $name", ({ skip, open }) => {
-  let db: Database;
-  beforeAll(async () => {
-    if (skip) return;
-    db = await open();
-    setDatabase(db);
-  });
-  afterAll(async () => {
-    setDatabase(undefined);
-    await db?.close();
-  });
+describe.each(databaseKinds)("rate limits on $name", (kind) => {
+  const { skip } = kind;
+  const app = useAppDatabase(kind);
 
   it.skipIf(skip)("trips after the stated number of events and recovers after the window", async () => {
     const who = subject();

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseKinds } from "../../test/databases";
-import { setDatabase, type Database } from "~/services/db.server";
+import { describe, expect, it } from "vitest";
+import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { approveTribute, createTribute, deleteTribute, listApprovedTributes, listPendingForOwner, listTributesForAdmin, TRIBUTES_PER_PAGE } from "./tribute.server";
 
 let n = 0;
-describe.each(databaseKinds)("tributes on $name", ({ skip, open }) => {
-  let db: Database;
+describe.each(databaseKinds)("tributes on $name", (kind) => {
+  const { skip } = kind;
+  const app = useAppDatabase(kind);
   const user = (isAdmin = false) =>
-    db.prisma.user.create({ data: { email: `t${Date.now().toString(36)}${n++}@example.com`, firstName: "U", lastName: "S", password: "x", isAdmin } });
+    app.db.prisma.user.create({ data: { email: `t${Date.now().toString(36)}${n++}@example.com`, firstName: "U", lastName: "S", password: "x", isAdmin } });
   const memorial = (userId: string) =>
-    db.prisma.memorial.create({ data: { userId, title: "T", firstName: "A", lastName: "B", isPublished: true } });
+    app.db.prisma.memorial.create({ data: { userId, title: "T", firstName: "A", lastName: "B", isPublished: true } });
   const tribute = (memorialId: string, content = "A lovely memory of her.") => createTribute(memorialId, { authorName: "Ann", authorEmail: null, content });
 
-  beforeAll(async () => {
-    if (skip) return;
-    db = await open();
-    setDatabase(db);
-  });
-  afterAll(async () => {
-    setDatabase(undefined);
-    await db?.close();
-  });
 
   it.skipIf(skip)("starts pending, becomes public when approved, and is gone when rejected", async () => {
     const owner = await user();
@@ -33,7 +24,7 @@ describe.each(databaseKinds)("tributes on $name", ({ skip, open }) => {
     expect(await deleteTribute(second.id, { id: owner.id, isAdmin: false })).toBe("ok");
     const approved = await listApprovedTributes(m.id);
     expect(approved.items.map((t) => t.content)).toEqual(["First memory, long enough."]);
-    expect(await db.prisma.tribute.count({ where: { id: second.id } })).toBe(0);
+    expect(await app.db.prisma.tribute.count({ where: { id: second.id } })).toBe(0);
   });
 
   it.skipIf(skip)("lets only the owner moderate, and an admin only on an admin's memorial", async () => {
@@ -47,7 +38,7 @@ describe.each(databaseKinds)("tributes on $name", ({ skip, open }) => {
     expect(await approveTribute(onMember.id, { id: other.id, isAdmin: false })).toBe("not-found");
     expect(await deleteTribute(onMember.id, { id: other.id, isAdmin: false })).toBe("not-found");
     expect(await approveTribute(onMember.id, { id: admin.id, isAdmin: true })).toBe("forbidden");
-    expect((await db.prisma.tribute.findUniqueOrThrow({ where: { id: onMember.id } })).isApproved).toBe(false);
+    expect((await app.db.prisma.tribute.findUniqueOrThrow({ where: { id: onMember.id } })).isApproved).toBe(false);
     expect(await approveTribute(onAdmin.id, { id: admin.id, isAdmin: true })).toBe("ok");
     const adminList = await listTributesForAdmin(false);
     expect(adminList.find((t) => t.id === onMember.id)?.memorialCreatorIsAdmin).toBe(false);
@@ -59,7 +50,7 @@ describe.each(databaseKinds)("tributes on $name", ({ skip, open }) => {
     const owner = await user();
     const m = await memorial(owner.id);
     const start = Date.now() - 100_000;
-    await db.prisma.tribute.createMany({
+    await app.db.prisma.tribute.createMany({
       data: Array.from({ length: TRIBUTES_PER_PAGE + 3 }, (_, i) => ({
         memorialId: m.id, authorName: "A", content: `Memory number ${i}`, isApproved: true, createdAt: new Date(start + i * 1000),
       })),
