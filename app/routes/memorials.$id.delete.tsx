@@ -1,0 +1,70 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/memorials.$id.delete";
+import { FormAlert } from "~/components/forms";
+import { deleteStoredMedia } from "~/models/media.server";
+import { findDeletableMemorial } from "~/models/memorial-form.server";
+import { deleteMemorial } from "~/models/memorial.server";
+import { requireUser } from "~/services/auth.server";
+import { withToast } from "~/services/toast.server";
+import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
+
+// Deleting a memorial asks for confirmation first (memorial-core.md §4, §8), as a page of its own so it
+// works without JavaScript. Only the owner or an administrator may see or use it; to anyone else it
+// does not exist (404), which also does not tell a stranger that the memorial is there.
+
+async function requireDeletable(request: Request, id: string) {
+  const user = await requireUser(request);
+  const memorial = await findDeletableMemorial(id, user);
+  if (!memorial) throw data(null, { status: 404 });
+  return { user, memorial };
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { memorial } = await requireDeletable(request, params.id);
+  return { id: memorial.id, name: `${memorial.firstName} ${memorial.lastName}` };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { user, memorial } = await requireDeletable(request, params.id);
+  let urls: string[] | null;
+  try {
+    urls = await deleteMemorial(memorial.id, user);
+  } catch (error) {
+    console.error("Deleting a memorial failed:", error);
+    return data({ failed: MEMORIAL_MESSAGES.deleteFailed }, { status: 500 });
+  }
+  // Deleted meanwhile (a second click): nothing left to delete.
+  if (!urls) throw data(null, { status: 404 });
+  // The rows are gone; now the files, so nothing of the memorial stays in storage (failures are logged).
+  await deleteStoredMedia(urls);
+  // Back to the list the memorial was in (memorial-core.md §4: "memorial lists ... refresh").
+  return redirect("/my-memorials", { status: 303, headers: await withToast({ type: "success", title: "Memorial deleted", description: "The memorial has been successfully deleted." }) });
+}
+
+export default function DeleteMemorial({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const deleting = navigation.state === "submitting";
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16">
+      <h1 className="text-2xl font-bold text-slate-900">Delete memorial</h1>
+      <p className="mt-2 text-lg font-medium text-slate-900">{loaderData.name}</p>
+      {actionData?.failed ? (
+        <div className="mt-4">
+          <FormAlert title="Error">{actionData.failed}</FormAlert>
+        </div>
+      ) : null}
+      <p className="mt-4 text-slate-700">{MEMORIAL_MESSAGES.deleteConfirm}</p>
+      <p className="mt-2 text-slate-700">Its photos, videos and tributes are deleted with it.</p>
+      <Form method="post" className="mt-6 flex flex-wrap gap-3">
+        <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={deleting}>
+          {deleting ? "Deleting..." : "Delete"}
+        </button>
+        <Link to={`/memorials/${loaderData.id}`} className="btn-secondary">
+          Cancel
+        </Link>
+      </Form>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Delete memorial · Everlight" }, { name: "robots", content: "noindex" }];

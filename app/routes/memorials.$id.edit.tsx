@@ -1,0 +1,114 @@
+import { useState } from "react";
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/memorials.$id.edit";
+import { MemorialNotFound } from "~/components/memorial/lock-panel";
+import { DeleteMediaDialog, MediaGalleryEditor, MemorialForm, type DeleteTarget } from "~/components/memorial/memorial-form";
+import { imageSources } from "~/models/media.server";
+import { memorialExists, submitMemorialForm, uploadRules } from "~/models/memorial-form.server";
+import { findOwnMemorial } from "~/models/memorial.server";
+import { requireUser } from "~/services/auth.server";
+import { withToast } from "~/services/toast.server";
+import { toIsoDate } from "~/utils/dates";
+import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
+
+// Edit Memorial (memorial-core.md §2, §8): the create form prefilled, plus the Media Gallery (delete
+// one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
+// Only the owner edits; anyone else is sent to /memorials with "Access denied" (§8).
+
+/** The owner's memorial, a 404 when there is none, or the §8 redirect for anyone else. */
+async function requireOwnMemorial(request: Request, id: string) {
+  const user = await requireUser(request);
+  const memorial = await findOwnMemorial(id, user.id);
+  if (memorial) return { user, memorial };
+  if (!(await memorialExists(id))) return { user, memorial: null };
+  throw redirect("/memorials", {
+    status: 303,
+    headers: await withToast({ type: "error", title: "Access denied", description: MEMORIAL_MESSAGES.notAuthorized }),
+  });
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { memorial } = await requireOwnMemorial(request, params.id);
+  if (!memorial) return data({ status: "not-found" as const }, { status: 404 });
+  const name = `${memorial.firstName} ${memorial.lastName}`;
+  let photos = 0;
+  let videos = 0;
+  return {
+    status: "ok" as const,
+    rules: uploadRules(),
+    memorial: {
+      id: memorial.id,
+      name,
+      isPublished: memorial.isPublished,
+      portrait: memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null,
+      media: memorial.media.map((m) => {
+        const kind = m.mediaType.startsWith("video/") ? ("video" as const) : ("image" as const);
+        const label = kind === "video" ? `Video ${++videos}` : `Photo ${++photos}`;
+        return { id: m.id, kind, label, caption: m.caption, ...(kind === "image" ? imageSources(m.mediaUrl) : { src: m.mediaUrl }) };
+      }),
+      values: {
+        firstName: memorial.firstName,
+        lastName: memorial.lastName,
+        // A title that is just the names was filled in for the owner (§4): shown empty, so that it
+        // follows a corrected name instead of keeping the old one.
+        title: memorial.title === name ? "" : memorial.title,
+        dateOfBirth: toIsoDate(memorial.dateOfBirth),
+        dateOfPassing: toIsoDate(memorial.dateOfPassing),
+        biography: memorial.biography ?? "",
+        visibility: memorial.visibility as "public" | "friends" | "private",
+      },
+    },
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { user, memorial } = await requireOwnMemorial(request, params.id);
+  if (!memorial) throw data(null, { status: 404 });
+  return submitMemorialForm(request, user, memorial);
+}
+
+export default function EditMemorial({ loaderData, actionData }: Route.ComponentProps) {
+  const [deleteTarget, setDeleteTarget] = useState<DeleteTarget | null>(null);
+  if (loaderData.status === "not-found") return <MemorialNotFound />;
+  const { memorial, rules } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="font-serif text-3xl font-bold text-slate-900">Edit Memorial</h1>
+        <Link to={`/memorials/${memorial.id}`} className="link text-sm">
+          View memorial
+        </Link>
+      </div>
+      <p className="mt-2 text-slate-700">
+        {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
+      </p>
+      <div className="mt-8">
+        <MemorialForm
+          mode="edit"
+          rules={rules}
+          failure={actionData}
+          defaultValue={memorial.values}
+          portrait={memorial.portrait}
+          existingMediaCount={memorial.media.length}
+          mediaGallery={<MediaGalleryEditor memorialId={memorial.id} items={memorial.media} onDelete={setDeleteTarget} />}
+        />
+      </div>
+      <DeleteMediaDialog memorialId={memorial.id} target={deleteTarget} onClose={() => setDeleteTarget(null)} />
+
+      <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">
+        <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
+          Danger zone
+        </h2>
+        <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
+        <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
+          Delete memorial
+        </Link>
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data: d }) => [
+  { title: d?.status === "ok" ? `Edit ${d.memorial.name} · Everlight` : "Memorial Not Found · Everlight" },
+  { name: "robots", content: "noindex" },
+];
