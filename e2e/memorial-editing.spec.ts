@@ -365,3 +365,19 @@ test("with JavaScript, chosen files are previewed and can be removed before savi
   await expect(chosen).toHaveCount(0);
   await expect(page.getByLabel("Photos and videos")).toBeVisible();
 });
+
+test("the category chosen on the form is saved and kept on edit", async ({ page, member }) => {
+  await loginAs(page, member);
+  await page.goto("/memorials/create");
+  await expect(page.getByLabel("Individual", { exact: true })).toBeChecked();
+  await page.getByLabel("First name").fill("Royal");
+  await page.getByLabel("Last name").fill("Lifeboat Crew");
+  await page.getByLabel("Organization", { exact: true }).check();
+  await page.getByRole("button", { name: "Publish Memorial" }).click();
+  await expect(toast(page)).toContainText("Memorial created");
+  const id = page.url().split("/").pop();
+  const { rows } = await db().query(`SELECT category FROM memorials WHERE id = $1`, [id]);
+  expect(rows[0].category).toBe("organization");
+  await page.goto(`/memorials/${id}/edit`);
+  await expect(page.getByLabel("Organization", { exact: true })).toBeChecked();
+});

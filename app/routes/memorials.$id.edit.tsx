@@ -56,6 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         dateOfPassing: toIsoDate(memorial.dateOfPassing),
         biography: memorial.biography ?? "",
         visibility: memorial.visibility as "public" | "friends" | "private",
+        category: memorial.category as "individual" | "organization",
       },
     },
   };

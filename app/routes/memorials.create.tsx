@@ -40,7 +40,7 @@ export default function CreateMemorial({ loaderData, actionData }: Route.Compone
           mode="create"
           rules={loaderData.rules}
           failure={actionData}
-          defaultValue={{ firstName: "", lastName: "", title: "", dateOfBirth: "", dateOfPassing: "", biography: "", visibility: loaderData.defaultVisibility }}
+          defaultValue={{ firstName: "", lastName: "", title: "", dateOfBirth: "", dateOfPassing: "", biography: "", visibility: loaderData.defaultVisibility, category: "individual" }}
         />
       </div>
     </div>

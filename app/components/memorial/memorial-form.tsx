@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
-import { MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
+import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 
 // The Create Memorial and Edit Memorial form (memorial-core.md §2). Without JavaScript it is one plain
 // multipart form: fields, a profile photo and several photos or videos, saved with one button. With
@@ -31,6 +31,12 @@ export type MemorialFormValues = {
   dateOfPassing: string;
   biography: string;
   visibility: (typeof VISIBILITIES)[number];
+  category: keyof typeof CATEGORY_LABELS;
+};
+
+const CATEGORY_HINTS: Record<keyof typeof CATEGORY_LABELS, string> = {
+  individual: "A person.",
+  organization: "A group, club, regiment, school or company remembered together.",
 };
 
 /** The action's answer when nothing was saved. */
@@ -180,6 +186,37 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
             })}
           </div>
           <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
+        </fieldset>
+        {/* The browse page filters by category (memorial-core.md §2 "Memorial browse"). */}
+        <fieldset aria-describedby={fields.category.errors?.length ? `${fields.category.id}-error` : undefined}>
+          <legend className="text-sm font-medium text-slate-800">Category</legend>
+          <div className="mt-2 space-y-2">
+            {(Object.keys(CATEGORY_LABELS) as (keyof typeof CATEGORY_LABELS)[]).map((value) => {
+              const id = `${fields.category.id}-${value}`;
+              return (
+                <div key={value} className="flex items-start gap-3">
+                  <input
+                    type="radio"
+                    id={id}
+                    name={fields.category.name}
+                    value={value}
+                    defaultChecked={(fields.category.initialValue ?? defaultValue.category) === value}
+                    aria-describedby={`${id}-hint`}
+                    className="mt-1 h-4 w-4 accent-indigo-700"
+                  />
+                  <div>
+                    <label htmlFor={id} className="text-sm font-medium text-slate-900">
+                      {CATEGORY_LABELS[value]}
+                    </label>
+                    <p id={`${id}-hint`} className="text-sm text-slate-700">
+                      {CATEGORY_HINTS[value]}
+                    </p>
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+          <ErrorList id={`${fields.category.id}-error`} errors={fields.category.errors} />
         </fieldset>
       </section>
 
