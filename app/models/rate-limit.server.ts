@@ -14,6 +14,10 @@ export const RATE_LIMITS = {
   passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
   /** Anonymous tributes: a grieving family may post several, a spammer many more. */
   tributePerIp: { name: "tribute-ip", limit: 10, windowMs: 10 * 60_000 },
+  /** AI writing helpers: each use costs money with a model; enough for someone drafting and redrafting. */
+  aiPerUser: { name: "ai-user", limit: 20, windowMs: 60 * 60_000 },
+  /** Visitors (the tribute assistant on public memorials), per address: a household may share one. */
+  aiPerIp: { name: "ai-ip", limit: 30, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

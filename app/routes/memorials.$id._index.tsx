@@ -5,6 +5,7 @@ import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { ShareButtons } from "~/components/memorial/share-buttons";
 import { TributeSection } from "~/components/memorial/tributes";
+import { draftTributeWithAi } from "~/models/ai-tribute.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
@@ -77,6 +78,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const back = `/memorials/${params.id}#tributes`;
+
+  if (intent === "ai-tribute") {
+    // The tribute assistant without JavaScript: the form comes back with a draft, nothing is saved.
+    const { status, ...result } = await draftTributeWithAi(request, form, { memorial: lookup.memorial, viewer });
+    return data(result, { status });
+  }
 
   if (intent === "approve" || intent === "reject") {
     const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
@@ -180,7 +187,14 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             )}
           </section>
           {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
-          <TributeSection memorialId={memorial.id} {...tributes} lastResult={actionData?.tribute} refusal={actionData?.refusal} />
+          <TributeSection
+            memorialId={memorial.id}
+            personName={memorial.firstName}
+            {...tributes}
+            lastResult={actionData?.tribute}
+            refusal={actionData?.refusal}
+            assistant={actionData && "assistant" in actionData ? actionData.assistant : null}
+          />
         </div>
         <aside className="space-y-6">
           <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">

@@ -1,13 +1,16 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
-import { ErrorList, Field, FormAlert } from "~/components/forms";
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
+import { Form, Link, useFormAction, useNavigation } from "react-router";
+import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { formatLongDate } from "~/utils/dates";
+import { AI_LIMITS, AI_MESSAGES, assistantErrors, TRIBUTE_TONES, tributeAssistantSchema, type AssistantField, type AssistantResult } from "~/utils/validation/ai";
 import { TRIBUTE_LIMITS, TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 
 // The tribute section of a memorial page (memorial-core.md §2): approved tributes newest first, paged;
 // for the owner (and an administrator where allowed) the pending ones with Approve and Reject; and the
-// Leave Tribute form. Tribute text is rendered as text by React: markup in it never runs.
+// Leave Tribute form with its AI tribute assistant ("Help me write"). Tribute text is rendered as text by
+// React: markup in it never runs.
 
 type Tribute = { id: string; authorName: string; content: string; createdAt: string | Date; authorEmail?: string | null };
 
@@ -23,6 +26,10 @@ export type TributeSectionProps = {
   stamp: string;
   lastResult?: SubmissionResult<string[]> | null;
   refusal?: string | null;
+  /** The assistant's last round-trip (JavaScript off): its fields, errors, and who wrote the draft. */
+  assistant?: AssistantResult | null;
+  /** The first name of the person remembered, for the assistant's wording. */
+  personName?: string;
 };
 
 export function TributeSection(props: TributeSectionProps) {
@@ -114,9 +121,16 @@ function PendingTributes({ pending, canModerate, adminRestricted }: TributeSecti
   );
 }
 
-function LeaveTribute({ defaults, stamp, lastResult, refusal }: TributeSectionProps) {
+function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assistant, personName }: TributeSectionProps) {
   const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [writer, setWriter] = useState<WriterState>(() => writerStateFrom(assistant));
+  useEffect(() => setWriter(writerStateFrom(assistant)), [assistant]);
+  const writing = writer.state === "writing";
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "tribute";
+  // The assistant's round-trip comes back to the form, where the draft now is.
+  const assistantAction = `${useFormAction()}#leave-tribute`;
   const [form, fields] = useForm({
     id: "leave-tribute",
     lastResult,
@@ -127,6 +141,7 @@ function LeaveTribute({ defaults, stamp, lastResult, refusal }: TributeSectionPr
     defaultValue: { ...defaults, content: "" },
   });
   const contentErrorId = fields.content.errors?.length ? `${fields.content.id}-error` : undefined;
+  const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
   return (
     <div className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
       <h3 className="text-lg font-semibold text-slate-900">Leave a Tribute</h3>
@@ -155,24 +170,278 @@ function LeaveTribute({ defaults, stamp, lastResult, refusal }: TributeSectionPr
           />
         </div>
         <div>
-          <label htmlFor={fields.content.id} className="block text-sm font-medium text-slate-800">
-            Your tribute
-          </label>
-          <p id={`${fields.content.id}-hint`} className="text-sm text-slate-700">
-            {TRIBUTE_LIMITS.contentMin}–{TRIBUTE_LIMITS.contentMax.toLocaleString("en-GB")} characters.
-          </p>
+          <div className="flex flex-wrap items-end justify-between gap-2">
+            <div>
+              <label htmlFor={fields.content.id} className="block text-sm font-medium text-slate-800">
+                Your tribute
+              </label>
+              <p id={`${fields.content.id}-hint`} className="text-sm text-slate-700">
+                {TRIBUTE_LIMITS.contentMin}–{TRIBUTE_LIMITS.contentMax.toLocaleString("en-GB")} characters.
+              </p>
+            </div>
+            {hydrated ? (
+              <button
+                type="button"
+                id={OPENER_ID}
+                aria-haspopup="dialog"
+                className="btn-secondary"
+                disabled={writing}
+                onClick={() => dialog.current?.showModal()}
+              >
+                Help me write
+              </button>
+            ) : null}
+          </div>
           <textarea
             {...getTextareaProps(fields.content)}
             rows={5}
-            aria-describedby={[`${fields.content.id}-hint`, contentErrorId].filter(Boolean).join(" ")}
-            className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${contentErrorId ? "border-red-600" : "border-slate-400"}`}
+            aria-describedby={[`${fields.content.id}-hint`, contentErrorId, noteId].filter(Boolean).join(" ")}
+            className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm read-only:bg-slate-100 ${contentErrorId ? "border-red-600" : "border-slate-400"}`}
           />
           <ErrorList id={contentErrorId} errors={fields.content.errors} />
+          <WriterNote state={writer} />
         </div>
-        <button type="submit" name="intent" value="tribute" className="btn-primary" disabled={sending}>
+        <button type="submit" name="intent" value="tribute" className="btn-primary" disabled={sending || writing}>
           {sending ? "Sending..." : "Leave Tribute"}
         </button>
+        {/* Without JavaScript the assistant is part of this form, so the round-trip keeps what was typed. */}
+        {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={assistantAction} />}
       </Form>
+      {hydrated ? (
+        <AssistantDialog dialogRef={dialog} memorialId={memorialId} personName={personName} initial={assistant} contentId={fields.content.id} onWriter={setWriter} />
+      ) : null}
     </div>
+  );
+}
+
+// ───────────────────────────── the AI tribute assistant ─────────────────────────────
+
+const OPENER_ID = "tribute-assistant-opener";
+const WRITER_NOTE_ID = "tribute-writer-note";
+const SUMMARY_ID = "tribute-assistant-summary";
+
+type WriterState = { state: "idle" } | { state: "writing" } | { state: "done"; label: string } | { state: "failed"; message: string };
+
+function writerStateFrom(assistant: AssistantResult | null | undefined): WriterState {
+  return assistant?.writtenBy ? { state: "done", label: assistant.writtenBy.label } : { state: "idle" };
+}
+
+const assistantIntro = (personName?: string) =>
+  `Tell us how you knew ${personName || "them"}, choose a tone and share a memory or two. We write a first draft from exactly what you tell us and put it in the tribute box, for you to read and change. Nothing is sent until you press Leave Tribute.`;
+
+/** Under the tribute box: the draft is being written, who wrote it, or why it could not be. */
+function WriterNote({ state }: { state: WriterState }) {
+  return (
+    <div role="status" aria-live="polite" className="empty:hidden">
+      {state.state === "writing" ? <p className="mt-2 text-sm text-slate-700">Writing your tribute…</p> : null}
+      {state.state === "done" ? (
+        <div id={WRITER_NOTE_ID} className="mt-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950">
+          <p className="font-semibold">{AI_MESSAGES.tributeGenerated}</p>
+          <p>{state.label}. Please read it through and make it your own before you leave your tribute.</p>
+        </div>
+      ) : null}
+      {state.state === "failed" ? <p className="mt-2 text-sm font-semibold text-red-700">{state.message}</p> : null}
+    </div>
+  );
+}
+
+/** Without JavaScript: a disclosure inside the tribute form whose button sends the form back with intent "ai-tribute". */
+function AssistantDisclosure({ assistant, personName, formAction }: { assistant?: AssistantResult | null; personName?: string; formAction: string }) {
+  const needsAttention = !!(assistant?.errors || assistant?.failure);
+  return (
+    <details id="tribute-assistant" open={needsAttention} className="rounded-md border border-slate-300 bg-white p-4">
+      <summary className="cursor-pointer font-semibold text-indigo-800">Help me write</summary>
+      <div className="mt-3 space-y-4">
+        <p className="text-sm text-slate-700">{assistantIntro(personName)}</p>
+        {assistant?.failure ? <FormAlert title="Error">{assistant.failure}</FormAlert> : null}
+        <AssistantFields values={assistant?.values} errors={assistant?.errors ?? null} />
+        <button type="submit" name="intent" value="ai-tribute" formNoValidate formAction={formAction} className="btn-secondary">
+          Write my tribute
+        </button>
+      </div>
+    </details>
+  );
+}
+
+type AssistantDialogProps = {
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  memorialId: string;
+  personName?: string;
+  initial?: AssistantResult | null;
+  contentId: string;
+  onWriter: (state: WriterState) => void;
+};
+
+/**
+ * With JavaScript: a native modal <dialog> (showModal keeps focus inside; Escape closes; focus goes back
+ * to "Help me write"). The tribute is streamed from /api/ai/stream-tribute straight into the tribute
+ * box, so the visitor watches it being written; on failure the box gets back what it had.
+ */
+function AssistantDialog({ dialogRef, memorialId, personName, initial, contentId, onWriter }: AssistantDialogProps) {
+  const [errors, setErrors] = useState<AssistantResult["errors"]>(initial?.errors ?? null);
+  const [failure, setFailure] = useState<string | null>(initial?.failure ?? null);
+  const [busy, setBusy] = useState(false);
+  const closingToWrite = useRef(false);
+
+  // A round-trip that started before the page was interactive and needs attention: show it again.
+  useEffect(() => {
+    if ((initial?.errors || initial?.failure) && !dialogRef.current?.open) dialogRef.current?.showModal();
+  }, [initial, dialogRef]);
+  useEffect(() => {
+    if (errors) dialogRef.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+  }, [errors, dialogRef]);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = tributeAssistantSchema.safeParse(Object.fromEntries(new FormData(event.currentTarget)));
+    setFailure(null);
+    if (!parsed.success) return setErrors(assistantErrors(parsed.error));
+    setErrors(null);
+    setBusy(true);
+    try {
+      const response = await fetch("/api/ai/stream-tribute", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "text/plain" },
+        body: JSON.stringify({ memorialId, ...parsed.data }),
+      }).catch(() => null);
+      if (!response?.ok || !response.body) {
+        // A limit says when to come back; anything else gets the spec's wording (memorial-core.md §8).
+        const limited = response?.status === 429 ? ((await response.json().catch(() => null)) as { message?: string } | null)?.message : null;
+        return setFailure(limited ?? AI_MESSAGES.formTributeFailed);
+      }
+      closingToWrite.current = true;
+      dialogRef.current?.close();
+      await streamInto(contentId, response, onWriter);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby="tribute-assistant-title"
+      aria-describedby="tribute-assistant-intro"
+      onClose={() => {
+        if (closingToWrite.current) closingToWrite.current = false;
+        else document.getElementById(OPENER_ID)?.focus();
+      }}
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+    >
+      <form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
+        <h2 id="tribute-assistant-title" className="text-lg font-semibold text-slate-900">
+          Help me write a tribute
+        </h2>
+        <p id="tribute-assistant-intro" className="text-sm text-slate-700">
+          {assistantIntro(personName)}
+        </p>
+        {failure ? <FormAlert title="Error">{failure}</FormAlert> : null}
+        <AssistantFields values={initial?.values} errors={errors} />
+        <div className="flex justify-end gap-3">
+          <button type="button" className="btn-secondary" onClick={() => dialogRef.current?.close()}>
+            Cancel
+          </button>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? "Writing..." : "Write my tribute"}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
+
+/** Reads the streamed tribute into the tribute box, piece by piece, then hands the box back to the visitor. */
+async function streamInto(contentId: string, response: Response, onWriter: (state: WriterState) => void) {
+  const box = document.getElementById(contentId);
+  if (!(box instanceof HTMLTextAreaElement) || !response.body) return;
+  const before = box.value;
+  box.value = "";
+  box.readOnly = true;
+  box.setAttribute("aria-busy", "true");
+  onWriter({ state: "writing" });
+  try {
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      box.value += value;
+      box.scrollTop = box.scrollHeight;
+    }
+    if (!box.value.trim()) throw new Error("No text came back");
+    onWriter({ state: "done", label: response.headers.get("X-Writing-Provider-Label") ?? "Written by AI from the details you gave" });
+  } catch {
+    box.value = before;
+    onWriter({ state: "failed", message: AI_MESSAGES.formTributeFailed });
+  } finally {
+    box.readOnly = false;
+    box.removeAttribute("aria-busy");
+    // Conform revalidates on input: a "please write your tribute" error clears now the box is filled.
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    box.focus();
+  }
+}
+
+/**
+ * Relationship, Tone and Memories, labelled, with their errors tied to them. A missing field points at
+ * the spec's summary ("Please fill in all fields" / "We need all information…", memorial-core.md §5)
+ * instead of repeating it under each field; any other problem (too long) is shown under its field.
+ */
+function AssistantFields({ values, errors }: { values?: Record<AssistantField, string>; errors: AssistantResult["errors"] }) {
+  const missing = (field: AssistantField) => !!errors?.[field]?.includes(AI_MESSAGES.missingFieldsTitle);
+  const other = (field: AssistantField) => errors?.[field]?.filter((m) => m !== AI_MESSAGES.missingFieldsTitle) ?? [];
+  const aria = (field: AssistantField, hintId?: string) => {
+    const own = other(field).length ? `ai-${field}-error` : null;
+    const invalid = missing(field) || !!own;
+    return {
+      id: `ai-${field}`,
+      name: field,
+      "aria-invalid": invalid || undefined,
+      "aria-describedby": [hintId, missing(field) ? SUMMARY_ID : null, own].filter(Boolean).join(" ") || undefined,
+      className: `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${invalid ? "border-red-600" : "border-slate-400"}`,
+    };
+  };
+  const anyMissing = (["relationship", "tone", "memories"] as const).some(missing);
+  return (
+    <>
+      {anyMissing ? (
+        <FormAlert id={SUMMARY_ID} title={AI_MESSAGES.missingFieldsTitle}>
+          {AI_MESSAGES.missingFields}
+        </FormAlert>
+      ) : null}
+      <div>
+        <label htmlFor="ai-relationship" className="block text-sm font-medium text-slate-800">
+          Relationship
+        </label>
+        <p id="ai-relationship-hint" className="text-sm text-slate-700">
+          How you knew them, for example granddaughter, friend or neighbour.
+        </p>
+        <input type="text" maxLength={AI_LIMITS.relationship} defaultValue={values?.relationship ?? ""} {...aria("relationship", "ai-relationship-hint")} />
+        <ErrorList id="ai-relationship-error" errors={other("relationship")} />
+      </div>
+      <div>
+        <label htmlFor="ai-tone" className="block text-sm font-medium text-slate-800">
+          Tone
+        </label>
+        <select defaultValue={values?.tone ?? ""} {...aria("tone")}>
+          <option value="">Choose a tone</option>
+          {TRIBUTE_TONES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        <ErrorList id="ai-tone-error" errors={other("tone")} />
+      </div>
+      <div>
+        <label htmlFor="ai-memories" className="block text-sm font-medium text-slate-800">
+          Memories
+        </label>
+        <p id="ai-memories-hint" className="text-sm text-slate-700">
+          A few things you remember, one to a line (up to {AI_LIMITS.formMemories.toLocaleString("en-GB")} characters).
+        </p>
+        <textarea rows={4} maxLength={AI_LIMITS.formMemories} defaultValue={values?.memories ?? ""} {...aria("memories", "ai-memories-hint")} />
+        <ErrorList id="ai-memories-error" errors={other("memories")} />
+      </div>
+    </>
   );
 }

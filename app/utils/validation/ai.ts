@@ -1,0 +1,218 @@
+import { z } from "zod";
+
+// The AI writing helpers' inputs (memorial-core.md §5, §7, §8): the biography generator, the two
+// shapes of POST /api/ai/generate-tribute, and the tribute assistant on the Leave Tribute form.
+// Every free-text fact is bounded (2,000 characters) so a prompt, and what it costs, stays small.
+// Shared by the /api routes, the memorial page's action and the assistant's inline checks.
+
+export const AI_LIMITS = {
+  /** Any free-text fact: a personal story, qualities, key details, a biography given as context. */
+  text: 2000,
+  /**
+   * Memories typed into the assistant on the Leave Tribute form: lower than `text`, so that the
+   * tribute written from them still fits the 2,000-character tribute box (TRIBUTE_LIMITS.contentMax).
+   */
+  formMemories: 1500,
+  name: 100,
+  title: 200,
+  relationship: 100,
+  /** Largest JSON body the AI routes read (a few bounded facts fit with room to spare). */
+  bodyBytes: 20 * 1024,
+} as const;
+
+export const AI_MESSAGES = {
+  missingNamesTitle: "Missing Information",
+  missingNames: "Please enter the person's first and last name before generating a biography.",
+  missingTributeNames: "Please enter the person's first and last name before generating a tribute.",
+  missingFieldsTitle: "Please fill in all fields",
+  missingFields: "We need all information to create a meaningful tribute.",
+  tone: "Please choose a tone: warm, respectful, celebratory, or gentle and light.",
+  date: "Please enter dates as YYYY-MM-DD.",
+  dateOrder: "The date of passing cannot be before the date of birth.",
+  biographyFailed: "Failed to generate biography. Please try again.",
+  tributeFailed: "Failed to generate AI tribute. Please try again.",
+  /** The Leave Tribute form's own wording (memorial-core.md §8). */
+  formTributeFailed: "Failed to generate tribute. Please try again.",
+  biographyGenerated: "Biography generated",
+  tributeGenerated: "AI tribute generated",
+  rateLimited: "You have asked the writing assistant for a lot of text in a short time.",
+  tooLarge: "The details are too long. Please shorten them and try again.",
+  memorialNotFound: "Memorial not found",
+} as const;
+
+const tooLong = (what: string, max: number) => `${what} can be at most ${max.toLocaleString("en-GB")} characters.`;
+
+/** The tones the assistant offers; the value is what the writers receive. */
+export const TRIBUTE_TONES = [
+  { value: "warm", label: "Warm" },
+  { value: "respectful", label: "Respectful" },
+  { value: "celebratory", label: "Celebratory" },
+  { value: "gentle", label: "Gentle and light" },
+] as const;
+export type TributeTone = (typeof TRIBUTE_TONES)[number]["value"];
+const TONE_VALUES = TRIBUTE_TONES.map((t) => t.value) as [TributeTone, ...TributeTone[]];
+
+/** A required short fact: missing or blank gives `missing`. */
+const required = (missing: string, max: number, what: string) =>
+  z.string({ error: missing }).trim().min(1, missing).max(max, tooLong(what, max));
+
+/** An optional free-text fact: absent, null or blank all become "". Arrays of strings are joined. */
+const freeText = (what: string, max: number = AI_LIMITS.text) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .nullable()
+    .transform((v) => (Array.isArray(v) ? v.join(", ") : (v ?? "")).trim())
+    .pipe(z.string().max(max, tooLong(what, max)));
+
+/** A calendar date as YYYY-MM-DD (a full ISO timestamp is cut to its date); blank means unknown. */
+const dateFact = z
+  .string()
+  .trim()
+  .optional()
+  .nullable()
+  .transform((v) => (v ? v.slice(0, 10) : null))
+  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v)), AI_MESSAGES.date);
+
+function isRealDate(iso: string) {
+  const d = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
+}
+
+/** "warm", "Warm", "gentle and light"… → one of TONE_VALUES; anything else fails with the tone message. */
+const toneFact = (missing: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .transform((v) => (/^gentle\b/i.test(v) ? "gentle" : v.toLowerCase()))
+    .pipe(z.enum(TONE_VALUES, { error: AI_MESSAGES.tone }));
+
+/** POST /api/ai/generate-biography (memorial-core.md §7); the names are required (§5). */
+export const biographyRequestSchema = z
+  .object({
+    firstName: required(AI_MESSAGES.missingNames, AI_LIMITS.name, "The first name"),
+    lastName: required(AI_MESSAGES.missingNames, AI_LIMITS.name, "The last name"),
+    dateOfBirth: dateFact,
+    dateOfPassing: dateFact,
+    personalStory: freeText("The personal story"),
+    keyQualities: freeText("The key qualities"),
+  })
+  .refine((v) => !v.dateOfBirth || !v.dateOfPassing || v.dateOfBirth <= v.dateOfPassing, {
+    message: AI_MESSAGES.dateOrder,
+    path: ["dateOfPassing"],
+  });
+export type BiographyFacts = z.output<typeof biographyRequestSchema>;
+
+/**
+ * What a writer gets for a tribute, whichever way it was asked for. With `relationship` it is a
+ * visitor's first-person tribute (the memorial page's assistant); without, a short tribute about the
+ * person from the memorial's own details (the Edit screen's "Generate AI Tribute").
+ */
+export type TributeFacts = {
+  /** The full name of the person remembered. */
+  name: string;
+  firstName: string;
+  title?: string;
+  /** The memorial's biography, as background only. */
+  biography?: string;
+  relationship?: string;
+  tone?: TributeTone;
+  memories?: string;
+  keyDetails?: string;
+};
+
+const personalTributeSchema = z.object({
+  personalDetails: z.object(
+    {
+      firstName: required(AI_MESSAGES.missingTributeNames, AI_LIMITS.name, "The first name"),
+      lastName: required(AI_MESSAGES.missingTributeNames, AI_LIMITS.name, "The last name"),
+    },
+    { error: AI_MESSAGES.missingTributeNames },
+  ),
+  keyDetails: freeText("The key details"),
+  tone: toneFact(AI_MESSAGES.tone).optional(),
+});
+
+const memorialTributeSchema = z.object({
+  memorialInfo: z.object(
+    {
+      name: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.name * 2, "The name"),
+      title: freeText("The title", AI_LIMITS.title),
+      biography: freeText("The biography"),
+    },
+    { error: AI_MESSAGES.missingFieldsTitle },
+  ),
+  relationship: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.relationship, "The relationship"),
+  tone: toneFact(AI_MESSAGES.missingFieldsTitle),
+  memories: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.text, "Memories"),
+});
+
+/**
+ * POST /api/ai/generate-tribute: either { personalDetails: { firstName, lastName }, keyDetails } or
+ * { memorialInfo: { name, title, biography }, relationship, tone, memories } (memorial-core.md §7).
+ * The body's shape picks the schema, so a caller gets that shape's own messages rather than a vague
+ * "Invalid input" from a union.
+ */
+export const tributeRequestSchema = z.unknown().transform((body, ctx): TributeFacts => {
+  const personal = typeof body === "object" && body !== null && "personalDetails" in body;
+  const parsed = personal ? personalTributeSchema.safeParse(body) : memorialTributeSchema.safeParse(body);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.issues.push({ code: "custom", message: issue.message, path: issue.path, input: body });
+    return z.NEVER;
+  }
+  const v = parsed.data;
+  if ("personalDetails" in v) {
+    const { firstName, lastName } = v.personalDetails;
+    return { name: `${firstName} ${lastName}`, firstName, keyDetails: v.keyDetails, tone: v.tone };
+  }
+  const name = v.memorialInfo.name.replace(/\s+/g, " ");
+  return {
+    name,
+    firstName: name.split(" ")[0],
+    title: v.memorialInfo.title,
+    biography: v.memorialInfo.biography,
+    relationship: v.relationship,
+    tone: v.tone,
+    memories: v.memories,
+  };
+});
+
+/**
+ * The assistant on the Leave Tribute form: all three fields are required, and a missing one gives the
+ * spec's "Please fill in all fields" (shown with "We need all information to create a meaningful
+ * tribute.", memorial-core.md §5).
+ */
+export const tributeAssistantSchema = z.object({
+  relationship: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.relationship, "The relationship"),
+  tone: toneFact(AI_MESSAGES.missingFieldsTitle),
+  memories: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.formMemories, "Memories"),
+});
+export type TributeAssistantInput = z.output<typeof tributeAssistantSchema>;
+
+/** POST /api/ai/stream-tribute: the assistant's fields and the memorial they are for. */
+export const streamTributeRequestSchema = tributeAssistantSchema.extend({
+  memorialId: z.string({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
+});
+
+export type AssistantField = keyof TributeAssistantInput;
+
+/** What the memorial page's "ai-tribute" intent hands back to the form (JavaScript off). */
+export type AssistantResult = {
+  values: Record<AssistantField, string>;
+  errors: Partial<Record<AssistantField, string[]>> | null;
+  /** Why nothing was written (the writer failed, or a limit was hit). */
+  failure: string | null;
+  /** Who wrote the text now in the tribute box. */
+  writtenBy: { provider: "openai" | "offline"; label: string } | null;
+};
+
+/** Field errors of a failed assistant check, by field. */
+export function assistantErrors(error: z.ZodError): Partial<Record<AssistantField, string[]>> {
+  const errors: Partial<Record<AssistantField, string[]>> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0] as AssistantField | undefined;
+    if (field) (errors[field] ??= []).push(issue.message);
+  }
+  return errors;
+}
