@@ -38,6 +38,8 @@ export default async function globalSetup() {
       SESSION_SECRET: sessionSecret,
       // The tests talk plain http to 127.0.0.1; production keeps Secure cookies.
       SESSION_COOKIE_SECURE: "false",
+      // A developer's own key must never make the tests call OpenAI: the offline writer answers.
+      OPENAI_API_KEY: "",
       DATABASE_URL: databaseUrl ?? "",
       STOP_WITH_PARENT_PID: String(process.pid),
     },

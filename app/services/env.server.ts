@@ -31,6 +31,11 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
+  /** AI writing helpers (app/services/ai.server.ts): OpenAI or any compatible server; unset = offline writer. */
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url({ error: "OPENAI_BASE_URL must be a URL, such as http://127.0.0.1:11434/v1" }).optional(),
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
   /** Sets HSTS; defaults to on in production. */
   HSTS: z.enum(["true", "false"]).optional(),
 });
