@@ -1,5 +1,5 @@
 import { prisma } from "~/services/db.server";
-import type { TributeInput } from "~/utils/validation/tribute";
+import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
@@ -112,4 +112,19 @@ export async function listTributesForAdmin(approved: boolean, limit = PENDING_LI
     include: { memorial: { select: { id: true, title: true, user: { select: { isAdmin: true } } } } },
   });
   return rows.map(({ memorial, ...t }) => ({ ...t, memorial: { id: memorial.id, title: memorial.title }, memorialCreatorIsAdmin: memorial.user.isAdmin }));
+}
+
+export type ModerationIntent = "approve" | "reject";
+
+/** Approve or reject (delete) from any screen, with the toast the spec gives for the outcome (§8). */
+export async function moderateTribute(intent: ModerationIntent, tributeId: string, actor: Moderator | null) {
+  const result = actor ? await (intent === "approve" ? approveTribute(tributeId, actor) : deleteTribute(tributeId, actor)) : "not-found";
+  if (result === "ok") {
+    return intent === "approve"
+      ? { type: "success" as const, title: "Tribute approved", description: "The tribute has been approved and is now visible." }
+      : { type: "success" as const, title: "Tribute deleted", description: "The tribute has been deleted." };
+  }
+  const description =
+    result === "forbidden" ? TRIBUTE_MESSAGES.adminRestricted : intent === "approve" ? TRIBUTE_MESSAGES.approveFailed : TRIBUTE_MESSAGES.deleteFailed;
+  return { type: "error" as const, title: "Error", description };
 }

@@ -9,7 +9,7 @@ import { draftTributeWithAi } from "~/models/ai-tribute.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
-import { approveTribute, canModerate, createTribute, deleteTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
+import { canModerate, createTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
 import { getOptionalUser, loginPath } from "~/services/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
 import { clientIp } from "~/services/request.server";
@@ -87,17 +87,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
   if (intent === "approve" || intent === "reject") {
     const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
-    const tributeId = String(form.get("tributeId") ?? "");
-    const result = actor ? await (intent === "approve" ? approveTribute(tributeId, actor) : deleteTribute(tributeId, actor)) : "not-found";
-    if (result !== "ok") {
-      const description = result === "forbidden" ? TRIBUTE_MESSAGES.adminRestricted : intent === "approve" ? TRIBUTE_MESSAGES.approveFailed : TRIBUTE_MESSAGES.deleteFailed;
-      return redirect(back, { headers: await withToast({ type: "error", title: "Error", description }) });
-    }
-    const toast =
-      intent === "approve"
-        ? { title: "Tribute approved", description: "The tribute has been approved and is now visible." }
-        : { title: "Tribute deleted", description: "The tribute has been deleted." };
-    return redirect(back, { headers: await withToast({ type: "success", ...toast }) });
+    const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actor);
+    return redirect(back, { headers: await withToast(toast) });
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).

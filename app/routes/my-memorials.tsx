@@ -2,11 +2,10 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/my-memorials";
 import { MemorialCard, plural } from "~/components/memorial/memorial-card";
 import { listOwnMemorials } from "~/models/memorial.server";
-import { approveTribute, deleteTribute, listPendingForOwner } from "~/models/tribute.server";
+import { listPendingForOwner, moderateTribute } from "~/models/tribute.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
 import { formatShortDate } from "~/utils/dates";
-import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -30,19 +29,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent !== "approve" && intent !== "reject") throw data({ message: "Unknown action" }, { status: 400 });
-  const actor = { id: user.id, isAdmin: user.isAdmin };
-  const tributeId = String(form.get("tributeId") ?? "");
-  const result = intent === "approve" ? await approveTribute(tributeId, actor) : await deleteTribute(tributeId, actor);
-  const back = `/my-memorials${new URL(request.url).search}`;
-  if (result !== "ok") {
-    const description = intent === "approve" ? TRIBUTE_MESSAGES.approveFailed : TRIBUTE_MESSAGES.deleteFailed;
-    return redirect(back, { headers: await withToast({ type: "error", title: "Error", description }) });
-  }
-  const toast =
-    intent === "approve"
-      ? { title: "Tribute approved", description: "The tribute has been approved and is now visible." }
-      : { title: "Tribute deleted", description: "The tribute has been deleted." };
-  return redirect(back, { headers: await withToast({ type: "success", ...toast }) });
+  const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), { id: user.id, isAdmin: user.isAdmin });
+  return redirect(`/my-memorials${new URL(request.url).search}`, { headers: await withToast(toast) });
 }
 
 export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
