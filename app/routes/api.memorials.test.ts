@@ -199,6 +199,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
           biography: "A kind woman.",
           profileImageUrl: null,
           visibility: "public",
+          category: "individual",
           isPublished: true,
           viewCount: expect.any(Number),
           createdAt: expect.any(String),
