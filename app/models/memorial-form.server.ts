@@ -1,6 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
+import type { AiFormState } from "~/components/memorial/ai-biography";
 import type { MemorialFormFailure, UploadRules } from "~/components/memorial/memorial-form";
+import { hitAiRateLimit, rateLimitedMessage } from "~/models/ai-tribute.server";
 import {
   addMemorialMedia,
   deleteMediaItem,
@@ -14,11 +16,13 @@ import {
 } from "~/models/media.server";
 import { createMemorial, deleteMemorial, findMemorialForViewer, MemorialLimitError, updateOwnMemorial, type MemorialWithMedia } from "~/models/memorial.server";
 import type { PublicUser } from "~/models/user.server";
+import { AiUnavailableError, getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { prisma } from "~/services/db.server";
 import { detectImageType } from "~/services/images.server";
 import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "~/services/multipart.server";
 import { withToast } from "~/services/toast.server";
 import { MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE } from "~/utils/plans";
+import { AI_MESSAGES, aiFailureTitle, biographyRequestSchema, tributeRequestSchema } from "~/utils/validation/ai";
 import { MEMORIAL_MESSAGES, memorialFormSchema, type MemorialInput } from "~/utils/validation/memorial";
 
 // The server half of the Create Memorial and Edit Memorial screens (memorial-core.md §2, §4 "Create
@@ -92,9 +96,81 @@ async function bytesOf(file: File) {
 
 function failure(status: number, body: Partial<MemorialFormFailure>) {
   return data<MemorialFormFailure>(
-    { result: body.result, files: body.files ?? {}, chosen: body.chosen ?? { profileImage: false, media: false }, alert: body.alert, removePortrait: body.removePortrait ?? false },
+    {
+      result: body.result,
+      files: body.files ?? {},
+      chosen: body.chosen ?? { profileImage: false, media: false },
+      alert: body.alert,
+      removePortrait: body.removePortrait ?? false,
+      ai: body.ai ?? null,
+    },
     { status },
   );
+}
+
+const AI_INTENTS = ["ai-biography", "ai-tribute"] as const;
+type AiIntent = (typeof AI_INTENTS)[number];
+
+function isAiIntent(value: unknown): value is AiIntent {
+  return AI_INTENTS.includes(value as AiIntent);
+}
+
+/**
+ * "Generate AI Biography" and "Generate AI Tribute" without JavaScript (memorial-core.md §2, §5, §8):
+ * the memorial form comes back with every field as it was typed, the biography written into the Life
+ * story box (or the tribute shown under the form), and nothing saved. With JavaScript the same writers
+ * are reached through /api/ai/*, and this path is not used.
+ */
+export async function writeWithAi(
+  request: Request,
+  user: PublicUser,
+  formData: FormData,
+  intent: AiIntent,
+  provider: WritingProvider = getWritingProvider(),
+) {
+  const text = (name: string) => {
+    const v = formData.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  const typed = Object.fromEntries([...textFields(formData)].filter(([name]) => name !== "intent") as [string, string][]);
+  const values = { personalStory: text("personalStory"), keyQualities: text("keyQualities"), keyDetails: text("keyDetails") };
+  const kind = intent === "ai-biography" ? ("biography" as const) : ("tribute" as const);
+  const chosen = { profileImage: chosenFiles(formData, "profileImage").length > 0, media: chosenFiles(formData, "media").length > 0 };
+  const answer = (status: number, ai: Omit<AiFormState, "kind" | "values">, biography?: string) =>
+    failure(status, {
+      // No status and no error: the form shows these values without complaining about anything.
+      result: { initialValue: biography === undefined ? typed : { ...typed, biography } },
+      chosen,
+      removePortrait: formData.get("removeProfileImage") === "on",
+      ai: { kind, values, ...ai },
+    });
+  const refused = (status: number, message: string) =>
+    answer(status, { failure: { title: aiFailureTitle(message), message }, writtenBy: null, tribute: null });
+
+  const parsed =
+    kind === "biography"
+      ? biographyRequestSchema.safeParse({
+          firstName: text("firstName"),
+          lastName: text("lastName"),
+          dateOfBirth: text("dateOfBirth"),
+          dateOfPassing: text("dateOfPassing"),
+          personalStory: values.personalStory,
+          keyQualities: values.keyQualities,
+        })
+      : tributeRequestSchema.safeParse({ personalDetails: { firstName: text("firstName"), lastName: text("lastName") }, keyDetails: values.keyDetails });
+  if (!parsed.success) return refused(400, parsed.error.issues[0]?.message ?? AI_MESSAGES.missingNames);
+  const limit = await hitAiRateLimit(request, user);
+  if (!limit.allowed) return refused(429, rateLimitedMessage(limit));
+  try {
+    const writtenBy = { provider: provider.name, label: provider.label };
+    if (parsed.data && "personalStory" in parsed.data) {
+      return answer(200, { failure: null, writtenBy, tribute: null }, await provider.biography(parsed.data));
+    }
+    return answer(200, { failure: null, writtenBy, tribute: await provider.tribute(parsed.data) });
+  } catch (error) {
+    if (!(error instanceof AiUnavailableError)) throw error;
+    return refused(502, kind === "biography" ? AI_MESSAGES.biographyFailed : AI_MESSAGES.tributeFailed);
+  }
 }
 
 /**
@@ -111,6 +187,9 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
     if (error instanceof MalformedFormError) return failure(400, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.unreadableForm } });
     throw error;
   }
+
+  const pressed = formData.get("intent");
+  if (isAiIntent(pressed)) return writeWithAi(request, user, formData, pressed);
 
   const submission = parseWithZod(textFields(formData), { schema: memorialFormSchema });
   const portrait = chosenFiles(formData, "profileImage")[0] ?? null;

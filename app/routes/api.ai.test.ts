@@ -239,6 +239,31 @@ describe("with OPENAI_API_KEY (the real openai package, a local chat-completions
     expect(server.output()).not.toContain("Tea.");
   });
 
+  it("writes into the memorial form without JavaScript, and says so when the model fails, keeping what was typed", async () => {
+    // The Create Memorial form's "Generate AI Biography" button (intent ai-biography), as a browser
+    // without JavaScript posts it: multipart, same origin, everything typed so far.
+    const post = async () => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries({ ...biographyBody, title: "Nurse of Whitby", visibility: "friends", category: "individual", biography: "", intent: "ai-biography" })) form.append(name, value);
+      const encoded = new Response(form);
+      const body = new Uint8Array(await encoded.arrayBuffer());
+      return owner.request("POST", "/memorials/create", { body, headers: { "Content-Type": encoded.headers.get("content-type")!, Origin: server.url } });
+    };
+    openai.behave({ reply: "Edith Hart nursed at the Royal Infirmary." });
+    const written = await post();
+    expect(written.status, written.text).toBe(200);
+    expect(written.text).toMatch(/<textarea[^>]*name="biography"[^>]*>Edith Hart nursed at the Royal Infirmary\.<\/textarea>/);
+    expect(written.text).toContain("Written by AI (test-model) from the details you gave");
+    expect(openai.lastMessages().user).toContain("Edith nursed at the Royal Infirmary for thirty years.");
+
+    openai.behave({ status: 500 });
+    const failed = await post();
+    expect(failed.status).toBe(502);
+    expect(failed.text).toContain(AI_MESSAGES.biographyFailed);
+    expect(failed.text).toMatch(/name="title"[^>]*value="Nurse of Whitby"|value="Nurse of Whitby"[^>]*name="title"/);
+    expect(failed.text).toContain("Edith nursed at the Royal Infirmary for thirty years.");
+  });
+
   it("answers 502 when the model does not answer within OPENAI_TIMEOUT_MS", async () => {
     openai.behave({ hang: true });
     const started = Date.now();

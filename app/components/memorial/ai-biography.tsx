@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { createPortal } from "react-dom";
 import { useFormAction } from "react-router";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { AI_LIMITS, AI_MESSAGES } from "~/utils/validation/ai";
+import { AI_LIMITS, AI_MESSAGES, aiFailureTitle } from "~/utils/validation/ai";
 
 // "Generate AI Biography" (Create and Edit Memorial) and "Generate AI Tribute" (Edit Memorial),
 // memorial-core.md §2, §5, §8. Without JavaScript both are part of the memorial form: their buttons
@@ -46,10 +46,6 @@ async function errorMessage(response: Response | null, fallback: string) {
   if (!response || response.status >= 500) return fallback;
   const body = (await response.json().catch(() => null)) as { message?: string } | null;
   return body?.message || fallback;
-}
-
-function failureTitle(message: string) {
-  return message === AI_MESSAGES.missingNames || message === AI_MESSAGES.missingTributeNames ? AI_MESSAGES.missingNamesTitle : "Error";
 }
 
 /** Puts text in a React-managed textarea so that its onChange (the character count) and Conform see it. */
@@ -153,7 +149,7 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
       const box = document.getElementById(FORM_ID) instanceof HTMLFormElement ? (document.getElementById(FORM_ID) as HTMLFormElement).elements.namedItem("biography") : null;
       if (!body?.biography || !(box instanceof HTMLTextAreaElement)) {
         const message = await errorMessage(response?.ok ? null : response, AI_MESSAGES.biographyFailed);
-        return setFailure({ title: failureTitle(message), message });
+        return setFailure({ title: aiFailureTitle(message), message });
       }
       fillTextarea(box, body.biography);
       setWritten(body.providerLabel ?? "Written by AI from the details you gave");
@@ -260,7 +256,7 @@ export function AiTribute({ state }: { state?: AiFormState | null }) {
       const body = response?.ok ? ((await response.json().catch(() => null)) as { tribute?: string; providerLabel?: string } | null) : null;
       if (!body?.tribute) {
         const message = await errorMessage(response?.ok ? null : response, AI_MESSAGES.tributeFailed);
-        return setFailure({ title: failureTitle(message), message });
+        return setFailure({ title: aiFailureTitle(message), message });
       }
       setResult({ text: body.tribute, label: body.providerLabel ?? "Written by AI from the details you gave" });
     } finally {

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
 import { VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 
@@ -48,6 +49,8 @@ export type MemorialFormFailure = {
   chosen: { profileImage: boolean; media: boolean };
   alert?: { title: string; message: string; kind?: "limit" };
   removePortrait: boolean;
+  /** Without JavaScript: what "Generate AI Biography" or "Generate AI Tribute" wrote, or why not. */
+  ai?: AiFormState | null;
 };
 
 export const CHOOSE_AGAIN = "Please choose your photos again";
@@ -69,11 +72,9 @@ type Props = {
   existingMediaCount?: number;
   /** Edit: the current photos and videos, shown above the input that adds more. */
   mediaGallery?: React.ReactNode;
-  /** Slot under the biography's label: the next issue puts "Generate AI Biography" here. */
-  biographyTools?: React.ReactNode;
 };
 
-export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery, biographyTools }: Props) {
+export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [form, fields] = useForm({
@@ -255,7 +256,9 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
         <h2 id="biography-heading" className="text-xl font-semibold text-slate-900">
           Biography
         </h2>
-        <BiographyField field={fields.biography} lastResult={failure?.result} tools={biographyTools} />
+        <BiographyField field={fields.biography} lastResult={failure?.result} tools={<AiBiography state={failure?.ai} />} />
+        {/* Edit Memorial only (memorial-core.md §2): a short tribute from the names and key details. */}
+        {mode === "edit" ? <AiTribute state={failure?.ai} /> : null}
       </section>
 
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-6">
@@ -298,7 +301,7 @@ function BiographyField({ field, lastResult, tools }: { field: TextareaField; la
       <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
         Life story
       </label>
-      {/* Biography tools slot: "Generate AI Biography" (next issue) goes here. */}
+      {/* "Generate AI Biography": a dialog with JavaScript, part of this form without. */}
       {tools ? <div className="mt-2">{tools}</div> : null}
       <textarea
         {...props}

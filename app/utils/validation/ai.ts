@@ -40,6 +40,11 @@ export const AI_MESSAGES = {
   memorialNotFound: "Memorial not found",
 } as const;
 
+/** The title over a writing helper's failure message: "Missing Information" for the names (§5), else "Error" (§8). */
+export function aiFailureTitle(message: string) {
+  return message === AI_MESSAGES.missingNames || message === AI_MESSAGES.missingTributeNames ? AI_MESSAGES.missingNamesTitle : "Error";
+}
+
 const tooLong = (what: string, max: number) => `${what} can be at most ${max.toLocaleString("en-GB")} characters.`;
 
 /** The tones the assistant offers; the value is what the writers receive. */
