@@ -126,17 +126,25 @@ function QuickActions() {
   );
 }
 
+function SectionHeading({ id, title, to, children }: { id: string; title: string; to: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <h2 id={id} className={h2Class}>
+        {title}
+      </h2>
+      <Link to={to} className="link font-semibold">
+        {children}
+      </Link>
+    </div>
+  );
+}
+
 function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
   return (
     <section aria-labelledby="recent-heading" className="mt-10">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="recent-heading" className={h2Class}>
-          Your Recent Memorials
-        </h2>
-        <Link to="/my-memorials" className="link font-semibold">
-          View All<span className="sr-only"> your memorials</span>
-        </Link>
-      </div>
+      <SectionHeading id="recent-heading" title="Your Recent Memorials" to="/my-memorials">
+        View All<span className="sr-only"> your memorials</span>
+      </SectionHeading>
       <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
         {recent.map((memorial, index) => {
           const name = fullName(memorial);
@@ -176,14 +184,9 @@ function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
 function CommunityHighlights({ highlights }: { highlights: DashboardProps["highlights"] }) {
   return (
     <section aria-labelledby="highlights-heading" className="mt-10">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="highlights-heading" className={h2Class}>
-          Community Highlights
-        </h2>
-        <Link to="/market" className="link font-semibold">
-          Explore More
-        </Link>
-      </div>
+      <SectionHeading id="highlights-heading" title="Community Highlights" to="/market">
+        Explore More
+      </SectionHeading>
       {highlights.length ? (
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {highlights.map((memorial) => {

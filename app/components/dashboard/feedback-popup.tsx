@@ -71,7 +71,7 @@ function FeedbackDialog({ view }: { view: FeedbackView | null }) {
     if (!due && dialog.current?.open) dialog.current.close();
   }, [due]);
 
-  // The server refused the answers or could not save them: back to the question concerned.
+  // The server refused the answers: back to the question concerned, with its message.
   useEffect(() => {
     const refused = submitter.data?.feedback;
     if (!refused) return;
