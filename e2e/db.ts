@@ -67,3 +67,29 @@ export async function loginAs(page: Page, user: { id: string }) {
   const url = new URL(process.env.E2E_BASE_URL!);
   await page.context().addCookies([{ name: "__session", value, domain: url.hostname, path: "/", httpOnly: true, sameSite: "Lax" }]);
 }
+
+export type TestMemorial = { id: string; firstName: string; lastName: string };
+
+/** A memorial of the user's, straight into the database; the names are unique unless given. */
+export async function createTestMemorial(
+  user: { id: string },
+  fields: { firstName?: string; lastName?: string; visibility?: "public" | "friends" | "private"; isPublished?: boolean; createdAt?: Date } = {},
+): Promise<TestMemorial> {
+  const firstName = fields.firstName ?? `Ada${randomBytes(3).toString("hex")}`;
+  const lastName = fields.lastName ?? "Testmemorial";
+  const { rows } = await db().query(
+    `INSERT INTO memorials ("userId", title, "firstName", "lastName", visibility, "isPublished", "createdAt")
+     VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7, now())) RETURNING id`,
+    [user.id, `${firstName} ${lastName}`, firstName, lastName, fields.visibility ?? "public", fields.isPublished ?? true, fields.createdAt ?? null],
+  );
+  return { id: rows[0].id, firstName, lastName };
+}
+
+/** A tribute on a memorial, pending unless approved. */
+export async function createTestTribute(memorial: { id: string }, fields: { authorName?: string; content?: string; isApproved?: boolean } = {}) {
+  const { rows } = await db().query(
+    `INSERT INTO tributes ("memorialId", "authorName", content, "isApproved") VALUES ($1, $2, $3, $4) RETURNING id`,
+    [memorial.id, fields.authorName ?? "Tess Tribute", fields.content ?? "A memory worth keeping.", fields.isApproved ?? false],
+  );
+  return { id: rows[0].id as string };
+}

@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { decideAccess, type Viewer } from "./memorial-access";
+import { countPendingForOwner } from "./tribute.server";
 import {
+  countOwnMemorials,
   createMemorial,
   deleteMemorial,
   findMemorialForViewer,
   listMemorialsForViewer,
+  listRecentOwnMemorials,
   MemorialDatesError,
   MemorialLimitError,
   recordView,
@@ -118,5 +121,30 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     await recordView(m.id);
     await expect(recordView("missing")).resolves.toBeUndefined();
     expect((await app.db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).viewCount).toBe(2);
+  });
+
+  it.skipIf(skip)("counts the dashboard's figures in the database, for the member's own memorials only", async () => {
+    const owner = await user();
+    const other = await user();
+    expect(await countOwnMemorials(owner.id)).toEqual({ total: 0, published: 0, drafts: 0 });
+    expect(await countPendingForOwner(owner.id)).toBe(0);
+    const start = Date.now() - 60_000;
+    const mine = await Promise.all(
+      [true, true, false, true].map((isPublished, i) =>
+        app.db.prisma.memorial.create({ data: { userId: owner.id, title: `T${i}`, firstName: `Own${i}`, lastName: "B", isPublished, createdAt: new Date(start + i * 1000) } }),
+      ),
+    );
+    const theirs = await app.db.prisma.memorial.create({ data: { userId: other.id, title: "X", firstName: "Other", lastName: "B", isPublished: true } });
+    await app.db.prisma.tribute.createMany({
+      data: [
+        { memorialId: mine[0].id, authorName: "A", content: "Pending one." },
+        { memorialId: mine[2].id, authorName: "A", content: "Pending two." },
+        { memorialId: mine[1].id, authorName: "A", content: "Approved.", isApproved: true },
+        { memorialId: theirs.id, authorName: "A", content: "Not mine." },
+      ],
+    });
+    expect(await countOwnMemorials(owner.id)).toEqual({ total: 4, published: 3, drafts: 1 });
+    expect(await countPendingForOwner(owner.id)).toBe(2);
+    expect((await listRecentOwnMemorials(owner.id)).map((m) => m.firstName)).toEqual(["Own3", "Own2", "Own1"]);
   });
 });

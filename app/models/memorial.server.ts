@@ -400,3 +400,28 @@ export async function listOwnMemorials(userId: string, query: { search?: string;
     pages: Math.max(1, Math.ceil(total / OWN_PAGE_SIZE)),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The members' dashboard (memorial-core.md §2 "Dashboard", §9): counters counted in the database, the
+// newest own memorials, and the community's newest public ones (listRecentPublicMemorials).
+
+export const DASHBOARD_RECENT = 3;
+export const DASHBOARD_HIGHLIGHTS = 4;
+
+/** Your Memorials, Published and Drafts in one grouped count over the (userId, createdAt) index. */
+export async function countOwnMemorials(userId: string): Promise<{ total: number; published: number; drafts: number }> {
+  const groups = await prisma().memorial.groupBy({ by: ["isPublished"], where: { userId }, _count: { _all: true } });
+  const published = groups.find((g) => g.isPublished)?._count._all ?? 0;
+  const drafts = groups.find((g) => !g.isPublished)?._count._all ?? 0;
+  return { total: published + drafts, published, drafts };
+}
+
+/** The member's newest memorials, for Your Recent Memorials. */
+export function listRecentOwnMemorials(userId: string, limit = DASHBOARD_RECENT) {
+  return prisma().memorial.findMany({
+    where: { userId },
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(limit, 0), 50),
+    select: { id: true, firstName: true, lastName: true, profileImageUrl: true, visibility: true, isPublished: true, createdAt: true },
+  });
+}

@@ -103,6 +103,11 @@ export function listPendingForOwner(userId: string) {
   });
 }
 
+/** The dashboard's Pending Tributes counter: counted in the database, on the member's own memorials. */
+export function countPendingForOwner(userId: string) {
+  return prisma().tribute.count({ where: { isApproved: false, memorial: { userId } } });
+}
+
 /** GET /api/tributes?approved=false (administrators): with the memorialCreatorIsAdmin flag. */
 export async function listTributesForAdmin(approved: boolean, limit = PENDING_LIST_LIMIT) {
   const rows = await prisma().tribute.findMany({

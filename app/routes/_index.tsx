@@ -1,376 +1,87 @@
-import { Link } from "react-router";
+import { data, replace } from "react-router";
 import type { Route } from "./+types/_index";
-import { MemorialPortrait } from "~/components/memorial-portrait";
-import { listRecentPublicMemorials, type MemorialCard } from "~/models/memorial.server";
+import { Dashboard } from "~/components/dashboard/dashboard";
+import { LandingPage } from "~/components/landing-page";
+import { isFeedbackPopupDue, recordPopupComplete, recordPopupSkip, saveFeedback } from "~/models/feedback.server";
+import {
+  countOwnMemorials,
+  DASHBOARD_HIGHLIGHTS,
+  listRecentOwnMemorials,
+  listRecentPublicMemorials,
+} from "~/models/memorial.server";
+import { countPendingForOwner } from "~/models/tribute.server";
+import { getOptionalUser, requireUser } from "~/services/auth.server";
+import { withToast } from "~/services/toast.server";
+import {
+  feedbackViewFrom,
+  FEEDBACK_MESSAGES,
+  FEEDBACK_QUESTIONS,
+  firstUnanswered,
+  readDraftAnswers,
+  UX_FEEDBACK,
+  uxFeedbackAnswersSchema,
+} from "~/utils/feedback";
 import { SITE_NAME } from "~/utils/site";
-import { fullName, truncate } from "~/utils/text";
 
-// The visitors' landing page (memorial-core.md §2 "Landing page (visitors)"). Plain links and
-// server-rendered content only, so it works in full without JavaScript. The footer comes from root.
+// "/" (memorial-core.md §2): visitors get the landing page, signed-in members their dashboard, which
+// hosts the UX feedback popup (§4). The popup's answers are posted here, with or without JavaScript.
 
-export async function loader() {
-  return { memorials: await listRecentPublicMemorials(4) };
-}
-
-export default function LandingPage({ loaderData }: Route.ComponentProps) {
-  const [featured, ...others] = loaderData.memorials;
-  return (
-    <>
-      <Hero />
-      {featured && <RecentMemorials featured={featured} others={others} />}
-      <Features />
-      <Steps />
-      <ClosingCallToAction />
-    </>
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request);
+  if (!user) return data({ kind: "landing" as const, memorials: await listRecentPublicMemorials(4) });
+  const [counts, pendingTributes, recent, highlights, feedbackDue] = await Promise.all([
+    countOwnMemorials(user.id),
+    countPendingForOwner(user.id),
+    listRecentOwnMemorials(user.id),
+    listRecentPublicMemorials(DASHBOARD_HIGHLIGHTS),
+    isFeedbackPopupDue(user),
+  ]);
+  // Without JavaScript the popup moves between questions by GET; a question skipped past is a 400.
+  const feedback = feedbackDue ? feedbackViewFrom(new URL(request.url).searchParams) : null;
+  return data(
+    { kind: "dashboard" as const, firstName: user.firstName, counts: { ...counts, pendingTributes }, recent, highlights, feedback },
+    { status: feedback?.error ? 400 : 200 },
   );
 }
 
-const h2Class = "font-serif text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl";
-
-// ---------------------------------------------------------------------------------------- hero
-
-const CLAIMS = [
-  { value: "Unlimited", label: "Memories preserved" },
-  { value: "100%", label: "Secure & private" },
-  { value: "24/7", label: "Always accessible" },
-] as const;
-
-const PREVIEW = [
-  {
-    icon: "media",
-    title: "Media preservation",
-    text: "Photographs, videos and voice recordings kept safe in one place.",
-  },
-  {
-    icon: "sparkles",
-    title: "AI-powered tributes",
-    text: "Gentle help finding the right words, always yours to edit.",
-  },
-  {
-    icon: "lock",
-    title: "Privacy controls",
-    text: "Public, friends only or private: you decide who visits.",
-  },
-] as const;
-
-function Hero() {
-  return (
-    <section aria-labelledby="hero-heading" className="bg-linear-to-b from-amber-50 to-white">
-      <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:py-20 lg:grid-cols-2 lg:py-24">
-        <div>
-          <h1
-            id="hero-heading"
-            className="font-serif text-4xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-5xl"
-          >
-            Preserve Digital Legacies That Last Forever
-          </h1>
-          <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-700">
-            Honour the people you love with a lasting online memorial: a calm place to gather their story, their
-            photographs and the memories of everyone who knew them, so they are remembered for generations.
-          </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/login" className="btn-primary">
-              Create Memorial
-            </Link>
-            <Link to="/market" className="btn-secondary">
-              Explore Memorials
-            </Link>
-          </div>
-          {/* dt before dd for screen readers ("Secure & private: 100%"); the figure is shown first. */}
-          <dl className="mt-10 grid max-w-lg gap-4 border-t border-slate-200 pt-8 sm:grid-cols-3">
-            {CLAIMS.map((claim) => (
-              <div
-                key={claim.label}
-                className="flex flex-row-reverse items-baseline justify-end gap-3 sm:flex-col-reverse sm:gap-1"
-              >
-                <dt className="text-sm text-slate-700">{claim.label}</dt>
-                <dd className="font-serif text-2xl font-semibold text-indigo-800">{claim.value}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
-        <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-          <p className="text-sm font-semibold uppercase tracking-wide text-amber-800">Inside every memorial</p>
-          <ul className="mt-6 space-y-6">
-            {PREVIEW.map((item) => (
-              <li key={item.title} className="flex gap-4">
-                <IconBadge name={item.icon} />
-                <div>
-                  <p className="font-semibold text-slate-900">{item.title}</p>
-                  <p className="mt-1 text-sm leading-relaxed text-slate-700">{item.text}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </div>
-    </section>
-  );
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  // `replace`: a redirect that, after the dialog's fetcher post, adds no history entry.
+  if (intent === "feedback-skip") {
+    await recordPopupSkip(user.id, UX_FEEDBACK);
+    return replace("/", { status: 303 });
+  }
+  if (intent !== "feedback-submit") throw data({ message: "Unknown action" }, { status: 400 });
+  const answers = readDraftAnswers(form);
+  const parsed = uxFeedbackAnswersSchema.safeParse(answers);
+  if (!parsed.success) {
+    const blocked = firstUnanswered(answers) ?? { step: FEEDBACK_QUESTIONS.length - 1, error: FEEDBACK_MESSAGES.suggestions };
+    return data({ feedback: { step: blocked.step, answers, error: blocked.error } }, { status: 400 });
+  }
+  // §4: the feedback is posted, then the popup marked complete. A second submission saves nothing new.
+  await saveFeedback(user.id, parsed.data);
+  await recordPopupComplete(user.id, UX_FEEDBACK);
+  return replace("/", {
+    status: 303,
+    headers: await withToast({ type: "success", title: FEEDBACK_MESSAGES.thanks, description: FEEDBACK_MESSAGES.thanksText }),
+  });
 }
 
-// ----------------------------------------------------------------------------- recent memorials
-
-function RecentMemorials({ featured, others }: { featured: MemorialCard; others: MemorialCard[] }) {
-  const featuredName = fullName(featured);
-  return (
-    <section aria-labelledby="recent-heading">
-      <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
-        <h2 id="recent-heading" className={h2Class}>
-          Recent Memorials
-        </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">
-          {`Lives recently remembered by their families on ${SITE_NAME}.`}
-        </p>
-        <div className="mt-10 grid gap-6 lg:grid-cols-2">
-          <article className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-            <MemorialPortrait
-              src={featured.profileImageUrl}
-              alt={`Portrait of ${featuredName}`}
-              width={640}
-              height={480}
-              className="aspect-4/3 w-full bg-slate-100"
-            />
-            <div className="p-6 sm:p-8">
-              <div className="flex flex-wrap items-center gap-3">
-                <h3 className="font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
-                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
-                  Public
-                </span>
-              </div>
-              {featured.biography && (
-                <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>
-              )}
-              <CardFooter id={featured.id} name={featuredName} />
-            </div>
-          </article>
-          {others.length > 0 && (
-            <ul className="grid content-start gap-6">
-              {others.map((memorial) => {
-                const name = fullName(memorial);
-                return (
-                  <li
-                    key={memorial.id}
-                    className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5"
-                  >
-                    <MemorialPortrait
-                      src={memorial.profileImageUrl}
-                      alt={`Portrait of ${name}`}
-                      width={96}
-                      height={96}
-                      className="h-20 w-20 shrink-0 rounded-xl bg-slate-100 sm:h-24 sm:w-24"
-                    />
-                    <div className="min-w-0 flex-1">
-                      <h3 className="font-serif text-lg font-semibold text-slate-900">{name}</h3>
-                      {memorial.biography && (
-                        <p className="mt-1 text-sm leading-relaxed text-slate-700">
-                          {truncate(memorial.biography, 120)}
-                        </p>
-                      )}
-                      <CardFooter id={memorial.id} name={name} />
-                    </div>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </div>
-        <p className="mt-10">
-          <Link to="/market" className="btn-secondary">
-            View All Memorials
-          </Link>
-        </p>
-      </div>
-    </section>
-  );
+export default function HomePage({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.kind === "landing") return <LandingPage memorials={loaderData.memorials} />;
+  return <Dashboard {...loaderData} feedback={actionData?.feedback ?? loaderData.feedback} />;
 }
 
-// The counts are fixed text until tributes and views are counted (the spec asks for "0" here).
-function CardFooter({ id, name }: { id: string; name: string }) {
-  return (
-    <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
-      <p className="flex gap-4 text-slate-600">
-        <span className="inline-flex items-center gap-1.5">
-          <Icon name="tribute" className="h-4 w-4" />0 tributes
-        </span>
-        <span className="inline-flex items-center gap-1.5">
-          <Icon name="eye" className="h-4 w-4" />0 views
-        </span>
-      </p>
-      {/* Several cards share the visible text, so the name completes each link's accessible name. */}
-      <Link to={`/memorials/${encodeURIComponent(id)}`} className="link font-semibold">
-        View Memorial<span className="sr-only">{` for ${name}`}</span>
-      </Link>
-    </div>
-  );
-}
-
-// ------------------------------------------------------------------------------------- features
-
-const FEATURES = [
-  {
-    icon: "heart",
-    title: "Digital Memorials",
-    text: "Create a beautiful memorial page that tells their story, from the dates of their life to the moments that mattered most.",
-  },
-  {
-    icon: "sparkles",
-    title: "AI Writing Assistant",
-    text: "Find the right words for a biography or tribute with gentle suggestions that you can change as much as you like.",
-  },
-  {
-    icon: "people",
-    title: "Family Collaboration",
-    text: "Invite family and friends to share their memories and tributes, which appear only once you have approved them.",
-  },
-  {
-    icon: "lock",
-    title: "Privacy Controls",
-    text: "Choose who can see each memorial, and keep important documents in a secure, encrypted vault that only you can open.",
-  },
-  {
-    icon: "media",
-    title: "Media Preservation",
-    text: "Keep photographs, videos and recordings together in one safe place, never lost to a broken phone or an old hard drive.",
-  },
-  {
-    icon: "gallery",
-    title: "Public Gallery",
-    text: "Share a memorial with the wider community and discover the lives that other families have chosen to celebrate.",
-  },
-] as const;
-
-function Features() {
-  return (
-    <section aria-labelledby="features-heading" className="bg-slate-50">
-      <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
-        <h2 id="features-heading" className={h2Class}>
-          Everything You Need to Honor a Life
-        </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">
-          Thoughtful tools to gather, protect and share the story of someone you love.
-        </p>
-        <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map((feature) => (
-            <li key={feature.title} className="rounded-2xl border border-slate-200 bg-white p-6">
-              <IconBadge name={feature.icon} />
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{feature.title}</h3>
-              <p className="mt-2 leading-relaxed text-slate-700">{feature.text}</p>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
-  );
-}
-
-// ---------------------------------------------------------------------------------------- steps
-
-const STEPS = [
-  { title: "Create Account", text: "Sign up for a free account in just a few minutes." },
-  { title: "Add Memories", text: "Write their story and add photographs, videos and special moments at your own pace." },
-  { title: "Share & Honor", text: "Choose who can visit, then invite family and friends to add their own tributes." },
-] as const;
-
-function Steps() {
-  return (
-    <section aria-labelledby="steps-heading">
-      <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
-        <h2 id="steps-heading" className={`${h2Class} text-center`}>
-          Simple Steps to Create a Memorial
-        </h2>
-        <ol className="mt-12 grid gap-10 md:grid-cols-3">
-          {STEPS.map((step, index) => (
-            <li key={step.title} className="text-center">
-              <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-indigo-700 font-serif text-xl font-semibold text-white ring-4 ring-amber-100">
-                {index + 1}
-              </span>
-              <h3 className="mt-5 text-lg font-semibold text-slate-900">{step.title}</h3>
-              <p className="mx-auto mt-2 max-w-xs leading-relaxed text-slate-700">{step.text}</p>
-            </li>
-          ))}
-        </ol>
-      </div>
-    </section>
-  );
-}
-
-// ----------------------------------------------------------------------------- call to action
-
-function ClosingCallToAction() {
-  return (
-    <section aria-labelledby="cta-heading" className="bg-indigo-800">
-      <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:py-20">
-        <h2 id="cta-heading" className="font-serif text-3xl font-semibold tracking-tight text-white sm:text-4xl">
-          Begin a memorial that will be there for generations
-        </h2>
-        <p className="mx-auto mt-4 max-w-2xl text-lg leading-relaxed text-indigo-100">
-          Start for free today, and take all the time you need to tell their story.
-        </p>
-        {/* The default indigo focus ring would vanish on this background, hence the white one. */}
-        <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link to="/login" className="btn bg-white text-indigo-800 hover:bg-indigo-50 focus-visible:outline-white">
-            Create Free Memorial
-          </Link>
-          <Link
-            to="/market"
-            className="btn border border-white/80 text-white hover:bg-white/10 focus-visible:outline-white"
-          >
-            Explore Platform
-          </Link>
-        </div>
-      </div>
-    </section>
-  );
-}
-
-// ---------------------------------------------------------------------------------------- icons
-
-// Simple 24×24 stroke icons, drawn inline so they cost no requests.
-const ICON_PATHS = {
-  media: ["M4 5h16v14H4z", "m4 16 5-5 4 4 2-2 5 5", "M15.5 8.5h.01"],
-  sparkles: ["M11 3l1.8 4.7 4.7 1.8-4.7 1.8L11 16l-1.8-4.7L4.5 9.5l4.7-1.8z", "M18 14l.8 2.2 2.2.8-2.2.8L18 20l-.8-2.2-2.2-.8 2.2-.8z"],
-  lock: ["M5 11h14v10H5z", "M8 11V7a4 4 0 0 1 8 0v4", "M12 15v2"],
-  heart: ["M12 20s-7.5-4.6-7.5-10.2A4.2 4.2 0 0 1 12 7.3a4.2 4.2 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20z"],
-  people: ["M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z", "M2.5 20a6.5 6.5 0 0 1 13 0", "M16 4.3a3.5 3.5 0 0 1 0 6.4", "M18.5 14.5a6.5 6.5 0 0 1 3 5.5"],
-  gallery: ["M4 4h7v7H4z", "M13 4h7v7h-7z", "M4 13h7v7H4z", "M13 13h7v7h-7z"],
-  tribute: ["M4 5h16v11H9l-5 4z"],
-  eye: ["M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z", "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z"],
-} as const;
-
-type IconName = keyof typeof ICON_PATHS;
-
-function Icon({ name, className }: { name: IconName; className: string }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className={`shrink-0 ${className}`}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.75"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      {ICON_PATHS[name].map((d) => (
-        <path key={d} d={d} />
-      ))}
-    </svg>
-  );
-}
-
-function IconBadge({ name }: { name: IconName }) {
-  return (
-    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700">
-      <Icon name={name} className="h-5 w-5" />
-    </span>
-  );
-}
-
-export const meta: Route.MetaFunction = () => [
-  { title: `${SITE_NAME} · Preserve Digital Legacies That Last Forever` },
-  {
-    name: "description",
-    content:
-      "Honour and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.",
-  },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData?.kind === "dashboard"
+    ? [{ title: `Dashboard · ${SITE_NAME}` }]
+    : [
+        { title: `${SITE_NAME} · Preserve Digital Legacies That Last Forever` },
+        {
+          name: "description",
+          content:
+            "Honour and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.",
+        },
+      ];

@@ -25,12 +25,17 @@ export type CardMemorial = {
 
 const VISIBILITY_BADGES: Record<string, string> = { public: "Public", friends: "Friends Only", private: "Private" };
 
+/** The one badge a memorial's state gets where only one is shown: Draft, else its visibility. */
+export function statusBadge(memorial: { isPublished: boolean; visibility: string }) {
+  return memorial.isPublished ? (VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility) : "Draft";
+}
+
 export function plural(count: number, one: string, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
 /** The best small picture for a card: a resized photo where we have one. */
-function cardImage(url: string | null | undefined) {
+export function cardImage(url: string | null | undefined) {
   if (!url) return null;
   return url.startsWith("/media/memorials/") && /\/original\.\w+$/.test(url) ? url.replace(/\/original\.\w+$/, "/w480.webp") : url;
 }

@@ -1,0 +1,219 @@
+import { Link } from "react-router";
+import { Icon, IconBadge, type IconName } from "~/components/icons";
+import { MemorialPortrait } from "~/components/memorial-portrait";
+import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-card";
+import { formatShortDate } from "~/utils/dates";
+import type { FeedbackView } from "~/utils/feedback";
+import { fullName } from "~/utils/text";
+import { FeedbackPopup } from "./feedback-popup";
+
+// The signed-in member's home at / (memorial-core.md §2 "Dashboard"): greeting, counters, actions, the
+// pending-tributes notice, their newest memorials (or the first-memorial invitation), the community's
+// newest public memorials, and the UX feedback popup (§4). Links only: it works without JavaScript.
+
+export type DashboardProps = {
+  firstName: string;
+  counts: { total: number; published: number; drafts: number; pendingTributes: number };
+  recent: { id: string; firstName: string; lastName: string; profileImageUrl: string | null; visibility: string; isPublished: boolean; createdAt: Date | string }[];
+  highlights: { id: string; firstName: string; lastName: string; biography: string | null; profileImageUrl: string | null }[];
+  feedback: FeedbackView | null;
+};
+
+const h2Class = "font-serif text-2xl font-semibold text-slate-900";
+
+export function Dashboard({ firstName, counts, recent, highlights, feedback }: DashboardProps) {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-3xl font-bold text-slate-900">Welcome back, {firstName}!</h1>
+          <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
+        </div>
+        <Link to="/vault" className="btn-secondary">
+          <Icon name="lock" className="h-4 w-4" />
+          Vault
+        </Link>
+      </div>
+
+      <FeedbackPopup view={feedback} />
+
+      <Counters counts={counts} />
+
+      {counts.pendingTributes > 0 ? (
+        <div className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-orange-300 bg-orange-50 p-4">
+          <p className="font-medium text-orange-950">You have {plural(counts.pendingTributes, "tribute")} waiting for your approval</p>
+          <Link to="/my-memorials" className="btn bg-orange-700 text-white hover:bg-orange-800">
+            Review Tributes
+          </Link>
+        </div>
+      ) : null}
+
+      <QuickActions />
+
+      {counts.total > 0 ? (
+        <RecentMemorials recent={recent} />
+      ) : (
+        <section aria-labelledby="first-memorial-heading" className="mt-10 rounded-xl border border-dashed border-slate-300 p-10 text-center">
+          <h2 id="first-memorial-heading" className={h2Class}>
+            Create Your First Memorial
+          </h2>
+          <p className="mx-auto mt-2 max-w-lg text-slate-700">
+            Gather their story, photographs and the memories of everyone who knew them in one lasting place.
+          </p>
+          <Link to="/memorials/create" className="btn-primary mt-5">
+            Create Memorial
+          </Link>
+        </section>
+      )}
+
+      <CommunityHighlights highlights={highlights} />
+    </div>
+  );
+}
+
+function Counters({ counts }: { counts: DashboardProps["counts"] }) {
+  const items = [
+    { label: "Your Memorials", value: counts.total },
+    { label: "Published", value: counts.published },
+    { label: "Drafts", value: counts.drafts },
+    { label: "Pending Tributes", value: counts.pendingTributes },
+  ];
+  return (
+    <section aria-labelledby="overview-heading" className="mt-8">
+      <h2 id="overview-heading" className="sr-only">
+        Overview
+      </h2>
+      {/* dt before dd for screen readers ("Published: 2"); the figure is shown first. */}
+      <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {items.map((item) => (
+          <div key={item.label} className="flex flex-col-reverse rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <dt className="text-sm text-slate-700">{item.label}</dt>
+            <dd className="font-serif text-3xl font-semibold text-indigo-800">{item.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+// The spec sends My Memorials' View All to /memorials (the public gallery); it goes to the member's own
+// list, /my-memorials, as its name promises (README "Dashboard and feedback popup").
+const ACTIONS: { icon: IconName; title: string; text: string; to: string; label: string }[] = [
+  { icon: "plus", title: "Create Memorial", text: "Begin a new memorial for someone you love.", to: "/memorials/create", label: "Get Started" },
+  { icon: "list", title: "My Memorials", text: "See, edit and share the memorials you have created.", to: "/my-memorials", label: "View All" },
+  { icon: "compass", title: "Explore", text: "Discover the memorials families have shared with everyone.", to: "/market", label: "Explore Memorials" },
+];
+
+function QuickActions() {
+  return (
+    <section aria-labelledby="actions-heading" className="mt-10">
+      <h2 id="actions-heading" className="sr-only">
+        Quick actions
+      </h2>
+      <ul className="grid gap-4 md:grid-cols-3">
+        {ACTIONS.map((action) => (
+          <li key={action.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+            <IconBadge name={action.icon} />
+            <h3 className="mt-3 text-lg font-semibold text-slate-900">{action.title}</h3>
+            <p className="mt-1 flex-1 text-sm text-slate-700">{action.text}</p>
+            <Link to={action.to} className="btn-secondary mt-4 self-start">
+              {action.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SectionHeading({ id, title, to, children }: { id: string; title: string; to: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-2">
+      <h2 id={id} className={h2Class}>
+        {title}
+      </h2>
+      <Link to={to} className="link font-semibold">
+        {children}
+      </Link>
+    </div>
+  );
+}
+
+function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
+  return (
+    <section aria-labelledby="recent-heading" className="mt-10">
+      <SectionHeading id="recent-heading" title="Your Recent Memorials" to="/my-memorials">
+        View All<span className="sr-only"> your memorials</span>
+      </SectionHeading>
+      <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+        {recent.map((memorial, index) => {
+          const name = fullName(memorial);
+          return (
+            <li key={memorial.id} className="flex flex-wrap items-center gap-4 p-4">
+              <MemorialPortrait
+                src={cardImage(memorial.profileImageUrl)}
+                alt={`Portrait of ${name}`}
+                width={64}
+                height={64}
+                priority={index === 0}
+                className="h-16 w-16 shrink-0 rounded-lg bg-slate-100"
+              />
+              <div className="min-w-0 flex-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="font-semibold text-slate-900">{name}</h3>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-800">{statusBadge(memorial)}</span>
+                </div>
+                <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
+              </div>
+              <div className="flex gap-2">
+                <Link to={`/memorials/${memorial.id}`} className="btn-secondary">
+                  View<span className="sr-only"> {name}</span>
+                </Link>
+                <Link to={`/memorials/${memorial.id}/edit`} className="btn-secondary">
+                  Edit<span className="sr-only"> {name}</span>
+                </Link>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function CommunityHighlights({ highlights }: { highlights: DashboardProps["highlights"] }) {
+  return (
+    <section aria-labelledby="highlights-heading" className="mt-10">
+      <SectionHeading id="highlights-heading" title="Community Highlights" to="/market">
+        Explore More
+      </SectionHeading>
+      {highlights.length ? (
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {highlights.map((memorial) => {
+            const name = fullName(memorial);
+            return (
+              <li key={memorial.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+                <MemorialPortrait
+                  src={cardImage(memorial.profileImageUrl)}
+                  alt={`Portrait of ${name}`}
+                  width={480}
+                  height={320}
+                  className="aspect-3/2 h-auto w-full bg-slate-100"
+                />
+                <div className="flex flex-1 flex-col p-4">
+                  <h3 className="font-semibold text-slate-900">{name}</h3>
+                  {memorial.biography ? <p className="mt-1 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
+                  <Link to={`/memorials/${memorial.id}`} className="link mt-auto pt-3 text-sm font-semibold">
+                    Visit Memorial<span className="sr-only"> of {name}</span>
+                  </Link>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <p className="mt-4 text-slate-700">No memorials have been shared with the community yet.</p>
+      )}
+    </section>
+  );
+}
