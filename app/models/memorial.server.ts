@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 import { FREE_MEMORIAL_LIMIT, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
 import { deleteStoredMedia } from "./media.server";
@@ -255,12 +256,7 @@ export async function listMemorialsForViewer(viewer: Viewer, filters: ListFilter
 // The public gallery (/memorials and /market, memorial-core.md §2 "Memorial browse"): published
 // public memorials only, searched, filtered, sorted and paged in the database.
 
-export const BROWSE_PAGE_SIZE = 8;
-/** Load More stops somewhere: 50 presses (400 memorials); search narrows beyond that. */
-export const BROWSE_MAX_PAGES = 50;
-export const BROWSE_SORTS = ["recent", "popular", "alphabetical"] as const;
-export const BROWSE_CATEGORIES = ["all", "individual", "organization"] as const;
-export type BrowseQuery = { search?: string; category?: (typeof BROWSE_CATEGORIES)[number]; sort?: (typeof BROWSE_SORTS)[number]; page?: number };
+export { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS, type BrowseQuery } from "~/utils/browse";
 
 /** Must match the expression of the trigram index in migration 20261122030000_browse. */
 const memorialSearchText = Prisma.sql`lower("firstName" || ' ' || "lastName" || ' ' || "title" || ' ' || coalesce("biography", ''))`;

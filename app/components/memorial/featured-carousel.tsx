@@ -1,0 +1,129 @@
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { MemorialPortrait } from "~/components/memorial-portrait";
+import { useHydrated } from "~/components/forms";
+import { cardImage, plural } from "~/components/memorial/memorial-card";
+import type { GalleryMemorial } from "~/components/memorial/gallery-results";
+
+// The browse page's Featured carousel (memorial-core.md §2, §9): the 3 most viewed memorials. Without
+// JavaScript it is a plain row that scrolls sideways. With JavaScript it shows one at a time and moves
+// on every 4 seconds, stopping while the pointer is over it or the keyboard is in it, when paused with
+// its button, and always for people who ask their system for reduced motion (WCAG 2.2.2).
+
+export const CAROUSEL_INTERVAL_MS = 4000;
+
+function usePrefersReducedMotion() {
+  const [reduced, setReduced] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia("(prefers-reduced-motion: reduce)");
+    setReduced(query.matches);
+    const onChange = () => setReduced(query.matches);
+    query.addEventListener("change", onChange);
+    return () => query.removeEventListener("change", onChange);
+  }, []);
+  return reduced;
+}
+
+export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }) {
+  const hydrated = useHydrated();
+  const reducedMotion = usePrefersReducedMotion();
+  const [current, setCurrent] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [paused, setPaused] = useState(false);
+  const count = memorials.length;
+  const rotating = hydrated && count > 1 && !paused && !reducedMotion;
+
+  useEffect(() => {
+    if (!rotating || hovered || focused) return;
+    const timer = setInterval(() => setCurrent((i) => (i + 1) % count), CAROUSEL_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [rotating, hovered, focused, count]);
+
+  return (
+    <section
+      aria-labelledby="featured-heading"
+      aria-roledescription="carousel"
+      className="mt-8"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="featured-heading" className="font-serif text-2xl font-semibold text-slate-900">
+          Featured
+        </h2>
+        {hydrated && count > 1 ? (
+          <div className="flex gap-2">
+            <button type="button" className="btn-secondary" onClick={() => setCurrent((i) => (i - 1 + count) % count)}>
+              Previous<span className="sr-only"> featured memorial</span>
+            </button>
+            <button type="button" className="btn-secondary" onClick={() => setCurrent((i) => (i + 1) % count)}>
+              Next<span className="sr-only"> featured memorial</span>
+            </button>
+            {!reducedMotion ? (
+              <button type="button" className="btn-secondary" aria-pressed={paused} onClick={() => setPaused((p) => !p)}>
+                {paused ? "Play" : "Pause"}
+                <span className="sr-only"> the featured memorials</span>
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      {/* Polite while it only moves when asked; silent while it moves by itself (no constant chatter). */}
+      <ul
+        aria-live={hydrated && !rotating ? "polite" : "off"}
+        className={hydrated ? "mt-4" : "mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"}
+        tabIndex={hydrated ? undefined : 0}
+        aria-label={hydrated ? undefined : "Featured memorials, scroll sideways for more"}
+      >
+        {memorials.map((m, i) => (
+          <li
+            key={m.id}
+            aria-roledescription="slide"
+            aria-label={`${i + 1} of ${count}`}
+            hidden={hydrated && i !== current}
+            className={hydrated ? "" : "w-[85%] shrink-0 snap-start sm:w-[60%] lg:w-[45%]"}
+          >
+            <FeaturedSlide memorial={m} priority={i === 0} />
+          </li>
+        ))}
+      </ul>
+      {hydrated && count > 1 ? (
+        <p className="mt-2 text-center text-sm text-slate-700" aria-hidden="true">
+          {current + 1} / {count}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; priority: boolean }) {
+  const name = `${memorial.firstName} ${memorial.lastName}`;
+  return (
+    <article className="grid overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:grid-cols-[2fr_3fr]">
+      <MemorialPortrait
+        src={cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl)}
+        alt={`Portrait of ${name}`}
+        width={480}
+        height={360}
+        priority={priority}
+        className="aspect-[4/3] h-full w-full bg-slate-100"
+      />
+      <div className="flex flex-col gap-2 p-5">
+        <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
+        {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
+        {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}
+        <p className="text-sm text-slate-700">
+          {plural(memorial.viewCount, "view")} · {plural(memorial.tributeCount, "tribute")}
+        </p>
+        <Link to={`/memorials/${memorial.id}`} className="btn-primary mt-auto self-start">
+          Visit Memorial<span className="sr-only"> of {name}</span>
+        </Link>
+      </div>
+    </article>
+  );
+}
