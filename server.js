@@ -33,7 +33,9 @@ if (DEVELOPMENT) {
   server.use(serverApp.headers());
   // Hashed file names: safe to cache for a year.
   server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  server.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // The other public files (favicon, robots.txt…) all have an extension: pages never wait for a disk look-up.
+  const publicFiles = express.static("build/client", { maxAge: "1h", index: false });
+  server.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   server.use(serverApp.app);
 }
 

@@ -23,6 +23,7 @@ import sharp from "sharp";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
@@ -252,7 +253,10 @@ function median(runs: LighthouseRun[]): LighthouseRun {
 // ───────────────────────────── 3. throughput ─────────────────────────────
 
 async function throughput(url: string) {
-  const result = await autocannon({ url, connections: 32, duration: DURATION, headers: { "accept-encoding": "br, gzip" } });
+  const headers = { "accept-encoding": "br, gzip" };
+  // A warm-up first, as a server in service is: JIT-compiled code, caches filled. Not counted.
+  await autocannon({ url, connections: 32, duration: WARM_UP, headers });
+  const result = await autocannon({ url, connections: 32, duration: DURATION, headers });
   return {
     path: new URL(url).pathname,
     requestsPerSecond: Math.round(result.requests.average),

@@ -2,18 +2,22 @@ import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { seedDemoData } from "../prisma/seed";
-import { closeDatabase, getDatabase } from "~/services/db.server";
+import { flushViews } from "~/models/memorial.server";
+import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
+import { memorialPageCache } from "./page-cache";
 import { refuseCrossOrigin, securityHeaders, stampClientIp } from "./security";
 
 // The request handler and start-up steps, built by Vite into build/server/index.js together with the
 // routes, so that there is one copy of every module (and one database) per process. server.js runs it.
 
 export const app = express();
+app.disable("x-powered-by");
 
 app.use(stampClientIp);
 app.use(refuseCrossOrigin);
+if (process.env.NODE_ENV !== "development") app.use(memorialPageCache(() => import("virtual:react-router/server-build")));
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
@@ -52,4 +56,8 @@ export async function prepare(log: (line: string) => void = console.log) {
   }
 }
 
-export { closeDatabase };
+/** Writes the view counts still in memory, then closes the database (server.js, on shutdown). */
+export async function closeDatabase() {
+  await flushViews();
+  await closeDb();
+}

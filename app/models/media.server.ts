@@ -145,9 +145,14 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
   const stored = await storeMemorialFile(memorialId, bytes);
   try {
-    return await prisma().memorialMedia.create({
-      data: { memorialId, mediaUrl: stored.mediaUrl, mediaType: stored.mediaType, caption: options.caption ?? null, order: options.order ?? memorial._count.media },
-    });
+    // The memorial's updatedAt moves with its gallery: the anonymous page cache keys on it.
+    const [item] = await prisma().$transaction([
+      prisma().memorialMedia.create({
+        data: { memorialId, mediaUrl: stored.mediaUrl, mediaType: stored.mediaType, caption: options.caption ?? null, order: options.order ?? memorial._count.media },
+      }),
+      touchMemorial(memorialId),
+    ]);
+    return item;
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);
     throw error;
@@ -176,12 +181,16 @@ export async function removeMemorialPortrait(memorialId: string, ownerId: string
 export async function deleteMediaItem(mediaId: string, actor: { id: string; isAdmin: boolean }) {
   const item = await prisma().memorialMedia.findFirst({
     where: { id: mediaId, ...(actor.isAdmin ? {} : { memorial: { userId: actor.id } }) },
-    select: { id: true, mediaUrl: true },
+    select: { id: true, mediaUrl: true, memorialId: true },
   });
   if (!item) return false;
-  await prisma().memorialMedia.delete({ where: { id: item.id } });
+  await prisma().$transaction([prisma().memorialMedia.delete({ where: { id: item.id } }), touchMemorial(item.memorialId)]);
   await deleteStoredMedia([item.mediaUrl]);
   return true;
+}
+
+function touchMemorial(memorialId: string) {
+  return prisma().memorial.update({ where: { id: memorialId }, data: { updatedAt: new Date() }, select: { id: true } });
 }
 
 /** Decodes a base64 data URL (or bare base64, as the /api allows) into bytes; null when malformed. */

@@ -1,5 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
-import { prisma } from "~/services/db.server";
+import { getDatabase, prisma } from "~/services/db.server";
 import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 import { FREE_MEMORIAL_LIMIT, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
@@ -193,13 +193,50 @@ export async function deleteMemorial(id: string, actor: { id: string; isAdmin: b
   return [memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)].filter((u): u is string => !!u);
 }
 
-/** Counted once per page load; never fails the page (memorial-core.md §4 "View counter"). */
-export async function recordView(id: string) {
+// The view counter (memorial-core.md §4 "View counter"). Page views are added up in memory and written
+// in one statement about once a second, so that a busy memorial page does not write a row per visitor
+// (and a view never touches updatedAt, which the anonymous page cache keys on). The server writes what
+// is left when it stops (server/app.ts).
+const VIEW_FLUSH_MS = 1000;
+const pendingViews = new Map<string, number>();
+let viewFlush: ReturnType<typeof setTimeout> | undefined;
+
+/** Counts one page view; never fails or delays the page. */
+export function recordView(id: string) {
+  pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
+  viewFlush ??= setTimeout(() => void flushViews(), VIEW_FLUSH_MS).unref();
+}
+
+/** Writes the views counted so far; views of memorials deleted meanwhile are dropped. */
+export async function flushViews() {
+  clearTimeout(viewFlush);
+  viewFlush = undefined;
+  if (pendingViews.size === 0) return;
+  const ids = [...pendingViews.keys()];
+  const counts = ids.map((id) => pendingViews.get(id)!);
+  pendingViews.clear();
   try {
-    await prisma().memorial.update({ where: { id }, data: { viewCount: { increment: 1 } }, select: { id: true } });
+    await getDatabase().sql.query(
+      `UPDATE memorials AS m SET "viewCount" = m."viewCount" + v.n FROM unnest($1::text[], $2::int[]) AS v(id, n) WHERE m.id = v.id`,
+      [ids, counts],
+    );
   } catch {
     // A view that could not be counted is not worth an error page.
   }
+}
+
+/**
+ * The version of a memorial that anyone may see (published and public): its updatedAt, which every
+ * change to what the page shows moves on (edits, media, approved or removed tributes). Null for a
+ * memorial that is missing, a draft, or not public: such a page is never served from a shared copy.
+ */
+export async function publicMemorialVersion(id: string): Promise<Date | null> {
+  if (!isRecordId(id)) return null;
+  const rows = await getDatabase().sql.query<{ updatedAt: Date | string }>(
+    `SELECT "updatedAt" FROM memorials WHERE id = $1 AND "isPublished" AND visibility = 'public'`,
+    [id],
+  );
+  return rows[0] ? new Date(rows[0].updatedAt) : null;
 }
 
 /** The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md). */
@@ -338,9 +375,15 @@ export function isRecordId(value: string | undefined): value is string {
 
 /** Counts one view and answers the new count; null when the memorial is gone or the count failed. */
 export async function countView(id: string): Promise<number | null> {
+  // Any page views not yet written are taken along, so the answer is the count as it stands.
+  const pending = pendingViews.get(id) ?? 0;
+  pendingViews.delete(id);
   try {
-    const row = await prisma().memorial.update({ where: { id }, data: { viewCount: { increment: 1 } }, select: { viewCount: true } });
-    return row.viewCount;
+    const rows = await getDatabase().sql.query<{ viewCount: number }>(
+      `UPDATE memorials SET "viewCount" = "viewCount" + $2 WHERE id = $1 RETURNING "viewCount"`,
+      [id, 1 + pending],
+    );
+    return rows[0]?.viewCount ?? null;
   } catch {
     // As recordView: a view that could not be counted is not worth an error (memorial-core.md §4).
     return null;

@@ -12,7 +12,7 @@ import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.se
 import { canModerate, createTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
 import { getOptionalUser, loginPath } from "~/services/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
-import { clientIp } from "~/services/request.server";
+import { clientIp, isPrefetch } from "~/services/request.server";
 import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
@@ -20,7 +20,7 @@ import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
 import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
   const lookup = await findMemorialForViewer(params.id, viewer);
   if (lookup.status === "not-found") return data({ status: "not-found" as const }, { status: 404 });
@@ -30,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { memorial, isOwner } = lookup;
   // Counted once per page load, with or without JavaScript, but not for a link prefetch
   // (memorial-core.md §4 "View counter"); it never fails or delays the page.
-  if (!isPrefetch(request)) void recordView(memorial.id);
+  if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) recordView(memorial.id);
   const url = new URL(request.url);
   const origin = url.origin;
   const moderator = canModerate(viewer, memorial);
@@ -52,7 +52,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       canModerate: moderator,
       adminRestricted: seesPending && !moderator,
       defaults: { authorName: viewer ? `${viewer.firstName} ${viewer.lastName}` : "", authorEmail: viewer?.email ?? "" },
-      stamp: issueFormStamp(),
+      // The anonymous page cache renders a placeholder here and stamps each copy it serves (server/page-cache.ts).
+      stamp: context.formStamp ?? issueFormStamp(),
     },
     memorial: {
       id: memorial.id,
@@ -105,10 +106,6 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   await createTribute(lookup.memorial.id, submission.value);
   return redirect(back, { headers: await withToast({ type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending }) });
-}
-
-function isPrefetch(request: Request) {
-  return /prefetch/i.test(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "");
 }
 
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -13,3 +13,8 @@ export function clientIp(request: Request): string {
   }
   return request.headers.get("x-everlight-ip") ?? "unknown";
 }
+
+/** Whether a request is a link prefetch (Sec-Purpose or Purpose: prefetch), which is not a visit. */
+export function isPrefetch(purpose: string | null | undefined): boolean {
+  return /prefetch/i.test(purpose ?? "");
+}

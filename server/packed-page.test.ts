@@ -1,0 +1,38 @@
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { fillGzip, fillText, packPage } from "./packed-page";
+
+// The kept page with per-request values spliced into its gzip body (server/packed-page.ts): what a
+// browser unpacks must be exactly the page with the values put in, whatever the values and wherever
+// the placeholders fall.
+
+const N = "NONCE_8f3a";
+const S = "STAMP_c71e";
+
+const cases: [string, string, Record<string, string>][] = [
+  ["placeholders in the middle", `<html><script nonce="${N}">go()</script><input value="${S}"><script nonce="${N}"></script></html>`, { [N]: "abc+/==", [S]: "1795440590187.pnrlD7QY" }],
+  ["placeholders at both ends and side by side", `${N}${S}middle${S}${N}`, { [N]: "n", [S]: "s" }],
+  ["no placeholders at all", "<p>Nothing to fill in.</p>", {}],
+  ["an empty value", `a${N}b`, { [N]: "" }],
+  ["multi-byte text in a long page", `<p>Grüße, 祖母, 🌼 — ${"Ein langer Lebenslauf. ".repeat(5000)}</p><i>${N}</i>`, { [N]: "ünïcode✓" }],
+  ["a value longer than one stored block", `<p>${S}</p>`, { [S]: "x".repeat(70_000) }],
+];
+
+describe("a packed page", () => {
+  it.each(cases)("unpacks to the filled-in page: %s", (_name, html, values) => {
+    const page = packPage(html, [N, S]);
+    const expected = html.replaceAll(N, values[N] ?? "").replaceAll(S, values[S] ?? "");
+    expect(fillText(page, values).toString()).toBe(expected);
+    expect(gunzipSync(fillGzip(page, values)).toString()).toBe(expected);
+  });
+
+  it("gives each request its own values from the one packed copy, compressed", () => {
+    const html = `<main>${"<p>She kept bees on the hill and taught the valley to swim.</p>".repeat(400)}<script nonce="${N}"></script></main>`;
+    const page = packPage(html, [N, S]);
+    const first = fillGzip(page, { [N]: "first" });
+    const second = fillGzip(page, { [N]: "second" });
+    expect(gunzipSync(first).toString()).toContain('nonce="first"');
+    expect(gunzipSync(second).toString()).toContain('nonce="second"');
+    expect(first.length).toBeLessThan(html.length / 10);
+  });
+});

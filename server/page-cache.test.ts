@@ -1,0 +1,199 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, startServer, type ApiResponse, type Client, type TestServer } from "../test/http";
+
+// The anonymous memorial page cache (server/page-cache.ts) over real HTTP against the built server:
+// whatever changes, the next anonymous request shows it, and nothing that stopped being public is ever
+// served from a kept copy. Everything is set up through the /api, so this runs on PGlite and PostgreSQL.
+
+let server: TestServer;
+const PASSWORD = "Correct1horse";
+
+async function member(): Promise<{ api: Client; id: string }> {
+  const api = client(server.url);
+  const res = await api.post("/api/auth/register", { firstName: "Cara", lastName: "Owner", email: `c-${randomBytes(5).toString("hex")}@example.test`, password: PASSWORD });
+  expect(res.status, res.text).toBe(201);
+  return { api, id: res.json.id };
+}
+
+async function publicMemorial(owner: Client, biography = "She kept bees on the hill.") {
+  const res = await owner.post("/api/memorials", { firstName: "Iris", lastName: "Fenwick", biography, visibility: "public", isPublished: true });
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as string;
+}
+
+async function addPhoto(owner: Client, id: string) {
+  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 140, b: 60 } } }).png().toBuffer();
+  const res = await owner.post(`/api/memorials/${id}/media`, { mediaData: `data:image/png;base64,${bytes.toString("base64")}`, fileName: "hill.png", fileType: "image/png" });
+  expect(res.status, res.text).toBe(201);
+  return res.json as { id: string; mediaUrl: string };
+}
+
+/** An anonymous visitor's page load: a fresh client, no cookies. */
+const visit = (id: string, headers: Record<string, string> = {}) => client(server.url).get(`/memorials/${id}`, { headers });
+
+/** A GET without Accept-Encoding (fetch always asks for gzip). */
+function rawGet(path: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .get(new URL(path, server.url), (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ headers: res.headers, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+const nonceOf = (res: ApiResponse) => /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+const stampOf = (res: ApiResponse) => /name="formStartedAt" value="([^"]+)"/.exec(res.text)?.[1];
+
+beforeAll(async () => {
+  server = await startServer();
+}, 90_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("the anonymous memorial page cache", () => {
+  it("serves each visitor a copy with its own script nonce and form stamp, and revalidates with an ETag", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api);
+    const first = await visit(id);
+    const second = await visit(id);
+    for (const res of [first, second]) {
+      expect(res.status).toBe(200);
+      expect(res.text).toContain("She kept bees on the hill.");
+      expect(res.headers.get("cache-control")).toBe("public, no-cache");
+      expect(res.headers.get("vary")).toMatch(/cookie/i);
+      // Every script the page runs carries the nonce its own policy allows (else nothing hydrates).
+      const nonce = nonceOf(res)!;
+      const scripts = [...res.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+      expect(stampOf(res)).toMatch(/^\d{13}\.[\w-]+$/);
+    }
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    expect(first.headers.get("etag")).toBe(second.headers.get("etag"));
+
+    // Kept compressed, sent as gzip to browsers that take it and as plain text to those that do not.
+    expect(second.headers.get("content-encoding")).toBe("gzip");
+    const plain = await rawGet(`/memorials/${id}`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toContain("She kept bees on the hill.");
+    const perRequest = /nonce="[^"]+"|\d{13}\.[\w-]{43}/g;
+    expect(plain.body.replace(perRequest, "")).toBe(second.text.replace(perRequest, ""));
+
+    const revalidated = await visit(id, { "If-None-Match": second.headers.get("etag")! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe("");
+    // The browser keeps its copy, and with it the policy whose nonce that copy carries.
+    expect(revalidated.headers.get("content-security-policy")).toBeNull();
+  });
+
+  it("counts every anonymous visit, served from the cache or revalidated, but not a prefetch", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api);
+    const first = await visit(id);
+    await visit(id);
+    await visit(id, { "If-None-Match": first.headers.get("etag")! });
+    await visit(id, { "Sec-Purpose": "prefetch" });
+    // The /api's view call adds one and answers the count including views not yet written.
+    const counted = await client(server.url).post(`/api/memorials/${id}/view`);
+    expect(counted.json.viewCount).toBe(4);
+  });
+
+  it("shows an edit, a new photo, a deleted photo and an approved tribute on the very next request", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api);
+    const before = await visit(id);
+    expect(before.text).toContain("She kept bees on the hill.");
+
+    expect((await owner.api.put(`/api/memorials/${id}`, { biography: "She taught the whole valley to swim." })).status).toBe(200);
+    const edited = await visit(id);
+    expect(edited.text).toContain("She taught the whole valley to swim.");
+    expect(edited.text).not.toContain("She kept bees on the hill.");
+    expect(edited.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    // A browser holding the old copy is sent the new one.
+    expect((await visit(id, { "If-None-Match": before.headers.get("etag")! })).status).toBe(200);
+
+    const photo = await addPhoto(owner.api, id);
+    const base = photo.mediaUrl.slice(0, photo.mediaUrl.lastIndexOf("/")); // the folder of its resized versions
+    expect((await visit(id)).text).toContain(base);
+    expect((await owner.api.delete(`/api/memorials/media/${photo.id}`)).status).toBe(200);
+    expect((await visit(id)).text).not.toContain(base);
+
+    const visitor = client(server.url);
+    const posted = await visitor.post(`/api/memorials/${id}/tributes`, { authorName: "Noor", content: "She pulled me out of the river in 1962." });
+    expect(posted.status, posted.text).toBe(201);
+    expect((await visit(id)).text).not.toContain("She pulled me out of the river");
+    expect((await owner.api.put(`/api/tributes/${posted.json.id}/approve`)).status).toBe(200);
+    expect((await visit(id)).text).toContain("She pulled me out of the river in 1962.");
+    expect((await owner.api.delete(`/api/tributes/${posted.json.id}`)).status).toBe(200);
+    expect((await visit(id)).text).not.toContain("She pulled me out of the river");
+  });
+
+  it("never serves a kept copy of a memorial made private, unpublished or deleted", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api, "A private family matter now.");
+    const cached = await visit(id);
+    expect(cached.text).toContain("A private family matter now.");
+
+    expect((await owner.api.put(`/api/memorials/${id}`, { visibility: "private" })).status).toBe(200);
+    const locked = await visit(id, { "If-None-Match": cached.headers.get("etag")! });
+    expect(locked.status).toBe(403);
+    expect(locked.text).not.toContain("A private family matter now.");
+    expect(locked.headers.get("cache-control") ?? "").not.toContain("public");
+
+    expect((await owner.api.put(`/api/memorials/${id}`, { visibility: "public", isPublished: false })).status).toBe(200);
+    const draft = await visit(id);
+    expect(draft.status).toBe(403);
+    expect(draft.text).not.toContain("A private family matter now.");
+
+    expect((await owner.api.put(`/api/memorials/${id}`, { isPublished: true })).status).toBe(200);
+    expect((await visit(id)).text).toContain("A private family matter now.");
+    expect((await owner.api.delete(`/api/memorials/${id}`)).status).toBe(200);
+    const gone = await visit(id);
+    expect(gone.status).toBe(404);
+    expect(gone.text).not.toContain("A private family matter now.");
+  });
+
+  it("renders signed-in members and visitors with a toast afresh, never from the anonymous copy", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api);
+    const anonymous = await visit(id);
+    expect(anonymous.text).not.toContain(`/memorials/${id}/edit`);
+    const own = await owner.api.get(`/memorials/${id}`);
+    expect(own.status).toBe(200);
+    expect(own.text).toContain(`/memorials/${id}/edit`);
+    expect(own.headers.get("cache-control") ?? "").not.toContain("public");
+    // And the anonymous copy did not pick up the owner's page.
+    expect((await visit(id)).text).not.toContain(`/memorials/${id}/edit`);
+
+    // A visitor leaves a tribute without JavaScript: the confirmation toast is theirs alone.
+    const visitor = client(server.url);
+    const form = await visitor.get(`/memorials/${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 3100)); // the form's minimum fill time
+    const body = new URLSearchParams({ intent: "tribute", authorName: "Noor", authorEmail: "", content: "Thank you for the summers at the lake.", website: "", formStartedAt: stampOf(form)! });
+    const sent = await visitor.request("POST", `/memorials/${id}`, { body: body.toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(sent.status, sent.text.slice(0, 300)).toBe(302);
+    const landed = await visitor.get(`/memorials/${id}`);
+    expect(landed.text).toContain("Tribute submitted");
+    expect(landed.headers.get("cache-control") ?? "").not.toContain("public");
+    expect((await visit(id)).text).not.toContain("Tribute submitted");
+  });
+
+  it("keeps each page of the tribute list apart and refuses to cache other query strings", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api);
+    const plain = await visit(id);
+    const paged = await client(server.url).get(`/memorials/${id}?tributes=2`);
+    expect(paged.status).toBe(200);
+    expect(paged.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+    const other = await client(server.url).get(`/memorials/${id}?utm_source=mail`);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).toBeNull();
+  });
+});
