@@ -1,5 +1,7 @@
 // Everlight's HTTP server: compression, static files with long-lived caching for hashed assets, and
 // the React Router app. `npm start` builds and runs this; `npm run dev` runs it with Vite in watch mode.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import process from "node:process";
 import compression from "compression";
 import express from "express";
@@ -7,6 +9,34 @@ import express from "express";
 const DEVELOPMENT = process.env.NODE_ENV === "development";
 const PORT = Number.parseInt(process.env.PORT ?? "3000", 10);
 const HOST = process.env.HOST ?? "0.0.0.0";
+
+/**
+ * Sends the Brotli or gzip copy of an asset (scripts/compress-assets.mjs) to a browser that accepts it;
+ * express.static then serves that file with the original's type. The copies are listed once at start.
+ */
+const ASSET_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json; charset=utf-8" };
+
+function precompressed(dir) {
+  const names = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  const encodings = [
+    { name: "br", suffix: ".br" },
+    { name: "gzip", suffix: ".gz" },
+  ];
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const file = req.path.slice(1);
+    const offered = encodings.filter((e) => names.has(file + e.suffix)).map((e) => e.name);
+    if (!offered.length) return next();
+    res.vary("Accept-Encoding");
+    // The smallest copy the browser takes (browsers list gzip first, which would win a plain negotiation).
+    const chosen = offered.find((name) => req.acceptsEncodings(name) === name);
+    if (!chosen) return next();
+    res.setHeader("Content-Type", ASSET_TYPES[path.extname(file)]);
+    res.setHeader("Content-Encoding", chosen);
+    req.url = `/${file}${encodings.find((e) => e.name === chosen).suffix}`;
+    next();
+  };
+}
 
 const server = express();
 server.disable("x-powered-by");
@@ -31,7 +61,8 @@ if (DEVELOPMENT) {
 } else {
   serverApp = await import("./build/server/index.js");
   server.use(serverApp.headers());
-  // Hashed file names: safe to cache for a year.
+  // Hashed file names: safe to cache for a year, sent from the copies compressed at build time.
+  server.use("/assets", precompressed("build/client/assets"));
   server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   // The other public files (favicon, robots.txt…) all have an extension: pages never wait for a disk look-up.
   const publicFiles = express.static("build/client", { maxAge: "1h", index: false });

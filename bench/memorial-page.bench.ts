@@ -276,7 +276,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 async function main() {
   if (process.env.BENCH_NO_BUILD !== "1") {
     console.log("Building the app…");
-    const build = spawnSync("npx", ["--no-install", "react-router", "build"], { stdio: "ignore" });
+    const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
     if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
   }
   const server = await startServer();

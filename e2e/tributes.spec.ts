@@ -32,6 +32,8 @@ test("a visitor's tribute waits for the owner, who approves one and rejects anot
   await expect(toast(page)).toContainText("Tribute submitted");
   await expect(toast(page)).toContainText("will appear once they approve it");
   await expect(page.getByText(kept)).toHaveCount(0);
+  // The form is empty again for the next visitor's words.
+  await expect(page.getByLabel("Your tribute")).toHaveValue("");
   await leaveTribute(page, "Spam Bot", rejected);
   await expect(toast(page)).toContainText("Tribute submitted");
   await expect(page.getByText(rejected)).toHaveCount(0);

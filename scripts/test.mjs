@@ -32,7 +32,7 @@ totals[tsc.ok ? "passed" : "failed"] += 1;
 lines.push(`types        ${tsc.ok ? "passed" : "FAILED"} (${tsc.seconds}s)`);
 
 // 2. The production build the e2e tests and the server start-up test run: one check.
-const build = run("build", "npx", ["--no-install", "react-router", "build"]);
+const build = run("build", "npm", ["run", "build"]);
 totals[build.ok ? "passed" : "failed"] += 1;
 lines.push(`build        ${build.ok ? "passed" : "FAILED"} (${build.seconds}s)`);
 

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, setDatabase } from "~/services/db.server";
 import { loader as healthz } from "~/routes/healthz";
@@ -76,7 +78,7 @@ describe("the production server on embedded PGlite", () => {
     expect(failed.output).not.toMatch(/\n\s+at /); // no stack trace
   }, 60_000);
 
-  it("serves hashed assets with a year-long immutable cache", async () => {
+  it("serves hashed assets with a year-long immutable cache, from copies compressed at build time", async () => {
     const server = await startServer({ DATA_DIR: dataDir });
     try {
       const html = await (await fetch(server.url)).text();
@@ -85,6 +87,29 @@ describe("the production server on embedded PGlite", () => {
       const response = await fetch(server.url + asset);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toMatch(/max-age=31536000.*immutable/);
+
+      const script = html.match(/\/assets\/entry\.client-[^"]+\.js/)?.[0];
+      expect(script).toBeDefined();
+      const original = readFileSync(path.join("build/client", script!));
+      const get = (encoding: string) =>
+        new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+          http.get(server.url + script, { headers: { "Accept-Encoding": encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on("error", reject);
+        });
+      const br = await get("gzip, deflate, br, zstd");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["content-type"]).toMatch(/^text\/javascript/);
+      expect(br.headers["cache-control"]).toMatch(/immutable/);
+      expect(brotliDecompressSync(br.body).equals(original)).toBe(true);
+      expect(br.body.length).toBeLessThan(original.length / 3);
+      const gz = await get("gzip");
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.body).equals(original)).toBe(true);
+      const plain = await get("identity");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.equals(original)).toBe(true);
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type InputHTMLAttributes } from "react";
-import { PASSWORD_RULES } from "~/utils/validation/account";
+import { PASSWORD_RULES } from "~/utils/validation/account-rules";
 
 // Form fields that carry their own label and tie their errors to the input (aria-invalid,
 // aria-describedby), so every form is accessible by construction and works without JavaScript.

@@ -17,8 +17,9 @@ import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
 import { truncate } from "~/utils/text";
-import { VISIBILITY_LABELS } from "~/utils/validation/account";
-import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
+import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
+import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
+import { tributeSchema } from "~/utils/validation/tribute";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);

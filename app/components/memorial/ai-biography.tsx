@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { createPortal } from "react-dom";
 import { useFormAction } from "react-router";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { AI_LIMITS, AI_MESSAGES, aiFailureTitle } from "~/utils/validation/ai";
+import { AI_LIMITS, AI_MESSAGES, aiFailureTitle } from "~/utils/validation/ai-rules";
 
 // "Generate AI Biography" (Create and Edit Memorial) and "Generate AI Tribute" (Edit Memorial),
 // memorial-core.md §2, §5, §8. Without JavaScript both are part of the memorial form: their buttons

@@ -1,16 +1,17 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { Form, Link, useFormAction, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { formatLongDate } from "~/utils/dates";
-import { AI_LIMITS, AI_MESSAGES, assistantErrors, TRIBUTE_TONES, tributeAssistantSchema, type AssistantField, type AssistantResult } from "~/utils/validation/ai";
-import { TRIBUTE_LIMITS, TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
+import { AI_LIMITS, AI_MESSAGES, checkAssistant, TRIBUTE_TONES, type AssistantField, type AssistantResult } from "~/utils/validation/ai-rules";
+import { checkTributeField, TRIBUTE_FIELDS, TRIBUTE_LIMITS, TRIBUTE_MESSAGES, type TributeField } from "~/utils/validation/tribute-rules";
 
 // The tribute section of a memorial page (memorial-core.md §2): approved tributes newest first, paged;
 // for the owner (and an administrator where allowed) the pending ones with Approve and Reject; and the
 // Leave Tribute form with its AI tribute assistant ("Help me write"). Tribute text is rendered as text by
 // React: markup in it never runs.
+//
+// This is the page most visitors land on, so its forms check input with the small zod-free rules of
+// tribute-rules.ts and ai-rules.ts (no form or schema library in the browser); the server checks again.
 
 type Tribute = { id: string; authorName: string; content: string; createdAt: string | Date; authorEmail?: string | null };
 
@@ -24,13 +25,26 @@ export type TributeSectionProps = {
   adminRestricted: boolean;
   defaults: { authorName: string; authorEmail: string };
   stamp: string;
-  lastResult?: SubmissionResult<string[]> | null;
+  /** The server's answer to a refused tribute (conform's reply shape): what was sent, and field errors. */
+  lastResult?: TributeReply | null;
   refusal?: string | null;
   /** The assistant's last round-trip (JavaScript off): its fields, errors, and who wrote the draft. */
   assistant?: AssistantResult | null;
   /** The first name of the person remembered, for the assistant's wording. */
   personName?: string;
 };
+
+type TributeReply = { initialValue?: Record<string, unknown> | null; error?: Record<string, string[] | null | undefined> | null };
+type TributeErrors = Partial<Record<TributeField, string[]>>;
+
+function replyErrors(reply: TributeReply | null | undefined): TributeErrors {
+  const errors: TributeErrors = {};
+  for (const field of TRIBUTE_FIELDS) {
+    const messages = reply?.error?.[field];
+    if (messages?.length) errors[field] = messages;
+  }
+  return errors;
+}
 
 export function TributeSection(props: TributeSectionProps) {
   const { approved, pending } = props;
@@ -131,16 +145,54 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "tribute";
   // The assistant's round-trip comes back to the form, where the draft now is.
   const assistantAction = `${useFormAction()}#leave-tribute`;
-  const [form, fields] = useForm({
-    id: "leave-tribute",
-    lastResult,
-    constraint: getZodConstraint(tributeSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: tributeSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: { ...defaults, content: "" },
+  // Inline checks as the visitor goes: a field is checked when they leave it, then again as they type
+  // once it has an error; everything is checked on Leave Tribute (memorial-core.md §5).
+  const [errors, setErrors] = useState<TributeErrors>(() => replyErrors(lastResult));
+  useEffect(() => setErrors(replyErrors(lastResult)), [lastResult]);
+  const formRef = useRef<HTMLFormElement>(null);
+  const sent = useRef(false);
+  useEffect(() => {
+    // A tribute that went through comes back as a redirect with no answer: empty the form for the next.
+    if (sending) sent.current = true;
+    else if (sent.current && navigation.state === "idle") {
+      sent.current = false;
+      if (!lastResult) formRef.current?.reset();
+    }
+  }, [sending, navigation.state, lastResult]);
+  const check = (field: TributeField, value: string) =>
+    setErrors((current) => {
+      const message = checkTributeField(field, value);
+      const { [field]: _old, ...rest } = current;
+      return message ? { ...rest, [field]: [message] } : rest;
+    });
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const intent = (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value");
+    if (intent === "ai-tribute") return;
+    const data = new FormData(event.currentTarget);
+    const found: TributeErrors = {};
+    for (const field of TRIBUTE_FIELDS) {
+      const message = checkTributeField(field, String(data.get(field) ?? ""));
+      if (message) found[field] = [message];
+    }
+    setErrors(found);
+    const first = TRIBUTE_FIELDS.find((f) => found[f]);
+    if (first) {
+      event.preventDefault();
+      document.getElementById(fieldId(first))?.focus();
+    }
+  };
+  const fieldEvents = (field: TributeField) => ({
+    onBlur: (e: { currentTarget: { value: string } }) => check(field, e.currentTarget.value),
+    onInput: (e: { currentTarget: { value: string } }) => {
+      if (errors[field]) check(field, e.currentTarget.value);
+    },
   });
-  const contentErrorId = fields.content.errors?.length ? `${fields.content.id}-error` : undefined;
+  const initial = (field: TributeField) => {
+    const sent = lastResult?.initialValue?.[field];
+    return typeof sent === "string" ? sent : field === "content" ? "" : defaults[field];
+  };
+  const contentId = fieldId("content");
+  const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
   const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
   return (
     <div className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
@@ -151,7 +203,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
         </div>
       ) : null}
-      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4" preventScrollReset>
+      <Form method="post" id="leave-tribute" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset>
         <input type="hidden" name="formStartedAt" value={stamp} />
         {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
@@ -161,21 +213,25 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           </label>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Your name" errors={fields.authorName.errors} inputProps={{ ...getInputProps(fields.authorName, { type: "text" }), autoComplete: "name" }} />
+          <Field
+            label="Your name"
+            errors={errors.authorName}
+            inputProps={{ id: fieldId("authorName"), name: "authorName", type: "text", required: true, maxLength: TRIBUTE_LIMITS.nameMax, defaultValue: initial("authorName"), autoComplete: "name", ...fieldEvents("authorName") }}
+          />
           <Field
             label="Your email (optional)"
             hint="Only the family sees it."
-            errors={fields.authorEmail.errors}
-            inputProps={{ ...getInputProps(fields.authorEmail, { type: "email" }), autoComplete: "email" }}
+            errors={errors.authorEmail}
+            inputProps={{ id: fieldId("authorEmail"), name: "authorEmail", type: "email", maxLength: TRIBUTE_LIMITS.emailMax, defaultValue: initial("authorEmail"), autoComplete: "email", ...fieldEvents("authorEmail") }}
           />
         </div>
         <div>
           <div className="flex flex-wrap items-end justify-between gap-2">
             <div>
-              <label htmlFor={fields.content.id} className="block text-sm font-medium text-slate-800">
+              <label htmlFor={contentId} className="block text-sm font-medium text-slate-800">
                 Your tribute
               </label>
-              <p id={`${fields.content.id}-hint`} className="text-sm text-slate-700">
+              <p id={`${contentId}-hint`} className="text-sm text-slate-700">
                 {TRIBUTE_LIMITS.contentMin}–{TRIBUTE_LIMITS.contentMax.toLocaleString("en-GB")} characters.
               </p>
             </div>
@@ -193,12 +249,18 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
             ) : null}
           </div>
           <textarea
-            {...getTextareaProps(fields.content)}
+            id={contentId}
+            name="content"
+            required
+            maxLength={TRIBUTE_LIMITS.contentMax}
+            defaultValue={initial("content")}
+            {...fieldEvents("content")}
             rows={5}
-            aria-describedby={[`${fields.content.id}-hint`, contentErrorId, noteId].filter(Boolean).join(" ")}
+            aria-invalid={contentErrorId ? true : undefined}
+            aria-describedby={[`${contentId}-hint`, contentErrorId, noteId].filter(Boolean).join(" ")}
             className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm read-only:bg-slate-100 ${contentErrorId ? "border-red-600" : "border-slate-400"}`}
           />
-          <ErrorList id={contentErrorId} errors={fields.content.errors} />
+          <ErrorList id={contentErrorId} errors={errors.content} />
           <WriterNote state={writer} />
         </div>
         <button type="submit" name="intent" value="tribute" className="btn-primary" disabled={sending || writing}>
@@ -208,7 +270,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
         {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={assistantAction} />}
       </Form>
       {hydrated ? (
-        <AssistantDialog dialogRef={dialog} memorialId={memorialId} personName={personName} initial={assistant} contentId={fields.content.id} onWriter={setWriter} />
+        <AssistantDialog dialogRef={dialog} memorialId={memorialId} personName={personName} initial={assistant} contentId={contentId} onWriter={setWriter} />
       ) : null}
     </div>
   );
@@ -216,6 +278,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
 
 // ───────────────────────────── the AI tribute assistant ─────────────────────────────
 
+const fieldId = (field: TributeField) => `leave-tribute-${field}`;
 const OPENER_ID = "tribute-assistant-opener";
 const WRITER_NOTE_ID = "tribute-writer-note";
 const SUMMARY_ID = "tribute-assistant-summary";
@@ -293,16 +356,17 @@ function AssistantDialog({ dialogRef, memorialId, personName, initial, contentId
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = tributeAssistantSchema.safeParse(Object.fromEntries(new FormData(event.currentTarget)));
+    const values = Object.fromEntries(new FormData(event.currentTarget)) as Record<AssistantField, string>;
+    const problems = checkAssistant(values);
     setFailure(null);
-    if (!parsed.success) return setErrors(assistantErrors(parsed.error));
+    if (problems) return setErrors(problems);
     setErrors(null);
     setBusy(true);
     try {
       const response = await fetch("/api/ai/stream-tribute", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "text/plain" },
-        body: JSON.stringify({ memorialId, ...parsed.data }),
+        body: JSON.stringify({ memorialId, ...values }),
       }).catch(() => null);
       if (!response?.ok || !response.body) {
         // A limit says when to come back; anything else gets the spec's wording (memorial-core.md §8).
@@ -375,7 +439,7 @@ async function streamInto(contentId: string, response: Response, onWriter: (stat
   } finally {
     box.readOnly = false;
     box.removeAttribute("aria-busy");
-    // Conform revalidates on input: a "please write your tribute" error clears now the box is filled.
+    // The box is checked again as it changes: a "please write your tribute" error clears now it is filled.
     box.dispatchEvent(new Event("input", { bubbles: true }));
     box.focus();
   }

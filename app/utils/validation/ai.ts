@@ -1,60 +1,14 @@
 import { z } from "zod";
+import { AI_LIMITS, AI_MESSAGES, tooLong, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
+
+export { AI_LIMITS, AI_MESSAGES, aiFailureTitle, checkAssistant, TRIBUTE_TONES } from "./ai-rules";
+export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
 
 // The AI writing helpers' inputs (memorial-core.md §5, §7, §8): the biography generator, the two
 // shapes of POST /api/ai/generate-tribute, and the tribute assistant on the Leave Tribute form.
 // Every free-text fact is bounded (2,000 characters) so a prompt, and what it costs, stays small.
-// Shared by the /api routes, the memorial page's action and the assistant's inline checks.
+// Shared by the /api routes and the memorial page's action; the browser's checks are in ai-rules.ts.
 
-export const AI_LIMITS = {
-  /** Any free-text fact: a personal story, qualities, key details, a biography given as context. */
-  text: 2000,
-  /**
-   * Memories typed into the assistant on the Leave Tribute form: lower than `text`, so that the
-   * tribute written from them still fits the 2,000-character tribute box (TRIBUTE_LIMITS.contentMax).
-   */
-  formMemories: 1500,
-  name: 100,
-  title: 200,
-  relationship: 100,
-  /** Largest JSON body the AI routes read (a few bounded facts fit with room to spare). */
-  bodyBytes: 20 * 1024,
-} as const;
-
-export const AI_MESSAGES = {
-  missingNamesTitle: "Missing Information",
-  missingNames: "Please enter the person's first and last name before generating a biography.",
-  missingTributeNames: "Please enter the person's first and last name before generating a tribute.",
-  missingFieldsTitle: "Please fill in all fields",
-  missingFields: "We need all information to create a meaningful tribute.",
-  tone: "Please choose a tone: warm, respectful, celebratory, or gentle and light.",
-  date: "Please enter dates as YYYY-MM-DD.",
-  dateOrder: "The date of passing cannot be before the date of birth.",
-  biographyFailed: "Failed to generate biography. Please try again.",
-  tributeFailed: "Failed to generate AI tribute. Please try again.",
-  /** The Leave Tribute form's own wording (memorial-core.md §8). */
-  formTributeFailed: "Failed to generate tribute. Please try again.",
-  biographyGenerated: "Biography generated",
-  tributeGenerated: "AI tribute generated",
-  rateLimited: "You have asked the writing assistant for a lot of text in a short time.",
-  tooLarge: "The details are too long. Please shorten them and try again.",
-  memorialNotFound: "Memorial not found",
-} as const;
-
-/** The title over a writing helper's failure message: "Missing Information" for the names (§5), else "Error" (§8). */
-export function aiFailureTitle(message: string) {
-  return message === AI_MESSAGES.missingNames || message === AI_MESSAGES.missingTributeNames ? AI_MESSAGES.missingNamesTitle : "Error";
-}
-
-const tooLong = (what: string, max: number) => `${what} can be at most ${max.toLocaleString("en-GB")} characters.`;
-
-/** The tones the assistant offers; the value is what the writers receive. */
-export const TRIBUTE_TONES = [
-  { value: "warm", label: "Warm" },
-  { value: "respectful", label: "Respectful" },
-  { value: "celebratory", label: "Celebratory" },
-  { value: "gentle", label: "Gentle and light" },
-] as const;
-export type TributeTone = (typeof TRIBUTE_TONES)[number]["value"];
 const TONE_VALUES = TRIBUTE_TONES.map((t) => t.value) as [TributeTone, ...TributeTone[]];
 
 /** A required short fact: missing or blank gives `missing`. */
@@ -199,18 +153,6 @@ export type TributeAssistantInput = z.output<typeof tributeAssistantSchema>;
 export const streamTributeRequestSchema = tributeAssistantSchema.extend({
   memorialId: z.string({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
 });
-
-export type AssistantField = keyof TributeAssistantInput;
-
-/** What the memorial page's "ai-tribute" intent hands back to the form (JavaScript off). */
-export type AssistantResult = {
-  values: Record<AssistantField, string>;
-  errors: Partial<Record<AssistantField, string[]>> | null;
-  /** Why nothing was written (the writer failed, or a limit was hit). */
-  failure: string | null;
-  /** Who wrote the text now in the tribute box. */
-  writtenBy: { provider: "openai" | "offline"; label: string } | null;
-};
 
 /** Field errors of a failed assistant check, by field. */
 export function assistantErrors(error: z.ZodError): Partial<Record<AssistantField, string[]>> {

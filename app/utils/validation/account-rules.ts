@@ -1,0 +1,29 @@
+// Account rules and words that pages need in the browser, without a schema library (the memorial page,
+// where most visitors land, ships none). The zod schemas in account.ts are built on these.
+
+export const MESSAGES = {
+  email: "Please enter a valid email address",
+  loginPassword: "Password must be at least 6 characters",
+  firstNameMin: "First name must be at least 2 characters",
+  lastNameMin: "Last name must be at least 2 characters",
+  passwordMin: "Password must be at least 8 characters",
+  passwordUpper: "Password must contain at least one uppercase letter",
+  passwordNumber: "Password must contain at least one number",
+  passwordsMatch: "Passwords don't match",
+  firstNameRequired: "First name is required",
+  lastNameRequired: "Last name is required",
+  currentPasswordRequired: "Current password is required",
+  currentPasswordIncorrect: "Current password is incorrect",
+  invalidLogin: "Invalid email or password. Please try again.",
+  emailTaken: "An account with this email already exists. Try signing in instead.",
+} as const;
+
+/** The live checklist under new-password fields: label and test, in the spec's order. */
+export const PASSWORD_RULES = [
+  { label: "At least 8 characters", test: (p: string) => p.length >= 8, message: MESSAGES.passwordMin },
+  { label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p), message: MESSAGES.passwordUpper },
+  { label: "One number", test: (p: string) => /[0-9]/.test(p), message: MESSAGES.passwordNumber },
+] as const;
+
+export const VISIBILITIES = ["public", "friends", "private"] as const;
+export const VISIBILITY_LABELS = { public: "Public", friends: "Friends Only", private: "Private" } as const;

@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import { createTestTribute, loginAs } from "./db";
+import { expect, expectAccessible, test } from "./fixtures";
+
+// The page a shared link brings people to, as an anonymous visitor sees it, JavaScript on and off:
+// the name, dates, biography, every photo as a link to its larger version, and the approved tributes.
+// The memorial is made through the /api as its owner would, with real uploaded photos.
+
+const PHOTOS = 4;
+
+async function photo(seed: number) {
+  const bytes = await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 40 + seed * 30, g: 120, b: 200 - seed * 20 } } })
+    .jpeg()
+    .toBuffer();
+  return `data:image/jpeg;base64,${bytes.toString("base64")}`;
+}
+
+test("an anonymous visitor reads the whole memorial, with every photo opening larger", async ({ browser, page: visitor, member }) => {
+  const ownerContext = await browser.newContext();
+  const page = await ownerContext.newPage();
+  await loginAs(page, member);
+  const tag = randomBytes(3).toString("hex");
+  const created = await page.request.post("/api/memorials", {
+    data: {
+      firstName: "Winifred",
+      lastName: `Ashby${tag}`,
+      dateOfBirth: "1931-04-17",
+      dateOfPassing: "2024-09-02",
+      biography: `Winnie ran the village post office for forty years.\n\nShe knew every dog by name ${tag}.`,
+      visibility: "public",
+      isPublished: true,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  for (let i = 0; i < PHOTOS; i++) {
+    const res = await page.request.post(`/api/memorials/${id}/media`, { data: { mediaData: await photo(i), fileName: `p${i}.jpg`, fileType: "image/jpeg" } });
+    expect(res.status()).toBe(201);
+  }
+  await createTestTribute({ id }, { authorName: "Percy Holt", content: `She saved my stamps for me every week ${tag}.`, isApproved: true });
+  await createTestTribute({ id }, { authorName: "Not Yet", content: `Waiting for the family ${tag}.` });
+  await ownerContext.close();
+
+  const response = await visitor.goto(`/memorials/${id}`);
+  expect(response?.status()).toBe(200);
+  await expect(visitor.getByRole("heading", { level: 1, name: `Winifred Ashby${tag}` })).toBeVisible();
+  await expect(visitor.getByText("April 17, 1931")).toBeVisible();
+  await expect(visitor.getByText("September 2, 2024")).toBeVisible();
+  await expect(visitor.getByText("Winnie ran the village post office for forty years.")).toBeVisible();
+  await expect(visitor.getByText(`She knew every dog by name ${tag}.`)).toBeVisible();
+  await expect(visitor.getByText(`She saved my stamps for me every week ${tag}.`)).toBeVisible();
+  await expect(visitor.getByText("Percy Holt")).toBeVisible();
+  await expect(visitor.getByText(`Waiting for the family ${tag}.`)).toHaveCount(0);
+
+  const gallery = visitor.getByRole("region", { name: "Photos and videos" });
+  const links = gallery.getByRole("link", { name: /opens the full-size photo/ });
+  await expect(links).toHaveCount(PHOTOS);
+  for (let i = 0; i < PHOTOS; i++) {
+    const link = links.nth(i);
+    // Sized before it loads (nothing jumps), and loaded only when scrolled near.
+    const img = link.getByRole("img");
+    await expect(img).toHaveAttribute("width", /\d+/);
+    await expect(img).toHaveAttribute("height", /\d+/);
+    await expect(img).toHaveAttribute("loading", "lazy");
+    await img.scrollIntoViewIfNeeded();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    // The link opens a larger version than the one shown on the page.
+    const full = await visitor.request.get((await link.getAttribute("href"))!);
+    expect(full.status()).toBe(200);
+    expect(full.headers()["content-type"]).toMatch(/^image\//);
+    const { width } = await sharp(await full.body()).metadata();
+    expect(width).toBeGreaterThan(await img.evaluate((el: HTMLImageElement) => el.clientWidth));
+  }
+  // The portrait placeholder or photo is the first thing to load, not held back.
+  await expect(visitor.getByRole("img", { name: `Portrait of Winifred Ashby${tag}` })).toHaveAttribute("fetchpriority", "high");
+  await expectAccessible(visitor);
+});
