@@ -6,6 +6,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+import { deferScriptsStream, wantsHydrateAfterLoad } from "~/services/hydrate-after-load.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;
@@ -55,14 +56,19 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              // Clear the timeout to prevent retaining the closure and memory leak
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
+          // Clear the timeout to prevent retaining the closure and memory leak
+          const finished = () => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+          };
+          const body = wantsHydrateAfterLoad(routerContext)
+            ? deferScriptsStream(finished)
+            : new PassThrough({
+                final(callback) {
+                  finished();
+                  callback();
+                },
+              });
           const stream = createReadableStreamFromReadable(body);
 
           responseHeaders.set("Content-Type", "text/html");
@@ -92,3 +98,4 @@ export default function handleRequest(
     );
   });
 }
+

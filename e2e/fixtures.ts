@@ -19,9 +19,24 @@ export const test = base.extend<{ member: TestUser }>({
   },
   page: async ({ page, javaScriptEnabled }, use) => {
     if (!javaScriptEnabled) noJsPages.add(page);
+    else {
+      // With JavaScript, act on the page once it is interactive, as a person does once it has loaded:
+      // the memorial page hydrates only after load (app/services/hydrate-after-load.server.ts).
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        await waitForHydration(page);
+        return response;
+      };
+    }
     await use(page);
   },
 });
+
+/** Waits for React Router to hydrate the page (root.tsx marks <html>); pages without it go on at once. */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => !("__reactRouterContext" in window) || document.documentElement.dataset.hydrated === "true");
+}
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 

@@ -13,6 +13,7 @@ import { canModerate, createTribute, listApprovedTributes, listPendingTributes, 
 import { getOptionalUser, loginPath } from "~/services/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
 import { clientIp, isPrefetch } from "~/services/request.server";
+import type { HydrateAfterLoadHandle } from "~/services/hydrate-after-load.server";
 import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
@@ -20,6 +21,9 @@ import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 import { tributeSchema } from "~/utils/validation/tribute";
+
+// The page a shared link lands on: readable at once, scripts after (app/services/hydrate-after-load.server.ts).
+export const handle: HydrateAfterLoadHandle = { hydrateAfterLoad: true };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
