@@ -31,6 +31,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   // The error boundary renders this layout too, when the root loader may have failed: no data then.
   const shell = useRouteLoaderData<typeof loader>("root");
+  // A mark that the page is interactive (error pages too), for the browser tests to wait on (e2e/fixtures.ts).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en-GB">
       <head>
@@ -59,10 +63,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  // A mark that the page is interactive, for the browser tests (e2e/fixtures.ts) to wait on.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
   return <Outlet />;
 }
 

@@ -227,6 +227,9 @@ async function runLighthouse(url: string): Promise<LighthouseRun> {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
     if (!result) throw new Error("Lighthouse returned nothing");
+    // The last run's full report, for a closer look at what a figure is made of.
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync("bench/results/memorial-page.lighthouse.json", JSON.stringify(result.lhr));
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
