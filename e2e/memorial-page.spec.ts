@@ -42,6 +42,9 @@ test("an anonymous visitor reads the whole memorial, with every photo opening la
   await createTestTribute({ id }, { authorName: "Not Yet", content: `Waiting for the family ${tag}.` });
   await ownerContext.close();
 
+  const problems: string[] = [];
+  visitor.on("pageerror", (error) => problems.push(error.message));
+  visitor.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
   const response = await visitor.goto(`/memorials/${id}`);
   expect(response?.status()).toBe(200);
   await expect(visitor.getByRole("heading", { level: 1, name: `Winifred Ashby${tag}` })).toBeVisible();
@@ -75,4 +78,6 @@ test("an anonymous visitor reads the whole memorial, with every photo opening la
   // The portrait placeholder or photo is the first thing to load, not held back.
   await expect(visitor.getByRole("img", { name: `Portrait of Winifred Ashby${tag}` })).toHaveAttribute("fetchpriority", "high");
   await expectAccessible(visitor);
+  // Its scripts, loaded after the page, ran without a complaint (a CSP refusal or a hydration error).
+  expect(problems).toEqual([]);
 });

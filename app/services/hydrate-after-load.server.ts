@@ -11,7 +11,9 @@ import type { EntryContext } from "react-router";
 //
 // How: the document (one shell, no streamed parts on these pages) is collected, React Router's script
 // preloads are taken out of <head> and its module script is given a type browsers do not run; a few
-// lines added to its first inline script put both back then, with the page's CSP nonce.
+// lines added to its first inline script put the module script back then, with the page's CSP nonce.
+// The preloads are not put back: inserting a dozen of them costs a long task on a slow phone, and the
+// modules find each other through their imports.
 
 export type HydrateAfterLoadHandle = { hydrateAfterLoad?: boolean };
 
@@ -24,20 +26,18 @@ export function wantsHydrateAfterLoad(context: EntryContext) {
 }
 
 const DEFERRED_TYPE = "everlight/after-load";
-const PRELOAD = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
+const PRELOAD = /<link rel="modulepreload" href="[^"]+"[^>]*\/>/g;
 const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/;
 const FIRST_INLINE_SCRIPT = /<script nonce="[^"]*">/;
 
 /** Rewrites a rendered document so that its scripts load after the page (see above). */
 export function deferScripts(html: string): string {
-  const preloads = [...html.matchAll(PRELOAD)].map((m) => m[1]);
   if (!MODULE_SCRIPT.test(html) || !FIRST_INLINE_SCRIPT.test(html)) return html;
   // On load, or as soon as the visitor starts to use the page (a tap, a key, a field focused), once.
   const loader =
     `(function(){var d=document,w=window,E=["load","pointerdown","keydown","focusin","touchstart"],go=function(){` +
     `E.forEach(function(e){w.removeEventListener(e,go,true)});` +
     `var m=d.querySelector('script[type="${DEFERRED_TYPE}"]');if(!m)return;` +
-    `var f=d.createDocumentFragment();${JSON.stringify(preloads)}.forEach(function(u){var l=d.createElement("link");l.rel="modulepreload";l.href=u;l.nonce=m.nonce;f.appendChild(l)});d.head.appendChild(f);` +
     `var s=d.createElement("script");s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;m.replaceWith(s)};` +
     `E.forEach(function(e){w.addEventListener(e,go,true)})})();`;
   return html

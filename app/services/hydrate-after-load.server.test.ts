@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { deferScripts } from "./hydrate-after-load.server";
+
+// The memorial page's scripts wait for the page (hydrate-after-load.server.ts); the browser tests prove
+// that the page still hydrates. Here: the rewrite itself, on a document shaped as React Router renders it.
+
+const N = "abc123==";
+const page = [
+  `<!DOCTYPE html><html lang="en-GB"><head><meta charSet="utf-8"/>`,
+  `<link rel="stylesheet" href="/assets/app.css" data-precedence="default"/>`,
+  `<link rel="modulepreload" href="/assets/entry.client-1.js" nonce="${N}"/>`,
+  `<link rel="modulepreload" href="/assets/chunk-2.js" nonce="${N}"/>`,
+  `</head><body><main><p>Winnie ran the post office.</p></main>`,
+  `<script nonce="${N}">console.log("scroll restoration")</script>`,
+  `<script nonce="${N}">window.__reactRouterContext = {};</script>`,
+  `<script nonce="${N}" type="module" async="">import "/assets/root.js"; import("/assets/entry.client-1.js");</script>`,
+  `</body></html>`,
+].join("");
+
+describe("scripts after the page", () => {
+  it("takes the script preloads out, holds the module script back, and adds one loader", () => {
+    const out = deferScripts(page);
+    expect(out).not.toContain("modulepreload");
+    expect(out).not.toContain('type="module" async=""');
+    expect(out).toContain(`<script nonce="${N}" type="everlight/after-load">import "/assets/root.js";`);
+    expect(out.match(/addEventListener/g)?.length).toBe(1);
+    // The loader runs from a script that already carries the page's nonce, and starts on load or use.
+    expect(out).toMatch(new RegExp(`<script nonce="${N}">\\(function\\(\\)\\{.*"load","pointerdown","keydown","focusin","touchstart"`));
+    // Everything else is as rendered.
+    expect(out).toContain('<link rel="stylesheet" href="/assets/app.css" data-precedence="default"/>');
+    expect(out).toContain("<p>Winnie ran the post office.</p>");
+    expect(out).toContain('window.__reactRouterContext = {};');
+  });
+
+  it("leaves a document without React Router's module script alone", () => {
+    const plain = "<!DOCTYPE html><html><head></head><body><p>Static</p></body></html>";
+    expect(deferScripts(plain)).toBe(plain);
+  });
+});
