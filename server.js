@@ -1,4 +1,5 @@
-// Everlight's HTTP server: compression, static files with long-lived caching for hashed assets, and
+// Everlight's HTTP server: compression, static files with long-lived caching for hashed assets (sent
+// from copies compressed at build time), and
 // the React Router app. `npm start` builds and runs this; `npm run dev` runs it with Vite in watch mode.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -10,12 +11,12 @@ const DEVELOPMENT = process.env.NODE_ENV === "development";
 const PORT = Number.parseInt(process.env.PORT ?? "3000", 10);
 const HOST = process.env.HOST ?? "0.0.0.0";
 
+const ASSET_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json; charset=utf-8" };
+
 /**
  * Sends the Brotli or gzip copy of an asset (scripts/compress-assets.mjs) to a browser that accepts it;
  * express.static then serves that file with the original's type. The copies are listed once at start.
  */
-const ASSET_TYPES = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json; charset=utf-8" };
-
 function precompressed(dir) {
   const names = new Set(existsSync(dir) ? readdirSync(dir) : []);
   const encodings = [

@@ -73,12 +73,15 @@ export function memorialPageCache(build: () => Promise<ServerBuild>) {
       const etag = `W/"${id}.${version.toString(36)}.${page}.${assets.version}.${Math.floor(Date.now() / ETAG_PERIOD_MS)}"`;
       const countable = !isPrefetch(req.get("sec-purpose") ?? req.get("purpose"));
 
-      res.setHeader("Cache-Control", "public, no-cache");
-      res.setHeader("Vary", "Cookie, Accept-Encoding");
-      res.setHeader("ETag", etag);
-      res.setHeader("Last-Modified", updatedAt.toUTCString());
+      const shared = () => {
+        res.setHeader("Cache-Control", "public, no-cache");
+        res.setHeader("Vary", "Cookie, Accept-Encoding");
+        res.setHeader("ETag", etag);
+        res.setHeader("Last-Modified", updatedAt.toUTCString());
+      };
       if (matchesEtag(req.get("if-none-match"), etag)) {
         if (countable) recordView(id);
+        shared();
         // The browser keeps the page it has, rendered with an earlier nonce: it must keep that page's
         // policy too, so this answer carries none (a 304's headers replace the stored ones).
         res.removeHeader("Content-Security-Policy");
@@ -105,6 +108,8 @@ export function memorialPageCache(build: () => Promise<ServerBuild>) {
       const gzip = req.acceptsEncodings("gzip") === "gzip";
       const body = gzip ? fillGzip(entry.page, values) : fillText(entry.page, values);
       for (const [name, value] of entry.headers) res.setHeader(name, value);
+      // Only a page served from here says it may be shared: anything handed on to the app does not.
+      shared();
       if (gzip) res.setHeader("Content-Encoding", "gzip");
       res.setHeader("Content-Length", body.length);
       res.status(200).end(body);

@@ -10,6 +10,8 @@ export const RATE_LIMITS = {
   loginPerEmail: { name: "login-email", limit: 5, windowMs: 15 * 60_000 },
   loginPerIp: { name: "login-ip", limit: 20, windowMs: 15 * 60_000 },
   registerPerIp: { name: "register-ip", limit: 5, windowMs: 60 * 60_000 },
+  /** Attempts to register one email address, from anywhere (a taken address is tried again and again). */
+  registerPerEmail: { name: "register-email", limit: 5, windowMs: 60 * 60_000 },
   passwordChangePerUser: { name: "password-user", limit: 5, windowMs: 15 * 60_000 },
   passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
   /** Anonymous tributes: a grieving family may post several, a spammer many more. */
@@ -24,6 +26,7 @@ export const RATE_LIMITS = {
 export const RATE_LIMIT_MESSAGES = {
   login: "Too many failed sign-in attempts.",
   register: "Too many accounts were created from your network.",
+  registerEmail: "Too many attempts to register this email address.",
   passwordChange: "Too many password change attempts.",
   passwordConfirm: "Too many password attempts.",
 } as const;
@@ -49,6 +52,14 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string, now = n
 }
 
 /** Whether the subject is still under the limit, without counting anything. */
+/** Registration's two limits (commerce-and-accounts.md security baseline): per address, then per email. */
+export async function hitRegistrationLimits(ip: string, email: string): Promise<RateLimitState & { message: string }> {
+  const perIp = await hitRateLimit(RATE_LIMITS.registerPerIp, ip);
+  if (!perIp.allowed) return { ...perIp, message: RATE_LIMIT_MESSAGES.register };
+  const perEmail = await hitRateLimit(RATE_LIMITS.registerPerEmail, email);
+  return { ...perEmail, message: RATE_LIMIT_MESSAGES.registerEmail };
+}
+
 export async function checkRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
   const [row] = await getDatabase().sql.query<{ count: number; windowStart: Date }>(
     `SELECT "count", "windowStart" FROM "rate_limits" WHERE "key" = $1`,

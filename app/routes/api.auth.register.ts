@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth.register";
-import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRegistrationLimits } from "~/models/rate-limit.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { clientIp } from "~/services/request.server";
@@ -13,11 +13,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   return withApiErrors(async () => {
     const input = await readJsonBody(request, apiRegisterSchema);
-    const limit = await hitRateLimit(RATE_LIMITS.registerPerIp, clientIp(request));
+    const limit = await hitRegistrationLimits(clientIp(request), input.email);
     if (!limit.allowed) {
       return apiError(
         429,
-        `${RATE_LIMIT_MESSAGES.register} ${describeRetry(limit.retryAfterSeconds)}`,
+        `${limit.message} ${describeRetry(limit.retryAfterSeconds)}`,
         {},
         { headers: { "Retry-After": String(limit.retryAfterSeconds) } },
       );

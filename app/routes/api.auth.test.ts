@@ -115,6 +115,18 @@ describe("POST /api/auth/register", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("limits attempts to register one email address, from any address (429 with Retry-After)", async () => {
+    const email = uniqueEmail("taken");
+    expect((await newClient().post("/api/auth/register", { firstName: "Tia", lastName: "Taken", email, password: PASSWORD })).status).toBe(201);
+    // Someone tries the address again and again, from a new network each time: told it is taken, then stopped.
+    for (let i = 0; i < 4; i++) {
+      expectJsonError(await newClient().post("/api/auth/register", { firstName: "Tia", lastName: "Again", email, password: PASSWORD }), 409, /already exists/);
+    }
+    const res = await newClient().post("/api/auth/register", { firstName: "Tia", lastName: "Again", email: email.toUpperCase(), password: PASSWORD });
+    expectJsonError(res, 429, /^Too many attempts to register this email address\. Please try again in \d+ minutes?\.$/);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("answers 405 to other methods", async () => {
     const res = await newClient().put("/api/auth/register", {});
     expectJsonError(res, 405, "Method not allowed");

@@ -372,6 +372,11 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expectJsonError(await api.post(`/api/memorials/${id}/media`, { mediaData: await pngDataUrl(), fileName: "x.png", fileType: "image/png", order: 1 }), 404, "Memorial not found");
       expectJsonError(await api.post(`/api/memorials/${id}/profile-image`, { imageData: await pngDataUrl(), fileName: "x.png", fileType: "image/png" }), 404, "Memorial not found");
       expectJsonError(await api.delete(`/api/memorials/media/${mediaId}`), 404, "Media not found");
+      // Nor through the pages' forms: the edit screen's delete-photo confirmation, and the memorial's delete page.
+      const form = { body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+      expect((await api.request("POST", `/memorials/${id}/media/${mediaId}/delete`, form)).status).toBe(404);
+      expect((await api.get(`/memorials/${id}/media/${mediaId}/delete`)).status).toBe(404);
+      expect((await api.request("POST", `/memorials/${id}/delete`, form)).status).not.toBe(200);
 
       expect(await snapshot(state)).toEqual(before);
       expect(filesUnder(path.join(dataDir, "uploads", "memorials", id))).toHaveLength(8);

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRegistrationLimits } from "~/models/rate-limit.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import { requireAnonymous } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
@@ -25,10 +25,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply(hide), failure: null }, { status: 400 });
   }
-  const limit = await hitRateLimit(RATE_LIMITS.registerPerIp, clientIp(request));
+  const limit = await hitRegistrationLimits(clientIp(request), submission.value.email);
   if (!limit.allowed) {
     return data(
-      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: `${RATE_LIMIT_MESSAGES.register} ${describeRetry(limit.retryAfterSeconds)}` } },
+      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: `${limit.message} ${describeRetry(limit.retryAfterSeconds)}` } },
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }

@@ -188,8 +188,8 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
     },
   });
   const initial = (field: TributeField) => {
-    const sent = lastResult?.initialValue?.[field];
-    return typeof sent === "string" ? sent : field === "content" ? "" : defaults[field];
+    const given = lastResult?.initialValue?.[field];
+    return typeof given === "string" ? given : field === "content" ? "" : defaults[field];
   };
   const contentId = fieldId("content");
   const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
