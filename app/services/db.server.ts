@@ -81,6 +81,9 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 export function openDatabase(config: DatabaseConfig): Database {
   if ("databaseUrl" in config) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+    // An idle connection the server closes (a restart, a failover, a dropped test database) is replaced
+    // on next use; without a listener its 'error' event would end the process.
+    pool.on("error", (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
     const sql = postgresDriver(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: config.databaseUrl }) });
     return { prisma, sql, close: async () => (await prisma.$disconnect(), await sql.close()) };
