@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AI_LIMITS, AI_MESSAGES, tooLong, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
+import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
 
 export { AI_LIMITS, AI_MESSAGES, aiFailureTitle, checkAssistant, TRIBUTE_TONES } from "./ai-rules";
 export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
@@ -44,7 +44,7 @@ const toneFact = (missing: string) =>
     .string({ error: missing })
     .trim()
     .min(1, missing)
-    .transform((v) => (/^gentle\b/i.test(v) ? "gentle" : v.toLowerCase()))
+    .transform((v) => toneValue(v) ?? v)
     .pipe(z.enum(TONE_VALUES, { error: AI_MESSAGES.tone }));
 
 /** POST /api/ai/generate-biography (memorial-core.md §7); the names are required (§5). */
