@@ -8,7 +8,8 @@
 //   2. Lighthouse, mobile profile, 3 runs, the median;
 //   3. throughput with autocannon (32 connections, 20 s) on the memorial, landing and browse pages.
 // Prints each figure beside its budget with PASS or MISS, and writes bench/results/memorial-page.json.
-// Run: `npm run bench -- memorial-page`. Not part of `npm test`.
+// Run: `npm run bench -- memorial-page`. Not part of `npm test`. BENCH_SERVE=1 only sets up the server
+// and the memorial and keeps them until ^C, for a closer look.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -286,6 +287,12 @@ async function main() {
   try {
     const id = await createMemorial(server.url);
     const pageUrl = `${server.url}/memorials/${id}`;
+    if (process.env.BENCH_SERVE === "1") {
+      // For a closer look (a profiler, Lighthouse by hand): keep the server and its memorial until ^C.
+      console.log(`Serving ${pageUrl} until interrupted`);
+      await new Promise((resolve) => process.once("SIGINT", resolve));
+      return;
+    }
     console.log(`Measuring ${pageUrl}`);
 
     const htmlRaw = await documentBytes(pageUrl, null);

@@ -1,8 +1,11 @@
 // Dates as the spec shows them: cards "Jan 5, 2020", the memorial page "January 5, 2020" (UTC: a
 // date of birth is a calendar date, not an instant, and must not shift with the server's zone).
 
-const long = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
-const short = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+//
+// Written out rather than with Intl.DateTimeFormat, which gives the same text (dates.test.ts holds them
+// to it) but whose first use in a browser loads the locale data: about 70 ms of a fast machine's main
+// thread, four times that on a slow phone, in the middle of the memorial page's start-up (issue 7).
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 type DateLike = Date | string | null | undefined;
 
@@ -14,12 +17,12 @@ function toDate(value: DateLike): Date | null {
 
 export function formatLongDate(value: DateLike): string {
   const d = toDate(value);
-  return d ? long.format(d) : "";
+  return d ? `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}` : "";
 }
 
 export function formatShortDate(value: DateLike): string {
   const d = toDate(value);
-  return d ? short.format(d) : "";
+  return d ? `${MONTHS[d.getUTCMonth()].slice(0, 3)} ${d.getUTCDate()}, ${d.getUTCFullYear()}` : "";
 }
 
 /** YYYY-MM-DD, as the /api and date inputs use. */

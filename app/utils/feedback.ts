@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withThousands } from "~/utils/text";
 
 // The UX feedback popup's fixed questions and rules (memorial-core.md §3 "Fixed feedback questions",
 // §4 "UX feedback popup", §5, §9), shared by the dashboard's dialog, its no-JavaScript form, the model
@@ -41,7 +42,7 @@ export const FEEDBACK_MESSAGES = {
   rating: `Please choose a rating from ${RATING_MIN} to ${RATING_MAX} stars to continue.`,
   features: "Please choose at least one feature to continue.",
   unknownFeature: "Please choose from the features listed.",
-  suggestions: `Please keep your suggestions under ${SUGGESTIONS_MAX.toLocaleString("en-GB")} characters.`,
+  suggestions: `Please keep your suggestions under ${withThousands(SUGGESTIONS_MAX)} characters.`,
   thanks: "Thank you for your feedback",
   thanksText: "Your answers help us make Everlight better for every family.",
   already: "You have already shared your feedback. Thank you!",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fullName, truncate } from "./text";
+import { fullName, truncate, withThousands } from "./text";
 
 describe("truncate", () => {
   it("returns text that fits unchanged", () => {
@@ -77,5 +77,11 @@ describe("fullName", () => {
   it("does not leave stray spaces when a part is empty or padded", () => {
     expect(fullName({ firstName: " Amara ", lastName: "" })).toBe("Amara");
     expect(fullName({ firstName: "", lastName: "Okafor" })).toBe("Okafor");
+  });
+});
+
+describe("withThousands", () => {
+  it("writes what toLocaleString('en-GB') writes for whole numbers", () => {
+    for (const n of [0, 7, 999, 1000, 5000, 12345, 999999, 1000000, 123456789]) expect(withThousands(n)).toBe(n.toLocaleString("en-GB"));
   });
 });

@@ -45,3 +45,11 @@ function hardCut(text: string, length: number): string {
 export function fullName(p: { firstName: string; lastName: string }): string {
   return [p.firstName.trim(), p.lastName.trim()].filter(Boolean).join(" ");
 }
+
+/**
+ * A whole number with commas between thousands ("5,000"), as `toLocaleString("en-GB")` writes it,
+ * without Intl: its first use in a browser loads locale data, a long task on a slow phone.
+ */
+export function withThousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}

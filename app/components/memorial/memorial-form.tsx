@@ -6,6 +6,7 @@ import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
 import { VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
+import { withThousands } from "~/utils/text";
 
 // The Create Memorial and Edit Memorial form (memorial-core.md §2). Without JavaScript it is one plain
 // multipart form: fields, a profile photo and several photos or videos, saved with one button. With
@@ -295,7 +296,7 @@ function BiographyField({ field, lastResult, tools }: { field: TextareaField; la
   useEffect(() => setLength(ref.current?.value.length ?? 0), [lastResult]);
   const { key: _key, ...props } = getTextareaProps(field);
   const errorId = field.errors?.length ? `${field.id}-error` : undefined;
-  const limit = MEMORIAL_LIMITS.biography.toLocaleString("en-GB");
+  const limit = withThousands(MEMORIAL_LIMITS.biography);
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
@@ -313,7 +314,7 @@ function BiographyField({ field, lastResult, tools }: { field: TextareaField; la
         className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
       />
       <p id={`${field.id}-hint`} className="mt-1 text-sm text-slate-700">
-        {hydrated ? `${length.toLocaleString("en-GB")} of ${limit} characters` : `Up to ${limit} characters.`}
+        {hydrated ? `${withThousands(length)} of ${limit} characters` : `Up to ${limit} characters.`}
       </p>
       <ErrorList id={errorId} errors={field.errors} />
     </div>

@@ -4,6 +4,7 @@ import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { formatLongDate } from "~/utils/dates";
 import { AI_LIMITS, AI_MESSAGES, checkAssistant, TRIBUTE_TONES, type AssistantField, type AssistantResult } from "~/utils/validation/ai-rules";
 import { checkTributeField, TRIBUTE_FIELDS, TRIBUTE_LIMITS, TRIBUTE_MESSAGES, type TributeField } from "~/utils/validation/tribute-rules";
+import { withThousands } from "~/utils/text";
 
 // The tribute section of a memorial page (memorial-core.md §2): approved tributes newest first, paged;
 // for the owner (and an administrator where allowed) the pending ones with Approve and Reject; and the
@@ -232,7 +233,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
                 Your tribute
               </label>
               <p id={`${contentId}-hint`} className="text-sm text-slate-700">
-                {TRIBUTE_LIMITS.contentMin}–{TRIBUTE_LIMITS.contentMax.toLocaleString("en-GB")} characters.
+                {TRIBUTE_LIMITS.contentMin}–{withThousands(TRIBUTE_LIMITS.contentMax)} characters.
               </p>
             </div>
             {hydrated ? (
@@ -501,7 +502,7 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
           Memories
         </label>
         <p id="ai-memories-hint" className="text-sm text-slate-700">
-          A few things you remember, one to a line (up to {AI_LIMITS.formMemories.toLocaleString("en-GB")} characters).
+          A few things you remember, one to a line (up to {withThousands(AI_LIMITS.formMemories)} characters).
         </p>
         <textarea rows={4} maxLength={AI_LIMITS.formMemories} defaultValue={values?.memories ?? ""} {...aria("memories", "ai-memories-hint")} />
         <ErrorList id="ai-memories-error" errors={other("memories")} />

@@ -2,6 +2,8 @@
 // schema library: the memorial page's assistant dialog runs these in the browser. The server's schemas
 // (ai.ts) are built on the same constants; a test holds the two checks together.
 
+import { withThousands } from "~/utils/text";
+
 export const AI_LIMITS = {
   /** Any free-text fact: a personal story, qualities, key details, a biography given as context. */
   text: 2000,
@@ -42,7 +44,7 @@ export function aiFailureTitle(message: string) {
   return message === AI_MESSAGES.missingNames || message === AI_MESSAGES.missingTributeNames ? AI_MESSAGES.missingNamesTitle : "Error";
 }
 
-export const tooLong = (what: string, max: number) => `${what} can be at most ${max.toLocaleString("en-GB")} characters.`;
+export const tooLong = (what: string, max: number) => `${what} can be at most ${withThousands(max)} characters.`;
 
 /** The tones the assistant offers; the value is what the writers receive. */
 export const TRIBUTE_TONES = [

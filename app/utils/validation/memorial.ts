@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withThousands } from "~/utils/text";
 
 // The memorial form's rules (memorial-core.md §3 and §5), shared by the create/edit forms and the /api.
 // Where the spec gives no message or limit, ours are chosen and documented in the README.
@@ -40,7 +41,7 @@ const fields = {
   biography: z
     .string()
     .trim()
-    .max(MEMORIAL_LIMITS.biography, `The biography can be at most ${MEMORIAL_LIMITS.biography.toLocaleString("en-GB")} characters`)
+    .max(MEMORIAL_LIMITS.biography, `The biography can be at most ${withThousands(MEMORIAL_LIMITS.biography)} characters`)
     .optional()
     .nullable()
     .transform((v) => v || null),

@@ -3,11 +3,13 @@
 // same rules with zod (tribute.ts, built on these constants and the same email pattern); a test holds
 // the two together.
 
+import { withThousands } from "~/utils/text";
+
 export const TRIBUTE_LIMITS = { nameMin: 2, nameMax: 80, contentMin: 10, contentMax: 2000, emailMax: 254 } as const;
 
 export const TRIBUTE_MESSAGES = {
   name: `Please enter your name (${TRIBUTE_LIMITS.nameMin}–${TRIBUTE_LIMITS.nameMax} characters)`,
-  content: `Please write your tribute (${TRIBUTE_LIMITS.contentMin}–${TRIBUTE_LIMITS.contentMax.toLocaleString("en-GB")} characters)`,
+  content: `Please write your tribute (${TRIBUTE_LIMITS.contentMin}–${withThousands(TRIBUTE_LIMITS.contentMax)} characters)`,
   email: "Please enter a valid email address, or leave it empty",
   submitFailed: "Failed to submit tribute. Please try again.",
   pending: "Thank you. Your tribute has been sent to the family and will appear once they approve it.",
