@@ -6,7 +6,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { deferScriptsStream, wantsHydrateAfterLoad } from "~/services/hydrate-after-load.server";
+import { deferScriptsStream, wantsHydrateOnUse } from "~/services/hydrate-on-use.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;
@@ -61,7 +61,7 @@ export default function handleRequest(
             clearTimeout(timeoutId);
             timeoutId = undefined;
           };
-          const body = wantsHydrateAfterLoad(routerContext)
+          const body = wantsHydrateOnUse(routerContext)
             ? deferScriptsStream(finished)
             : new PassThrough({
                 final(callback) {

@@ -169,6 +169,9 @@ async function createMemorial(base: string) {
 
 type Weight = { html: number; css: number; js: number; fonts: number; images: number; other: number; requests: number; total: number };
 
+/** After the first tap, at 4× CPU: time until hydrated, and the long tasks on the way (not a budget figure). */
+type FirstUse = { scriptsBeforeUseBytes: number; hydrationMs: number; longestTaskMs: number; blockingMs: number };
+
 async function measureWeight(url: string, javaScriptEnabled: boolean) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.filter((f) => !f.startsWith("--headless")) });
   try {
@@ -188,12 +191,39 @@ async function measureWeight(url: string, javaScriptEnabled: boolean) {
         }),
       );
     });
+    // A slow phone's CPU (4×, as Lighthouse's mobile profile), and the long tasks it sees.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    await page.addInitScript(() => {
+      const w = window as unknown as { longTasks: [number, number][] };
+      w.longTasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ type: "longtask", buffered: true });
+    });
     await page.goto(url, { waitUntil: "load" });
     await page.waitForLoadState("networkidle");
+    let firstUse: FirstUse | null = null;
+    if (javaScriptEnabled) {
+      // The scripts wait for the visitor's first use of the page (app/services/hydrate-on-use.server.ts):
+      // with JavaScript on, the weight is that of the first view and the first tap.
+      const scriptsBeforeUse = weight.js;
+      const tappedAt = await page.evaluate(() => performance.now());
+      await page.locator("h1").tap();
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", null, { timeout: 60_000 });
+      await page.waitForLoadState("networkidle");
+      const hydratedAt = await page.evaluate(() => performance.now());
+      const tasks = await page.evaluate(() => (window as unknown as { longTasks: [number, number][] }).longTasks);
+      const after = tasks.filter(([start]) => start >= tappedAt);
+      firstUse = {
+        scriptsBeforeUseBytes: scriptsBeforeUse,
+        hydrationMs: Math.round(hydratedAt - tappedAt),
+        longestTaskMs: Math.round(Math.max(0, ...after.map(([, d]) => d))),
+        blockingMs: Math.round(after.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0)),
+      };
+    }
     await Promise.all(pending);
     const readable = javaScriptEnabled ? null : await readableWithoutJavaScript(page);
     await context.close();
-    return { weight, readable };
+    return { weight, readable, firstUse };
   } finally {
     await browser.close();
   }
@@ -327,6 +357,11 @@ async function main() {
     console.log("\nPage weight for an anonymous visitor (phone screen):");
     console.table({ "JavaScript on": withJs.weight, "JavaScript off": withoutJs.weight });
     console.log(`HTML document: ${kb(htmlRaw)} raw, ${kb(htmlCompressed)} compressed.`);
+    console.log("JavaScript on: the first view, then a first tap, which brings the page's scripts.");
+    if (withJs.firstUse) {
+      const f = withJs.firstUse;
+      console.log(`Before the first tap: ${kb(f.scriptsBeforeUseBytes)} of scripts. After it, at 4× CPU: hydrated in ${f.hydrationMs} ms, longest task ${f.longestTaskMs} ms, blocking time ${f.blockingMs} ms.`);
+    }
     console.log(`\nLighthouse, mobile profile, ${runs.length} runs (the median by performance is used):`);
     console.table(runs);
     console.log(`\nThroughput, 32 connections for ${DURATION} s, compression on:`);
@@ -337,7 +372,7 @@ async function main() {
     const report = {
       takenAt: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, chromium: CHROMIUM },
-      page: { htmlRawBytes: htmlRaw, htmlCompressedBytes: htmlCompressed, withJavaScript: withJs.weight, withoutJavaScript: withoutJs.weight, readableWithoutJavaScript: withoutJs.readable },
+      page: { htmlRawBytes: htmlRaw, htmlCompressedBytes: htmlCompressed, withJavaScript: withJs.weight, withoutJavaScript: withoutJs.weight, readableWithoutJavaScript: withoutJs.readable, firstUse: withJs.firstUse },
       lighthouse: { median: lh, runs },
       throughput: load,
       budget: checks,

@@ -20,11 +20,13 @@ export const test = base.extend<{ member: TestUser }>({
   page: async ({ page, javaScriptEnabled }, use) => {
     if (!javaScriptEnabled) noJsPages.add(page);
     else {
-      // With JavaScript, act on the page once it is interactive, as a person does once it has loaded:
-      // the memorial page hydrates only after load (app/services/hydrate-after-load.server.ts).
+      // With JavaScript, act on the page once it is interactive. The memorial page loads its scripts
+      // when the visitor starts to use it (app/services/hydrate-on-use.server.ts): the pointer moves
+      // over the page first, as a person's does.
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {
         const response = await goto(url, options);
+        if (await page.locator('script[type="everlight/on-use"]').count()) await page.mouse.move(3, 3);
         await waitForHydration(page);
         return response;
       };
@@ -35,7 +37,9 @@ export const test = base.extend<{ member: TestUser }>({
 
 /** Waits for React Router to hydrate the page (root.tsx marks <html>); pages without it go on at once. */
 export async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => !("__reactRouterContext" in window) || document.documentElement.dataset.hydrated === "true");
+  await page.waitForFunction(
+    () => document.documentElement.dataset.hydrated === "true" || !("__reactRouterContext" in window || document.querySelector('script[type="everlight/on-use"]')),
+  );
 }
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];

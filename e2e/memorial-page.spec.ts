@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { createTestTribute, loginAs } from "./db";
+import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
 
 // The page a shared link brings people to, as an anonymous visitor sees it, JavaScript on and off:
@@ -80,4 +81,49 @@ test("an anonymous visitor reads the whole memorial, with every photo opening la
   await expectAccessible(visitor);
   // Its scripts, loaded after the page, ran without a complaint (a CSP refusal or a hydration error).
   expect(problems).toEqual([]);
+});
+
+test("a reader on a phone downloads no script until they use the page or near the tribute form", async ({ browser, member, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "about when the scripts load");
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await loginAs(owner, member);
+  const paragraph = "She kept the allotment going through every dry summer and wet winter, and nobody left her gate without a bag of beans. ".repeat(6);
+  const created = await owner.request.post("/api/memorials", {
+    data: { firstName: "Edith", lastName: "Marsh", dateOfBirth: "1928-02-11", dateOfPassing: "2023-06-30", biography: Array(12).fill(paragraph.trim()).join("\n\n"), visibility: "public", isPublished: true },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = await created.json();
+  await ownerContext.close();
+
+  const phone = await browser.newContext({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true });
+  try {
+    const open = async () => {
+      const page = await phone.newPage();
+      const scripts: string[] = [];
+      page.on("request", (request) => void (request.resourceType() === "script" && scripts.push(request.url())));
+      await page.goto(`/memorials/${id}`, { waitUntil: "networkidle" });
+      return { page, scripts };
+    };
+    const helpMeWrite = (page: Page) => page.getByRole("button", { name: "Help me write" });
+
+    // Reading only: the page is whole, and no script has been fetched or run.
+    const reader = await open();
+    await expect(reader.page.getByRole("heading", { level: 1, name: "Edith Marsh" })).toBeVisible();
+    expect(reader.scripts).toEqual([]);
+    expect(await reader.page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+    await expect(helpMeWrite(reader.page)).toHaveCount(0);
+    // The first tap brings the scripts, and the page hydrates.
+    await reader.page.getByRole("heading", { level: 1 }).tap();
+    await expect(helpMeWrite(reader.page)).toBeVisible();
+    expect(reader.scripts.length).toBeGreaterThan(0);
+
+    // Scrolling towards the tribute form (no tap, no key) brings them too.
+    const scroller = await open();
+    expect(scroller.scripts).toEqual([]);
+    await scroller.page.evaluate(() => document.getElementById("leave-tribute")!.scrollIntoView());
+    await expect(helpMeWrite(scroller.page)).toBeVisible();
+  } finally {
+    await phone.close();
+  }
 });

@@ -13,7 +13,7 @@ import { canModerate, createTribute, listApprovedTributes, listPendingTributes, 
 import { getOptionalUser, loginPath } from "~/services/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
 import { clientIp, isPrefetch } from "~/services/request.server";
-import type { HydrateAfterLoadHandle } from "~/services/hydrate-after-load.server";
+import type { HydrateOnUseHandle } from "~/services/hydrate-on-use.server";
 import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
@@ -22,8 +22,9 @@ import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 import { tributeSchema } from "~/utils/validation/tribute";
 
-// The page a shared link lands on: readable at once, scripts after (app/services/hydrate-after-load.server.ts).
-export const handle: HydrateAfterLoadHandle = { hydrateAfterLoad: true };
+// The page a shared link lands on: readable at once, scripts once the visitor uses it or nears the tribute
+// form or the share buttons (data-hydrate-near; app/services/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
@@ -170,7 +171,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             {paragraphs.length ? (
               <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
                 {paragraphs.map((p, i) => (
-                  <p key={i} className="whitespace-pre-line">
+                  <p key={i} className="render-when-near-sm whitespace-pre-line">
                     {p}
                   </p>
                 ))}
@@ -201,7 +202,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               <Stat label="Created" value={formatLongDate(memorial.createdAt)} />
             </dl>
           </section>
-          <section aria-labelledby="share-heading">
+          <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
             <h2 id="share-heading" className="font-semibold text-slate-900">
               Share this memorial
             </h2>

@@ -9,7 +9,7 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
   const photos = items.filter((i) => i.mediaType.startsWith("image/"));
   const videos = items.filter((i) => i.mediaType.startsWith("video/"));
   return (
-    <section aria-labelledby="gallery-heading" className="mt-10">
+    <section aria-labelledby="gallery-heading" className="render-when-near mt-10">
       <h2 id="gallery-heading" className="font-serif text-2xl font-semibold text-slate-900">
         Photos and videos
       </h2>

@@ -50,7 +50,7 @@ function replyErrors(reply: TributeReply | null | undefined): TributeErrors {
 export function TributeSection(props: TributeSectionProps) {
   const { approved, pending } = props;
   return (
-    <section id="tributes" aria-labelledby="tributes-heading" className="mt-10">
+    <section id="tributes" aria-labelledby="tributes-heading" className="render-when-near mt-10">
       <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
         Tributes {approved.total ? <span className="text-lg font-normal text-slate-700">({approved.total})</span> : null}
       </h2>
@@ -204,7 +204,8 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
         </div>
       ) : null}
-      <Form method="post" id="leave-tribute" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset>
+      {/* data-hydrate-near: the page's scripts load as the visitor nears the form (hydrate-on-use.server.ts). */}
+      <Form method="post" id="leave-tribute" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
         <input type="hidden" name="formStartedAt" value={stamp} />
         {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { deferScripts } from "./hydrate-after-load.server";
+import { deferScripts } from "./hydrate-on-use.server";
 
-// The memorial page's scripts wait for the page (hydrate-after-load.server.ts); the browser tests prove
-// that the page still hydrates. Here: the rewrite itself, on a document shaped as React Router renders it.
+// The memorial page's scripts wait for the visitor (hydrate-on-use.server.ts); the browser tests prove
+// when they load and that the page then hydrates. Here: the rewrite itself, on a document shaped as
+// React Router renders it.
 
 const N = "abc123==";
 const page = [
@@ -13,6 +14,7 @@ const page = [
   `</head><body><main><p>Winnie ran the post office.</p></main>`,
   `<script nonce="${N}">console.log("scroll restoration")</script>`,
   `<script nonce="${N}">window.__reactRouterContext = {};</script>`,
+  `<script nonce="${N}">window.__reactRouterContext.streamController.enqueue("[{\\"loaderData\\":1}]");</script>`,
   `<script nonce="${N}" type="module" async="">import "/assets/root.js"; import("/assets/entry.client-1.js");</script>`,
   `</body></html>`,
 ].join("");
@@ -22,14 +24,18 @@ describe("scripts after the page", () => {
     const out = deferScripts(page);
     expect(out).not.toContain("modulepreload");
     expect(out).not.toContain('type="module" async=""');
-    expect(out).toContain(`<script nonce="${N}" type="everlight/after-load">import "/assets/root.js";`);
-    expect(out.match(/addEventListener/g)?.length).toBe(1);
-    // The loader runs from a script that already carries the page's nonce, and starts on load or use.
-    expect(out).toMatch(new RegExp(`<script nonce="${N}">\\(function\\(\\)\\{.*"load","pointerdown","keydown","focusin","touchstart"`));
+    expect(out).toContain(`<script nonce="${N}" type="everlight/on-use" data-module="">import "/assets/root.js";`);
+    // React Router's context and data wait with it, as text, in their order.
+    expect(out).toContain(`<script nonce="${N}" type="everlight/on-use">window.__reactRouterContext = {};</script>`);
+    expect(out).toContain(`<script nonce="${N}" type="everlight/on-use">window.__reactRouterContext.streamController.enqueue(`);
+    expect(out).not.toMatch(/<script nonce="[^"]*">window\.__reactRouterContext/);
+    expect(out.match(/addEventListener/g)?.length).toBe(2);
+    // The loader runs from a script that already carries the page's nonce, and starts on use.
+    expect(out).toMatch(new RegExp(`<script nonce="${N}">\\(function\\(\\)\\{.*\\["pointerdown","pointermove","keydown","focusin","touchstart","wheel"\\]`));
+    expect(out).toContain("[data-hydrate-near]");
     // Everything else is as rendered.
     expect(out).toContain('<link rel="stylesheet" href="/assets/app.css" data-precedence="default"/>');
     expect(out).toContain("<p>Winnie ran the post office.</p>");
-    expect(out).toContain('window.__reactRouterContext = {};');
   });
 
   it("leaves a document without React Router's module script alone", () => {
