@@ -34,8 +34,12 @@ export default function handleRequest(
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
+    // The same for pages whose scripts wait for the visitor (hydrate-on-use.server.ts): they are sent
+    // whole anyway, and written whole their data needs no Suspense boundary revealed by script, which
+    // costs a layout and a task on a slow phone.
+    const onUse = wantsHydrateOnUse(routerContext);
     let readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || onUse
         ? "onAllReady"
         : "onShellReady";
 
@@ -61,7 +65,7 @@ export default function handleRequest(
             clearTimeout(timeoutId);
             timeoutId = undefined;
           };
-          const body = wantsHydrateOnUse(routerContext)
+          const body = onUse
             ? deferScriptsStream(finished)
             : new PassThrough({
                 final(callback) {
