@@ -38,6 +38,12 @@ describe("scripts after the page", () => {
     expect(out).toContain("<p>Winnie ran the post office.</p>");
   });
 
+  it("gives the loader a script of its own when no other script runs before the visitor comes", () => {
+    const out = deferScripts(page.replace(`<script nonce="${N}">console.log("scroll restoration")</script>`, ""));
+    expect(out).toMatch(new RegExp(`<script nonce="${N}">\\(function\\(\\)\\{.*</script></body>`));
+    expect(out).not.toMatch(/<script nonce="[^"]*">window\.__reactRouterContext/);
+  });
+
   it("leaves a document without React Router's module script alone", () => {
     const plain = "<!DOCTYPE html><html><head></head><body><p>Static</p></body></html>";
     expect(deferScripts(plain)).toBe(plain);

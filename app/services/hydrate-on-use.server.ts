@@ -39,23 +39,27 @@ const ROUTER_DATA_SCRIPT = /<script nonce="([^"]*)">window\.__reactRouterContext
 
 /** Rewrites a rendered document so that its scripts wait for the visitor (see above). */
 export function deferScripts(html: string): string {
-  if (!MODULE_SCRIPT.test(html) || !FIRST_INLINE_SCRIPT.test(html)) return html;
+  if (!MODULE_SCRIPT.test(html)) return html;
   // Once, on the first use of the page, or when a part marked data-hydrate-near comes within a screen.
   const loader =
-    `(function(){var d=document,w=window,E=${JSON.stringify(USE_EVENTS)},io,go=function(){` +
-    `E.forEach(function(e){w.removeEventListener(e,go,true)});if(io)io.disconnect();` +
+    `(function(){var d=document,w=window,E=${JSON.stringify(USE_EVENTS)},io,done,go=function(){` +
+    `if(done)return;done=1;E.forEach(function(e){w.removeEventListener(e,go,true)});if(io)io.disconnect();` +
     `d.querySelectorAll('script[type="${DEFERRED_TYPE}"]').forEach(function(m){` +
     `var s=d.createElement("script");if(m.dataset.module!==undefined)s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;m.replaceWith(s)})};` +
     `E.forEach(function(e){w.addEventListener(e,go,{capture:true,passive:true})});` +
-    `w.addEventListener("load",function(){var n=d.querySelectorAll("[data-hydrate-near]");if(!n.length)return;` +
+    `w.addEventListener("load",function(){var n=d.querySelectorAll("[data-hydrate-near]");if(done||!n.length)return;` +
     `if(!w.IntersectionObserver)return go();` +
     `io=new IntersectionObserver(function(es){if(es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
     `n.forEach(function(e){io.observe(e)})})})();`;
-  return html
+  const nonce = html.match(MODULE_SCRIPT)![1];
+  const deferred = html
     .replace(PRELOAD, "")
-    .replace(ROUTER_DATA_SCRIPT, (_tag, nonce: string) => `<script nonce="${nonce}" type="${DEFERRED_TYPE}">window.__reactRouterContext`)
-    .replace(MODULE_SCRIPT, (_tag, nonce: string) => `<script nonce="${nonce}" type="${DEFERRED_TYPE}" data-module="">`)
-    .replace(FIRST_INLINE_SCRIPT, (tag) => tag + loader);
+    .replace(ROUTER_DATA_SCRIPT, (_tag, n: string) => `<script nonce="${n}" type="${DEFERRED_TYPE}">window.__reactRouterContext`)
+    .replace(MODULE_SCRIPT, (_tag, n: string) => `<script nonce="${n}" type="${DEFERRED_TYPE}" data-module="">`);
+  // The loader joins the first script that still runs (React Router's scroll restoration), or has its own.
+  return FIRST_INLINE_SCRIPT.test(deferred)
+    ? deferred.replace(FIRST_INLINE_SCRIPT, (tag) => tag + loader)
+    : deferred.replace("</body>", `<script nonce="${nonce}">${loader}</script></body>`);
 }
 
 /** The document stream, collected and passed through deferScripts. */
