@@ -1,22 +1,15 @@
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, startServer, type ApiResponse, type Client, type TestServer } from "../test/http";
+import { client, registerMember, startServer, type ApiResponse, type Client, type TestServer } from "../test/http";
 
 // The anonymous memorial page cache (server/page-cache.ts) over real HTTP against the built server:
 // whatever changes, the next anonymous request shows it, and nothing that stopped being public is ever
 // served from a kept copy. Everything is set up through the /api, so this runs on PGlite and PostgreSQL.
 
 let server: TestServer;
-const PASSWORD = "Correct1horse";
 
-async function member(): Promise<{ api: Client; id: string }> {
-  const api = client(server.url);
-  const res = await api.post("/api/auth/register", { firstName: "Cara", lastName: "Owner", email: `c-${randomBytes(5).toString("hex")}@example.test`, password: PASSWORD });
-  expect(res.status, res.text).toBe(201);
-  return { api, id: res.json.id };
-}
+const member = () => registerMember(server.url, { firstName: "Cara", lastName: "Owner" });
 
 async function publicMemorial(owner: Client, biography = "She kept bees on the hill.") {
   const res = await owner.post("/api/memorials", { firstName: "Iris", lastName: "Fenwick", biography, visibility: "public", isPublished: true });

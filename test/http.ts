@@ -197,3 +197,11 @@ export function client(
     delete: (p, o) => request("DELETE", p, o),
   };
 }
+
+/** A new member registered through the /api, signed in on a client of their own. */
+export async function registerMember(baseUrl: string, name: { firstName: string; lastName: string } = { firstName: "Test", lastName: "Member" }): Promise<{ api: Client; id: string }> {
+  const api = client(baseUrl);
+  const res = await api.post("/api/auth/register", { ...name, email: `m-${randomBytes(5).toString("hex")}@example.test`, password: "Correct1horse" });
+  if (res.status !== 201) throw new Error(`Registering a test member answered ${res.status}: ${res.text}`);
+  return { api, id: res.json.id };
+}

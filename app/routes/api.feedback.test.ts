@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, startServer, type Client, type TestServer } from "../../test/http";
+import { client, registerMember, startServer, type Client, type TestServer } from "../../test/http";
 import { FEEDBACK_MESSAGES } from "~/utils/feedback";
 
 // The feedback popup's /api over real HTTP (memorial-core.md §7): popup state (read, complete, skip) and
@@ -8,17 +7,7 @@ import { FEEDBACK_MESSAGES } from "~/utils/feedback";
 
 let server: TestServer;
 
-async function member(): Promise<{ api: Client; id: string }> {
-  const api = client(server.url);
-  const res = await api.post("/api/auth/register", {
-    firstName: "Fern",
-    lastName: "Feedback",
-    email: `fb-${randomBytes(5).toString("hex")}@example.com`,
-    password: "Secret123",
-  });
-  expect(res.status).toBe(201);
-  return { api, id: res.json.id };
-}
+const member = () => registerMember(server.url, { firstName: "Fern", lastName: "Feedback" });
 
 const ANSWERS = { ease_of_use: "4", feature_satisfaction: ["Photo/video uploads", "Overall design"], improvement_suggestions: "Darker text, please." };
 const body = (over: Record<string, unknown> = {}) => ({ type: "ux_feedback", content: JSON.stringify(ANSWERS), rating: 4, ...over });

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, startServer, type Client, type TestServer } from "../../test/http";
+import { client, registerMember, startServer, type Client, type TestServer } from "../../test/http";
 import { RATE_LIMITS } from "~/models/rate-limit.server";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
 
@@ -10,14 +9,11 @@ import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
 
 let server: TestServer;
 let sql: pg.Pool;
-const PASSWORD = "Secret123";
 
 async function member(isAdmin = false): Promise<{ api: Client; id: string }> {
-  const api = client(server.url);
-  const res = await api.post("/api/auth/register", { firstName: "Tess", lastName: "Owner", email: `t-${randomBytes(5).toString("hex")}@example.com`, password: PASSWORD });
-  expect(res.status).toBe(201);
-  if (isAdmin) await sql.query(`UPDATE users SET "isAdmin" = true WHERE id = $1`, [res.json.id]);
-  return { api, id: res.json.id };
+  const registered = await registerMember(server.url, { firstName: "Tess", lastName: "Owner" });
+  if (isAdmin) await sql.query(`UPDATE users SET "isAdmin" = true WHERE id = $1`, [registered.id]);
+  return registered;
 }
 
 async function memorial(ownerId: string, visibility = "public") {
