@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { prisma } from "~/services/db.server";
+import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
+import { MEDIA_LIMITS } from "~/utils/upload-limits";
 
 // Photos and videos of memorials (memorial-core.md §3 "Memorial media"). What a file is comes from its
 // bytes, never its name. Photos are stored as an upright "original" with every piece of metadata
@@ -10,16 +11,7 @@ import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/stora
 // Every file of a memorial lives under memorials/<memorialId>/, which is how the media route knows
 // whose visibility rules apply (app/routes/media.$.ts).
 
-export const MEDIA_LIMITS = {
-  /** Phone photos are 3–12 MB; 20 MB leaves room for good cameras. */
-  imageBytes: 20 * 1024 * 1024,
-  /** About two minutes of phone video. Decided here because the spec leaves it open (README). */
-  videoBytes: 100 * 1024 * 1024,
-  /** One form post (profile photo + several files), so one request cannot exhaust memory. */
-  requestBytes: 250 * 1024 * 1024,
-  /** Files per memorial: bounded, so a gallery page stays a reasonable size. */
-  filesPerMemorial: 50,
-} as const;
+export { MEDIA_LIMITS } from "~/utils/upload-limits";
 
 export const MEDIA_MESSAGES = {
   type: "This file is not a photo or video we can use. Please choose a JPEG, PNG, GIF or WebP photo, or an MP4, WebM or MOV video.",
@@ -155,6 +147,8 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
     return item;
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);
+    // The memorial was deleted while its file was being stored: it is simply gone.
+    if (isGoneMeanwhile(error)) return null;
     throw error;
   }
 }
@@ -164,7 +158,11 @@ export async function setMemorialPortrait(memorialId: string, ownerId: string, b
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
   if (!memorial) return null;
   const stored = await storeMemorialFile(memorialId, bytes, { imagesOnly: true });
-  const updated = await prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: stored.mediaUrl } });
+  const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: stored.mediaUrl } }));
+  if (!updated) {
+    await deleteStoredMedia([stored.mediaUrl]);
+    return null;
+  }
   if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
   return updated;
 }
@@ -172,25 +170,30 @@ export async function setMemorialPortrait(memorialId: string, ownerId: string, b
 export async function removeMemorialPortrait(memorialId: string, ownerId: string) {
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
   if (!memorial) return null;
-  const updated = await prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } });
+  const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } }));
+  if (!updated) return null;
   if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
   return updated;
 }
 
-/** Deletes one media item of a memorial the caller owns (admins: any). False when not found or not theirs. */
-export async function deleteMediaItem(mediaId: string, actor: { id: string; isAdmin: boolean }) {
+/**
+ * Deletes one media item of a memorial the caller owns. False when not found or not theirs: an
+ * administrator may remove a whole memorial, never single photos of a family's (memorial-access.ts).
+ */
+export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
   const item = await prisma().memorialMedia.findFirst({
-    where: { id: mediaId, ...(actor.isAdmin ? {} : { memorial: { userId: actor.id } }) },
+    where: { id: mediaId, memorial: { userId: owner.id } },
     select: { id: true, mediaUrl: true, memorialId: true },
   });
   if (!item) return false;
-  await prisma().$transaction([prisma().memorialMedia.delete({ where: { id: item.id } }), touchMemorial(item.memorialId)]);
+  // deleteMany/updateMany: the same photo (or its memorial) removed at the same moment is no error.
+  await prisma().$transaction([prisma().memorialMedia.deleteMany({ where: { id: item.id } }), touchMemorial(item.memorialId)]);
   await deleteStoredMedia([item.mediaUrl]);
   return true;
 }
 
 function touchMemorial(memorialId: string) {
-  return prisma().memorial.update({ where: { id: memorialId }, data: { updatedAt: new Date() }, select: { id: true } });
+  return prisma().memorial.updateMany({ where: { id: memorialId }, data: { updatedAt: new Date() } });
 }
 
 /** Decodes a base64 data URL (or bare base64, as the /api allows) into bytes; null when malformed. */

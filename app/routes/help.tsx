@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { Route } from "./+types/help";
 import { Link } from "react-router";
 import { SUPPORT_EMAIL } from "~/utils/site";
+import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
 const linkClass =
   "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
@@ -55,6 +56,7 @@ const FAQS: Faq[] = [
             &ndash; only you can see it.
           </li>
         </ul>
+        <p>{MODERATION_POLICY}</p>
         <p>
           Drafts are always visible only to you, whatever visibility you have
           chosen, until you publish them.

@@ -5,10 +5,14 @@ import { MemorialForm } from "~/components/memorial/memorial-form";
 import { submitMemorialForm, uploadRules } from "~/models/memorial-form.server";
 import { requireUser } from "~/services/auth.server";
 import { LIMIT_REDIRECT_DELAY_MS } from "~/utils/plans";
+import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // Create Memorial (memorial-core.md §2, §4 "Create flow", §8). The form, its checks and the saving of
 // files live in app/components/memorial/memorial-form.tsx and app/models/memorial-form.server.ts,
 // shared with Edit Memorial.
+
+// One post carries the photos and videos: the server lets this route read that much, after requireUser.
+export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

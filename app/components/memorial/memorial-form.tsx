@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
-import { VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
+import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 import { withThousands } from "~/utils/text";
 
@@ -55,12 +55,6 @@ export type MemorialFormFailure = {
 };
 
 export const CHOOSE_AGAIN = "Please choose your photos again";
-
-const VISIBILITY_HINTS: Record<(typeof VISIBILITIES)[number], string> = {
-  public: "Anyone can find and view this memorial.",
-  friends: "Only you and your friends on Everlight can view it.",
-  private: "Only you can view it.",
-};
 
 type Props = {
   mode: "create" | "edit";
