@@ -44,7 +44,7 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
       if (req.method !== "GET" && req.method !== "HEAD") {
         const contentType = req.get("content-type") ?? "";
         if (!api && hasBody(req) && !FORM_TYPE.test(contentType)) return refuse(REFUSALS.notAForm);
-        const raised = raisedBodyLimit(serverBuild, req.path);
+        const raised = raisedBodyLimit(serverBuild, req.path, "index" in req.query);
         if (raised) {
           body = boundedBodyStream(req, raised, () => (overflow = raised));
         } else {
@@ -81,6 +81,15 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
   };
 }
 
+/** `private, no-store`, keeping what else the route said that is not about keeping (e.g. no-transform). */
+function privateNoStore(cacheControl: string) {
+  const others = cacheControl
+    .split(",")
+    .map((d) => d.trim())
+    .filter((d) => d && !/^(?:private|public|no-store|no-cache|max-age|s-maxage|must-revalidate|proxy-revalidate|immutable|stale-)/i.test(d));
+  return ["private", "no-store", ...others].join(", ");
+}
+
 /** Whether a page's form body parses: a broken multipart envelope is a 400, not an error in a route. */
 async function readsAsForm(body: Uint8Array, contentType: string) {
   if (body.byteLength === 0 || !/^multipart\//i.test(contentType)) return true;
@@ -112,11 +121,13 @@ function routeTree(build: ServerBuild): RouteObject[] {
   return tree;
 }
 
-/** The larger bound the route for this path declares in its handle (file uploads), or null. */
-export function raisedBodyLimit(build: ServerBuild, pathname: string): number | null {
+/** The larger bound the route whose action this post reaches declares in its handle (file uploads), or null. */
+export function raisedBodyLimit(build: ServerBuild, pathname: string, toIndex: boolean): number | null {
   // Form posts made with JavaScript go to the same path with `.data` (React Router's single fetch).
   const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
   const matches = matchRoutes(routeTree(build), path) ?? [];
+  // A post reaches an index route only with ?index; otherwise its parent layout's action.
+  if (matches.length > 1 && matches[matches.length - 1].route.index && !toIndex) matches.pop();
   const leaf = matches[matches.length - 1];
   const handle = leaf ? (build.routes[leaf.route.id!]?.module.handle as RequestBodyHandle | undefined) : undefined;
   const limit = handle?.body?.maxBytes;
@@ -142,7 +153,7 @@ function requestHeaders(req: Request) {
 
 /**
  * Sends React Router's answer. Anything that depends on the session (a request carrying the session or
- * a flash message, or an answer that sets a cookie) is `private, no-store` unless the route said the
+ * a flash message, an answer that sets a cookie, the answer to a post) is `private, no-store` unless the route said the
  * answer is the same for everyone (`public`); every answer varies by Cookie, so that a shared cache
  * never hands a member's page to a visitor or the other way round.
  */
@@ -154,8 +165,10 @@ async function sendResponse(req: Request, res: Response, response: globalThis.Re
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers) res.append(name, value);
-  const personal = PERSONAL_COOKIE.test(req.get("cookie") ?? "") || response.headers.has("set-cookie");
-  if (personal && !/\bpublic\b/i.test(response.headers.get("cache-control") ?? "")) res.setHeader("Cache-Control", "private, no-store");
+  // An answer to a form or a call echoes what was sent: personal too.
+  const personal = PERSONAL_COOKIE.test(req.get("cookie") ?? "") || response.headers.has("set-cookie") || !["GET", "HEAD"].includes(req.method);
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  if (personal && !/\bpublic\b/i.test(cacheControl)) res.setHeader("Cache-Control", privateNoStore(cacheControl));
   res.vary("Cookie");
   // A stream of events (the AI helper writing as it goes) starts at once.
   if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();

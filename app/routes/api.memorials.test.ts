@@ -308,6 +308,35 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expectJsonError(await people.owner.api.get(`/api/memorials/${memorial.id}`), 404);
     });
 
+    it("gives an administrator one authority on the pages and the /api alike: open any memorial, delete it whole, never edit it or remove one photo", async () => {
+      const admin = people.admin.api;
+      for (const state of ["private", "draft"] as const) {
+        const { id, mediaId, mediaUrl } = memorials[state];
+        // Opens it, for moderation: page, /api, media list and files.
+        expect((await admin.get(`/memorials/${id}`)).status, state).toBe(200);
+        expect((await admin.get(`/api/memorials/${id}`)).status, state).toBe(200);
+        expect((await admin.get(`/api/memorials/${id}/media`)).json, state).toHaveLength(1);
+        expect((await admin.get(mediaUrl)).status, state).toBe(200);
+        // Never removes a single photo or video: the /api answers as the edit page does.
+        expectJsonError(await admin.delete(`/api/memorials/media/${mediaId}`), 404, "Media not found");
+        const form = { body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+        expect((await admin.request("POST", `/memorials/${id}/media/${mediaId}/delete`, form)).status, state).toBe(404);
+        expect((await admin.get(`/memorials/${id}/media/${mediaId}/delete`)).status, state).toBe(404);
+        // Nor edits it, on the page (sent away with "Access denied") or through the /api.
+        expectJsonError(await admin.put(`/api/memorials/${id}`, { biography: "Changed" }), 404, "Memorial not found");
+        const edit = await admin.get(`/memorials/${id}/edit`);
+        expect(edit.status, state).toBe(303);
+        expect(await count(`SELECT count(*) FROM memorial_media WHERE id = $1`, [mediaId])).toBe(1);
+      }
+    });
+
+    it("tells families the truth about who can open a memorial: the hints name the moderators", async () => {
+      const page = await people.owner.api.get("/memorials/create");
+      expect(page.text).toContain("Only you can view it. Everlight&#x27;s moderators can open it too.");
+      const help = await visitor.get("/help");
+      expect(help.text).toContain("moderators can open it to keep the site safe");
+    });
+
     it("removes the stored files with the memorial (its /media URLs answer 404 afterwards)", async () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Deleted" });
       const item = await uploadPhoto(people.owner.api, memorial.id);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PublicUser } from "~/models/user.server";
 import { getOptionalUser } from "./auth.server";
+import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
 import { BodyTooLargeError } from "./multipart.server";
 
 // Helpers for the /api resource routes (DESIGN.md "The /api contract"): JSON in and out, never cached,
@@ -49,7 +50,7 @@ export async function withApiErrors(work: () => Promise<Response>): Promise<Resp
 }
 
 export type ReadJsonOptions = {
-  /** Largest body accepted, in bytes (default 100 kB). */
+  /** Largest body accepted, in bytes (default: every request's bound, DEFAULT_BODY_BYTES). */
   maxBytes?: number;
   /** The 413's message (default "The request body is too large"). */
   tooLargeMessage?: string;
@@ -63,7 +64,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * object (400) and a schema failure (400, with the first message and `errors` per field).
  */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, options: ReadJsonOptions = {}): Promise<z.output<S>> {
-  const { maxBytes = 100_000, tooLargeMessage = "The request body is too large" } = options;
+  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
   // What is left unread of a refused body is the server's to deal with (server/request-body.ts).
   if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
   const declared = Number(request.headers.get("Content-Length"));

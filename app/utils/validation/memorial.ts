@@ -9,7 +9,7 @@ import { text, TEXT_MESSAGES } from "./text";
 export const MEMORIAL_MESSAGES = {
   firstName: "First name is required",
   lastName: "Last name is required",
-  date: "Enter a date as YYYY-MM-DD",
+  date: TEXT_MESSAGES.dateFormat,
   futureDate: "The date cannot be in the future",
   passingBeforeBirth: "The date of passing cannot be before the date of birth",
   visibility: "Choose Public, Friends Only or Private",
@@ -32,7 +32,7 @@ const dateField = text()
   .transform((v) => (v ? v : null))
   .superRefine((v, ctx) => {
     const problem = v === null ? null : checkCalendarDate(v);
-    if (problem) ctx.addIssue({ code: "custom", message: problem === TEXT_MESSAGES.date ? MEMORIAL_MESSAGES.date : problem, abort: true });
+    if (problem) ctx.addIssue({ code: "custom", message: problem, abort: true });
   })
   .refine((v) => v === null || v <= today(), MEMORIAL_MESSAGES.futureDate);
 

@@ -4,7 +4,8 @@
 
 export const TEXT_MESSAGES = {
   control: "This text contains a hidden character we cannot save. Please retype it.",
-  date: "Enter a real date as YYYY-MM-DD",
+  dateFormat: "Enter a date as YYYY-MM-DD",
+  dateImpossible: "This date does not exist. Please check the day and the month.",
   earliestYear: "Enter a year from 1000 onwards",
 } as const;
 
@@ -27,14 +28,16 @@ export function jsonHasControlCharacters(value: unknown): boolean {
 }
 
 /**
- * Why a YYYY-MM-DD value is not a date we can keep, or null when it is one: 2023-02-29 does not exist
- * (JavaScript would quietly make it 1 March), and years before EARLIEST_YEAR are refused.
+ * Why a YYYY-MM-DD value is not a date we can keep (its message), or null when it is one: 2023-02-29
+ * does not exist (JavaScript would quietly make it 1 March), and years before EARLIEST_YEAR are refused.
  */
 export function checkCalendarDate(value: string): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return TEXT_MESSAGES.date;
+  if (!match) return TEXT_MESSAGES.dateFormat;
   const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return TEXT_MESSAGES.date;
+  // setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return TEXT_MESSAGES.dateImpossible;
   return year < EARLIEST_YEAR ? TEXT_MESSAGES.earliestYear : null;
 }
