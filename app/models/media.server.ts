@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
@@ -163,7 +165,7 @@ export async function setMemorialPortrait(memorialId: string, ownerId: string, b
     await deleteStoredMedia([stored.mediaUrl]);
     return null;
   }
-  if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
+  await deleteReplacedPortrait(memorialId, memorial.profileImageUrl);
   return updated;
 }
 
@@ -172,7 +174,7 @@ export async function removeMemorialPortrait(memorialId: string, ownerId: string
   if (!memorial) return null;
   const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } }));
   if (!updated) return null;
-  if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
+  await deleteReplacedPortrait(memorialId, memorial.profileImageUrl);
   return updated;
 }
 
@@ -187,7 +189,12 @@ export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
   });
   if (!item) return false;
   // deleteMany/updateMany: the same photo (or its memorial) removed at the same moment is no error.
-  await prisma().$transaction([prisma().memorialMedia.deleteMany({ where: { id: item.id } }), touchMemorial(item.memorialId)]);
+  // A photo that was also the portrait takes the portrait with it, so no page points at a gone file.
+  await prisma().$transaction([
+    prisma().memorialMedia.deleteMany({ where: { id: item.id } }),
+    prisma().memorial.updateMany({ where: { id: item.memorialId, profileImageUrl: item.mediaUrl }, data: { profileImageUrl: null } }),
+    touchMemorial(item.memorialId),
+  ]);
   await deleteStoredMedia([item.mediaUrl]);
   return true;
 }
@@ -234,16 +241,41 @@ export async function listMediaForMemorial(memorialId: string) {
 }
 
 /**
- * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, one of
- * that memorial's own stored files, or a picture shipped with the site. Anything else is refused: a URL
- * into another memorial's folder would have that memorial's files removed when this one is deleted
- * (deleteStoredMedia), and outside addresses are blocked by our Content-Security-Policy anyway.
+ * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, its
+ * current portrait, one of its own photos, or a picture shipped with the site that exists (issue 13 §12:
+ * anything else would show a broken picture). Refused too: a URL into another memorial's folder, whose
+ * files would be removed when this one is deleted, and outside addresses, which our
+ * Content-Security-Policy blocks anyway.
  */
-export function isUsablePortraitUrl(memorialId: string, url: string | null): boolean {
+export async function isUsablePortraitUrl(memorialId: string, url: string | null): Promise<boolean> {
   if (url === null) return true;
   const key = keyFromUrl(url);
-  if (key) return key.startsWith(`memorials/${memorialId}/`);
-  return /^\/(?:demo|images)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(url) && !url.includes("..");
+  if (key) {
+    if (!key.startsWith(`memorials/${memorialId}/`)) return false;
+    const [photos, current] = await Promise.all([
+      prisma().memorialMedia.count({ where: { memorialId, mediaUrl: url, mediaType: { startsWith: "image/" } } }),
+      prisma().memorial.count({ where: { id: memorialId, profileImageUrl: url } }),
+    ]);
+    return photos + current > 0;
+  }
+  return isBundledPicture(url);
+}
+
+const BUNDLED_PICTURE = /^\/(?:demo|images)\/(?:[A-Za-z0-9][A-Za-z0-9_-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(?:svg|png|jpe?g|webp)$/;
+
+/** A picture shipped with the site (public/images, public/demo) that is really there. */
+function isBundledPicture(url: string) {
+  return BUNDLED_PICTURE.test(url) && !url.includes("..") && existsSync(path.join(process.cwd(), "public", url));
+}
+
+/** Whether one of the memorial's photos is also its portrait: then its files stay when the portrait changes. */
+async function isGalleryPhoto(memorialId: string, url: string) {
+  return (await prisma().memorialMedia.count({ where: { memorialId, mediaUrl: url } })) > 0;
+}
+
+/** Removes a portrait's stored files once it is no longer the portrait, unless a gallery photo is the same file. */
+export async function deleteReplacedPortrait(memorialId: string, url: string | null) {
+  if (url && !(await isGalleryPhoto(memorialId, url))) await deleteStoredMedia([url]);
 }
 
 /** Every stored file of a user's memorials, collected before the account is deleted (the rows go by cascade). */

@@ -5,7 +5,7 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { FREE_MEMORIAL_LIMIT, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
-import { deleteStoredMedia } from "./media.server";
+import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
 import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
 
 // Memorials: all data access and rules about memorials live here (DESIGN.md "Rules that hold
@@ -153,7 +153,7 @@ export async function updateOwnMemorial(id: string, ownerId: string, input: Memo
     input.profileImageUrl !== undefined && existing.profileImageUrl && input.profileImageUrl !== existing.profileImageUrl ? existing.profileImageUrl : null;
   const updated = await unlessGone(writeMemorialUpdate(id, existing, input));
   if (!updated) return null;
-  if (replacedPortrait) await deleteStoredMedia([replacedPortrait]);
+  await deleteReplacedPortrait(id, replacedPortrait);
   return updated;
 }
 
@@ -201,7 +201,7 @@ export async function deleteMemorial(id: string, actor: { id: string; isAdmin: b
   // deleteMany: a second delete of the same memorial at the same moment finds nothing, not an error.
   const { count } = await prisma().memorial.deleteMany({ where: { id } });
   if (count === 0) return null;
-  return [memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)].filter((u): u is string => !!u);
+  return [...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u);
 }
 
 // The view counter (memorial-core.md §4 "View counter"). Page views are added up in memory and written

@@ -295,6 +295,16 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       // Another memorial's file would be deleted with this memorial: refused.
       expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: memorials.public.mediaUrl }), 400);
       expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "https://tracker.example/x.png" }), 400);
+      // Nothing that would show a broken picture: a file in its folder that is not one of its photos,
+      // or a bundled picture that does not exist. A bundled placeholder that does is fine.
+      const stranger = item.mediaUrl.replace(/\/[^/]+\/original\.png$/, "/00000000-0000-4000-8000-000000000000/original.png");
+      expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: stranger }), 400);
+      expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/no-such-picture.svg" }), 400);
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/placeholder-portrait.svg" })).status).toBe(200);
+      // A gallery photo chosen as the portrait keeps its files when the portrait changes again.
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: item.mediaUrl })).status).toBe(200);
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/placeholder-portrait.svg" })).status).toBe(200);
+      expect((await visitor.get(item.mediaUrl)).status).toBe(200);
       const cleared = await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: null });
       expect(cleared.json.profileImageUrl).toBeNull();
     });
