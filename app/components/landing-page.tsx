@@ -130,7 +130,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
             <div className="p-6 sm:p-8">
               <div className="flex flex-wrap items-center gap-3">
                 <h3 className="font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
-                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
+                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">
                   Public
                 </span>
               </div>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Route } from "./+types/help";
 import { Link } from "react-router";
+import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
 
 const linkClass =
@@ -214,16 +215,12 @@ export default function HelpPage() {
           Still need help?
         </h2>
         <p className="mt-3 leading-relaxed text-slate-700">
-          Our support team is happy to help with anything, however small. Send
-          us a message through our{" "}
-          <Link to="/contact" className={linkClass}>
-            contact form
-          </Link>{" "}
-          or email us at{" "}
+          Our support team is happy to help with anything, however small. Email
+          us at{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
             {SUPPORT_EMAIL}
           </a>
-          .
+          <OrContactForm className={linkClass} />.
         </p>
         <p className="mt-3 leading-relaxed text-slate-700">
           Support hours: Monday to Friday, 9AM to 6PM EST.

@@ -91,6 +91,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           defaultValue={memorial.values}
           portrait={memorial.portrait}
           existingMediaCount={memorial.media.length}
+          published={memorial.isPublished}
           mediaGallery={<MediaGalleryEditor memorialId={memorial.id} items={memorial.media} onDelete={setDeleteTarget} />}
         />
       </div>

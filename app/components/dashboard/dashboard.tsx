@@ -3,6 +3,7 @@ import { Icon, IconBadge, type IconName } from "~/components/icons";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-card";
 import { formatShortDate } from "~/utils/dates";
+import { isBuilt } from "~/utils/screens";
 import type { FeedbackView } from "~/utils/feedback";
 import { fullName } from "~/utils/text";
 import { FeedbackPopup } from "./feedback-popup";
@@ -26,13 +27,18 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="font-serif text-3xl font-bold text-slate-900">Welcome back, {firstName}!</h1>
+          {/* A member who has made nothing yet (as anyone just registered) is new here, not back (issue 13). */}
+          <h1 className="font-serif text-3xl font-bold text-slate-900">
+            {counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
+          </h1>
           <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>
-        <Link to="/vault" className="btn-secondary">
-          <Icon name="lock" className="h-4 w-4" />
-          Vault
-        </Link>
+        {isBuilt("/vault") ? (
+          <Link to="/vault" className="btn-secondary">
+            <Icon name="lock" className="h-4 w-4" />
+            Vault
+          </Link>
+        ) : null}
       </div>
 
       <FeedbackPopup view={feedback} />
@@ -161,7 +167,7 @@ function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 className="font-semibold text-slate-900">{name}</h3>
-                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-800">{statusBadge(memorial)}</span>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-sm font-semibold text-slate-800">{statusBadge(memorial)}</span>
                 </div>
                 <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
               </div>

@@ -76,7 +76,9 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
       {/* Polite while it only moves when asked; silent while it moves by itself (no constant chatter). */}
       <ul
         aria-live={hydrated && !rotating ? "polite" : "off"}
-        className={hydrated ? "mt-4" : "mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"}
+        // `relative` without JavaScript: the slides' visually hidden labels (absolutely positioned) stay
+        // inside this scroller instead of making the whole page as wide as the row (issue 13).
+        className={hydrated ? "mt-4" : "relative mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"}
         tabIndex={hydrated ? undefined : 0}
         aria-label={hydrated ? undefined : "Featured memorials, scroll sideways for more"}
       >

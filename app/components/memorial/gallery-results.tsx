@@ -81,7 +81,7 @@ function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: bool
           height={tall ? 600 : 360}
           className={`h-auto w-full bg-slate-100 ${tall ? "aspect-[4/5]" : "aspect-[4/3]"}`}
         />
-        {featured ? <span className="absolute left-2 top-2 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-semibold text-amber-950">Featured</span> : null}
+        {featured ? <span className="absolute left-2 top-2 rounded-full bg-amber-300 px-2 py-0.5 text-sm font-semibold text-amber-950">Featured</span> : null}
       </div>
       <div className="space-y-2 p-4">
         <h3 className="text-lg font-semibold text-slate-900">{name}</h3>

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { Form, Link, useFormAction, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { ModerationActions } from "~/components/memorial/moderation-actions";
+import { ToastInPlace } from "~/components/toaster";
 import { formatLongDate } from "~/utils/dates";
 import { AI_LIMITS, AI_MESSAGES, checkAssistant, TRIBUTE_TONES, type AssistantField, type AssistantResult } from "~/utils/validation/ai-rules";
 import { checkTributeField, TRIBUTE_FIELDS, TRIBUTE_LIMITS, TRIBUTE_MESSAGES, type TributeField } from "~/utils/validation/tribute-rules";
@@ -47,13 +49,19 @@ function replyErrors(reply: TributeReply | null | undefined): TributeErrors {
   return errors;
 }
 
+/** The tribute section's id: moderation and Leave Tribute come back to it (#tributes), its thanks shown in it. */
+export const TRIBUTES_SECTION = "tributes";
+/** The Leave Tribute box: a refused tribute comes back here, at its errors (issue 13). */
+const LEAVE_TRIBUTE = "leave-tribute";
+
 export function TributeSection(props: TributeSectionProps) {
   const { approved, pending } = props;
   return (
-    <section id="tributes" aria-labelledby="tributes-heading" className="render-when-near mt-10">
+    <section id={TRIBUTES_SECTION} aria-labelledby="tributes-heading" className="render-when-near mt-10">
       <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
         Tributes {approved.total ? <span className="text-lg font-normal text-slate-700">({approved.total})</span> : null}
       </h2>
+      <ToastInPlace at={TRIBUTES_SECTION} />
       {pending && pending.length ? <PendingTributes {...props} pending={pending} /> : null}
       {approved.items.length ? (
         <ol className="mt-4 space-y-4">
@@ -106,28 +114,13 @@ function PendingTributes({ pending, canModerate, adminRestricted }: TributeSecti
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (
             <li key={t.id} className="rounded-md border border-amber-200 bg-white p-3">
-              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">Pending</span>
+              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Pending</span>
               <p className="mt-2 whitespace-pre-line text-slate-800">{t.content}</p>
               <p className="mt-1 text-sm text-slate-700">
                 — {t.authorName}
                 {t.authorEmail ? ` (${t.authorEmail})` : ""}, {formatLongDate(t.createdAt)}
               </p>
-              {canModerate ? (
-                <div className="mt-2 flex gap-2">
-                  <Form method="post" preventScrollReset>
-                    <input type="hidden" name="tributeId" value={t.id} />
-                    <button type="submit" name="intent" value="approve" className="btn-primary" disabled={busy}>
-                      Approve<span className="sr-only"> tribute from {t.authorName}</span>
-                    </button>
-                  </Form>
-                  <Form method="post" preventScrollReset>
-                    <input type="hidden" name="tributeId" value={t.id} />
-                    <button type="submit" name="intent" value="reject" className="btn-secondary" disabled={busy}>
-                      Reject<span className="sr-only"> tribute from {t.authorName}</span>
-                    </button>
-                  </Form>
-                </div>
-              ) : null}
+              {canModerate ? <ModerationActions tributeId={t.id} authorName={t.authorName} busy={busy} /> : null}
             </li>
           );
         })}
@@ -144,12 +137,25 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   useEffect(() => setWriter(writerStateFrom(assistant)), [assistant]);
   const writing = writer.state === "writing";
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "tribute";
-  // The assistant's round-trip comes back to the form, where the draft now is.
-  const assistantAction = `${useFormAction()}#leave-tribute`;
-  // Inline checks as the visitor goes: a field is checked when they leave it, then again as they type
-  // once it has an error; everything is checked on Leave Tribute (memorial-core.md §5).
+  // Both the tribute and the assistant's round-trip come back to the form (a #fragment works without
+  // JavaScript): to its errors, or to the draft now in it (issue 13).
+  const formAction = `${useFormAction()}#${LEAVE_TRIBUTE}`;
+  // Checked on Leave Tribute (memorial-core.md §5), then again as the visitor types in a field with an
+  // error. Not when a field is left: an error appearing then would push the button down under the
+  // finger that is about to tap it (issue 13).
   const [errors, setErrors] = useState<TributeErrors>(() => replyErrors(lastResult));
   useEffect(() => setErrors(replyErrors(lastResult)), [lastResult]);
+  // The first field the server refused: focused as the page loads (autofocus, also without JavaScript).
+  const firstRefused = TRIBUTE_FIELDS.find((f) => replyErrors(lastResult)[f]);
+  const refusalBox = useRef<HTMLDivElement>(null);
+  // With JavaScript the page stays where it was: take the visitor to what the server refused.
+  const seenReply = useRef(lastResult);
+  useEffect(() => {
+    if (seenReply.current === lastResult) return;
+    seenReply.current = lastResult;
+    if (firstRefused) document.getElementById(fieldId(firstRefused))?.focus();
+    else if (refusal) refusalBox.current?.focus();
+  }, [lastResult, firstRefused, refusal]);
   const formRef = useRef<HTMLFormElement>(null);
   const sent = useRef(false);
   useEffect(() => {
@@ -183,7 +189,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
     }
   };
   const fieldEvents = (field: TributeField) => ({
-    onBlur: (e: { currentTarget: { value: string } }) => check(field, e.currentTarget.value),
+    autoFocus: field === firstRefused,
     onInput: (e: { currentTarget: { value: string } }) => {
       if (errors[field]) check(field, e.currentTarget.value);
     },
@@ -196,16 +202,16 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
   const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
   return (
-    <div className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
+    <div id={LEAVE_TRIBUTE} className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
       <h3 className="text-lg font-semibold text-slate-900">Leave a Tribute</h3>
       <p className="mt-1 text-sm text-slate-700">The family reads every tribute before it appears here.</p>
       {refusal ? (
-        <div className="mt-3">
+        <div ref={refusalBox} tabIndex={-1} className="mt-3">
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
         </div>
       ) : null}
       {/* data-hydrate-near: the page's scripts load as the visitor nears the form (hydrate-on-use.server.ts). */}
-      <Form method="post" id="leave-tribute" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
+      <Form method="post" action={formAction} ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
         <input type="hidden" name="formStartedAt" value={stamp} />
         {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
@@ -269,7 +275,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           {sending ? "Sending..." : "Leave Tribute"}
         </button>
         {/* Without JavaScript the assistant is part of this form, so the round-trip keeps what was typed. */}
-        {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={assistantAction} />}
+        {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={formAction} />}
       </Form>
       {hydrated ? (
         <AssistantDialog dialogRef={dialog} memorialId={memorialId} personName={personName} initial={assistant} contentId={contentId} onWriter={setWriter} />
