@@ -137,25 +137,28 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   useEffect(() => setWriter(writerStateFrom(assistant)), [assistant]);
   const writing = writer.state === "writing";
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "tribute";
-  // Both the tribute and the assistant's round-trip come back to the form (a #fragment works without
-  // JavaScript): to its errors, or to the draft now in it (issue 13).
-  const formAction = `${useFormAction()}#${LEAVE_TRIBUTE}`;
+  // The assistant's round-trip comes back to the form, where the draft now is (a #fragment, which works
+  // without JavaScript).
+  const assistantAction = `${useFormAction()}#${LEAVE_TRIBUTE}`;
   // Checked on Leave Tribute (memorial-core.md §5), then again as the visitor types in a field with an
   // error. Not when a field is left: an error appearing then would push the button down under the
   // finger that is about to tap it (issue 13).
   const [errors, setErrors] = useState<TributeErrors>(() => replyErrors(lastResult));
   useEffect(() => setErrors(replyErrors(lastResult)), [lastResult]);
-  // The first field the server refused: focused as the page loads (autofocus, also without JavaScript).
+  // A refused tribute comes back at its errors (issue 13): the reason it was not sent, else the first
+  // field refused, has the focus as the page loads. Without JavaScript that is `autofocus`, which also
+  // brings the page to it (no #fragment on the form: the browser skips autofocus when the address names
+  // an element); with JavaScript the page stays where it was and the effect below moves the focus.
   const firstRefused = TRIBUTE_FIELDS.find((f) => replyErrors(lastResult)[f]);
+  const focusOnLoad = refusal ? "refusal" : firstRefused;
   const refusalBox = useRef<HTMLDivElement>(null);
-  // With JavaScript the page stays where it was: take the visitor to what the server refused.
   const seenReply = useRef(lastResult);
   useEffect(() => {
     if (seenReply.current === lastResult) return;
     seenReply.current = lastResult;
-    if (firstRefused) document.getElementById(fieldId(firstRefused))?.focus();
-    else if (refusal) refusalBox.current?.focus();
-  }, [lastResult, firstRefused, refusal]);
+    if (focusOnLoad === "refusal") refusalBox.current?.focus();
+    else if (focusOnLoad) document.getElementById(fieldId(focusOnLoad))?.focus();
+  }, [lastResult, focusOnLoad]);
   const formRef = useRef<HTMLFormElement>(null);
   const sent = useRef(false);
   useEffect(() => {
@@ -189,7 +192,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
     }
   };
   const fieldEvents = (field: TributeField) => ({
-    autoFocus: field === firstRefused,
+    autoFocus: field === focusOnLoad,
     onInput: (e: { currentTarget: { value: string } }) => {
       if (errors[field]) check(field, e.currentTarget.value);
     },
@@ -206,12 +209,12 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
       <h3 className="text-lg font-semibold text-slate-900">Leave a Tribute</h3>
       <p className="mt-1 text-sm text-slate-700">The family reads every tribute before it appears here.</p>
       {refusal ? (
-        <div ref={refusalBox} tabIndex={-1} className="mt-3">
+        <div ref={refusalBox} tabIndex={-1} autoFocus={focusOnLoad === "refusal"} className="mt-3">
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
         </div>
       ) : null}
       {/* data-hydrate-near: the page's scripts load as the visitor nears the form (hydrate-on-use.server.ts). */}
-      <Form method="post" action={formAction} ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
+      <Form method="post" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
         <input type="hidden" name="formStartedAt" value={stamp} />
         {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
@@ -275,7 +278,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           {sending ? "Sending..." : "Leave Tribute"}
         </button>
         {/* Without JavaScript the assistant is part of this form, so the round-trip keeps what was typed. */}
-        {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={formAction} />}
+        {hydrated ? null : <AssistantDisclosure assistant={assistant} personName={personName} formAction={assistantAction} />}
       </Form>
       {hydrated ? (
         <AssistantDialog dialogRef={dialog} memorialId={memorialId} personName={personName} initial={assistant} contentId={contentId} onWriter={setWriter} />
