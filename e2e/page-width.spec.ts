@@ -27,7 +27,11 @@ async function seed(): Promise<Seeded> {
   return { token, owner, memorial };
 }
 
-/** Loads each page at each width and lists those wider than the screen. */
+/**
+ * Loads each page at each width and lists those wider than the screen, and the ordinary words (up to 20
+ * letters, no hyphen) broken in two: long text must wrap, but not by squeezing buttons and labels
+ * until their words break.
+ */
 async function tooWide(page: Page, paths: string[]) {
   const problems: string[] = [];
   for (const width of WIDTHS) {
@@ -35,11 +39,39 @@ async function tooWide(page: Page, paths: string[]) {
     for (const path of paths) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBeLessThan(500);
-      const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+      const { scroll, inner, broken } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        broken: brokenWords(),
+      }));
       if (scroll > inner) problems.push(`${path} at ${width} px is ${scroll} px wide`);
+      if (broken.length) problems.push(`${path} at ${width} px breaks ${broken.join(", ")}`);
     }
   }
   return problems;
+}
+
+declare function brokenWords(): string[];
+
+/** Runs in the page (added by addInitScript): the short words whose letters lie on more than one line. */
+function defineBrokenWords() {
+  (window as unknown as { brokenWords: () => string[] }).brokenWords = () => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      // Hidden from everyone (the tribute form's honeypot) or visually hidden: not laid out for reading.
+      if (node.parentElement?.closest("[aria-hidden='true'], .sr-only")) continue;
+      for (const word of (node.textContent ?? "").matchAll(/[^\s-]+/g)) {
+        if (word[0].length > 20) continue;
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.bottom)));
+        if (lines.size > 1) found.push(word[0]);
+      }
+    }
+    return found;
+  };
 }
 
 let seeded: Seeded;
@@ -48,6 +80,11 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await deleteTestUser(seeded.owner);
+});
+
+// A script of the test's own: it also runs in the no-js project (evaluate works there; page scripts do not).
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(defineBrokenWords);
 });
 
 test("no page a visitor sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {

@@ -49,7 +49,7 @@ export function Toaster({ toast }: { toast: ToastView | null }) {
             {shown.toast.description ? <p className="text-sm">{shown.toast.description}</p> : null}
           </div>
           {hydrated ? (
-            <button type="button" onClick={() => setShown(null)} className="rounded px-1 text-sm underline">
+            <button type="button" onClick={() => setShown(null)} className="shrink-0 rounded px-1 text-sm underline">
               Dismiss
             </button>
           ) : null}

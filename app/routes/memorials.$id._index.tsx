@@ -155,7 +155,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           priority
           className="h-40 w-40 shrink-0 rounded-full border-4 border-white shadow-md sm:h-48 sm:w-48"
         />
-        <div>
+        <div className="max-w-full min-w-0 wrap-anywhere">
           <h1 className="font-serif text-4xl font-bold text-slate-900">{name}</h1>
           {memorial.dateOfBirth || memorial.dateOfPassing ? (
             <p className="mt-2 text-lg text-slate-700">
@@ -173,7 +173,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               Life story
             </h2>
             {paragraphs.length ? (
-              <div className="mt-3 space-y-4 leading-relaxed text-slate-800">
+              <div className="mt-3 space-y-4 leading-relaxed text-slate-800 wrap-anywhere">
                 {paragraphs.map((p, i) => (
                   <p key={i} className="render-when-near-sm whitespace-pre-line">
                     {p}

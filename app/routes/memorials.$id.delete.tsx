@@ -64,7 +64,7 @@ export default function DeleteMemorial({ loaderData, actionData }: Route.Compone
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Delete memorial</h1>
-      <p className="mt-2 text-lg font-medium text-slate-900">{loaderData.name}</p>
+      <p className="mt-2 text-lg font-medium text-slate-900 wrap-anywhere">{loaderData.name}</p>
       {actionData?.failed ? (
         <div className="mt-4">
           <FormAlert title="Error">{actionData.failed}</FormAlert>

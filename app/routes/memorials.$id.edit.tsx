@@ -80,7 +80,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           View memorial
         </Link>
       </div>
-      <p className="mt-2 text-slate-700">
+      <p className="mt-2 text-slate-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
       <div className="mt-8">

@@ -54,7 +54,7 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Delete this {noun}?</h1>
-      <p className="mt-2 text-slate-700">
+      <p className="mt-2 text-slate-700 wrap-anywhere">
         From the memorial of {name}. This cannot be undone.
       </p>
       <div className="mt-6 max-w-xs">

@@ -142,7 +142,7 @@ function PendingTributes({ pending }: { pending: Pending[] }) {
       <h2 id="pending-heading" className="font-semibold text-amber-950">
         Pending Tributes ({pending.length})
       </h2>
-      <ul className="mt-3 space-y-3">
+      <ul className="mt-3 space-y-3 wrap-anywhere">
         {pending.map((t) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (

@@ -115,7 +115,7 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
         priority={priority}
         className="aspect-[4/3] h-full w-full bg-slate-100"
       />
-      <div className="flex flex-col gap-2 p-5">
+      <div className="flex min-w-0 flex-col gap-2 p-5 wrap-anywhere">
         <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
         {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}

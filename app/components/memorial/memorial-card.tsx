@@ -64,7 +64,7 @@ export function MemorialCard({
           {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}
         </div>
       </div>
-      <div className="flex flex-1 flex-col p-4">
+      <div className="flex flex-1 flex-col p-4 wrap-anywhere">
         <Heading className="text-lg font-semibold text-slate-900">{name}</Heading>
         {memorial.dateOfBirth && memorial.dateOfPassing ? (
           <p className="text-sm text-slate-700">
@@ -73,7 +73,7 @@ export function MemorialCard({
         ) : null}
         <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
         {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
-        <p className="mt-3 flex gap-4 text-sm text-slate-700">
+        <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
           <span>{plural(memorial.tributeCount, "tribute")}</span>
           <span>{plural(memorial.viewCount, "view")}</span>
         </p>

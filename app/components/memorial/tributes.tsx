@@ -64,7 +64,7 @@ export function TributeSection(props: TributeSectionProps) {
       <ToastInPlace at={TRIBUTES_SECTION} />
       {pending && pending.length ? <PendingTributes {...props} pending={pending} /> : null}
       {approved.items.length ? (
-        <ol className="mt-4 space-y-4">
+        <ol className="mt-4 space-y-4 wrap-anywhere">
           {approved.items.map((t) => (
             <li key={t.id} className="rounded-lg border border-slate-200 bg-white p-4">
               <p className="whitespace-pre-line text-slate-800">{t.content}</p>
@@ -109,7 +109,7 @@ function PendingTributes({ pending, canModerate, adminRestricted }: TributeSecti
     <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4">
       <h3 className="font-semibold text-amber-950">Waiting for approval ({pending.length})</h3>
       {adminRestricted ? <p className="mt-1 text-sm text-amber-950">{TRIBUTE_MESSAGES.adminRestricted}</p> : null}
-      <ul className="mt-3 space-y-3">
+      <ul className="mt-3 space-y-3 wrap-anywhere">
         {pending.map((t) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (
