@@ -208,8 +208,8 @@ test("with JavaScript the popup is a modal dialog: focus moves in and stays, Esc
   await createTestMemorial(member);
   await loginAs(page, member);
   await page.goto("/");
-  const vault = page.getByRole("main").getByRole("link", { name: "Vault" });
-  await vault.focus();
+  const opener = page.getByRole("main").getByRole("link", { name: "Get Started" });
+  await opener.focus();
   const dialog = feedbackPopup(page, true);
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("radio", { name: "1 star" })).toBeFocused();
@@ -223,6 +223,6 @@ test("with JavaScript the popup is a modal dialog: focus moves in and stays, Esc
   }
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
-  await expect(vault).toBeFocused();
+  await expect(opener).toBeFocused();
   await expect.poll(() => popupState(member.id)).toEqual({ skipCount: 1, completed: false });
 });

@@ -38,6 +38,9 @@ export default async function globalSetup() {
       SESSION_SECRET: sessionSecret,
       // The tests talk plain http to 127.0.0.1; production keeps Secure cookies.
       SESSION_COOKIE_SECURE: "false",
+      // Each test sends its own client address (e2e/fixtures.ts), so per-address limits do not add up
+      // across the suite.
+      TRUST_PROXY: "true",
       // A developer's own key must never make the tests call OpenAI: the offline writer answers.
       OPENAI_API_KEY: "",
       DATABASE_URL: databaseUrl ?? "",
