@@ -51,7 +51,7 @@ function replyErrors(reply: TributeReply | null | undefined): TributeErrors {
 
 /** The tribute section's id: moderation and Leave Tribute come back to it (#tributes), its thanks shown in it. */
 export const TRIBUTES_SECTION = "tributes";
-/** The Leave Tribute box: a refused tribute comes back here, at its errors (issue 13). */
+/** The Leave Tribute box, where the assistant's round-trip without JavaScript comes back to. */
 const LEAVE_TRIBUTE = "leave-tribute";
 
 export function TributeSection(props: TributeSectionProps) {
