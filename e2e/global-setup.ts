@@ -64,9 +64,19 @@ export default async function globalSetup() {
     child.on("exit", (code) => reject(new Error(`Server exited with ${code}:\n${output}`)));
   });
   process.env.E2E_BASE_URL = baseUrl;
+  // A server that dies during the run fails every test after it with "connection refused": say why.
+  let stopping = false;
+  let recent = "";
+  const keep = (chunk: Buffer) => void (recent = (recent + chunk.toString()).slice(-8000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`e2e: the server stopped during the run (code ${code}, signal ${signal}). Its last output:\n${recent}`);
+  });
   if (databaseUrl) process.env.E2E_DATABASE_URL = databaseUrl;
 
   return async () => {
+    stopping = true;
     child.kill("SIGTERM");
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
     cluster?.stop();

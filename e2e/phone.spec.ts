@@ -97,6 +97,7 @@ test.describe("the answer to 'did it work?' is where the person is looking (item
     await expect(page.getByRole("heading", { name: "Media Gallery" })).toBeInViewport();
     await expect(toast(page)).toBeInViewport();
     await expect(page.getByRole("link", { name: /^Delete photo/ })).toHaveCount(1);
+    await expectAccessible(page);
   });
 });
 
@@ -128,6 +129,7 @@ test.describe("a refused form lands at its errors (item 10)", () => {
     await expect(reason).toBeInViewport();
     await expect(page.locator(":focus")).toContainText("quicker than we expected");
     await expect(page.getByLabel("Your name")).toHaveValue("Quick Typist");
+    await expectAccessible(page);
   });
 
   test("a signed-in member is never told they were quicker than expected", async ({ page, member }) => {
@@ -142,6 +144,7 @@ test.describe("a refused form lands at its errors (item 10)", () => {
     await expect(thanks(page)).toContainText("Tribute submitted");
     await expect(page.getByText("quicker than we expected")).toHaveCount(0);
     expect(await tributesStored(memorial.id, words)).toBe(1);
+    await expectAccessible(page);
   });
 });
 

@@ -14,6 +14,7 @@ test("Save Draft on a published memorial says that it takes the memorial offline
   await loginAs(page, member);
   await page.goto(`/memorials/${memorial.id}/edit`);
   await expect(page.getByRole("button", { name: "Save Draft" })).toHaveCount(0);
+  await expectAccessible(page);
   await page.getByRole("button", { name: "Unpublish and save as draft" }).click();
   await expect(toast(page)).toContainText("It is now a draft: only you can see it until you publish it again.");
   expect(await isPublished(memorial.id)).toBe(false);
@@ -67,6 +68,7 @@ test.describe("registering", () => {
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect(page.getByLabel("First name")).toHaveAccessibleDescription(/First name must be at least 2 characters/);
     await expect(page.getByLabel("Email")).toHaveAccessibleDescription(/Please enter a valid email address/);
+    await expectAccessible(page);
   });
 });
 
