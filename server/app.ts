@@ -1,5 +1,4 @@
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
@@ -7,6 +6,8 @@ import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { memorialPageCache } from "./page-cache";
+import { keepConnectionsUsable } from "./request-body";
+import { createRequestHandler } from "./request-handler";
 import { refuseCrossOrigin, securityHeaders, stampClientIp } from "./security";
 
 // The request handler and start-up steps, built by Vite into build/server/index.js together with the
@@ -25,10 +26,10 @@ app.use(
   }),
 );
 
-/** Runs first for every request, static files included. */
+/** Runs first for every request, static files included: connections kept usable, security headers. */
 export function headers() {
   const env = getEnv();
-  return securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production" });
+  return [keepConnectionsUsable, securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production" })];
 }
 
 /** Applies pending migrations, then loads the demo data into an empty database. */

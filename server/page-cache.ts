@@ -80,7 +80,7 @@ export function memorialPageCache(build: () => Promise<ServerBuild>) {
         res.setHeader("Last-Modified", updatedAt.toUTCString());
       };
       if (matchesEtag(req.get("if-none-match"), etag)) {
-        if (countable) recordView(id);
+        if (countable) await recordView(id);
         shared();
         // The browser keeps the page it has, rendered with an earlier nonce: it must keep that page's
         // policy too, so this answer carries none (a 304's headers replace the stored ones).
@@ -92,13 +92,13 @@ export function memorialPageCache(build: () => Promise<ServerBuild>) {
       const key = `${url.origin}|${id}|${page}`;
       let entry = entries.get(key);
       if (entry?.version === version) {
-        if (countable) recordView(id); // a fresh render counts the view in the loader
+        if (countable) await recordView(id); // a fresh render counts the view in the loader
       } else {
         let pending = rendering.get(key);
         if (!pending) {
           pending = renderEntry(url, req, version).finally(() => rendering.delete(key));
           rendering.set(key, pending);
-        } else if (countable) recordView(id);
+        } else if (countable) await recordView(id);
         entry = (await pending) ?? undefined;
         if (!entry) return next();
         if ((entries.get(key)?.version ?? -1) <= version) remember(key, entry);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,10 +26,20 @@ export type TestServer = {
   stop: () => Promise<void>;
 };
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** Which database the server runs on: PostgreSQL where the throw-away cluster runs (the default), or PGlite. */
+export type ServerDatabase = "postgres" | "pglite";
+
+/** The kinds of database a test should run on here: both where PostgreSQL runs, else PGlite only. */
+export function serverDatabases(): ServerDatabase[] {
+  return inject("postgresUrl") ? ["pglite", "postgres"] : ["pglite"];
+}
+
+export async function startServer(env: Record<string, string> = {}, options: { database?: ServerDatabase } = {}): Promise<TestServer> {
   if (!existsSync("build/server/index.js")) throw new Error("No build found: run `npm run build` first (npm test does).");
   const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-http-"));
-  const database = inject("postgresUrl") ? await createPostgresDatabase("everlight_template") : null;
+  const usePostgres = options.database ? options.database === "postgres" : !!inject("postgresUrl");
+  if (usePostgres && !inject("postgresUrl")) throw new Error(inject("postgresSkipReason") ?? "PostgreSQL is not available");
+  const database = usePostgres ? await createPostgresDatabase("everlight_template") : null;
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
@@ -204,4 +215,27 @@ export async function registerMember(baseUrl: string, name: { firstName: string;
   const res = await api.post("/api/auth/register", { ...name, email: `m-${randomBytes(5).toString("hex")}@example.test`, password: "Correct1horse" });
   if (res.status !== 201) throw new Error(`Registering a test member answered ${res.status}: ${res.text}`);
   return { api, id: res.json.id };
+}
+
+/**
+ * One request through node:http, for what fetch will not send (TRACE and other methods it refuses);
+ * answers status and body text.
+ */
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  pathname: string,
+  options: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const url = new URL(pathname, baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
 }

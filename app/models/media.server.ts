@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
-import { prisma } from "~/services/db.server";
+import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
+import { MEDIA_LIMITS } from "~/utils/upload-limits";
 
 // Photos and videos of memorials (memorial-core.md §3 "Memorial media"). What a file is comes from its
 // bytes, never its name. Photos are stored as an upright "original" with every piece of metadata
@@ -10,16 +13,7 @@ import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/stora
 // Every file of a memorial lives under memorials/<memorialId>/, which is how the media route knows
 // whose visibility rules apply (app/routes/media.$.ts).
 
-export const MEDIA_LIMITS = {
-  /** Phone photos are 3–12 MB; 20 MB leaves room for good cameras. */
-  imageBytes: 20 * 1024 * 1024,
-  /** About two minutes of phone video. Decided here because the spec leaves it open (README). */
-  videoBytes: 100 * 1024 * 1024,
-  /** One form post (profile photo + several files), so one request cannot exhaust memory. */
-  requestBytes: 250 * 1024 * 1024,
-  /** Files per memorial: bounded, so a gallery page stays a reasonable size. */
-  filesPerMemorial: 50,
-} as const;
+export { MEDIA_LIMITS } from "~/utils/upload-limits";
 
 export const MEDIA_MESSAGES = {
   type: "This file is not a photo or video we can use. Please choose a JPEG, PNG, GIF or WebP photo, or an MP4, WebM or MOV video.",
@@ -155,6 +149,8 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
     return item;
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);
+    // The memorial was deleted while its file was being stored: it is simply gone.
+    if (isGoneMeanwhile(error)) return null;
     throw error;
   }
 }
@@ -164,33 +160,47 @@ export async function setMemorialPortrait(memorialId: string, ownerId: string, b
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
   if (!memorial) return null;
   const stored = await storeMemorialFile(memorialId, bytes, { imagesOnly: true });
-  const updated = await prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: stored.mediaUrl } });
-  if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
+  const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: stored.mediaUrl } }));
+  if (!updated) {
+    await deleteStoredMedia([stored.mediaUrl]);
+    return null;
+  }
+  await deleteReplacedPortrait(memorialId, memorial.profileImageUrl);
   return updated;
 }
 
 export async function removeMemorialPortrait(memorialId: string, ownerId: string) {
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
   if (!memorial) return null;
-  const updated = await prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } });
-  if (memorial.profileImageUrl) await deleteStoredMedia([memorial.profileImageUrl]);
+  const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } }));
+  if (!updated) return null;
+  await deleteReplacedPortrait(memorialId, memorial.profileImageUrl);
   return updated;
 }
 
-/** Deletes one media item of a memorial the caller owns (admins: any). False when not found or not theirs. */
-export async function deleteMediaItem(mediaId: string, actor: { id: string; isAdmin: boolean }) {
+/**
+ * Deletes one media item of a memorial the caller owns. False when not found or not theirs: an
+ * administrator may remove a whole memorial, never single photos of a family's (memorial-access.ts).
+ */
+export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
   const item = await prisma().memorialMedia.findFirst({
-    where: { id: mediaId, ...(actor.isAdmin ? {} : { memorial: { userId: actor.id } }) },
+    where: { id: mediaId, memorial: { userId: owner.id } },
     select: { id: true, mediaUrl: true, memorialId: true },
   });
   if (!item) return false;
-  await prisma().$transaction([prisma().memorialMedia.delete({ where: { id: item.id } }), touchMemorial(item.memorialId)]);
+  // deleteMany/updateMany: the same photo (or its memorial) removed at the same moment is no error.
+  // A photo that was also the portrait takes the portrait with it, so no page points at a gone file.
+  await prisma().$transaction([
+    prisma().memorialMedia.deleteMany({ where: { id: item.id } }),
+    prisma().memorial.updateMany({ where: { id: item.memorialId, profileImageUrl: item.mediaUrl }, data: { profileImageUrl: null } }),
+    touchMemorial(item.memorialId),
+  ]);
   await deleteStoredMedia([item.mediaUrl]);
   return true;
 }
 
 function touchMemorial(memorialId: string) {
-  return prisma().memorial.update({ where: { id: memorialId }, data: { updatedAt: new Date() }, select: { id: true } });
+  return prisma().memorial.updateMany({ where: { id: memorialId }, data: { updatedAt: new Date() } });
 }
 
 /** Decodes a base64 data URL (or bare base64, as the /api allows) into bytes; null when malformed. */
@@ -231,16 +241,41 @@ export async function listMediaForMemorial(memorialId: string) {
 }
 
 /**
- * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, one of
- * that memorial's own stored files, or a picture shipped with the site. Anything else is refused: a URL
- * into another memorial's folder would have that memorial's files removed when this one is deleted
- * (deleteStoredMedia), and outside addresses are blocked by our Content-Security-Policy anyway.
+ * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, its
+ * current portrait, one of its own photos, or a picture shipped with the site that exists (issue 13 §12:
+ * anything else would show a broken picture). Refused too: a URL into another memorial's folder, whose
+ * files would be removed when this one is deleted, and outside addresses, which our
+ * Content-Security-Policy blocks anyway.
  */
-export function isUsablePortraitUrl(memorialId: string, url: string | null): boolean {
+export async function isUsablePortraitUrl(memorialId: string, url: string | null): Promise<boolean> {
   if (url === null) return true;
   const key = keyFromUrl(url);
-  if (key) return key.startsWith(`memorials/${memorialId}/`);
-  return /^\/(?:demo|images)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(url) && !url.includes("..");
+  if (key) {
+    if (!key.startsWith(`memorials/${memorialId}/`)) return false;
+    const [photos, current] = await Promise.all([
+      prisma().memorialMedia.count({ where: { memorialId, mediaUrl: url, mediaType: { startsWith: "image/" } } }),
+      prisma().memorial.count({ where: { id: memorialId, profileImageUrl: url } }),
+    ]);
+    return photos + current > 0;
+  }
+  return isBundledPicture(url);
+}
+
+const BUNDLED_PICTURE = /^\/(?:demo|images)\/(?:[A-Za-z0-9][A-Za-z0-9_-]*\/)*[A-Za-z0-9][A-Za-z0-9._-]*\.(?:svg|png|jpe?g|webp)$/;
+
+/** A picture shipped with the site (public/images, public/demo) that is really there. */
+function isBundledPicture(url: string) {
+  return BUNDLED_PICTURE.test(url) && !url.includes("..") && existsSync(path.join(process.cwd(), "public", url));
+}
+
+/** Whether one of the memorial's photos is also its portrait: then its files stay when the portrait changes. */
+async function isGalleryPhoto(memorialId: string, url: string) {
+  return (await prisma().memorialMedia.count({ where: { memorialId, mediaUrl: url } })) > 0;
+}
+
+/** Removes a portrait's stored files once it is no longer the portrait, unless a gallery photo is the same file. */
+export async function deleteReplacedPortrait(memorialId: string, url: string | null) {
+  if (url && !(await isGalleryPhoto(memorialId, url))) await deleteStoredMedia([url]);
 }
 
 /** Every stored file of a user's memorials, collected before the account is deleted (the rows go by cascade). */

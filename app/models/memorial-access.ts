@@ -24,6 +24,13 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
   return { allowed: false, reason: "private" };
 }
 
+// What an administrator may do with a member's memorial, decided once (issue 13 §7, README), for the
+// pages and the /api alike: open any memorial, drafts and private ones included, as moderators must
+// (commerce-and-accounts.md §6: admins "can see all memorials"); delete a whole memorial that breaks the
+// terms (deleteMemorial); never edit it or remove single photos and videos, which are the family's
+// (updateOwnMemorial, deleteMediaItem: owner only); approve or reject tributes only on memorials an
+// administrator created (canModerate, tribute.server.ts). Families are told so (VISIBILITY_HINTS).
+
 export function isOwner(memorial: { userId: string }, viewer: Viewer) {
   return !!viewer && viewer.id === memorial.userId;
 }

@@ -51,24 +51,12 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string, now = n
   return state(rule, row.count, new Date(row.windowStart), now, row.count <= rule.limit);
 }
 
-/** Whether the subject is still under the limit, without counting anything. */
 /** Registration's two limits (commerce-and-accounts.md security baseline): per address, then per email. */
 export async function hitRegistrationLimits(ip: string, email: string): Promise<RateLimitState & { message: string }> {
   const perIp = await hitRateLimit(RATE_LIMITS.registerPerIp, ip);
   if (!perIp.allowed) return { ...perIp, message: RATE_LIMIT_MESSAGES.register };
   const perEmail = await hitRateLimit(RATE_LIMITS.registerPerEmail, email);
   return { ...perEmail, message: RATE_LIMIT_MESSAGES.registerEmail };
-}
-
-export async function checkRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
-  const [row] = await getDatabase().sql.query<{ count: number; windowStart: Date }>(
-    `SELECT "count", "windowStart" FROM "rate_limits" WHERE "key" = $1`,
-    [key(rule, subject)],
-  );
-  if (!row || new Date(row.windowStart).getTime() <= now.getTime() - rule.windowMs) {
-    return { allowed: true, count: 0, retryAfterSeconds: 0 };
-  }
-  return state(rule, row.count, new Date(row.windowStart), now, row.count < rule.limit);
 }
 
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
@@ -91,20 +79,33 @@ export function describeRetry(seconds: number) {
   return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-// Sign-in throttling, shared by the /login form and POST /api/auth/login: refused before any password
-// work once too many attempts failed for this email or from this address; a success clears the email.
+/**
+ * Counts one check of a member's own password (changing it, confirming an account deletion) against
+ * the member and the address, before the check: a stolen session must not become a guessing oracle.
+ */
+export async function hitPasswordCheckLimits(userId: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+  const [byUser, byIp] = await Promise.all([hitRateLimit(RATE_LIMITS.passwordChangePerUser, userId), hitRateLimit(RATE_LIMITS.passwordChangePerIp, ip)]);
+  if (byUser.allowed && byIp.allowed) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(byUser.retryAfterSeconds, byIp.retryAfterSeconds) };
+}
 
-export async function checkLoginAllowed(email: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number; message: string }> {
-  const [byEmail, byIp] = await Promise.all([checkRateLimit(RATE_LIMITS.loginPerEmail, email), checkRateLimit(RATE_LIMITS.loginPerIp, ip)]);
+/** Takes back one counted event (a sign-in that succeeded is not an attempt against the address). */
+export async function forgiveRateLimitHit(rule: RateLimitRule, subject: string) {
+  await getDatabase().sql.query(`UPDATE "rate_limits" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = $1`, [key(rule, subject)]);
+}
+
+/**
+ * Counts one sign-in attempt against the email and the address, before any password work (issue 13:
+ * counting after the check let 29 parallel guesses through). Refused once either is over its limit.
+ */
+export async function hitLoginLimits(email: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number; message: string }> {
+  const [byEmail, byIp] = await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
   if (byEmail.allowed && byIp.allowed) return { allowed: true };
   const retryAfterSeconds = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
   return { allowed: false, retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retryAfterSeconds)}` };
 }
 
-export async function recordLoginFailure(email: string, ip: string) {
-  await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
-}
-
-export async function recordLoginSuccess(email: string) {
-  await resetRateLimit(RATE_LIMITS.loginPerEmail, email);
+/** After a successful sign-in: the email's failures are forgotten and this attempt does not count. */
+export async function recordLoginSuccess(email: string, ip: string) {
+  await Promise.all([resetRateLimit(RATE_LIMITS.loginPerEmail, email), forgiveRateLimitHit(RATE_LIMITS.loginPerIp, ip)]);
 }

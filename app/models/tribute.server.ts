@@ -17,18 +17,18 @@ const publicFields = { id: true, authorName: true, content: true, createdAt: tru
 
 /** One page of approved tributes, newest first (uses the memorialId+isApproved+createdAt index). */
 export async function listApprovedTributes(memorialId: string, page = 1) {
-  const current = Math.max(1, Math.floor(page) || 1);
-  const [items, total] = await Promise.all([
-    prisma().tribute.findMany({
-      where: { memorialId, isApproved: true },
-      orderBy: { createdAt: "desc" },
-      skip: (current - 1) * TRIBUTES_PER_PAGE,
-      take: TRIBUTES_PER_PAGE,
-      select: publicFields,
-    }),
-    countApprovedTributes(memorialId),
-  ]);
-  return { items, total, page: current, pages: Math.max(1, Math.ceil(total / TRIBUTES_PER_PAGE)) };
+  const total = await countApprovedTributes(memorialId);
+  const pages = Math.max(1, Math.ceil(total / TRIBUTES_PER_PAGE));
+  // A page past the last shows the last (a tribute removed since the link was made shortens the list).
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  const items = await prisma().tribute.findMany({
+    where: { memorialId, isApproved: true },
+    orderBy: { createdAt: "desc" },
+    skip: (current - 1) * TRIBUTES_PER_PAGE,
+    take: TRIBUTES_PER_PAGE,
+    select: publicFields,
+  });
+  return { items, total, page: current, pages };
 }
 
 /** Pending tributes of one memorial, for its owner or an administrator (bounded). */
@@ -75,22 +75,23 @@ async function moderatable(tributeId: string, actor: Moderator) {
 export async function approveTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
   const found = await moderatable(tributeId, actor);
   if (found.result !== "ok") return found.result;
-  await prisma().$transaction([
-    prisma().tribute.update({ where: { id: tributeId }, data: { isApproved: true } }),
+  // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an error.
+  const [approved] = await prisma().$transaction([
+    prisma().tribute.updateMany({ where: { id: tributeId }, data: { isApproved: true } }),
     // The memorial's public page changed: bump its version for caches (DESIGN.md "Running at scale").
-    prisma().memorial.update({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
+    prisma().memorial.updateMany({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
   ]);
-  return "ok";
+  return approved.count ? "ok" : "not-found";
 }
 
 export async function deleteTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
   const found = await moderatable(tributeId, actor);
   if (found.result !== "ok") return found.result;
-  await prisma().$transaction([
-    prisma().tribute.delete({ where: { id: tributeId } }),
-    prisma().memorial.update({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
+  const [deleted] = await prisma().$transaction([
+    prisma().tribute.deleteMany({ where: { id: tributeId } }),
+    prisma().memorial.updateMany({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
   ]);
-  return "ok";
+  return deleted.count ? "ok" : "not-found";
 }
 
 /** GET /api/tributes/pending: pending tributes on the caller's own memorials only. */

@@ -1,6 +1,7 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
+import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
 import {
   DEFAULT_NOTIFICATIONS,
   type NotificationPreferences,
@@ -82,6 +83,24 @@ export async function verifyLogin(email: string, password: string): Promise<Publ
   return (await verifyPassword(password, hash)) ? toPublic(user) : null;
 }
 
+export type SignInResult =
+  | { ok: true; user: PublicUser }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+
+/**
+ * Sign-in, for the /login form and POST /api/auth/login alike: the attempt is counted before any
+ * password work, so parallel guesses cannot outrun the limit; a success clears the email's count.
+ */
+export async function signIn(email: string, password: string, ip: string): Promise<SignInResult> {
+  const limit = await hitLoginLimits(email, ip);
+  if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: limit.message };
+  const user = await verifyLogin(email, password);
+  if (!user) return { ok: false, reason: "invalid" };
+  await recordLoginSuccess(email, ip);
+  return { ok: true, user };
+}
+
 export async function checkPassword(userId: string, password: string): Promise<boolean> {
   const row = await prisma().user.findUnique({ where: { id: userId }, select: { password: true } });
   return row ? verifyPassword(password, row.password) : false;
@@ -109,7 +128,7 @@ export async function updateNotifications(userId: string, prefs: NotificationPre
 
 /** Deletes the account; the database removes their memorials, sessions and the rest with it. */
 export async function deleteUser(userId: string) {
-  await prisma().user.delete({ where: { id: userId } });
+  await prisma().user.deleteMany({ where: { id: userId } });
 }
 
 /** Everything we hold about the user, for the Account tab's download (UK GDPR right of access). */

@@ -10,6 +10,7 @@ import { updateProfile } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
 import { IMAGE_REJECTIONS, ImageRejectedError, MAX_IMAGE_BYTES, readImageUploadForm } from "~/services/images.server";
 import { withToast } from "~/services/toast.server";
+import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { BIO_MAX, profileSchema } from "~/utils/validation/account";
 
 // Profile tab (commerce-and-accounts.md §2, §5 "Profile" and "Images", §8 "Account"). Three forms on
@@ -25,6 +26,9 @@ type ActionData = { form: "profile"; result: SubmissionResult<string[]> } | { fo
 
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
 const PICTURE_FAILED = "Failed to update profile picture. Please try again.";
+
+// The picture form carries one image: the server lets this route read that much, after requireUser.
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

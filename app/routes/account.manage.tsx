@@ -6,9 +6,10 @@ import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
 import { deleteStoredMedia, storedMediaOfUser } from "~/models/media.server";
 import { deleteAvatarObject } from "~/models/profile-picture.server";
-import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
 import { checkPassword, deleteUser } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
+import { clientIp } from "~/services/request.server";
 import { destroySessionCookie } from "~/services/session.server";
 import { withToast } from "~/services/toast.server";
 import { deleteAccountSchema } from "~/utils/validation/account";
@@ -32,9 +33,9 @@ export async function action({ request }: Route.ActionArgs) {
   const hide = { hideFields: ["password"] };
   if (submission.status !== "success") return data({ result: submission.reply(hide), failure: null }, { status: 400 });
 
-  // Re-entering the password is a password check like the Security tab's, so it shares its per-user
-  // limit: a stolen session cannot guess its way to deleting the account (or learning the password).
-  const limit = await hitRateLimit(RATE_LIMITS.passwordChangePerUser, user.id);
+  // Re-entering the password is a password check like the Security tab's, so it shares its limits: a
+  // stolen session cannot guess its way to deleting the account (or learning the password).
+  const limit = await hitPasswordCheckLimits(user.id, clientIp(request));
   if (!limit.allowed) {
     return data(
       { result: submission.reply(hide), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordConfirm} ${describeRetry(limit.retryAfterSeconds)}` } },

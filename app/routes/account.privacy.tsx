@@ -6,16 +6,11 @@ import { CHECK_ON_SUBMIT, ErrorList } from "~/components/forms";
 import { updatePrivacy } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
-import { privacySchema, VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
+import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
 // memorials start with, and whether friend search finds this member by email address.
 
-const EXPLANATIONS: Record<(typeof VISIBILITIES)[number], string> = {
-  public: "Anyone can find and view your new memorials.",
-  friends: "Only members you have accepted as friends can view them.",
-  private: "Only you can view them, until you choose to share.",
-};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -66,7 +61,7 @@ export default function PrivacyTab({ loaderData, actionData }: Route.ComponentPr
                       {VISIBILITY_LABELS[value]}
                     </label>
                     <p id={`${props.id}-hint`} className="text-sm text-slate-700">
-                      {EXPLANATIONS[value]}
+                      {VISIBILITY_HINTS[value]}
                     </p>
                   </div>
                 </div>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
 import { CHECK_ON_SUBMIT, FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { checkPassword, updatePassword } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
@@ -31,12 +31,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
 
   // Every attempt counts, so a stolen session cannot be used to guess the password behind it.
-  const [byUser, byIp] = await Promise.all([
-    hitRateLimit(RATE_LIMITS.passwordChangePerUser, user.id),
-    hitRateLimit(RATE_LIMITS.passwordChangePerIp, clientIp(request)),
-  ]);
-  if (!byUser.allowed || !byIp.allowed) {
-    const retry = Math.max(byUser.retryAfterSeconds, byIp.retryAfterSeconds);
+  const limit = await hitPasswordCheckLimits(user.id, clientIp(request));
+  if (!limit.allowed) {
+    const retry = limit.retryAfterSeconds;
     return data(
       { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordChange} ${describeRetry(retry)}` } },
       { status: 429, headers: { "Retry-After": String(retry) } },

@@ -67,7 +67,7 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
     it("writes a biography from the facts for a member, saying who wrote it", async () => {
       const res = await owner.post("/api/ai/generate-biography", biographyBody);
       expect(res.status, res.text).toBe(200);
-      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
       expect(res.json).toMatchObject({ provider: "offline", providerLabel: OFFLINE });
       for (const fact of ["Edith Hart", "4 March 1950", "12 January 2023", "Royal Infirmary", "kind, generous and funny"]) expect(res.json.biography).toContain(fact);
     });
@@ -161,7 +161,7 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
       });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-      expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
+      expect(res.headers.get("cache-control")).toBe("private, no-store, no-transform");
       // Not compressed: the compression middleware would hold pieces back until its buffer fills.
       expect(res.headers.get("content-encoding")).toBeNull();
       expect(res.headers.get("x-writing-provider")).toBe("offline");

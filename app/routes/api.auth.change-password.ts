@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth.change-password";
-import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { checkPassword, updatePassword } from "~/models/user.server";
 import { apiError, json, methodNotAllowed, readJsonBody, requireApiUser, withApiErrors } from "~/services/api.server";
@@ -17,12 +17,9 @@ export async function action({ request }: Route.ActionArgs) {
     const user = await requireApiUser(request);
     const { currentPassword, newPassword } = await readJsonBody(request, apiChangePasswordSchema);
 
-    const [byUser, byIp] = await Promise.all([
-      hitRateLimit(RATE_LIMITS.passwordChangePerUser, user.id),
-      hitRateLimit(RATE_LIMITS.passwordChangePerIp, clientIp(request)),
-    ]);
-    if (!byUser.allowed || !byIp.allowed) {
-      const retry = Math.max(byUser.retryAfterSeconds, byIp.retryAfterSeconds);
+    const limit = await hitPasswordCheckLimits(user.id, clientIp(request));
+    if (!limit.allowed) {
+      const retry = limit.retryAfterSeconds;
       return apiError(429, `${RATE_LIMIT_MESSAGES.passwordChange} ${describeRetry(retry)}`, {}, { headers: { "Retry-After": String(retry) } });
     }
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Route } from "./+types/api.auth.profile-picture";
 import { setProfilePicture } from "~/models/profile-picture.server";
 import { apiError, json, methodNotAllowed, readJsonBody, requireApiUser, withApiErrors } from "~/services/api.server";
-import { IMAGE_REJECTIONS, ImageRejectedError, MAX_IMAGE_BYTES } from "~/services/images.server";
+import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
+import { base64BodyBytes, MAX_IMAGE_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // PUT /api/auth/profile-picture { profileImage } (commerce-and-accounts.md §7): an image data URL,
 // or bare base64 (stored media appears with or without the `data:` prefix). The image rules and their
@@ -11,7 +12,8 @@ import { IMAGE_REJECTIONS, ImageRejectedError, MAX_IMAGE_BYTES } from "~/service
 const INVALID_DATA = "Invalid image data";
 // 5 MB of image is about 6.7 MB of base64, plus a little room for the data URL prefix and the JSON
 // around it (~7 MB). A larger body cannot hold an acceptable image: refused before it is kept.
-const MAX_BODY_BYTES = Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 64 * 1024;
+const MAX_BODY_BYTES = base64BodyBytes(MAX_IMAGE_BYTES);
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
 
 const bodySchema = z.object({ profileImage: z.string({ error: INVALID_DATA }).min(1, INVALID_DATA) });
 

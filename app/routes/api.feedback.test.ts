@@ -24,7 +24,7 @@ describe("popup state", () => {
     const { api } = await member();
     const first = await api.get("/api/popup-state/ux_feedback");
     expect(first.status).toBe(200);
-    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(first.headers.get("cache-control")).toBe("private, no-store");
     expect(first.json).toEqual({ popupType: "ux_feedback", completed: false, skipCount: 0 });
 
     expect((await api.post("/api/popup-state/ux_feedback/skip")).json).toEqual({ popupType: "ux_feedback", completed: false, skipCount: 1 });

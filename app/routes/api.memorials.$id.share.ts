@@ -4,6 +4,7 @@ import { canViewMemorial, isRecordId, recordShare, SHARE_TYPES } from "~/models/
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { getOptionalUser } from "~/services/auth.server";
 import type { Prisma } from "~/generated/prisma/client";
+import { jsonHasControlCharacters, TEXT_MESSAGES } from "~/utils/validation/text-rules";
 
 // POST /api/memorials/{id}/share { shareType, shareData? } (memorial-core.md §3 "Memorial share"):
 // records a share by anyone who may see the memorial, signed in or not. The page's share buttons send it
@@ -14,7 +15,7 @@ const SHARE_TYPE = "shareType must be facebook, twitter or copy_link";
 
 const bodySchema = z.object({
   shareType: z.enum(SHARE_TYPES, { error: SHARE_TYPE }),
-  shareData: z.json().optional().nullable(),
+  shareData: z.json().refine((v) => !jsonHasControlCharacters(v), TEXT_MESSAGES.control).optional().nullable(),
 });
 
 /** The same request, with a text/plain body labelled as the JSON it holds (sendBeacon with a string). */

@@ -5,6 +5,7 @@ import { createTribute, listApprovedTributes, listPendingTributes, canModerate }
 import { apiError, json, methodNotAllowed, readJsonBody, withApiErrors } from "~/services/api.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { clientIp } from "~/services/request.server";
+import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 
 // GET /api/memorials/{id}/tributes?approved=true&page=N and POST …/tributes (memorial-core.md §7),
@@ -29,7 +30,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       if (!viewer || !(canModerate(viewer, memorial) || viewer.isAdmin)) return apiError(403, "Only the memorial's owner can see pending tributes");
       return json(await listPendingTributes(memorial.id));
     }
-    const page = await listApprovedTributes(memorial.id, Number(url.searchParams.get("page") ?? 1));
+    const pageNumber = parsePageNumber(url.searchParams.get("page"));
+    if (pageNumber === null) return apiError(400, PAGE_NUMBER_MESSAGE);
+    const page = await listApprovedTributes(memorial.id, pageNumber);
     return json(page.items.map((t) => ({ ...t, memorialId: memorial.id })), { headers: { "X-Total-Count": String(page.total) } });
   });
 }

@@ -10,7 +10,7 @@ import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/m
 // private memorial exists; the page says more (its lock panel), as the spec asks.
 
 const NOT_FOUND = "Memorial not found";
-const BAD_PORTRAIT = "The profile image must be one uploaded to this memorial";
+const BAD_PORTRAIT = "The profile image must be one of this memorial's photos, or none";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   return withApiErrors(async () => {
@@ -34,7 +34,7 @@ async function update(request: Request, id: string) {
   if (!isRecordId(id)) return apiError(404, NOT_FOUND);
   if (input.profileImageUrl !== undefined) {
     input.profileImageUrl = input.profileImageUrl?.trim() || null;
-    if (!isUsablePortraitUrl(id, input.profileImageUrl)) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
+    if (!(await isUsablePortraitUrl(id, input.profileImageUrl))) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
   }
   const updated = await updateOwnMemorial(id, user.id, input).catch((error: unknown) => {
     if (error instanceof MemorialDatesError) return "dates" as const;

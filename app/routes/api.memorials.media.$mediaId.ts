@@ -3,8 +3,9 @@ import { deleteMediaItem } from "~/models/media.server";
 import { isRecordId } from "~/models/memorial.server";
 import { apiError, json, methodNotAllowed, requireApiUser, withApiErrors } from "~/services/api.server";
 
-// DELETE /api/memorials/media/{mediaId} (memorial-core.md §7): the memorial's owner (or an
-// administrator) removes one photo or video, row and stored files. Someone else's item is "not found".
+// DELETE /api/memorials/media/{mediaId} (memorial-core.md §7): the memorial's owner removes one photo
+// or video, row and stored files. Anyone else's item, an administrator's included, is "not found"
+// (memorial-access.ts: administrators delete whole memorials, never single photos).
 
 const NOT_FOUND = "Media not found";
 

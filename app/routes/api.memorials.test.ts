@@ -86,7 +86,8 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
   beforeAll(async () => {
     // Our own data folder, so the test can see which files the server stored and removed.
     dataDir = mkdtempSync(path.join(tmpdir(), "everlight-api-memorials-"));
-    server = await startServer({ DATA_DIR: dataDir });
+    // Views written before each page is answered: the "nothing changes" snapshots compare view counts.
+    server = await startServer({ DATA_DIR: dataDir, VIEW_FLUSH_MS: "0" });
     if (!server.databaseUrl) throw new Error("Expected the server on PostgreSQL");
     sql = new pg.Client({ connectionString: server.databaseUrl });
     await sql.connect();
@@ -294,6 +295,16 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       // Another memorial's file would be deleted with this memorial: refused.
       expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: memorials.public.mediaUrl }), 400);
       expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "https://tracker.example/x.png" }), 400);
+      // Nothing that would show a broken picture: a file in its folder that is not one of its photos,
+      // or a bundled picture that does not exist. A bundled placeholder that does is fine.
+      const stranger = item.mediaUrl.replace(/\/[^/]+\/original\.png$/, "/00000000-0000-4000-8000-000000000000/original.png");
+      expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: stranger }), 400);
+      expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/no-such-picture.svg" }), 400);
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/placeholder-portrait.svg" })).status).toBe(200);
+      // A gallery photo chosen as the portrait keeps its files when the portrait changes again.
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: item.mediaUrl })).status).toBe(200);
+      expect((await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: "/images/placeholder-portrait.svg" })).status).toBe(200);
+      expect((await visitor.get(item.mediaUrl)).status).toBe(200);
       const cleared = await people.owner.api.put(`/api/memorials/${memorial.id}`, { profileImageUrl: null });
       expect(cleared.json.profileImageUrl).toBeNull();
     });
@@ -305,6 +316,35 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.json).toEqual({ message: "Memorial deleted" });
       expectJsonError(await people.owner.api.get(`/api/memorials/${memorial.id}`), 404);
+    });
+
+    it("gives an administrator one authority on the pages and the /api alike: open any memorial, delete it whole, never edit it or remove one photo", async () => {
+      const admin = people.admin.api;
+      for (const state of ["private", "draft"] as const) {
+        const { id, mediaId, mediaUrl } = memorials[state];
+        // Opens it, for moderation: page, /api, media list and files.
+        expect((await admin.get(`/memorials/${id}`)).status, state).toBe(200);
+        expect((await admin.get(`/api/memorials/${id}`)).status, state).toBe(200);
+        expect((await admin.get(`/api/memorials/${id}/media`)).json, state).toHaveLength(1);
+        expect((await admin.get(mediaUrl)).status, state).toBe(200);
+        // Never removes a single photo or video: the /api answers as the edit page does.
+        expectJsonError(await admin.delete(`/api/memorials/media/${mediaId}`), 404, "Media not found");
+        const form = { body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+        expect((await admin.request("POST", `/memorials/${id}/media/${mediaId}/delete`, form)).status, state).toBe(404);
+        expect((await admin.get(`/memorials/${id}/media/${mediaId}/delete`)).status, state).toBe(404);
+        // Nor edits it, on the page (sent away with "Access denied") or through the /api.
+        expectJsonError(await admin.put(`/api/memorials/${id}`, { biography: "Changed" }), 404, "Memorial not found");
+        const edit = await admin.get(`/memorials/${id}/edit`);
+        expect(edit.status, state).toBe(303);
+        expect(await count(`SELECT count(*) FROM memorial_media WHERE id = $1`, [mediaId])).toBe(1);
+      }
+    });
+
+    it("tells families the truth about who can open a memorial: the hints name the moderators", async () => {
+      const page = await people.owner.api.get("/memorials/create");
+      expect(page.text).toContain("Only you can view it. Everlight&#x27;s moderators can open it too.");
+      const help = await visitor.get("/help");
+      expect(help.text).toContain("moderators can open it to keep the site safe");
     });
 
     it("removes the stored files with the memorial (its /media URLs answer 404 afterwards)", async () => {

@@ -3,6 +3,7 @@ import type { Route } from "./+types/help";
 import { Link, useLocation } from "react-router";
 import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
+import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
 const linkClass =
   "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
@@ -56,6 +57,7 @@ const FAQS: Faq[] = [
             &ndash; only you can see it.
           </li>
         </ul>
+        <p>{MODERATION_POLICY}</p>
         <p>
           Drafts are always visible only to you, whatever visibility you have
           chosen, until you publish them.

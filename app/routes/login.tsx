@@ -3,9 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, CHECK_ON_SUBMIT, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
-import { checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from "~/models/rate-limit.server";
-import { authenticator, InvalidCredentialsError, requireAnonymous } from "~/services/auth.server";
-import { clientIp } from "~/services/request.server";
+import { authenticator, requireAnonymous, SignInRefusedError } from "~/services/auth.server";
 import { createUserSession } from "~/services/session.server";
 import { withToast } from "~/services/toast.server";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
@@ -22,29 +20,20 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), failure: null }, { status: 400 });
   }
-  const { email } = submission.value;
-  const ip = clientIp(request);
-
-  const throttle = await checkLoginAllowed(email, ip);
-  if (!throttle.allowed) {
-    return data(
-      { result: submission.reply({ hideFields: ["password"] }), failure: { title: "Too many attempts", message: throttle.message } },
-      { status: 429, headers: { "Retry-After": String(throttle.retryAfterSeconds) } },
-    );
-  }
-
   try {
     const user = await authenticator.authenticate("form", request);
-    await recordLoginSuccess(email);
     const headers = await withToast({ type: "success", title: "Welcome back!" });
     return createUserSession(request, user.id, safeRedirect(submission.value.redirectTo), headers);
   } catch (error) {
-    if (!(error instanceof InvalidCredentialsError)) throw error;
-    await recordLoginFailure(email, ip);
-    return data(
-      { result: submission.reply({ hideFields: ["password"] }), failure: { title: "Login failed", message: MESSAGES.invalidLogin } },
-      { status: 401 },
-    );
+    if (!(error instanceof SignInRefusedError)) throw error;
+    const reply = submission.reply({ hideFields: ["password"] });
+    if (error.result.reason === "rate-limited") {
+      return data(
+        { result: reply, failure: { title: "Too many attempts", message: error.result.message } },
+        { status: 429, headers: { "Retry-After": String(error.result.retryAfterSeconds) } },
+      );
+    }
+    return data({ result: reply, failure: { title: "Login failed", message: MESSAGES.invalidLogin } }, { status: 401 });
   }
 }
 

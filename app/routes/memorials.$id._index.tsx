@@ -17,6 +17,7 @@ import { clientIp, isPrefetch } from "~/services/request.server";
 import type { HydrateOnUseHandle } from "~/services/hydrate-on-use.server";
 import { withToast } from "~/services/toast.server";
 import { formatLongDate } from "~/utils/dates";
+import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
 import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
@@ -37,14 +38,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { memorial, isOwner } = lookup;
   // Counted once per page load, with or without JavaScript, but not for a link prefetch
   // (memorial-core.md §4 "View counter"); it never fails or delays the page.
-  if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) recordView(memorial.id);
+  if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) await recordView(memorial.id);
   const url = new URL(request.url);
   const origin = url.origin;
   const moderator = canModerate(viewer, memorial);
   // Owners and administrators see the pending tributes; an admin on a member's memorial may not act.
   const seesPending = isOwner || !!viewer?.isAdmin;
+  const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
+  if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
   const [approved, pending] = await Promise.all([
-    listApprovedTributes(memorial.id, Number(url.searchParams.get("tributes") ?? 1)),
+    listApprovedTributes(memorial.id, tributesPage),
     seesPending ? listPendingTributes(memorial.id) : null,
   ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;

@@ -9,11 +9,15 @@ import { findOwnMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
 import { toIsoDate } from "~/utils/dates";
+import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
 // Edit Memorial (memorial-core.md §2, §8): the create form prefilled, plus the Media Gallery (delete
 // one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
 // Only the owner edits; anyone else is sent to /memorials with "Access denied" (§8).
+
+// One post carries the photos and videos: the server lets this route read that much, once the owner is known.
+export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
 
 /** The owner's memorial, a 404 when there is none, or the §8 redirect for anyone else. */
 async function requireOwnMemorial(request: Request, id: string) {

@@ -6,10 +6,14 @@ import { submitMemorialForm, uploadRules } from "~/models/memorial-form.server";
 import { hasReachedMemorialLimit } from "~/models/memorial.server";
 import { requireUser } from "~/services/auth.server";
 import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, PLANS_HREF } from "~/utils/plans";
+import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // Create Memorial (memorial-core.md §2, §4 "Create flow", §8). The form, its checks and the saving of
 // files live in app/components/memorial/memorial-form.tsx and app/models/memorial-form.server.ts,
 // shared with Edit Memorial.
+
+// One post carries the photos and videos: the server lets this route read that much, after requireUser.
+export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

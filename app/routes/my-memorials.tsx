@@ -7,6 +7,7 @@ import { listPendingForOwner, moderateTribute } from "~/models/tribute.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
 import { formatShortDate } from "~/utils/dates";
+import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 const PENDING_SECTION = "pending-tributes";
 
@@ -14,8 +15,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
   const search = url.searchParams.get("search")?.trim() ?? "";
+  const page = parsePageNumber(url.searchParams.get("page"));
+  if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
   const [memorials, pending] = await Promise.all([
-    listOwnMemorials(user.id, { search, page: Number(url.searchParams.get("page") ?? 1) }),
+    listOwnMemorials(user.id, { search, page }),
     listPendingForOwner(user.id),
   ]);
   return {

@@ -3,6 +3,7 @@ import type { Route } from "./+types/terms";
 import { Link } from "react-router";
 import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
+import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
 const linkClass =
   "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
@@ -103,6 +104,7 @@ const SECTIONS: LegalSection[] = [
             owner, can view the memorial.
           </li>
         </ul>
+        <p>{MODERATION_POLICY}</p>
         <p>
           You can change the visibility at any time. Please remember that anyone
           who can see a memorial may remember or record what they have seen, and

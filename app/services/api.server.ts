@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import type { PublicUser } from "~/models/user.server";
 import { getOptionalUser } from "./auth.server";
+import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
+import { BodyTooLargeError } from "./multipart.server";
 
 // Helpers for the /api resource routes (DESIGN.md "The /api contract"): JSON in and out, never cached,
 // `{ message }` on every error, 401 when not signed in. Guards throw Responses, which React Router
@@ -48,7 +50,7 @@ export async function withApiErrors(work: () => Promise<Response>): Promise<Resp
 }
 
 export type ReadJsonOptions = {
-  /** Largest body accepted, in bytes (default 100 kB). */
+  /** Largest body accepted, in bytes (default: every request's bound, DEFAULT_BODY_BYTES). */
   maxBytes?: number;
   /** The 413's message (default "The request body is too large"). */
   tooLargeMessage?: string;
@@ -62,17 +64,11 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * object (400) and a schema failure (400, with the first message and `errors` per field).
  */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, options: ReadJsonOptions = {}): Promise<z.output<S>> {
-  const { maxBytes = 100_000, tooLargeMessage = "The request body is too large" } = options;
-  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) {
-    await discard(request.body);
-    throw apiError(415, "Expected a JSON body");
-  }
-
+  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
+  // What is left unread of a refused body is the server's to deal with (server/request-body.ts).
+  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
   const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await discard(request.body);
-    throw apiError(413, tooLargeMessage);
-  }
+  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage);
   const text = await readLimited(request.body, maxBytes);
   if (text === null) throw apiError(413, tooLargeMessage);
 
@@ -100,35 +96,21 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: nu
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await discard(reader, size);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-// A refused body is read and thrown away, so a client still sending gets to see the answer instead of
-// a reset connection; beyond this bound the connection is simply cut.
-const MAX_DISCARD_BYTES = 32 * 1024 * 1024;
-
-async function discard(source: ReadableStream<Uint8Array> | ReadableStreamDefaultReader<Uint8Array> | null, alreadyRead = 0) {
-  if (!source) return;
-  const reader = source instanceof ReadableStream ? source.getReader() : source;
-  let total = alreadyRead;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return;
-      total += value.byteLength;
-      if (total > MAX_DISCARD_BYTES) return void (await reader.cancel());
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
     }
-  } catch {
-    // The client went away: nobody is left to answer.
+  } catch (error) {
+    // The server's own bound (server/request-body.ts) stops a body that outgrows the route's.
+    if (error instanceof BodyTooLargeError) return null;
+    throw error;
   }
+  return Buffer.concat(chunks).toString("utf8");
 }

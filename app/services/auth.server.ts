@@ -1,26 +1,29 @@
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { getUserById, verifyLogin, type PublicUser } from "~/models/user.server";
+import { getUserById, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
 import { MESSAGES } from "~/utils/validation/account";
+import { clientIp } from "./request.server";
 import { getSession } from "./session.server";
 
 // Who is asking, and the guards every route uses (STYLE.md "Server code is named for what it guards").
 
-export class InvalidCredentialsError extends Error {
-  constructor() {
-    super(MESSAGES.invalidLogin);
+/** A sign-in the signIn use case refused: why, for the form to say. */
+export class SignInRefusedError extends Error {
+  constructor(readonly result: Exclude<SignInResult, { ok: true }>) {
+    super(result.reason === "rate-limited" ? result.message : MESSAGES.invalidLogin);
   }
 }
 
+// The /login form's strategy: the signIn use case (shared with POST /api/auth/login) behind remix-auth.
 export const authenticator = new Authenticator<PublicUser>();
 authenticator.use(
-  new FormStrategy(async ({ form }) => {
+  new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim().toLowerCase();
     const password = String(form.get("password") ?? "");
-    const user = await verifyLogin(email, password);
-    if (!user) throw new InvalidCredentialsError();
-    return user;
+    const result = await signIn(email, password, clientIp(request));
+    if (!result.ok) throw new SignInRefusedError(result);
+    return result.user;
   }),
   "form",
 );

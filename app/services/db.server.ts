@@ -5,7 +5,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "~/generated/prisma/client";
+import { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { getEnv } from "./env.server";
 
 /**
@@ -130,6 +130,24 @@ export async function closeDatabase() {
   const db = g[DB_KEY];
   g[DB_KEY] = undefined;
   await db?.close();
+}
+
+/**
+ * Whether a write failed because its row (or the row it points at) was deleted meanwhile by someone
+ * else: Prisma's "record not found" (P2025) and foreign-key (P2003) errors. The caller answers "not found".
+ */
+export function isGoneMeanwhile(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && (error.code === "P2025" || error.code === "P2003");
+}
+
+/** The write's result, or null when its row was deleted meanwhile (isGoneMeanwhile). */
+export async function unlessGone<T>(write: Promise<T>): Promise<T | null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isGoneMeanwhile(error)) return null;
+    throw error;
+  }
 }
 
 /** The Prisma client for models: `prisma().memorial.findMany(…)`. */

@@ -36,6 +36,8 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url({ error: "OPENAI_BASE_URL must be a URL, such as http://127.0.0.1:11434/v1" }).optional(),
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
+  VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */
   HSTS: z.enum(["true", "false"]).optional(),
 });

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { MAX_IMAGE_UPLOAD_BYTES } from "~/utils/upload-limits";
 import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "./multipart.server";
 
 // Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
@@ -7,10 +8,7 @@ import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "./mult
 // SVG (which can carry script) or HTML never count as images here. Every accepted image is re-encoded,
 // which also drops whatever else was hidden in the file (EXIF with GPS positions, trailing data).
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-/** Room for the multipart envelope (boundaries, headers, other fields) around one image. */
-export const MAX_IMAGE_UPLOAD_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+export { MAX_IMAGE_BYTES, MAX_IMAGE_UPLOAD_BYTES } from "~/utils/upload-limits";
 
 export type ImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 

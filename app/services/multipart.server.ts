@@ -21,15 +21,12 @@ export class MalformedFormError extends Error {
 /**
  * The request's form (multipart or urlencoded), refusing anything bigger than `limitBytes`: a declared
  * Content-Length above the bound is refused before reading, and a body without one is counted as it
- * arrives. A refused body is read and thrown away (up to a bound) so the browser, still sending, gets
- * to see the answer instead of a reset connection.
+ * arrives. What is left unread of a refused body is the server's to deal with (server/request-body.ts
+ * drains a little or closes the connection), so the refusal goes out at once.
  */
 export async function readMultipartForm(request: Request, limitBytes: number): Promise<FormData> {
   const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    await discardBody(request.body, 0);
-    throw new BodyTooLargeError(limitBytes);
-  }
+  if (Number.isFinite(declared) && declared > limitBytes) throw new BodyTooLargeError(limitBytes);
   const chunks: Uint8Array[] = [];
   let total = 0;
   if (request.body) {
@@ -39,8 +36,7 @@ export async function readMultipartForm(request: Request, limitBytes: number): P
       if (done) break;
       total += value.byteLength;
       if (total > limitBytes) {
-        reader.releaseLock();
-        await discardBody(request.body, total);
+        await reader.cancel().catch(() => {});
         throw new BodyTooLargeError(limitBytes);
       }
       chunks.push(value);
@@ -53,27 +49,5 @@ export async function readMultipartForm(request: Request, limitBytes: number): P
     return await new Response(body, { headers: { "Content-Type": request.headers.get("Content-Type") ?? "" } }).formData();
   } catch {
     throw new MalformedFormError();
-  }
-}
-
-// Beyond this the connection is simply cut: a browser that sends that much gets a network error.
-const MAX_DISCARD_BYTES = 32 * 1024 * 1024;
-
-async function discardBody(body: ReadableStream<Uint8Array> | null, alreadyRead: number) {
-  if (!body) return;
-  const reader = body.getReader();
-  let total = alreadyRead;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      total += value.byteLength;
-      if (total > MAX_DISCARD_BYTES) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away: nothing left to answer.
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { withThousands } from "~/utils/text";
+import { text } from "~/utils/validation/text";
 
 // The UX feedback popup's fixed questions and rules (memorial-core.md §3 "Fixed feedback questions",
 // §4 "UX feedback popup", §5, §9), shared by the dashboard's dialog, its no-JavaScript form, the model
@@ -59,7 +60,7 @@ export const uxFeedbackAnswersSchema = z.object({
     .array(z.enum(FEATURE_OPTIONS, { error: FEEDBACK_MESSAGES.unknownFeature }), { error: FEEDBACK_MESSAGES.features })
     .min(1, FEEDBACK_MESSAGES.features)
     .transform((chosen) => FEATURE_OPTIONS.filter((option) => chosen.includes(option))),
-  improvement_suggestions: z.string({ error: FEEDBACK_MESSAGES.suggestions }).trim().max(SUGGESTIONS_MAX, FEEDBACK_MESSAGES.suggestions).default(""),
+  improvement_suggestions: text({ error: FEEDBACK_MESSAGES.suggestions }).trim().max(SUGGESTIONS_MAX, FEEDBACK_MESSAGES.suggestions).default(""),
 });
 export type UxFeedbackAnswers = z.output<typeof uxFeedbackAnswersSchema>;
 

@@ -5,7 +5,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { CHECK_ON_SUBMIT, ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
 import { PLANS_HREF } from "~/utils/plans";
-import { VISIBILITIES, VISIBILITY_LABELS } from "~/utils/validation/account";
+import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 import { withThousands } from "~/utils/text";
 
@@ -56,12 +56,6 @@ export type MemorialFormFailure = {
 };
 
 export const CHOOSE_AGAIN = "Please choose your photos again";
-
-const VISIBILITY_HINTS: Record<(typeof VISIBILITIES)[number], string> = {
-  public: "Anyone can find and view this memorial.",
-  friends: "Only you and your friends on Everlight can view it.",
-  private: "Only you can view it.",
-};
 
 type Props = {
   mode: "create" | "edit";

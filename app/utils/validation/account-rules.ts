@@ -28,3 +28,17 @@ export const PASSWORD_RULES = [
 
 export const VISIBILITIES = ["public", "friends", "private"] as const;
 export const VISIBILITY_LABELS = { public: "Public", friends: "Friends Only", private: "Private" } as const;
+
+/**
+ * Who can see a memorial, as families are told it (issue 13 §7): truthful about Everlight's moderators,
+ * who can open any memorial (memorial-access.ts). One wording for the memorial form, the Privacy tab,
+ * Help and the Terms.
+ */
+export const MODERATION_POLICY =
+  "Whatever a memorial's visibility, Everlight's moderators can open it to keep the site safe, and may remove one that breaks our terms. They never edit it.";
+const MODERATORS_TOO = "Everlight's moderators can open it too.";
+export const VISIBILITY_HINTS = {
+  public: "Anyone can find and view this memorial.",
+  friends: `Only you and the members you have accepted as friends can view it. ${MODERATORS_TOO}`,
+  private: `Only you can view it. ${MODERATORS_TOO}`,
+} as const satisfies Record<(typeof VISIBILITIES)[number], string>;

@@ -53,12 +53,34 @@ describe("password change rules", () => {
 describe("safeRedirect", () => {
   it.each([
     ["/my-memorials?x=1", "/my-memorials?x=1"],
+    ["/memorials?search=a%2Fb#tributes", "/memorials?search=a%2Fb#tributes"],
+    ["/memorials/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed/edit", "/memorials/1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed/edit"],
     ["//evil.example", "/"],
     ["/\\evil.example", "/"],
+    ["\\\\evil.example", "/"],
+    ["/\tevil.example", "/"],
+    ["/\t/evil.example", "/"],
+    ["/%09/evil.example", "/"],
+    ["/%2F/evil.example", "/"],
+    ["/%2f%2fevil.example", "/"],
+    ["/%5C/evil.example", "/"],
+    ["/%5c%5cevil.example", "/"],
+    ["/\n/evil.example", "/"],
+    ["/\r\n/evil.example", "/"],
+    ["/\u0000/evil.example", "/"],
+    ["/\u007f/evil.example", "/"],
+    ["/\u0085/evil.example", "/"],
+    ["/%00", "/"],
+    [" /evil", "/"],
+    ["\t//evil.example", "/"],
     ["https://evil.example", "/"],
+    ["javascript:alert(1)", "/"],
+    ["/javascript:alert(1)", "/javascript:alert(1)"],
+    ["evil.example", "/"],
     ["", "/"],
     [null, "/"],
-  ])("%s → %s", (input, expected) => {
+    [undefined, "/"],
+  ])("%j → %s", (input, expected) => {
     expect(safeRedirect(input)).toBe(expected);
   });
 });

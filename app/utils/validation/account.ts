@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { MESSAGES, PASSWORD_RULES, VISIBILITIES } from "./account-rules";
+import { text } from "./text";
 
-export { MESSAGES, PASSWORD_RULES, VISIBILITIES, VISIBILITY_LABELS } from "./account-rules";
+export { MESSAGES, MODERATION_POLICY, PASSWORD_RULES, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "./account-rules";
 
 // Account forms' rules and messages, word for word from the specs (memorial-core.md §5,
 // commerce-and-accounts.md §5). Shared by the forms (server and client) and the /api; what the
@@ -10,8 +11,7 @@ export { MESSAGES, PASSWORD_RULES, VISIBILITIES, VISIBILITY_LABELS } from "./acc
 const NAME_MAX = 50;
 const PASSWORD_MAX = 200;
 
-const emailField = z
-  .string({ error: MESSAGES.email })
+const emailField = text({ error: MESSAGES.email })
   .trim()
   .toLowerCase()
   .max(254, MESSAGES.email)
@@ -26,8 +26,7 @@ const newPasswordField = z
 
 // One check for "missing" and "too short": a name of spaces is both, and was told the same thing twice.
 const name = (message: string) =>
-  z
-    .string({ error: message })
+  text({ error: message })
     .trim()
     .min(2, message)
     .max(NAME_MAX, `Must be at most ${NAME_MAX} characters`);
@@ -64,10 +63,9 @@ export const apiRegisterSchema = z.object({
 export const BIO_MAX = 1000;
 
 export const profileSchema = z.object({
-  firstName: z.string({ error: MESSAGES.firstNameRequired }).trim().min(1, MESSAGES.firstNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
-  lastName: z.string({ error: MESSAGES.lastNameRequired }).trim().min(1, MESSAGES.lastNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
-  bio: z
-    .string()
+  firstName: text({ error: MESSAGES.firstNameRequired }).trim().min(1, MESSAGES.firstNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
+  lastName: text({ error: MESSAGES.lastNameRequired }).trim().min(1, MESSAGES.lastNameRequired).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`),
+  bio: text()
     .trim()
     .max(BIO_MAX, `Bio must be at most ${BIO_MAX} characters`)
     .optional()
@@ -115,8 +113,23 @@ export const deleteAccountSchema = z.object({
   password: z.string({ error: "Enter your password to confirm" }).min(1, "Enter your password to confirm"),
 });
 
-/** Only same-site paths: never `//evil.example` or `https://…` (open redirects). */
+const STAND_IN_ORIGIN = "https://everlight.invalid";
+
+/**
+ * Only same-site paths: never `//evil.example` or `https://…` (open redirects), however it is written.
+ * Browsers drop tabs and newlines from addresses and read a backslash as a slash, so `/\tevil` and
+ * `/\\evil` would leave the site; a path that needs control characters, backslashes or encoded slashes
+ * is not one of ours either, so any of those means home.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//")) return fallback;
+  if (/[\\\u0000-\u001f\u007f-\u009f]/.test(to)) return fallback;
+  const path = to.split(/[?#]/, 1)[0];
+  if (/%(?:2f|5c|[01][0-9a-f]|7f)/i.test(path)) return fallback;
+  try {
+    const url = new URL(to, STAND_IN_ORIGIN);
+    return url.origin === STAND_IN_ORIGIN && !url.pathname.startsWith("//") ? to : fallback;
+  } catch {
+    return fallback;
+  }
 }

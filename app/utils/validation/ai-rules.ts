@@ -3,6 +3,7 @@
 // (ai.ts) are built on the same constants; a test holds the two checks together.
 
 import { withThousands } from "~/utils/text";
+import { hasControlCharacters, TEXT_MESSAGES } from "./text-rules";
 
 export const AI_LIMITS = {
   /** Any free-text fact: a personal story, qualities, key details, a biography given as context. */
@@ -81,11 +82,13 @@ export function checkAssistant(values: Partial<Record<AssistantField, string>>):
   const errors: Partial<Record<AssistantField, string[]>> = {};
   const text = (field: AssistantField) => (values[field] ?? "").trim();
   const need = (field: AssistantField, what: string, max: number) => {
-    if (!text(field)) errors[field] = [AI_MESSAGES.missingFieldsTitle];
+    if (hasControlCharacters(values[field] ?? "")) errors[field] = [TEXT_MESSAGES.control];
+    else if (!text(field)) errors[field] = [AI_MESSAGES.missingFieldsTitle];
     else if (text(field).length > max) errors[field] = [tooLong(what, max)];
   };
   need("relationship", "The relationship", AI_LIMITS.relationship);
-  if (!text("tone")) errors.tone = [AI_MESSAGES.missingFieldsTitle];
+  if (hasControlCharacters(values.tone ?? "")) errors.tone = [TEXT_MESSAGES.control];
+  else if (!text("tone")) errors.tone = [AI_MESSAGES.missingFieldsTitle];
   else if (!toneValue(text("tone"))) errors.tone = [AI_MESSAGES.tone];
   need("memories", "Memories", AI_LIMITS.formMemories);
   return Object.keys(errors).length ? errors : null;

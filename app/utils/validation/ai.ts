@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
+import { checkCalendarDate } from "./text-rules";
+import { text } from "./text";
 
 export { AI_LIMITS, AI_MESSAGES, aiFailureTitle, checkAssistant, TRIBUTE_TONES } from "./ai-rules";
 export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
@@ -13,35 +15,28 @@ const TONE_VALUES = TRIBUTE_TONES.map((t) => t.value) as [TributeTone, ...Tribut
 
 /** A required short fact: missing or blank gives `missing`. */
 const required = (missing: string, max: number, what: string) =>
-  z.string({ error: missing }).trim().min(1, missing).max(max, tooLong(what, max));
+  text({ error: missing }).trim().min(1, missing).max(max, tooLong(what, max));
 
 /** An optional free-text fact: absent, null or blank all become "". Arrays of strings are joined. */
 const freeText = (what: string, max: number = AI_LIMITS.text) =>
   z
-    .union([z.string(), z.array(z.string())])
+    .union([text(), z.array(text())])
     .optional()
     .nullable()
     .transform((v) => (Array.isArray(v) ? v.join(", ") : (v ?? "")).trim())
     .pipe(z.string().max(max, tooLong(what, max)));
 
 /** A calendar date as YYYY-MM-DD (a full ISO timestamp is cut to its date); blank means unknown. */
-const dateFact = z
-  .string()
+const dateFact = text()
   .trim()
   .optional()
   .nullable()
   .transform((v) => (v ? v.slice(0, 10) : null))
-  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v)), AI_MESSAGES.date);
-
-function isRealDate(iso: string) {
-  const d = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
-}
+  .refine((v) => v === null || checkCalendarDate(v) === null, AI_MESSAGES.date);
 
 /** "warm", "Warm", "gentle and light"… → one of TONE_VALUES; anything else fails with the tone message. */
 const toneFact = (missing: string) =>
-  z
-    .string({ error: missing })
+  text({ error: missing })
     .trim()
     .min(1, missing)
     .transform((v) => toneValue(v) ?? v)
@@ -151,7 +146,7 @@ export type TributeAssistantInput = z.output<typeof tributeAssistantSchema>;
 
 /** POST /api/ai/stream-tribute: the assistant's fields and the memorial they are for. */
 export const streamTributeRequestSchema = tributeAssistantSchema.extend({
-  memorialId: z.string({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
+  memorialId: text({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
 });
 
 /** Field errors of a failed assistant check, by field. */

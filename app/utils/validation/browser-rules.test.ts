@@ -18,6 +18,8 @@ const tributes = [
   { authorName: "Ann", authorEmail: ".ann@example.com", content: "Long enough text." },
   { authorName: "Ann", authorEmail: `${"a".repeat(250)}@example.com`, content: "Long enough text." },
   { authorName: "", authorEmail: " ann+tag@example.org ", content: "" },
+  { authorName: "A\u0000nn", authorEmail: "ann@exa\u0000mple.com", content: "Long enough \u0000 text." },
+  { authorName: "Ann\u0007", authorEmail: "", content: "Tabs\tand\r\nnew lines are fine." },
 ];
 
 describe("the tribute form's checks in the browser and on the server", () => {
@@ -45,6 +47,7 @@ const assistants = [
   { relationship: "friend", tone: "furious", memories: "Walks." },
   { relationship: "f".repeat(101), tone: "warm", memories: "m".repeat(1501) },
   { relationship: "  ", tone: "Celebratory", memories: "  " },
+  { relationship: "fri\u0000end", tone: "warm\u0000", memories: "Walks\u001b." },
 ];
 
 describe("the tribute assistant's checks in the browser and on the server", () => {

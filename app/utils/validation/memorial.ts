@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { withThousands } from "~/utils/text";
+import { checkCalendarDate } from "./text-rules";
+import { text, TEXT_MESSAGES } from "./text";
 
 // The memorial form's rules (memorial-core.md §3 and §5), shared by the create/edit forms and the /api.
 // Where the spec gives no message or limit, ours are chosen and documented in the README.
@@ -7,7 +9,7 @@ import { withThousands } from "~/utils/text";
 export const MEMORIAL_MESSAGES = {
   firstName: "First name is required",
   lastName: "Last name is required",
-  date: "Enter a date as YYYY-MM-DD",
+  date: TEXT_MESSAGES.dateFormat,
   futureDate: "The date cannot be in the future",
   passingBeforeBirth: "The date of passing cannot be before the date of birth",
   visibility: "Choose Public, Friends Only or Private",
@@ -24,23 +26,24 @@ export const MEMORIAL_LIMITS = { name: 100, title: 200, biography: 20_000 } as c
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-const dateField = z
-  .string()
+const dateField = text()
   .trim()
   .optional()
   .nullable()
   .transform((v) => (v ? v : null))
-  .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), MEMORIAL_MESSAGES.date)
+  .superRefine((v, ctx) => {
+    const problem = v === null ? null : checkCalendarDate(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, abort: true });
+  })
   .refine((v) => v === null || v <= today(), MEMORIAL_MESSAGES.futureDate);
 
 const fields = {
-  firstName: z.string({ error: MEMORIAL_MESSAGES.firstName }).trim().min(1, MEMORIAL_MESSAGES.firstName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
-  lastName: z.string({ error: MEMORIAL_MESSAGES.lastName }).trim().min(1, MEMORIAL_MESSAGES.lastName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
-  title: z.string().trim().max(MEMORIAL_LIMITS.title, `At most ${MEMORIAL_LIMITS.title} characters`).optional().nullable(),
+  firstName: text({ error: MEMORIAL_MESSAGES.firstName }).trim().min(1, MEMORIAL_MESSAGES.firstName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  lastName: text({ error: MEMORIAL_MESSAGES.lastName }).trim().min(1, MEMORIAL_MESSAGES.lastName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  title: text().trim().max(MEMORIAL_LIMITS.title, `At most ${MEMORIAL_LIMITS.title} characters`).optional().nullable(),
   dateOfBirth: dateField,
   dateOfPassing: dateField,
-  biography: z
-    .string()
+  biography: text()
     .trim()
     .max(MEMORIAL_LIMITS.biography, `The biography can be at most ${withThousands(MEMORIAL_LIMITS.biography)} characters`)
     .optional()
@@ -77,7 +80,7 @@ export const apiUpdateMemorialSchema = z
     visibility: fields.visibility.optional(),
     category: fields.category.optional(),
     isPublished: z.boolean().optional(),
-    profileImageUrl: z.string().max(2000).optional().nullable(),
+    profileImageUrl: text().max(2000).optional().nullable(),
   })
   .partial();
 

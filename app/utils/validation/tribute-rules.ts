@@ -4,6 +4,7 @@
 // the two together.
 
 import { withThousands } from "~/utils/text";
+import { hasControlCharacters, TEXT_MESSAGES } from "./text-rules";
 
 export const TRIBUTE_LIMITS = { nameMin: 2, nameMax: 80, contentMin: 10, contentMax: 2000, emailMax: 254 } as const;
 
@@ -29,6 +30,7 @@ export type TributeField = (typeof TRIBUTE_FIELDS)[number];
 
 /** The error for one field of the tribute form, or null when it is fine. */
 export function checkTributeField(field: TributeField, value: string): string | null {
+  if (hasControlCharacters(value)) return TEXT_MESSAGES.control;
   const v = value.trim();
   const within = (min: number, max: number) => v.length >= min && v.length <= max;
   if (field === "authorName") return within(TRIBUTE_LIMITS.nameMin, TRIBUTE_LIMITS.nameMax) ? null : TRIBUTE_MESSAGES.name;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text";
 import { EMAIL_PATTERN, TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";
 
 // The tribute form (memorial-core.md §5): author name and content required, email optional but valid.
@@ -8,9 +9,8 @@ import { EMAIL_PATTERN, TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules
 export { TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";
 
 export const tributeSchema = z.object({
-  authorName: z.string({ error: TRIBUTE_MESSAGES.name }).trim().min(TRIBUTE_LIMITS.nameMin, TRIBUTE_MESSAGES.name).max(TRIBUTE_LIMITS.nameMax, TRIBUTE_MESSAGES.name),
-  authorEmail: z
-    .string()
+  authorName: text({ error: TRIBUTE_MESSAGES.name }).trim().min(TRIBUTE_LIMITS.nameMin, TRIBUTE_MESSAGES.name).max(TRIBUTE_LIMITS.nameMax, TRIBUTE_MESSAGES.name),
+  authorEmail: text()
     .trim()
     .toLowerCase()
     .max(TRIBUTE_LIMITS.emailMax, TRIBUTE_MESSAGES.email)
@@ -18,6 +18,6 @@ export const tributeSchema = z.object({
     .nullable()
     .transform((v) => v || null)
     .refine((v) => v === null || EMAIL_PATTERN.test(v), TRIBUTE_MESSAGES.email),
-  content: z.string({ error: TRIBUTE_MESSAGES.content }).trim().min(TRIBUTE_LIMITS.contentMin, TRIBUTE_MESSAGES.content).max(TRIBUTE_LIMITS.contentMax, TRIBUTE_MESSAGES.content),
+  content: text({ error: TRIBUTE_MESSAGES.content }).trim().min(TRIBUTE_LIMITS.contentMin, TRIBUTE_MESSAGES.content).max(TRIBUTE_LIMITS.contentMax, TRIBUTE_MESSAGES.content),
 });
 export type TributeInput = z.output<typeof tributeSchema>;

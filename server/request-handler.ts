@@ -1,0 +1,182 @@
+import { writeReadableStreamToWritable } from "@react-router/node";
+import type { NextFunction, Request, Response } from "express";
+import { createRequestHandler as createRouterHandler, matchRoutes, type AppLoadContext, type RouteObject, type ServerBuild } from "react-router";
+import { BodyTooLargeError } from "~/services/multipart.server";
+import { DEFAULT_BODY_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
+import { REFUSALS, sendRefusal, type Refusal } from "./refusals";
+import { boundedBodyStream, hasBody, readBody } from "./request-body";
+
+// React Router behind Express: our own small version of @react-router/express's adapter, so that the
+// rules every request must follow are applied here once, before any route runs (issue 13):
+// - the method is one the address can answer (405 otherwise);
+// - the body is bounded before it is read: DEFAULT_BODY_BYTES for every form and /api call, read whole
+//   (and, for a page, checked to be a readable form) before the route sees it; a route that takes files
+//   raises its bound in its `handle` and reads the body itself, as a stream that stops at that bound,
+//   after it has checked who is asking;
+// - a response that depends on the session is never kept by a shared cache.
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+/** Pages answer GET and take forms by POST; other methods are for the /api. */
+const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
+const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
+/** These cookies change what is rendered: the signed-in session and a flash message. */
+const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
+
+type LoadContextGetter = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
+
+export function createRequestHandler({ build, getLoadContext }: { build: () => Promise<ServerBuild>; getLoadContext?: LoadContextGetter }) {
+  const handleRequest = createRouterHandler(build, process.env.NODE_ENV);
+  return async function requestHandler(req: Request, res: Response, next: NextFunction) {
+    try {
+      const serverBuild = await build();
+      const api = req.path === "/api" || req.path.startsWith("/api/");
+      const refuse = (refusal: Refusal, headers?: Record<string, string>) => sendRefusal(req, res, { ...refusal, api, headers });
+
+      if (!KNOWN_METHODS.has(req.method) || (!api && !PAGE_METHODS.has(req.method))) {
+        return refuse(REFUSALS.method, { Allow: api ? [...KNOWN_METHODS].join(", ") : [...PAGE_METHODS].join(", ") });
+      }
+
+      // No address of ours holds a NUL byte, and PostgreSQL cannot store one: refused for every route at once.
+      if (/%00/.test(req.originalUrl)) return refuse(REFUSALS.unreadableAddress);
+
+      let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
+      let overflow: number | null = null;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        const contentType = req.get("content-type") ?? "";
+        if (!api && hasBody(req) && !FORM_TYPE.test(contentType)) return refuse(REFUSALS.notAForm);
+        const raised = raisedBodyLimit(serverBuild, req.path, "index" in req.query);
+        if (raised) {
+          body = boundedBodyStream(req, raised, () => (overflow = raised));
+        } else {
+          try {
+            body = new Uint8Array(await readBody(req, DEFAULT_BODY_BYTES));
+          } catch (error) {
+            if (error instanceof BodyTooLargeError) return refuse(REFUSALS.tooLarge(error.limitBytes));
+            throw error;
+          }
+          if (!api && !(await readsAsForm(body, contentType))) return refuse(REFUSALS.unreadableForm);
+        }
+      }
+
+      const controller = new AbortController();
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const request = new Request(requestUrl(req), {
+        method: req.method,
+        headers: requestHeaders(req),
+        signal: controller.signal,
+        ...(body ? { body: body as BodyInit, duplex: "half" } : {}),
+      } as RequestInit);
+      const response = await handleRequest(request, await getLoadContext?.(req, res));
+      if (overflow !== null && response.status !== 413) {
+        // The route read past its own bound and did not answer that itself.
+        await response.body?.cancel();
+        return refuse(REFUSALS.tooLarge(overflow));
+      }
+      await sendResponse(req, res, response);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** `private, no-store`, keeping what else the route said that is not about keeping (e.g. no-transform). */
+function privateNoStore(cacheControl: string) {
+  const others = cacheControl
+    .split(",")
+    .map((d) => d.trim())
+    .filter((d) => d && !/^(?:private|public|no-store|no-cache|max-age|s-maxage|must-revalidate|proxy-revalidate|immutable|stale-)/i.test(d));
+  return ["private", "no-store", ...others].join(", ");
+}
+
+/** Whether a page's form body parses: a broken multipart envelope is a 400, not an error in a route. */
+async function readsAsForm(body: Uint8Array, contentType: string) {
+  if (body.byteLength === 0 || !/^multipart\//i.test(contentType)) return true;
+  try {
+    await new Response(body as BodyInit, { headers: { "Content-Type": contentType } }).formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The route tree of each build, for finding the route a request is for (its `handle`).
+const trees = new WeakMap<ServerBuild, RouteObject[]>();
+
+function routeTree(build: ServerBuild): RouteObject[] {
+  let tree = trees.get(build);
+  if (tree) return tree;
+  const children = new Map<string | undefined, RouteObject[]>();
+  for (const route of Object.values(build.routes)) {
+    if (!route) continue;
+    const list = children.get(route.parentId) ?? [];
+    list.push({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive } as RouteObject);
+    children.set(route.parentId, list);
+  }
+  const attach = (parentId: string | undefined): RouteObject[] =>
+    (children.get(parentId) ?? []).map((route) => (route.index ? route : { ...route, children: attach(route.id) }));
+  tree = attach(undefined);
+  trees.set(build, tree);
+  return tree;
+}
+
+/** The larger bound the route whose action this post reaches declares in its handle (file uploads), or null. */
+export function raisedBodyLimit(build: ServerBuild, pathname: string, toIndex: boolean): number | null {
+  // Form posts made with JavaScript go to the same path with `.data` (React Router's single fetch).
+  const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
+  const matches = matchRoutes(routeTree(build), path) ?? [];
+  // A post reaches an index route only with ?index; otherwise its parent layout's action.
+  if (matches.length > 1 && matches[matches.length - 1].route.index && !toIndex) matches.pop();
+  const leaf = matches[matches.length - 1];
+  const handle = leaf ? (build.routes[leaf.route.id!]?.module.handle as RequestBodyHandle | undefined) : undefined;
+  const limit = handle?.body?.maxBytes;
+  return typeof limit === "number" && limit > DEFAULT_BODY_BYTES ? limit : null;
+}
+
+function requestUrl(req: Request) {
+  const [, forwardedPort] = req.app.enabled("trust proxy") ? (req.get("x-forwarded-host")?.split(":") ?? []) : [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = [forwardedPort, hostPort].map((p) => Number.parseInt(p ?? "", 10)).find(Number.isSafeInteger);
+  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
+  return new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`).href;
+}
+
+function requestHeaders(req: Request) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+/**
+ * Sends React Router's answer. Anything that depends on the session (a request carrying the session or
+ * a flash message, an answer that sets a cookie, the answer to a post) is `private, no-store` unless the route said the
+ * answer is the same for everyone (`public`); every answer varies by Cookie, so that a shared cache
+ * never hands a member's page to a visitor or the other way round.
+ */
+async function sendResponse(req: Request, res: Response, response: globalThis.Response) {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers) res.append(name, value);
+  // An answer to a form or a call echoes what was sent: personal too.
+  const personal = PERSONAL_COOKIE.test(req.get("cookie") ?? "") || response.headers.has("set-cookie") || !["GET", "HEAD"].includes(req.method);
+  const cacheControl = response.headers.get("cache-control") ?? "";
+  if (personal && !/\bpublic\b/i.test(cacheControl)) res.setHeader("Cache-Control", privateNoStore(cacheControl));
+  res.vary("Cookie");
+  // A stream of events (the AI helper writing as it goes) starts at once.
+  if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) res.flushHeaders();
+  if (!response.body) return void res.end();
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (res.destroyed || res.writableEnded) return;
+    throw error;
+  }
+}

@@ -1,0 +1,174 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, rawRequest, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
+import { fillPattern, routeTable, type RouteInfo } from "./route-table";
+
+// No 5xx from any input (issue 13 §6). Every route, walked from the route table so that a new one is
+// covered by default, gets malformed requests as a visitor and as a member: every page action and
+// /api call a valid body with one field at a time spoiled (NUL bytes, impossible dates, huge numbers,
+// wrong types), JSON or broken multipart where a form is expected, oversized and binary bodies; every
+// address hostile query strings and unknown methods. Every answer must be below 500, and the server
+// still healthy afterwards.
+
+const NUL = "\u0000";
+/** fetch refuses to send some methods (TRACE…): those go through node:http. */
+const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** A value every form and call would accept for each field name we use (the password is wrong on purpose). */
+const VALID: Record<string, string> = {
+  firstName: "Ann", lastName: "Lee", email: "fuzz@example.test", password: "Wrong1horse0", confirmPassword: "Wrong1horse0",
+  currentPassword: "Wrong1horse0", newPassword: "Brand2new-pass", bio: "A short bio.", title: "A title", dateOfBirth: "1950-01-02",
+  dateOfPassing: "2020-03-04", biography: "A long and happy life.", visibility: "public", category: "individual",
+  authorName: "Ann Lee", authorEmail: "ann@example.test", content: "A lovely memory of her kindness.", search: "ann",
+  relationship: "Friend", tone: "warm", memories: "We walked by the sea every Sunday.", personalStory: "She grew up by the sea.",
+  keyQualities: "kind, funny", keyDetails: "Loved the sea", caption: "By the sea", defaultVisibility: "public", discoverable: "on",
+  confirm: "on", rating: "4", type: "ux_feedback", ease_of_use: "4", feature_satisfaction: "Overall design",
+  improvement_suggestions: "More colours", shareType: "copy_link", shareData: "a note", redirectTo: "/", order: "1",
+};
+/** Fields whose value decides which path a request takes: spoiled only in their own ways. */
+const CHOICE_FIELDS = new Set(["visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo"]);
+/** Ways to spoil one field of a valid body; null where the spoiler means nothing for that field. */
+const SPOILERS: [string, (field: string) => string | null][] = [
+  ["a NUL byte", (field) => (CHOICE_FIELDS.has(field) ? null : `a${NUL}b`)],
+  ["an impossible date", (field) => (/date/i.test(field) ? "2023-02-29" : null)],
+  ["year 0000", (field) => (/date/i.test(field) ? "0000-01-01" : null)],
+  ["year 99999", (field) => (/date/i.test(field) ? "99999-01-01" : null)],
+  ["a huge number", (field) => (/rating|order|ease/i.test(field) ? "1e20" : null)],
+];
+const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip"];
+
+/** The intents a page route's forms send: those named in its module or the app modules it imports. */
+function intentsOf(route: RouteInfo): string[] {
+  const source = readFileSync(path.join("app", route.file), "utf8");
+  const imported = [...source.matchAll(/from "~\/([^"]+)"/g)].map((m) => m[1]);
+  const texts = [source];
+  for (const name of imported) {
+    for (const ext of [".ts", ".tsx"]) {
+      try {
+        texts.push(readFileSync(path.join("app", name + ext), "utf8"));
+      } catch {
+        // not this extension
+      }
+    }
+  }
+  const all = texts.join("\n");
+  return ["", ...INTENTS.filter((intent) => all.includes(`"${intent}"`))];
+}
+const QUERIES = [
+  "search=%00", "search=a%00b&category=%00&sort=%00&view=%00&page=%00", "page=1e20", "tributes=1e20", "tributes=-1", "tributes=0x10",
+  "limit=1e400&offset=NaN", "approved=%00", "feedbackStep=1e20&ease_of_use=%00", "email=%00", "redirectTo=%00", "userId=%00&visibility=%00",
+];
+
+type Attack = { name: string; method: string; body?: string | Uint8Array<ArrayBuffer>; contentType?: string };
+
+const urlencoded = "application/x-www-form-urlencoded";
+const form = (values: Record<string, string>) => new URLSearchParams(values).toString();
+
+function bodyAttacks(route: RouteInfo, method: string, stamp: string): Attack[] {
+  const list: Attack[] = [];
+  const intents = route.api ? [] : intentsOf(route);
+  for (const [spoiler, spoil] of SPOILERS) {
+    for (const field of Object.keys(VALID)) {
+      const bad = spoil(field);
+      if (bad === null) continue;
+      if (route.api) {
+        list.push({ name: `JSON with ${spoiler} in ${field}`, method, contentType: "application/json", body: JSON.stringify({ ...VALID, [field]: bad }) });
+        continue;
+      }
+      for (const intent of intents) {
+        list.push({ name: `form with ${spoiler} in ${field}, intent ${intent || "(none)"}`, method, contentType: urlencoded, body: form({ ...VALID, formStartedAt: stamp, intent, [field]: bad }) });
+      }
+    }
+  }
+  const huge = Object.fromEntries(Object.keys(VALID).map((k) => [k, "x".repeat(3000)]));
+  list.push({ name: "every field huge", method, contentType: route.api ? "application/json" : urlencoded, body: route.api ? JSON.stringify(huge) : form(huge) });
+  list.push({ name: "JSON of wrong types", method, contentType: "application/json", body: JSON.stringify(Object.fromEntries(Object.keys(VALID).map((k, i) => [k, i % 2 ? [1, { a: null }] : 1e308]))) });
+  list.push({ name: "JSON that is not an object", method, contentType: "application/json", body: "[1,2,3]" });
+  list.push({ name: "broken JSON", method, contentType: "application/json", body: '{"firstName": "Ann",' });
+  list.push({ name: "broken multipart", method, contentType: "multipart/form-data; boundary=xyz", body: '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated' });
+  list.push({ name: "multipart without a boundary", method, contentType: "multipart/form-data", body: "garbage" });
+  list.push({ name: "text/plain", method, contentType: "text/plain", body: "hello" });
+  list.push({ name: "no content type", method, body: "a=b" });
+  list.push({ name: "oversized form", method, contentType: urlencoded, body: form({ content: "x".repeat(300_000) }) });
+  list.push({ name: "oversized JSON", method, contentType: "application/json", body: JSON.stringify({ content: "x".repeat(300_000) }) });
+  list.push({ name: "binary garbage", method, contentType: urlencoded, body: new Uint8Array(Array.from({ length: 2048 }, (_, i) => (i * 37) % 256)) });
+  return list;
+}
+
+/** Whether the route module answers anything but GET (an action, or the /api table's handlers). */
+function takesBodies(route: RouteInfo) {
+  const source = readFileSync(path.join("app", route.file), "utf8");
+  return /export (async )?function action|export const action|export const \{[^}]*action/.test(source);
+}
+
+/** Routes that end the member's session or delete what the other routes use go last. */
+const destructive = (route: RouteInfo) => /logout|delete|manage/.test(route.pattern);
+
+describe.each(serverDatabases())("malformed input on %s", (database) => {
+  let server: TestServer;
+  let member: Client;
+  let routes: RouteInfo[];
+  let stamp = "";
+  const values: Record<string, string> = { type: "ux_feedback", event: "skip" };
+
+  beforeAll(async () => {
+    server = await startServer({}, { database });
+    routes = await routeTable();
+    member = (await registerMember(server.url)).api;
+    const memorial = await member.post("/api/memorials", { firstName: "Fuzz", lastName: "Target", visibility: "public", isPublished: true });
+    expect(memorial.status).toBe(201);
+    values.id = memorial.json.id;
+    // A genuine "form started at" stamp, old enough to pass the tribute form's fill-time check.
+    const page = await client(server.url).get(`/memorials/${values.id}`);
+    stamp = /name="formStartedAt" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+    expect(stamp).not.toBe("");
+    await new Promise((resolve) => setTimeout(resolve, 3100));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers every route's malformed requests below 500, as a visitor and as a member, and stays healthy", { timeout: 900_000 }, async () => {
+    const failures = new Set<string>();
+    let sent = 0;
+    const send = async (route: RouteInfo, who: "visitor" | "member", attack: Attack, query = "") => {
+      sent++;
+      // A visitor keeps no cookies from one request to the next: a registration must not sign them in.
+      const api = who === "member" ? member : client(server.url);
+      const url = fillPattern(route.pattern, values) + (query ? `?${query}` : "");
+      // A fresh address for each request, so per-address limits do not hide what lies behind them.
+      const headers: Record<string, string> = { "X-Forwarded-For": `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`, ...(attack.contentType ? { "Content-Type": attack.contentType } : {}) };
+      const res = FETCH_METHODS.has(attack.method)
+        ? await api.request(attack.method, url, { body: attack.body, headers })
+        : await rawRequest(server.url, attack.method, url, { body: attack.body, headers: { ...headers, Cookie: api.cookie } });
+      if (res.status >= 500) failures.add(`${attack.method} ${route.pattern}${query ? `?${query}` : ""} as ${who}, ${attack.name}: ${res.status} ${res.text.slice(0, 100)}`);
+    };
+
+    // Everything but the routes that end the session or delete things, several at a time; those last.
+    type Job = () => Promise<void>;
+    const jobs: Job[] = [];
+    const lastJobs: Job[] = [];
+    for (const who of ["visitor", "member"] as const) {
+      for (const route of routes) {
+        const list = destructive(route) ? lastJobs : jobs;
+        for (const query of QUERIES) list.push(() => send(route, who, { name: "hostile query", method: "GET" }, query));
+        for (const method of ["TRACE", "PROPFIND", "OPTIONS", "FOO", "CONNECTX"]) list.push(() => send(route, who, { name: `method ${method}`, method }));
+        if (!takesBodies(route)) continue;
+        for (const method of route.api ? ["POST", "PUT", "PATCH", "DELETE"] : ["POST"]) {
+          for (const attack of bodyAttacks(route, method, stamp)) (method === "DELETE" ? lastJobs : list).push(() => send(route, who, attack));
+        }
+      }
+    }
+    let next = 0;
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      while (next < jobs.length) await jobs[next++]();
+    }));
+    for (const job of lastJobs) await job();
+    console.log(`${database}: ${sent} malformed requests sent`);
+    expect([...failures]).toEqual([]);
+    const health = await client(server.url).get("/healthz");
+    expect(health.status).toBe(200);
+  });
+});
