@@ -16,7 +16,7 @@ test("Save Draft on a published memorial says that it takes the memorial offline
   await expect(page.getByRole("button", { name: "Save Draft" })).toHaveCount(0);
   await expectAccessible(page);
   await page.getByRole("button", { name: "Unpublish and save as draft" }).click();
-  await expect(toast(page)).toContainText("It is now a draft: only you can see it until you publish it again.");
+  await expect(toast(page)).toContainText("It is now a draft: visitors cannot see it until you publish it again.");
   expect(await isPublished(memorial.id)).toBe(false);
   // A draft has nothing to take offline: the button is plain Save Draft again.
   await page.goto(`/memorials/${memorial.id}/edit`);
