@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createTestSession, db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { LOGIN_REQUIRED_PATHS } from "../app/utils/route-access";
+import { isBuilt } from "../app/utils/screens";
 
 // Register, sign in, sign out, wrong password, protected pages — with JavaScript on and off.
 
@@ -69,14 +70,15 @@ test("a member signs in, sees the signed-in navigation, and signs out", async ({
   await expect(toast(page)).toContainText("Welcome back!");
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "My Memorials" })).toBeVisible();
-  await expect(nav.getByRole("link", { name: "Vault" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Create Memorial" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Login" })).toHaveCount(0);
 
   const menu = nav.getByLabel(`Account menu for ${member.firstName} ${member.lastName}`);
   await menu.click();
-  for (const name of ["My Account", "Friends", "My Orders", "Subscription", "Contact"]) {
-    await expect(nav.getByRole("link", { name })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "My Account" })).toBeVisible();
+  // The second half's screens come into the menus as they are built (app/utils/screens.ts).
+  for (const [name, path] of [["Vault", "/vault"], ["Friends", "/friends"], ["My Orders", "/orders"], ["Subscription", "/subscription"], ["Contact", "/contact"]]) {
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveCount(isBuilt(path) ? 1 : 0);
   }
   await expect(nav.getByRole("link", { name: "Admin" })).toHaveCount(0);
   await expectAccessible(page);
@@ -131,7 +133,7 @@ test("every login-required route sends a visitor to sign in", async ({ request }
   }
 });
 
-test("/admin answers a member with Access Denied (403) and shows an administrator the Admin link", async ({ page, member }) => {
+test("/admin answers a member with Access Denied (403), and an administrator's menu offers Admin once it is built", async ({ page, member }) => {
   await loginAs(page, member);
   const response = await page.goto("/admin");
   expect(response?.status()).toBe(403);
@@ -142,10 +144,11 @@ test("/admin answers a member with Access Denied (403) and shows an administrato
   expect(rows).toHaveLength(1);
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByLabel(/Account menu/).click();
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toHaveCount(isBuilt("/admin") ? 1 : 0);
 });
 
 test("the basket badge counts items and caps at 99+", async ({ page, member }) => {
+  test.skip(!isBuilt("/basket"), "the basket button waits for the basket screen (app/utils/screens.ts)");
   const { rows } = await db().query(
     `INSERT INTO products (name, description, price, category, "stockQuantity") VALUES ('Badge test candle', 'x', 500, 'Candles', 500) RETURNING id`,
   );
@@ -166,8 +169,10 @@ test("the mobile menu offers the signed-in links except Friends and Subscription
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByLabel("Menu", { exact: true }).click();
   const menu = page.getByRole("navigation", { name: "Main" }).locator("details").last();
-  for (const name of ["Home", "News", "My Memorials", "Vault", "Memorials", "Products", "My Account", "My Orders", "Contact"]) {
-    await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
+  const links: [string, string][] = [["Home", "/"], ["News", "/news"], ["My Memorials", "/my-memorials"], ["Vault", "/vault"], ["Memorials", "/memorials"], ["Products", "/products"], ["My Account", "/account"], ["My Orders", "/orders"], ["Contact", "/contact"]];
+  for (const [name, path] of links) {
+    if (isBuilt(path)) await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
+    else await expect(menu.getByRole("link", { name, exact: true })).toHaveCount(0);
   }
   await expect(menu.getByRole("link", { name: "Friends" })).toHaveCount(0);
   await expect(menu.getByRole("link", { name: "Subscription" })).toHaveCount(0);

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { createTestUser, deleteTestUser, type TestUser } from "./db";
@@ -6,6 +7,12 @@ const noJsPages = new WeakSet<Page>();
 
 // Every test runs against the server e2e/global-setup.ts started.
 export const test = base.extend<{ member: TestUser }>({
+  // Each test comes from an address of its own (the e2e server trusts X-Forwarded-For, as behind a load
+  // balancer): the limits per address (tributes, registrations, sign-in) then count each test alone, as
+  // they count each visitor, instead of the whole suite's posts from 127.0.0.1 adding up.
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+    await use({ ...extraHTTPHeaders, "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
+  },
   /** A fresh member for this test, deleted afterwards (with everything they made). */
   member: async ({}, use) => {
     const user = await createTestUser();

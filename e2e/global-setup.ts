@@ -38,6 +38,9 @@ export default async function globalSetup() {
       SESSION_SECRET: sessionSecret,
       // The tests talk plain http to 127.0.0.1; production keeps Secure cookies.
       SESSION_COOKIE_SECURE: "false",
+      // Each test sends its own client address (e2e/fixtures.ts), so per-address limits do not add up
+      // across the suite.
+      TRUST_PROXY: "true",
       // A developer's own key must never make the tests call OpenAI: the offline writer answers.
       OPENAI_API_KEY: "",
       DATABASE_URL: databaseUrl ?? "",
@@ -61,9 +64,19 @@ export default async function globalSetup() {
     child.on("exit", (code) => reject(new Error(`Server exited with ${code}:\n${output}`)));
   });
   process.env.E2E_BASE_URL = baseUrl;
+  // A server that dies during the run fails every test after it with "connection refused": say why.
+  let stopping = false;
+  let recent = "";
+  const keep = (chunk: Buffer) => void (recent = (recent + chunk.toString()).slice(-8000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`e2e: the server stopped during the run (code ${code}, signal ${signal}). Its last output:\n${recent}`);
+  });
   if (databaseUrl) process.env.E2E_DATABASE_URL = databaseUrl;
 
   return async () => {
+    stopping = true;
     child.kill("SIGTERM");
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
     cluster?.stop();

@@ -66,7 +66,8 @@ test("pending tributes are approved and rejected from My Memorials", async ({ pa
   await expect(page.getByRole("heading", { name: "Pending Tributes (2)" })).toBeVisible();
   await page.getByRole("button", { name: "Approve tribute from Keeper Kate" }).click();
   await expect(toast(page)).toContainText("Tribute approved");
-  await page.getByRole("button", { name: "Reject tribute from Spammy Sam" }).click();
+  await page.locator("summary", { hasText: "Reject tribute from Spammy Sam" }).click();
+  await page.getByRole("button", { name: "Delete tribute from Spammy Sam" }).click();
   await expect(toast(page)).toContainText("Tribute deleted");
   await expect(page.getByRole("heading", { name: /Pending Tributes/ })).toHaveCount(0);
   const { rows } = await db().query(`SELECT "authorName", "isApproved" FROM tributes WHERE "memorialId" = $1`, [id]);

@@ -78,7 +78,7 @@ test("the draft becomes a tribute only when the visitor presses Leave Tribute", 
   // A form sent back within 3 seconds of being served is taken for a bot (form-guard.server.ts).
   await page.waitForTimeout(3100);
   await page.getByRole("button", { name: "Leave Tribute" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Tribute submitted");
+  await expect(page.getByTestId("toast-in-place")).toContainText("Tribute submitted");
   expect(await tributesContaining(memory)).toBe(1);
   await db().query(`DELETE FROM tributes WHERE content LIKE $1`, [`%${memory}%`]);
 });

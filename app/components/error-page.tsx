@@ -32,15 +32,24 @@ export function ErrorPage({ error }: { error: unknown }) {
   );
 }
 
-/** memorial-core.md §2: any other path shows this. */
+/**
+ * memorial-core.md §2: any other path shows this. The spec's heading stays; its sentence for developers
+ * ("Did you forget to add the page to the router?") is replaced by one for the visitor, with the two
+ * places they most likely wanted (issue 13).
+ */
 export function NotFound() {
   return (
-    <ErrorLayout title="404 Page Not Found" status={404}>
-      <p>Did you forget to add the page to the router?</p>
-      <p>The page you were looking for could not be found. It may have been moved, or the address may be mistyped.</p>
+    <ErrorLayout title="404 Page Not Found" status={404} links={[HOME, GALLERY]}>
+      <p>Sorry, we could not find the page you were looking for.</p>
+      <p>It may have moved, or there may be a small mistake in the address. The memorials you were looking for may be in our gallery.</p>
     </ErrorLayout>
   );
 }
+
+type ErrorLink = { to: string; label: string };
+const HOME: ErrorLink = { to: "/", label: "Go home" };
+const HELP: ErrorLink = { to: "/help", label: "Help Center" };
+const GALLERY: ErrorLink = { to: "/memorials", label: "Browse memorials" };
 
 function messageOf(data: unknown): string | undefined {
   if (typeof data === "string" && data.length > 0 && data.length < 300) return data;
@@ -48,19 +57,18 @@ function messageOf(data: unknown): string | undefined {
   return undefined;
 }
 
-function ErrorLayout({ title, status, children }: { title: string; status: number; children: React.ReactNode }) {
+function ErrorLayout({ title, status, children, links = [HOME, HELP] }: { title: string; status: number; children: React.ReactNode; links?: ErrorLink[] }) {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-20">
       <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">Error {status}</p>
       <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
       <div className="space-y-2 text-slate-700">{children}</div>
-      <div className="mt-4 flex gap-3">
-        <Link to="/" className="btn-primary">
-          Go home
-        </Link>
-        <Link to="/help" className="btn-secondary">
-          Help Center
-        </Link>
+      <div className="mt-4 flex flex-wrap gap-3">
+        {links.map((link, i) => (
+          <Link key={link.to} to={link.to} className={i === 0 ? "btn-primary" : "btn-secondary"}>
+            {link.label}
+          </Link>
+        ))}
       </div>
     </div>
   );

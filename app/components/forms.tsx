@@ -4,6 +4,13 @@ import { PASSWORD_RULES } from "~/utils/validation/account-rules";
 // Form fields that carry their own label and tie their errors to the input (aria-invalid,
 // aria-describedby), so every form is accessible by construction and works without JavaScript.
 
+/**
+ * When every form checks its fields (Conform's useForm options): on sending, then again as a field with
+ * an error is corrected. Not when a field is left: an error appearing then pushes the button below it
+ * down under the finger that is about to tap it, and that first tap is lost (issue 13).
+ */
+export const CHECK_ON_SUBMIT = { shouldValidate: "onSubmit", shouldRevalidate: "onInput" } as const;
+
 export function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);

@@ -127,10 +127,10 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               height={480}
               className="aspect-4/3 w-full bg-slate-100"
             />
-            <div className="p-6 sm:p-8">
+            <div className="p-6 wrap-anywhere sm:p-8">
               <div className="flex flex-wrap items-center gap-3">
                 <h3 className="font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
-                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">
+                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">
                   Public
                 </span>
               </div>
@@ -156,7 +156,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
                       height={96}
                       className="h-20 w-20 shrink-0 rounded-xl bg-slate-100 sm:h-24 sm:w-24"
                     />
-                    <div className="min-w-0 flex-1">
+                    <div className="min-w-0 flex-1 wrap-anywhere">
                       <h3 className="font-serif text-lg font-semibold text-slate-900">{name}</h3>
                       {memorial.biography && (
                         <p className="mt-1 text-sm leading-relaxed text-slate-700">

@@ -288,7 +288,10 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
     for (const id of added) await deleteMediaItem(id, user).catch(() => {});
     return storingFailed(error, MEMORIAL_MESSAGES.updateFailed);
   }
-  return redirect(`/memorials/${existing.id}`, { status: 303, headers: await withToast({ type: "success", title: "Memorial updated" }) });
+  // Taken offline by Save Draft: say so, since visitors can no longer see it (issue 13).
+  const unpublished = existing.isPublished && !input.isPublished;
+  const toast = unpublished ? { title: "Memorial updated", description: MEMORIAL_MESSAGES.unpublished } : { title: "Memorial updated" };
+  return redirect(`/memorials/${existing.id}`, { status: 303, headers: await withToast({ type: "success", ...toast }) });
 }
 
 /** Whether a memorial exists at all: tells "not found" (404) from "not yours" (Access denied) on edit. */

@@ -3,7 +3,7 @@ import { getDatabase, prisma, unlessGone } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
 import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
-import { FREE_MEMORIAL_LIMIT, isPaidPlan } from "~/utils/plans";
+import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
 import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
@@ -102,16 +102,27 @@ export function titleFor(input: { title?: string | null; firstName: string; last
   return input.title?.trim() || `${input.firstName} ${input.lastName}`.trim();
 }
 
+type MemorialOwner = { id: string; subscriptionPlan: string; subscriptionExpiryDate: Date | null };
+
+/**
+ * Whether the member has already reached the free plan's limit, so Create Memorial can say so before
+ * the form is filled in (issue 13). createMemorial checks again under its lock: this is only a forecast.
+ */
+export async function hasReachedMemorialLimit(owner: MemorialOwner): Promise<boolean> {
+  if (isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) return false;
+  return atFreeMemorialLimit(owner, await prisma().memorial.count({ where: { userId: owner.id } }));
+}
+
 /**
  * Creates a memorial for the owner. A free user may hold at most 25: counted inside a transaction
  * under a per-user lock, so two quick submissions cannot both slip past the limit.
  */
-export async function createMemorial(owner: { id: string; subscriptionPlan: string; subscriptionExpiryDate: Date | null }, input: MemorialInput) {
+export async function createMemorial(owner: MemorialOwner, input: MemorialInput) {
   return prisma().$transaction(async (tx) => {
     if (!isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${owner.id}))`;
       const count = await tx.memorial.count({ where: { userId: owner.id } });
-      if (count >= FREE_MEMORIAL_LIMIT) throw new MemorialLimitError();
+      if (atFreeMemorialLimit(owner, count)) throw new MemorialLimitError();
     }
     return tx.memorial.create({
       data: {

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account._index";
-import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { CHECK_ON_SUBMIT, ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { removeProfilePicture, setProfilePicture } from "~/models/profile-picture.server";
 import { updateProfile } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
@@ -143,8 +143,7 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
     defaultValue: { firstName: profile.firstName, lastName: profile.lastName, bio: profile.bio ?? "" },
     constraint: getZodConstraint(profileSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECK_ON_SUBMIT,
   });
   // Whatever the textarea holds once hydrated (the saved bio, or what was sent back after an error).
   useEffect(() => setBioLength(bioRef.current?.value.length ?? 0), [lastResult]);

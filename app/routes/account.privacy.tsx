@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, useForm } from "@confo
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.privacy";
-import { ErrorList } from "~/components/forms";
+import { CHECK_ON_SUBMIT, ErrorList } from "~/components/forms";
 import { updatePrivacy } from "~/models/user.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
@@ -33,7 +33,7 @@ export default function PrivacyTab({ loaderData, actionData }: Route.ComponentPr
     defaultValue: { defaultVisibility: loaderData.defaultVisibility, discoverable: loaderData.discoverable ? "on" : undefined },
     constraint: getZodConstraint(privacySchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: privacySchema }),
-    shouldValidate: "onBlur",
+    ...CHECK_ON_SUBMIT,
   });
   const visibilityErrorId = fields.defaultVisibility.errors?.length ? `${fields.defaultVisibility.id}-error` : undefined;
   const { key: _key, ...discoverableProps } = getInputProps(fields.discoverable, { type: "checkbox" });

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
-import { FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
+import { CHECK_ON_SUBMIT, FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
 import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
 import { deleteOtherSessions } from "~/models/session.server";
 import { checkPassword, updatePassword } from "~/models/user.server";
@@ -59,8 +59,7 @@ export default function SecurityTab({ loaderData, actionData }: Route.ComponentP
     lastResult: actionData?.result,
     constraint: getZodConstraint(changePasswordSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECK_ON_SUBMIT,
   });
   return (
     <div className="space-y-6">

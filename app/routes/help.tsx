@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import type { Route } from "./+types/help";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
+import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
@@ -168,6 +169,7 @@ const FAQS: Faq[] = [
 ];
 
 export default function HelpPage() {
+  useAnswerInAddressOpens();
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
@@ -187,7 +189,7 @@ export default function HelpPage() {
         </h2>
         <div className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
           {FAQS.map((faq) => (
-            <details key={faq.id} id={faq.id} className="group">
+            <details key={faq.id} className="group">
               <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
                 <span>{faq.question}</span>
                 <span
@@ -197,7 +199,10 @@ export default function HelpPage() {
                   +
                 </span>
               </summary>
-              <div className="space-y-3 px-5 pb-5 leading-relaxed text-slate-700">
+              {/* The answer carries the address (/help#plans): a link to it opens its question (browsers
+                  reveal a closed <details> holding the target), and the scroll margin keeps the question
+                  in view above it. */}
+              <div id={faq.id} className="scroll-mt-40 space-y-3 px-5 pb-5 leading-relaxed text-slate-700">
                 {faq.answer}
               </div>
             </details>
@@ -216,16 +221,12 @@ export default function HelpPage() {
           Still need help?
         </h2>
         <p className="mt-3 leading-relaxed text-slate-700">
-          Our support team is happy to help with anything, however small. Send
-          us a message through our{" "}
-          <Link to="/contact" className={linkClass}>
-            contact form
-          </Link>{" "}
-          or email us at{" "}
+          Our support team is happy to help with anything, however small. Email
+          us at{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
             {SUPPORT_EMAIL}
           </a>
-          .
+          <OrContactForm className={linkClass} />.
         </p>
         <p className="mt-3 leading-relaxed text-slate-700">
           Support hours: Monday to Friday, 9AM to 6PM EST.
@@ -233,6 +234,21 @@ export default function HelpPage() {
       </section>
     </div>
   );
+}
+
+/**
+ * A link to one answer (/help#plans) opens its question with JavaScript too: browsers reveal a closed
+ * <details> holding the target of a page load's #fragment, but not when the router scrolls to it.
+ */
+function useAnswerInAddressOpens() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    const details = target?.closest("details");
+    if (!target || !details || details.open) return;
+    details.open = true;
+    target.scrollIntoView();
+  }, [hash]);
 }
 
 export const meta: Route.MetaFunction = () => [

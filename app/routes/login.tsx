@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
+import { AuthCard, CHECK_ON_SUBMIT, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { authenticator, requireAnonymous, SignInRefusedError } from "~/services/auth.server";
 import { createUserSession } from "~/services/session.server";
 import { withToast } from "~/services/toast.server";
@@ -45,8 +45,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
     lastResult: actionData?.result,
     constraint: getZodConstraint(loginSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECK_ON_SUBMIT,
   });
   const failure = actionData?.failure;
   return (

@@ -6,6 +6,7 @@ import { findDeletableMemorial } from "~/models/memorial-form.server";
 import { deleteMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
+import { safeRedirect } from "~/utils/validation/account";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
 // Deleting a memorial asks for confirmation first (memorial-core.md §4, §8), as a page of its own so it
@@ -21,7 +22,23 @@ async function requireDeletable(request: Request, id: string) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { memorial } = await requireDeletable(request, params.id);
-  return { id: memorial.id, name: `${memorial.firstName} ${memorial.lastName}` };
+  return { id: memorial.id, name: `${memorial.firstName} ${memorial.lastName}`, cancelTo: cancelPath(request, memorial.id) };
+}
+
+/**
+ * Cancel goes back where the member came from (issue 13): a `?returnTo=` path, else the page that linked
+ * here (the Referer, this site only), else the memorial. Never off-site, and never this page itself (a
+ * refused post reloads it).
+ */
+function cancelPath(request: Request, id: string) {
+  const url = new URL(request.url);
+  let from = url.searchParams.get("returnTo");
+  if (!from) {
+    const referer = URL.parse(request.headers.get("Referer") ?? "");
+    if (referer && referer.host === url.host) from = `${referer.pathname}${referer.search}`;
+  }
+  const path = safeRedirect(from, "");
+  return path && !path.startsWith(`/memorials/${id}/delete`) ? path : `/memorials/${id}`;
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -47,7 +64,7 @@ export default function DeleteMemorial({ loaderData, actionData }: Route.Compone
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Delete memorial</h1>
-      <p className="mt-2 text-lg font-medium text-slate-900">{loaderData.name}</p>
+      <p className="mt-2 text-lg font-medium text-slate-900 wrap-anywhere">{loaderData.name}</p>
       {actionData?.failed ? (
         <div className="mt-4">
           <FormAlert title="Error">{actionData.failed}</FormAlert>
@@ -59,7 +76,7 @@ export default function DeleteMemorial({ loaderData, actionData }: Route.Compone
         <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={deleting}>
           {deleting ? "Deleting..." : "Delete"}
         </button>
-        <Link to={`/memorials/${loaderData.id}`} className="btn-secondary">
+        <Link to={loaderData.cancelTo} className="btn-secondary">
           Cancel
         </Link>
       </Form>

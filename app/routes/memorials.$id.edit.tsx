@@ -84,7 +84,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           View memorial
         </Link>
       </div>
-      <p className="mt-2 text-slate-700">
+      <p className="mt-2 text-slate-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
       <div className="mt-8">
@@ -95,6 +95,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           defaultValue={memorial.values}
           portrait={memorial.portrait}
           existingMediaCount={memorial.media.length}
+          published={memorial.isPublished}
           mediaGallery={<MediaGalleryEditor memorialId={memorial.id} items={memorial.media} onDelete={setDeleteTarget} />}
         />
       </div>

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.media.$mediaId.delete";
-import { VideoIcon } from "~/components/memorial/memorial-form";
+import { MEDIA_GALLERY_HEADING, VideoIcon } from "~/components/memorial/memorial-form";
 import { deleteMediaItem, imageSources } from "~/models/media.server";
 import { findOwnMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/services/auth.server";
@@ -33,7 +33,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user, memorial, item } = await requireOwnMedia(request, params.id, params.mediaId);
-  const back = `/memorials/${memorial.id}/edit`;
+  // Back to the gallery the photo was in, not the top of the edit page (issue 13: "Media deleted" is
+  // seen where the owner was looking, the toast floating over it).
+  const back = `/memorials/${memorial.id}/edit#${MEDIA_GALLERY_HEADING}`;
   let deleted = false;
   try {
     // Gone already (a second click) counts as a failure: the visitor is told, and sees the gallery.
@@ -52,7 +54,7 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Delete this {noun}?</h1>
-      <p className="mt-2 text-slate-700">
+      <p className="mt-2 text-slate-700 wrap-anywhere">
         From the memorial of {name}. This cannot be undone.
       </p>
       <div className="mt-6 max-w-xs">
@@ -69,7 +71,7 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
         <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={navigation.state === "submitting"}>
           {navigation.state === "submitting" ? "Deleting..." : "Delete"}
         </button>
-        <Link to={`/memorials/${memorialId}/edit`} className="btn-secondary">
+        <Link to={`/memorials/${memorialId}/edit#${MEDIA_GALLERY_HEADING}`} className="btn-secondary">
           Cancel
         </Link>
       </Form>

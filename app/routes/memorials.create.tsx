@@ -1,10 +1,11 @@
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/memorials.create";
 import { MemorialForm } from "~/components/memorial/memorial-form";
 import { submitMemorialForm, uploadRules } from "~/models/memorial-form.server";
+import { hasReachedMemorialLimit } from "~/models/memorial.server";
 import { requireUser } from "~/services/auth.server";
-import { LIMIT_REDIRECT_DELAY_MS } from "~/utils/plans";
+import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, PLANS_HREF } from "~/utils/plans";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // Create Memorial (memorial-core.md §2, §4 "Create flow", §8). The form, its checks and the saving of
@@ -16,8 +17,10 @@ export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.reques
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  // A member at the free limit is told before filling in the form, not after (issue 13).
+  if (await hasReachedMemorialLimit(user)) return { limitReached: true as const };
   // The account's default visibility preselects the radio group (commerce-and-accounts.md "Privacy").
-  return { defaultVisibility: user.defaultVisibility, rules: uploadRules() };
+  return { limitReached: false as const, defaultVisibility: user.defaultVisibility, rules: uploadRules() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -28,26 +31,53 @@ export async function action({ request }: Route.ActionArgs) {
 export default function CreateMemorial({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const limitReached = actionData?.alert?.kind === "limit";
-  // §4: when the free limit is hit the user goes to /subscription after 2 seconds (with JavaScript;
-  // without, the alert's "See plans" link does the same).
+  // §4: when the free limit is hit on saving (another tab got there first), the member goes to the
+  // plans after 2 seconds (with JavaScript; without, the alert's "See plans" link does the same).
   useEffect(() => {
     if (!limitReached) return;
-    const timer = setTimeout(() => navigate("/subscription"), LIMIT_REDIRECT_DELAY_MS);
+    const timer = setTimeout(() => navigate(PLANS_HREF), LIMIT_REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [limitReached, actionData, navigate]);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="font-serif text-3xl font-bold text-slate-900">Create Memorial</h1>
-      <p className="mt-2 text-slate-700">Honour a life with their story, photos and videos. You can save a draft and publish it later.</p>
-      <div className="mt-8">
-        <MemorialForm
-          mode="create"
-          rules={loaderData.rules}
-          failure={actionData}
-          defaultValue={{ firstName: "", lastName: "", title: "", dateOfBirth: "", dateOfPassing: "", biography: "", visibility: loaderData.defaultVisibility, category: "individual" }}
-        />
-      </div>
+      {loaderData.limitReached ? (
+        <LimitReached />
+      ) : (
+        <>
+          <p className="mt-2 text-slate-700">Honour a life with their story, photos and videos. You can save a draft and publish it later.</p>
+          <div className="mt-8">
+            <MemorialForm
+              mode="create"
+              rules={loaderData.rules}
+              failure={actionData}
+              defaultValue={{ firstName: "", lastName: "", title: "", dateOfBirth: "", dateOfPassing: "", biography: "", visibility: loaderData.defaultVisibility, category: "individual" }}
+            />
+          </div>
+        </>
+      )}
     </div>
+  );
+}
+
+/** Instead of a form that could not be saved: what the limit is, and the ways on. */
+function LimitReached() {
+  return (
+    <section aria-labelledby="limit-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-6">
+      <h2 id="limit-heading" className="text-xl font-semibold text-amber-950">
+        {MEMORIAL_LIMIT_TITLE}
+      </h2>
+      <p className="mt-2 text-amber-950">{MEMORIAL_LIMIT_MESSAGE}</p>
+      <p className="mt-2 text-amber-950">Your memorials are all still there: you can edit them, or delete one to make room.</p>
+      <div className="mt-5 flex flex-wrap gap-3">
+        <Link to={PLANS_HREF} className="btn-primary">
+          See plans
+        </Link>
+        <Link to="/my-memorials" className="btn-secondary">
+          Go to My Memorials
+        </Link>
+      </div>
+    </section>
   );
 }
 

@@ -1,12 +1,15 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/my-memorials";
 import { MemorialCard, plural } from "~/components/memorial/memorial-card";
+import { ModerationActions } from "~/components/memorial/moderation-actions";
 import { listOwnMemorials } from "~/models/memorial.server";
 import { listPendingForOwner, moderateTribute } from "~/models/tribute.server";
 import { requireUser } from "~/services/auth.server";
 import { withToast } from "~/services/toast.server";
 import { formatShortDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+
+const PENDING_SECTION = "pending-tributes";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -33,7 +36,8 @@ export async function action({ request }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent !== "approve" && intent !== "reject") throw data({ message: "Unknown action" }, { status: 400 });
   const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), { id: user.id, isAdmin: user.isAdmin });
-  return redirect(`/my-memorials${new URL(request.url).search}`, { headers: await withToast(toast) });
+  // Back to the list, not the top of the page (without JavaScript); the toast floats where they look.
+  return redirect(`/my-memorials${new URL(request.url).search}#${PENDING_SECTION}`, { headers: await withToast(toast) });
 }
 
 export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
@@ -137,11 +141,11 @@ type Pending = Route.ComponentProps["loaderData"]["pending"][number];
 function PendingTributes({ pending }: { pending: Pending[] }) {
   const navigation = useNavigation();
   return (
-    <section aria-labelledby="pending-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4">
+    <section id={PENDING_SECTION} aria-labelledby="pending-heading" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4">
       <h2 id="pending-heading" className="font-semibold text-amber-950">
         Pending Tributes ({pending.length})
       </h2>
-      <ul className="mt-3 space-y-3">
+      <ul className="mt-3 space-y-3 wrap-anywhere">
         {pending.map((t) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (
@@ -154,15 +158,7 @@ function PendingTributes({ pending }: { pending: Pending[] }) {
                 · {t.authorName} · {formatShortDate(t.createdAt)}
               </p>
               <p className="mt-1 whitespace-pre-line text-slate-800">{t.content}</p>
-              <Form method="post" className="mt-2 flex gap-2" preventScrollReset>
-                <input type="hidden" name="tributeId" value={t.id} />
-                <button type="submit" name="intent" value="approve" className="btn-primary" disabled={busy}>
-                  Approve<span className="sr-only"> tribute from {t.authorName}</span>
-                </button>
-                <button type="submit" name="intent" value="reject" className="btn-secondary" disabled={busy}>
-                  Reject<span className="sr-only"> tribute from {t.authorName}</span>
-                </button>
-              </Form>
+              <ModerationActions tributeId={t.id} authorName={t.authorName} busy={busy} />
             </li>
           );
         })}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Route } from "./+types/privacy";
 import { Link } from "react-router";
+import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
 
 const linkClass =
@@ -282,12 +283,8 @@ const SECTIONS: LegalSection[] = [
           handle your information, email us at{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
             {SUPPORT_EMAIL}
-          </a>{" "}
-          or use our{" "}
-          <Link to="/contact" className={linkClass}>
-            contact form
-          </Link>
-          .
+          </a>
+          <OrContactForm className={linkClass} />.
         </p>
         <p>
           If you are unhappy with how we have handled your information, you have

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
+import { AuthCard, CHECK_ON_SUBMIT, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
 import { describeRetry, hitRegistrationLimits } from "~/models/rate-limit.server";
 import { createUser, EmailTakenError } from "~/models/user.server";
 import { requireAnonymous } from "~/services/auth.server";
@@ -52,8 +52,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
     lastResult: actionData?.result,
     constraint: getZodConstraint(registerSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECK_ON_SUBMIT,
   });
   return (
     <AuthCard title="Create your account" subtitle="Start preserving the memories that matter.">

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Route } from "./+types/terms";
 import { Link } from "react-router";
+import { OrContactForm } from "~/components/contact-form-link";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
@@ -338,12 +339,8 @@ const SECTIONS: LegalSection[] = [
         If you have any questions about these Terms, please email us at{" "}
         <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
           {SUPPORT_EMAIL}
-        </a>{" "}
-        or use our{" "}
-        <Link to="/contact" className={linkClass}>
-          contact form
-        </Link>
-        .
+        </a>
+        <OrContactForm className={linkClass} />.
       </p>
     ),
   },

@@ -10,6 +10,11 @@ export const toastSchema = z.object({
   type: z.enum(["success", "error", "info"]).default("success"),
   title: z.string().max(200),
   description: z.string().max(500).optional(),
+  /** The id of the page section that shows this message in place (ToastInPlace); the redirect ends in #that-id. */
+  at: z
+    .string()
+    .regex(/^[a-z][a-z-]{0,39}$/)
+    .optional(),
 });
 export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = z.input<typeof toastSchema>;

@@ -3,6 +3,7 @@ import { Icon, IconBadge, type IconName } from "~/components/icons";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-card";
 import { formatShortDate } from "~/utils/dates";
+import { isBuilt } from "~/utils/screens";
 import type { FeedbackView } from "~/utils/feedback";
 import { fullName } from "~/utils/text";
 import { FeedbackPopup } from "./feedback-popup";
@@ -25,14 +26,19 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="font-serif text-3xl font-bold text-slate-900">Welcome back, {firstName}!</h1>
+        <div className="min-w-0 wrap-anywhere">
+          {/* A member who has made nothing yet (as anyone just registered) is new here, not back (issue 13). */}
+          <h1 className="font-serif text-3xl font-bold text-slate-900">
+            {counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
+          </h1>
           <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>
-        <Link to="/vault" className="btn-secondary">
-          <Icon name="lock" className="h-4 w-4" />
-          Vault
-        </Link>
+        {isBuilt("/vault") ? (
+          <Link to="/vault" className="btn-secondary">
+            <Icon name="lock" className="h-4 w-4" />
+            Vault
+          </Link>
+        ) : null}
       </div>
 
       <FeedbackPopup view={feedback} />
@@ -158,10 +164,12 @@ function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
                 priority={index === 0}
                 className="h-16 w-16 shrink-0 rounded-lg bg-slate-100"
               />
-              <div className="min-w-0 flex-1">
+              {/* At least 10 rem for the name and date: on a phone the buttons go to the next line rather
+                  than squeezing the name until its words break. */}
+              <div className="min-w-0 grow basis-40 wrap-anywhere">
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 className="font-semibold text-slate-900">{name}</h3>
-                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-800">{statusBadge(memorial)}</span>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-sm font-semibold text-slate-800">{statusBadge(memorial)}</span>
                 </div>
                 <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
               </div>
@@ -200,7 +208,7 @@ function CommunityHighlights({ highlights }: { highlights: DashboardProps["highl
                   height={320}
                   className="aspect-3/2 h-auto w-full bg-slate-100"
                 />
-                <div className="flex flex-1 flex-col p-4">
+                <div className="flex flex-1 flex-col p-4 wrap-anywhere">
                   <h3 className="font-semibold text-slate-900">{name}</h3>
                   {memorial.biography ? <p className="mt-1 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
                   <Link to={`/memorials/${memorial.id}`} className="link mt-auto pt-3 text-sm font-semibold">

@@ -76,7 +76,9 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
       {/* Polite while it only moves when asked; silent while it moves by itself (no constant chatter). */}
       <ul
         aria-live={hydrated && !rotating ? "polite" : "off"}
-        className={hydrated ? "mt-4" : "mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"}
+        // `relative` without JavaScript: the slides' visually hidden labels (absolutely positioned) stay
+        // inside this scroller instead of making the whole page as wide as the row (issue 13).
+        className={hydrated ? "mt-4" : "relative mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"}
         tabIndex={hydrated ? undefined : 0}
         aria-label={hydrated ? undefined : "Featured memorials, scroll sideways for more"}
       >
@@ -113,7 +115,7 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
         priority={priority}
         className="aspect-[4/3] h-full w-full bg-slate-100"
       />
-      <div className="flex flex-col gap-2 p-5">
+      <div className="flex min-w-0 flex-col gap-2 p-5 wrap-anywhere">
         <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
         {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}

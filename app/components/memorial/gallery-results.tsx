@@ -61,7 +61,7 @@ function Dates({ memorial }: { memorial: GalleryMemorial }) {
 
 function Counts({ memorial }: { memorial: GalleryMemorial }) {
   return (
-    <p className="flex gap-4 text-sm text-slate-700">
+    <p className="flex flex-wrap gap-x-4 text-sm text-slate-700">
       <span>{plural(memorial.tributeCount, "tribute")}</span>
       <span>{plural(memorial.viewCount, "view")}</span>
     </p>
@@ -81,9 +81,9 @@ function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: bool
           height={tall ? 600 : 360}
           className={`h-auto w-full bg-slate-100 ${tall ? "aspect-[4/5]" : "aspect-[4/3]"}`}
         />
-        {featured ? <span className="absolute left-2 top-2 rounded-full bg-amber-300 px-2 py-0.5 text-xs font-semibold text-amber-950">Featured</span> : null}
+        {featured ? <span className="absolute left-2 top-2 rounded-full bg-amber-300 px-2 py-0.5 text-sm font-semibold text-amber-950">Featured</span> : null}
       </div>
-      <div className="space-y-2 p-4">
+      <div className="space-y-2 p-4 wrap-anywhere">
         <h3 className="text-lg font-semibold text-slate-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
         <Dates memorial={memorial} />
@@ -108,7 +108,7 @@ function ListRow({ memorial }: { memorial: GalleryMemorial }) {
         height={96}
         className="h-20 w-20 shrink-0 rounded-lg bg-slate-100 sm:h-24 sm:w-24"
       />
-      <div className="min-w-0 flex-1 space-y-1">
+      <div className="min-w-0 flex-1 space-y-1 wrap-anywhere">
         <h3 className="text-lg font-semibold text-slate-900">
           <Link to={`/memorials/${memorial.id}`} className="hover:underline">
             {name}

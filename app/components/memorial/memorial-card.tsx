@@ -60,20 +60,20 @@ export function MemorialCard({
       <div className="relative">
         <MemorialPortrait src={image} alt={`Portrait of ${name}`} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-slate-100" />
         <div className="absolute left-2 top-2 flex gap-1">
-          <span className="rounded-full bg-white/95 px-2 py-0.5 text-xs font-semibold text-slate-800">{VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility}</span>
-          {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">Draft</span> : null}
+          <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-slate-800">{VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility}</span>
+          {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}
         </div>
       </div>
-      <div className="flex flex-1 flex-col p-4">
+      <div className="flex flex-1 flex-col p-4 wrap-anywhere">
         <Heading className="text-lg font-semibold text-slate-900">{name}</Heading>
         {memorial.dateOfBirth && memorial.dateOfPassing ? (
           <p className="text-sm text-slate-700">
             {formatShortDate(memorial.dateOfBirth)} – {formatShortDate(memorial.dateOfPassing)}
           </p>
         ) : null}
-        <p className="text-xs text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
+        <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
         {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
-        <p className="mt-3 flex gap-4 text-sm text-slate-700">
+        <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
           <span>{plural(memorial.tributeCount, "tribute")}</span>
           <span>{plural(memorial.viewCount, "view")}</span>
         </p>

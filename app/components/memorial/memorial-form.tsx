@@ -2,8 +2,9 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { CHECK_ON_SUBMIT, ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
+import { PLANS_HREF } from "~/utils/plans";
 import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 import { withThousands } from "~/utils/text";
@@ -67,9 +68,11 @@ type Props = {
   existingMediaCount?: number;
   /** Edit: the current photos and videos, shown above the input that adds more. */
   mediaGallery?: React.ReactNode;
+  /** Edit: whether the memorial is published now, so Save Draft says that it takes it offline. */
+  published?: boolean;
 };
 
-export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery }: Props) {
+export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery, published = false }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [form, fields] = useForm({
@@ -78,10 +81,17 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
     defaultValue,
     constraint: getZodConstraint(memorialFormSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: memorialFormSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECK_ON_SUBMIT,
   });
   const formProps = getFormProps(form);
+  // With JavaScript the page does not reload after a refusal: bring its summary (or the limit) into view.
+  const alertRef = useRef<HTMLDivElement>(null);
+  const seenFailure = useRef(failure);
+  useEffect(() => {
+    if (seenFailure.current === failure) return;
+    seenFailure.current = failure;
+    if (failure?.alert) alertRef.current?.focus();
+  }, [failure]);
   const idFor = (name: string) => (name === "profileImage" || name === "media" ? name : ((fields as unknown as Record<string, { id: string } | undefined>)[name]?.id ?? name));
   const fieldErrors = Object.entries(failure?.result?.error ?? {}).filter(([name, errors]) => name !== "" && errors?.length);
   const fileErrors = Object.entries(failure?.files ?? {}).filter(([, errors]) => errors?.length);
@@ -104,16 +114,18 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
     >
       <p className="text-sm text-slate-700">Fields marked with an asterisk (*) are required.</p>
       {failure?.alert ? (
-        <FormAlert title={failure.alert.title} id="memorial-form-alert">
-          <p>{failure.alert.message}</p>
-          {failure.alert.kind === "limit" ? (
-            <p className="mt-1">
-              <Link to="/subscription" className="font-semibold text-red-900 underline">
-                See plans
-              </Link>
-            </p>
-          ) : null}
-        </FormAlert>
+        <div ref={alertRef} tabIndex={-1}>
+          <FormAlert title={failure.alert.title} id="memorial-form-alert">
+            <p>{failure.alert.message}</p>
+            {failure.alert.kind === "limit" ? (
+              <p className="mt-1">
+                <Link to={PLANS_HREF} className="font-semibold text-red-900 underline">
+                  See plans
+                </Link>
+              </p>
+            ) : null}
+          </FormAlert>
+        </div>
       ) : fieldErrors.length || fileErrors.length ? (
         // After a full page load the errors may be far down: list them first, each a link to its field.
         <FormAlert title="Please correct the following" id="memorial-form-alert">
@@ -222,7 +234,7 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
         </h2>
         {portrait ? (
           <div className="flex flex-wrap items-center gap-4">
-            <img src={portrait.src} srcSet={portrait.srcSet} sizes="96px" alt="Current profile photo" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
+            <img src={portrait.src} srcSet={portrait.srcSet} sizes="96px" alt="Current profile photo" width={96} height={96} className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
             <div className="flex items-center gap-2">
               <input type="checkbox" id="removeProfileImage" name="removeProfileImage" defaultChecked={failure?.removePortrait} className="h-4 w-4 accent-indigo-700" />
               <label htmlFor="removeProfileImage" className="text-sm font-medium text-slate-900">
@@ -257,8 +269,9 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
       </section>
 
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-6">
+        {/* Save Draft unpublishes (memorial-core.md §4): on a published memorial the button says so. */}
         <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={!!busy}>
-          {busy === "draft" ? "Saving..." : "Save Draft"}
+          {busy === "draft" ? "Saving..." : published ? "Unpublish and save as draft" : "Save Draft"}
         </button>
         <button type="submit" name="intent" value="publish" className="btn-primary" disabled={!!busy}>
           {busy === "publish" ? (mode === "create" ? "Publishing..." : "Updating...") : mode === "create" ? "Publish Memorial" : "Update Memorial"}
@@ -484,7 +497,7 @@ function MediaPicker({ rules, existingCount, serverErrors, chooseAgain }: { rule
                 <p className="mt-1 truncate text-sm text-slate-800" title={item.file.name}>
                   {item.file.name}
                 </p>
-                <p className="text-xs text-slate-700">{formatSize(item.file.size)}</p>
+                <p className="text-sm text-slate-700">{formatSize(item.file.size)}</p>
                 <button type="button" className="btn-ghost mt-1 px-2 py-1" onClick={() => update(chosen.filter((c) => c !== item))}>
                   Remove<span className="sr-only"> {item.file.name}</span>
                 </button>
@@ -519,6 +532,9 @@ export function VideoIcon({ className = "h-8 w-8" }: { className?: string }) {
 export type EditableMedia = { id: string; kind: "image" | "video"; label: string; caption: string | null; src: string; srcSet?: string };
 export type DeleteTarget = { item: EditableMedia; trigger: HTMLElement };
 
+/** The edit page's Media Gallery heading: where a deletion comes back to. */
+export const MEDIA_GALLERY_HEADING = "media-gallery-heading";
+
 export const mediaDeletePath = (memorialId: string, mediaId: string) => `/memorials/${memorialId}/media/${mediaId}/delete`;
 
 /**
@@ -528,7 +544,7 @@ export const mediaDeletePath = (memorialId: string, mediaId: string) => `/memori
 export function MediaGalleryEditor({ memorialId, items, onDelete }: { memorialId: string; items: EditableMedia[]; onDelete: (target: DeleteTarget) => void }) {
   return (
     <div>
-      <h3 id="media-gallery-heading" tabIndex={-1} className="text-lg font-semibold text-slate-900">
+      <h3 id={MEDIA_GALLERY_HEADING} tabIndex={-1} className="text-lg font-semibold text-slate-900">
         Media Gallery
       </h3>
       {items.length ? (
@@ -596,7 +612,7 @@ export function DeleteMediaDialog({ memorialId, target, onClose }: { memorialId:
         const trigger = target?.trigger;
         onClose();
         if (trigger?.isConnected) trigger.focus();
-        else document.getElementById("media-gallery-heading")?.focus();
+        else document.getElementById(MEDIA_GALLERY_HEADING)?.focus();
       }}
       className="m-auto w-full max-w-md rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
     >

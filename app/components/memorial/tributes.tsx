@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { Form, Link, useFormAction, useNavigation } from "react-router";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { ModerationActions } from "~/components/memorial/moderation-actions";
+import { ToastInPlace } from "~/components/toaster";
 import { formatLongDate } from "~/utils/dates";
 import { AI_LIMITS, AI_MESSAGES, checkAssistant, TRIBUTE_TONES, type AssistantField, type AssistantResult } from "~/utils/validation/ai-rules";
 import { checkTributeField, TRIBUTE_FIELDS, TRIBUTE_LIMITS, TRIBUTE_MESSAGES, type TributeField } from "~/utils/validation/tribute-rules";
@@ -47,16 +49,22 @@ function replyErrors(reply: TributeReply | null | undefined): TributeErrors {
   return errors;
 }
 
+/** The tribute section's id: moderation and Leave Tribute come back to it (#tributes), its thanks shown in it. */
+export const TRIBUTES_SECTION = "tributes";
+/** The Leave Tribute box, where the assistant's round-trip without JavaScript comes back to. */
+const LEAVE_TRIBUTE = "leave-tribute";
+
 export function TributeSection(props: TributeSectionProps) {
   const { approved, pending } = props;
   return (
-    <section id="tributes" aria-labelledby="tributes-heading" className="render-when-near mt-10">
+    <section id={TRIBUTES_SECTION} aria-labelledby="tributes-heading" className="render-when-near mt-10">
       <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
         Tributes {approved.total ? <span className="text-lg font-normal text-slate-700">({approved.total})</span> : null}
       </h2>
+      <ToastInPlace at={TRIBUTES_SECTION} />
       {pending && pending.length ? <PendingTributes {...props} pending={pending} /> : null}
       {approved.items.length ? (
-        <ol className="mt-4 space-y-4">
+        <ol className="mt-4 space-y-4 wrap-anywhere">
           {approved.items.map((t) => (
             <li key={t.id} className="rounded-lg border border-slate-200 bg-white p-4">
               <p className="whitespace-pre-line text-slate-800">{t.content}</p>
@@ -101,33 +109,18 @@ function PendingTributes({ pending, canModerate, adminRestricted }: TributeSecti
     <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4">
       <h3 className="font-semibold text-amber-950">Waiting for approval ({pending.length})</h3>
       {adminRestricted ? <p className="mt-1 text-sm text-amber-950">{TRIBUTE_MESSAGES.adminRestricted}</p> : null}
-      <ul className="mt-3 space-y-3">
+      <ul className="mt-3 space-y-3 wrap-anywhere">
         {pending.map((t) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (
             <li key={t.id} className="rounded-md border border-amber-200 bg-white p-3">
-              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">Pending</span>
+              <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Pending</span>
               <p className="mt-2 whitespace-pre-line text-slate-800">{t.content}</p>
               <p className="mt-1 text-sm text-slate-700">
                 — {t.authorName}
                 {t.authorEmail ? ` (${t.authorEmail})` : ""}, {formatLongDate(t.createdAt)}
               </p>
-              {canModerate ? (
-                <div className="mt-2 flex gap-2">
-                  <Form method="post" preventScrollReset>
-                    <input type="hidden" name="tributeId" value={t.id} />
-                    <button type="submit" name="intent" value="approve" className="btn-primary" disabled={busy}>
-                      Approve<span className="sr-only"> tribute from {t.authorName}</span>
-                    </button>
-                  </Form>
-                  <Form method="post" preventScrollReset>
-                    <input type="hidden" name="tributeId" value={t.id} />
-                    <button type="submit" name="intent" value="reject" className="btn-secondary" disabled={busy}>
-                      Reject<span className="sr-only"> tribute from {t.authorName}</span>
-                    </button>
-                  </Form>
-                </div>
-              ) : null}
+              {canModerate ? <ModerationActions tributeId={t.id} authorName={t.authorName} busy={busy} /> : null}
             </li>
           );
         })}
@@ -144,12 +137,28 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   useEffect(() => setWriter(writerStateFrom(assistant)), [assistant]);
   const writing = writer.state === "writing";
   const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "tribute";
-  // The assistant's round-trip comes back to the form, where the draft now is.
-  const assistantAction = `${useFormAction()}#leave-tribute`;
-  // Inline checks as the visitor goes: a field is checked when they leave it, then again as they type
-  // once it has an error; everything is checked on Leave Tribute (memorial-core.md §5).
+  // The assistant's round-trip comes back to the form, where the draft now is (a #fragment, which works
+  // without JavaScript).
+  const assistantAction = `${useFormAction()}#${LEAVE_TRIBUTE}`;
+  // Checked on Leave Tribute (memorial-core.md §5), then again as the visitor types in a field with an
+  // error. Not when a field is left: an error appearing then would push the button down under the
+  // finger that is about to tap it (issue 13).
   const [errors, setErrors] = useState<TributeErrors>(() => replyErrors(lastResult));
   useEffect(() => setErrors(replyErrors(lastResult)), [lastResult]);
+  // A refused tribute comes back at its errors (issue 13): the reason it was not sent, else the first
+  // field refused, has the focus as the page loads. Without JavaScript that is `autofocus`, which also
+  // brings the page to it (no #fragment on the form: the browser skips autofocus when the address names
+  // an element); with JavaScript the page stays where it was and the effect below moves the focus.
+  const firstRefused = TRIBUTE_FIELDS.find((f) => replyErrors(lastResult)[f]);
+  const focusOnLoad = refusal ? "refusal" : firstRefused;
+  const refusalBox = useRef<HTMLDivElement>(null);
+  const seenReply = useRef(lastResult);
+  useEffect(() => {
+    if (seenReply.current === lastResult) return;
+    seenReply.current = lastResult;
+    if (focusOnLoad === "refusal") refusalBox.current?.focus();
+    else if (focusOnLoad) document.getElementById(fieldId(focusOnLoad))?.focus();
+  }, [lastResult, focusOnLoad]);
   const formRef = useRef<HTMLFormElement>(null);
   const sent = useRef(false);
   useEffect(() => {
@@ -183,7 +192,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
     }
   };
   const fieldEvents = (field: TributeField) => ({
-    onBlur: (e: { currentTarget: { value: string } }) => check(field, e.currentTarget.value),
+    autoFocus: field === focusOnLoad,
     onInput: (e: { currentTarget: { value: string } }) => {
       if (errors[field]) check(field, e.currentTarget.value);
     },
@@ -196,16 +205,16 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
   const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
   return (
-    <div className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
+    <div id={LEAVE_TRIBUTE} className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
       <h3 className="text-lg font-semibold text-slate-900">Leave a Tribute</h3>
       <p className="mt-1 text-sm text-slate-700">The family reads every tribute before it appears here.</p>
       {refusal ? (
-        <div className="mt-3">
+        <div ref={refusalBox} tabIndex={-1} autoFocus={focusOnLoad === "refusal"} className="mt-3">
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
         </div>
       ) : null}
       {/* data-hydrate-near: the page's scripts load as the visitor nears the form (hydrate-on-use.server.ts). */}
-      <Form method="post" id="leave-tribute" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
+      <Form method="post" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
         <input type="hidden" name="formStartedAt" value={stamp} />
         {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">

@@ -10,6 +10,7 @@ export const MESSAGES = {
   passwordUpper: "Password must contain at least one uppercase letter",
   passwordNumber: "Password must contain at least one number",
   passwordsMatch: "Passwords don't match",
+  confirmPasswordRequired: "Please confirm your password",
   firstNameRequired: "First name is required",
   lastNameRequired: "Last name is required",
   currentPasswordRequired: "Current password is required",

@@ -18,8 +18,21 @@ describe("register rules (memorial-core.md §5)", () => {
     [{ password: "lowercase1", confirmPassword: "lowercase1" }, "password", MESSAGES.passwordUpper],
     [{ password: "NoNumbersHere", confirmPassword: "NoNumbersHere" }, "password", MESSAGES.passwordNumber],
     [{ confirmPassword: "Different1" }, "confirmPassword", MESSAGES.passwordsMatch],
+    [{ confirmPassword: "" }, "confirmPassword", MESSAGES.confirmPasswordRequired],
   ])("%o → %s: %s", (change, field, message) => {
     expect(messages(registerSchema.safeParse({ ...valid, ...change }))[field]).toBe(message);
+  });
+
+  // Issue 13: each problem is told once, and "don't match" only when there is something to compare.
+  const issuesOf = (input: Record<string, unknown>) => registerSchema.safeParse(input).error?.issues.map((i) => `${String(i.path[0])}: ${i.message}`) ?? [];
+  it("tells a name of spaces once", () => {
+    expect(issuesOf({ ...valid, firstName: "   " })).toEqual([`firstName: ${MESSAGES.firstNameMin}`]);
+  });
+  it("asks for the confirmation under two empty password fields, and says nothing of matching", () => {
+    expect(issuesOf({ ...valid, password: undefined, confirmPassword: undefined })).toEqual([
+      `password: ${MESSAGES.passwordMin}`,
+      `confirmPassword: ${MESSAGES.confirmPasswordRequired}`,
+    ]);
   });
 });
 

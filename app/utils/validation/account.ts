@@ -24,12 +24,16 @@ const newPasswordField = z
   .regex(/[A-Z]/, MESSAGES.passwordUpper)
   .regex(/[0-9]/, MESSAGES.passwordNumber);
 
-const name = (min: string, required: string) =>
-  text({ error: required })
+// One check for "missing" and "too short": a name of spaces is both, and was told the same thing twice.
+const name = (message: string) =>
+  text({ error: message })
     .trim()
-    .min(1, required)
-    .min(2, min)
+    .min(2, message)
     .max(NAME_MAX, `Must be at most ${NAME_MAX} characters`);
+
+// An empty confirmation is asked for; "Passwords don't match" only once something was typed to compare.
+const confirmationField = z.string({ error: MESSAGES.confirmPasswordRequired }).min(1, MESSAGES.confirmPasswordRequired);
+const confirms = (password: string | undefined, confirmation: string | undefined) => !confirmation || password === confirmation;
 
 export const loginSchema = z.object({
   email: emailField,
@@ -39,19 +43,19 @@ export const loginSchema = z.object({
 
 export const registerSchema = z
   .object({
-    firstName: name(MESSAGES.firstNameMin, MESSAGES.firstNameMin),
-    lastName: name(MESSAGES.lastNameMin, MESSAGES.lastNameMin),
+    firstName: name(MESSAGES.firstNameMin),
+    lastName: name(MESSAGES.lastNameMin),
     email: emailField,
     password: newPasswordField,
-    confirmPassword: z.string({ error: MESSAGES.passwordsMatch }),
+    confirmPassword: confirmationField,
     redirectTo: z.string().optional(),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+  .refine((v) => confirms(v.password, v.confirmPassword), { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
 
 /** The /api register call sends no confirmation (memorial-core.md §5: "The confirmation is not sent"). */
 export const apiRegisterSchema = z.object({
-  firstName: name(MESSAGES.firstNameMin, MESSAGES.firstNameMin),
-  lastName: name(MESSAGES.lastNameMin, MESSAGES.lastNameMin),
+  firstName: name(MESSAGES.firstNameMin),
+  lastName: name(MESSAGES.lastNameMin),
   email: emailField,
   password: newPasswordField,
 });
@@ -72,9 +76,9 @@ export const changePasswordSchema = z
   .object({
     currentPassword: z.string({ error: MESSAGES.currentPasswordRequired }).min(1, MESSAGES.currentPasswordRequired),
     newPassword: newPasswordField,
-    confirmPassword: z.string({ error: MESSAGES.passwordsMatch }),
+    confirmPassword: confirmationField,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+  .refine((v) => confirms(v.newPassword, v.confirmPassword), { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
 
 export const apiChangePasswordSchema = z.object({
   currentPassword: z.string({ error: MESSAGES.currentPasswordRequired }).min(1, MESSAGES.currentPasswordRequired),

@@ -19,6 +19,7 @@ export const MEMORIAL_MESSAGES = {
   deleteConfirm: "Are you sure you want to delete this memorial? This action cannot be undone.",
   deleteFailed: "Failed to delete memorial. Please try again.",
   notAuthorized: "You are not authorized to edit this memorial",
+  unpublished: "It is now a draft: visitors cannot see it until you publish it again.",
 } as const;
 
 export const MEMORIAL_LIMITS = { name: 100, title: 200, biography: 20_000 } as const;

@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { isBuilt } from "./screens";
+
+describe("screens that exist", () => {
+  it.each([
+    ["/", true],
+    ["/memorials", true],
+    ["/memorials/create", true],
+    ["/help#plans", true],
+    ["/my-memorials?page=2", true],
+    ["/news", false],
+    ["/vault/files", false],
+    ["/subscription?success=true", false],
+    ["/order-success", false],
+    ["/admin", false],
+    // A path that merely starts like an unbuilt one is not it.
+    ["/newsletter-archive", true],
+  ])("%s is built: %s", (href, expected) => {
+    expect(isBuilt(href)).toBe(expected);
+  });
+});

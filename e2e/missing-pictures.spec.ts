@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import type { Locator } from "@playwright/test";
+import sharp from "sharp";
+import { createTestMemorial, db, loginAs, type TestMemorial } from "./db";
+import { expect, test } from "./fixtures";
+
+// Issue 13, item 12: a picture that fails to load (its file gone from storage) shows the placeholder
+// portrait, with or without JavaScript, on every card and on the memorial page. Checked by what is
+// drawn: the placeholder's face and shoulders where the picture should be, not a broken-image icon.
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+/** The placeholder's colours (public/images/placeholder-portrait.svg): the face, the shoulders. */
+const FACE = [0xd6, 0xd1, 0xca];
+const SHOULDERS = [0xc9, 0xc4, 0xbc];
+
+async function drawsPlaceholder(img: Locator) {
+  await img.scrollIntoViewIfNeeded();
+  if (!(await img.evaluate((el: HTMLImageElement) => el.complete))) return "still loading";
+  const { data, info } = await sharp(await img.screenshot()).raw().toBuffer({ resolveWithObject: true });
+  const pixel = (fx: number, fy: number) => {
+    const i = (Math.floor(info.height * fy) * info.width + Math.floor(info.width * fx)) * info.channels;
+    return [data[i], data[i + 1], data[i + 2]];
+  };
+  const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) <= 8);
+  const [centre, bottom] = [pixel(0.5, 0.5), pixel(0.5, 0.95)];
+  return near(centre, FACE) && near(bottom, SHOULDERS) ? "placeholder" : `drawn: centre ${centre}, bottom ${bottom}`;
+}
+
+async function expectPlaceholder(img: Locator) {
+  await expect(img).toHaveCount(1);
+  await expect.poll(() => drawsPlaceholder(img), { message: "the picture shows the placeholder" }).toBe("placeholder");
+}
+
+/** A public memorial whose picture's file is gone; the newest of all, so the landing page shows it. */
+async function memorialWithLostPicture(owner: { id: string }): Promise<TestMemorial & { name: string }> {
+  const memorial = await createTestMemorial(owner, { firstName: `Lost${randomBytes(3).toString("hex")}`, lastName: "Picture" });
+  await db().query(`UPDATE memorials SET "profileImageUrl" = $2, "createdAt" = now() + interval '1 day' WHERE id = $1`, [
+    memorial.id,
+    `/media/memorials/${memorial.id}/gone/original.jpg`,
+  ]);
+  return { ...memorial, name: `${memorial.firstName} ${memorial.lastName}` };
+}
+
+const portraitOf = (scope: { getByRole: Locator["getByRole"] }, name: string) => scope.getByRole("img", { name: `Portrait of ${name}` });
+
+test("a lost picture shows the placeholder on the landing and browse pages", async ({ page, member }) => {
+  const memorial = await memorialWithLostPicture(member);
+  await page.goto("/");
+  await expectPlaceholder(portraitOf(page.getByRole("region", { name: "Recent Memorials" }), memorial.name));
+  await page.goto(`/memorials?search=${memorial.firstName}`);
+  await expectPlaceholder(portraitOf(page.locator("li[id^='result-']"), memorial.name));
+});
+
+test("a lost picture shows the placeholder on the dashboard and in My Memorials", async ({ page, member }) => {
+  const memorial = await memorialWithLostPicture(member);
+  await loginAs(page, member);
+  await page.goto("/");
+  await expectPlaceholder(portraitOf(page.getByRole("region", { name: "Your Recent Memorials" }), memorial.name));
+  await page.goto("/my-memorials");
+  await expectPlaceholder(portraitOf(page.getByRole("main"), memorial.name));
+});
+
+test("a lost portrait shows the placeholder on the memorial page", async ({ page, member }) => {
+  const memorial = await memorialWithLostPicture(member);
+  await page.goto(`/memorials/${memorial.id}`);
+  await expectPlaceholder(portraitOf(page.getByRole("main"), memorial.name));
+});

@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { createTestMemorial, createTestTribute, createTestUser, db, deleteTestUser, loginAs, type TestMemorial, type TestUser } from "./db";
+import { expect, test } from "./fixtures";
+
+// Issue 13, item 11: no page is wider than a phone's screen. Every page is loaded at 320 and 390 px,
+// JavaScript on and off, with the longest things people type: a name without a break, a link of 200
+// characters in a tribute and in a biography, a long word in a title. A page wider than the screen
+// scrolls sideways and cuts off its forms.
+
+const WIDTHS = [320, 390] as const;
+const LONG_WORD = `Pneumonoultramicroscopicsilicovolcanoconiosis${"x".repeat(40)}`;
+const LONG_LINK = `https://example.com/${"a-very-long-path-segment-".repeat(8)}?ref=${"q".repeat(30)}`;
+
+type Seeded = { token: string; owner: TestUser; memorial: TestMemorial };
+
+/** A member with a long name, and a public memorial full of long words, links and tributes. */
+async function seed(): Promise<Seeded> {
+  const token = `wd${randomBytes(4).toString("hex")}`;
+  const owner = await createTestUser({ firstName: `Maximiliana${LONG_WORD}`.slice(0, 50), lastName: "Featherstonehaugh-Cholmondeley" });
+  const memorial = await createTestMemorial(owner, { firstName: `Bartholomew${token}${LONG_WORD}`.slice(0, 90), lastName: `Wolfeschlegelsteinhausen${token}` });
+  const biography = [`${token} remembered. ${LONG_WORD} ${LONG_LINK}`, `Another paragraph ${LONG_LINK}${LONG_LINK}`].join("\n\n");
+  // The most viewed memorial, so it leads the browse page's Featured row too.
+  await db().query(`UPDATE memorials SET title = $2, biography = $3, "viewCount" = 1000000000 WHERE id = $1`, [memorial.id, `In memory of ${LONG_WORD}`, biography]);
+  await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
+  await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
+  return { token, owner, memorial };
+}
+
+/**
+ * Loads each page at each width and lists those wider than the screen, and the ordinary words (up to 20
+ * letters, no hyphen) broken in two: long text must wrap, but not by squeezing buttons and labels
+ * until their words break.
+ */
+async function tooWide(page: Page, paths: string[]) {
+  const problems: string[] = [];
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of paths) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBeLessThan(500);
+      const { scroll, inner, broken } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        broken: brokenWords(),
+      }));
+      if (scroll > inner) problems.push(`${path} at ${width} px is ${scroll} px wide`);
+      if (broken.length) problems.push(`${path} at ${width} px breaks ${broken.join(", ")}`);
+    }
+  }
+  return problems;
+}
+
+declare function brokenWords(): string[];
+
+/** Runs in the page (added by addInitScript): the short words whose letters lie on more than one line. */
+function defineBrokenWords() {
+  (window as unknown as { brokenWords: () => string[] }).brokenWords = () => {
+    const found: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      // Hidden from everyone (the tribute form's honeypot) or visually hidden: not laid out for reading.
+      if (node.parentElement?.closest("[aria-hidden='true'], .sr-only")) continue;
+      for (const word of (node.textContent ?? "").matchAll(/[^\s-]+/g)) {
+        if (word[0].length > 20) continue;
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.bottom)));
+        if (lines.size > 1) found.push(word[0]);
+      }
+    }
+    return found;
+  };
+}
+
+let seeded: Seeded;
+test.beforeAll(async () => {
+  seeded = await seed();
+});
+test.afterAll(async () => {
+  await deleteTestUser(seeded.owner);
+});
+
+// A script of the test's own: it also runs in the no-js project (evaluate works there; page scripts do not).
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(defineBrokenWords);
+});
+
+test("no page a visitor sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { token, memorial } = seeded;
+  const paths = [
+    "/",
+    "/memorials",
+    `/memorials?search=${token}`,
+    `/memorials?search=${token}&view=masonry`,
+    `/memorials?search=${token}&view=list`,
+    `/memorials/${memorial.id}`,
+    "/login",
+    "/register",
+    "/help",
+    "/terms",
+    "/privacy",
+    "/no-such-page",
+  ];
+  expect(await tooWide(page, paths)).toEqual([]);
+});
+
+test("no page a member sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {
+  test.setTimeout(120_000);
+  const { owner, memorial } = seeded;
+  await loginAs(page, owner);
+  const paths = [
+    "/",
+    "/my-memorials",
+    "/memorials/create",
+    `/memorials/${memorial.id}`,
+    `/memorials/${memorial.id}/edit`,
+    `/memorials/${memorial.id}/delete`,
+    "/account",
+    "/account/security",
+    "/account/privacy",
+    "/account/notifications",
+    "/account/manage",
+    "/memorials",
+    "/no-such-page",
+  ];
+  expect(await tooWide(page, paths)).toEqual([]);
+});
