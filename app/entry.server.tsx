@@ -6,7 +6,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { deferScriptsStream, wantsHydrateOnUse } from "~/services/hydrate-on-use.server";
+import { deferScriptsStream, wantsHydrateOnUse } from "~/request/hydrate-on-use.server";
 import { NonceProvider } from "~/utils/nonce";
 
 export const streamTimeout = 5_000;

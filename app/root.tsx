@@ -1,16 +1,16 @@
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { useEffect } from "react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
-import stylesheet from "./app.css?url";
 import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toaster } from "~/components/toaster";
 import { countCartItems } from "~/models/cart.server";
-import { getOptionalUser } from "~/services/auth.server";
-import { readToast } from "~/services/toast.server";
+import { getOptionalUser } from "~/request/auth.server";
+import { readToast } from "~/request/toast.server";
 import { useNonce } from "~/utils/nonce";
 import { isBuilt } from "~/utils/screens";
+import stylesheet from "./app.css?url";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([getOptionalUser(request), readToast(request)]);

@@ -1,11 +1,51 @@
 import type { RouteConfig } from "@react-router/dev/routes";
-import { route } from "@react-router/dev/routes";
+import { prefix, route } from "@react-router/dev/routes";
 import { flatRoutes } from "@react-router/fs-routes";
 
-// File-based routes (app/routes), plus the spec's aliases: /memorial/{id} shows the same page as
-// /memorials/{id}, and /market shows the browse page of /memorials (memorial-core.md §2).
+// The screens are file-based (app/routes), plus the spec's aliases: /memorial/{id} shows the same page as
+// /memorials/{id}, and /market the browse page of /memorials (memorial-core.md §2).
+//
+// The /api is declared here, one line per call in the order of the specs' call tables, so this file
+// reads as the contract (DESIGN.md "The /api contract"). Each module declares per method who may call it
+// (app/request/api-route.server.ts); test/api-access.test.ts holds every method to its access level.
 export default [
-  ...(await flatRoutes({ ignoredRouteFiles: ["**/*.test.*"] })),
+  ...(await flatRoutes({ ignoredRouteFiles: ["**/*.test.*", "**/*.server.*", "api/**"] })),
   route("memorial/:id", "routes/memorials.$id._index.tsx", { id: "memorial-alias" }),
   route("market", "routes/memorials._index.tsx", { id: "market" }),
+
+  ...prefix("api", [
+    // memorial-core.md §7
+    route("auth/user", "routes/api/auth.user.ts"), //                          GET (member)
+    route("auth/login", "routes/api/auth.login.ts"), //                        POST
+    route("auth/register", "routes/api/auth.register.ts"), //                  POST
+    route("auth/logout", "routes/api/auth.logout.ts"), //                      POST
+    route("memorials", "routes/api/memorials.ts"), //                          GET ?visibility ?userId ?search (?admin=true: admin), POST (member)
+    route("memorials/:id", "routes/api/memorials.$id.ts"), //                  GET, PUT and DELETE (member)
+    route("memorials/:id/profile-image", "routes/api/memorials.$id.profile-image.ts"), // POST (member)
+    route("memorials/:id/media", "routes/api/memorials.$id.media.ts"), //      GET, POST (member)
+    route("memorials/media/:mediaId", "routes/api/memorials.media.$mediaId.ts"), // DELETE (member)
+    route("memorials/:id/tributes", "routes/api/memorials.$id.tributes.ts"), // GET ?approved ?page, POST
+    route("memorials/:id/view", "routes/api/memorials.$id.view.ts"), //        POST
+    route("tributes/pending", "routes/api/tributes.pending.ts"), //            GET (member)
+    route("tributes/:id/approve", "routes/api/tributes.$id.approve.ts"), //    PUT (member)
+    route("tributes/:id", "routes/api/tributes.$id.ts"), //                    DELETE (member)
+    route("ai/generate-biography", "routes/api/ai.generate-biography.ts"), //  POST (member)
+    route("ai/generate-tribute", "routes/api/ai.generate-tribute.ts"), //      POST
+    route("popup-state/:type", "routes/api/popup-state.$type.ts"), //          GET (member)
+    route("popup-state/:type/:event", "routes/api/popup-state.$type.$event.ts"), // POST complete|skip (member)
+    route("feedback", "routes/api/feedback.ts"), //                            GET, POST (member)
+
+    // commerce-and-accounts.md §7: auth and account
+    route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
+    route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
+    route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
+    // commerce-and-accounts.md §7: admin
+    route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
+
+    // Ours, beside the spec's: the share buttons' record and the tribute assistant writing as it goes.
+    route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
+    route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST
+
+    route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
+  ]),
 ] satisfies RouteConfig;

@@ -203,7 +203,7 @@ async function measureWeight(url: string, javaScriptEnabled: boolean) {
     await page.waitForLoadState("networkidle");
     let firstUse: FirstUse | null = null;
     if (javaScriptEnabled) {
-      // The scripts wait for the visitor's first use of the page (app/services/hydrate-on-use.server.ts):
+      // The scripts wait for the visitor's first use of the page (app/request/hydrate-on-use.server.ts):
       // with JavaScript on, the weight is that of the first view and the first tap.
       const scriptsBeforeUse = weight.js;
       const tappedAt = await page.evaluate(() => performance.now());

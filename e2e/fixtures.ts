@@ -28,7 +28,7 @@ export const test = base.extend<{ member: TestUser }>({
     if (!javaScriptEnabled) noJsPages.add(page);
     else {
       // With JavaScript, act on the page once it is interactive. The memorial page loads its scripts
-      // when the visitor starts to use it (app/services/hydrate-on-use.server.ts): the pointer moves
+      // when the visitor starts to use it (app/request/hydrate-on-use.server.ts): the pointer moves
       // over the page first, as a person's does.
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {

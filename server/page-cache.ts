@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { publicMemorialVersion, recordView } from "~/models/memorial.server";
-import { issueFormStamp } from "~/services/form-guard.server";
-import { isPrefetch } from "~/services/request.server";
+import { issueFormStamp } from "~/request/form-guard.server";
+import { isPrefetch } from "~/request/facts.server";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
 
 // The anonymous memorial page cache (issue 7; DESIGN.md "Running at scale"). A shared link brings many

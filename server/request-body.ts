@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { BodyTooLargeError } from "~/services/multipart.server";
+import { BodyTooLargeError } from "~/request/multipart.server";
 
 // Request bodies are read only through this module (issue 13 §1–2; DESIGN.md security notes): counted
 // as they arrive, never past their bound, and never left half-read on a connection that is kept open.

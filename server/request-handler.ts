@@ -1,7 +1,7 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, Response } from "express";
 import { createRequestHandler as createRouterHandler, matchRoutes, type AppLoadContext, type RouteObject, type ServerBuild } from "react-router";
-import { BodyTooLargeError } from "~/services/multipart.server";
+import { BodyTooLargeError } from "~/request/multipart.server";
 import { DEFAULT_BODY_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { REFUSALS, sendRefusal, type Refusal } from "./refusals";
 import { boundedBodyStream, hasBody, readBody } from "./request-body";
@@ -15,7 +15,7 @@ import { boundedBodyStream, hasBody, readBody } from "./request-body";
 //   after it has checked who is asking;
 // - a response that depends on the session is never kept by a shared cache.
 
-const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+const API_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** Pages answer GET and take forms by POST; other methods are for the /api. */
 const PAGE_METHODS = new Set(["GET", "HEAD", "POST"]);
 const FORM_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
@@ -32,8 +32,8 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
       const api = req.path === "/api" || req.path.startsWith("/api/");
       const refuse = (refusal: Refusal, headers?: Record<string, string>) => sendRefusal(req, res, { ...refusal, api, headers });
 
-      if (!KNOWN_METHODS.has(req.method) || (!api && !PAGE_METHODS.has(req.method))) {
-        return refuse(REFUSALS.method, { Allow: api ? [...KNOWN_METHODS].join(", ") : [...PAGE_METHODS].join(", ") });
+      if (!(api ? API_METHODS : PAGE_METHODS).has(req.method)) {
+        return refuse(REFUSALS.method, { Allow: [...(api ? API_METHODS : PAGE_METHODS)].join(", ") });
       }
 
       // No address of ours holds a NUL byte, and PostgreSQL cannot store one: refused for every route at once.
@@ -41,7 +41,7 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
 
       let body: Uint8Array | ReadableStream<Uint8Array> | undefined;
       let overflow: number | null = null;
-      if (req.method !== "GET" && req.method !== "HEAD") {
+      if (!["GET", "HEAD", "OPTIONS"].includes(req.method)) {
         const contentType = req.get("content-type") ?? "";
         if (!api && hasBody(req) && !FORM_TYPE.test(contentType)) return refuse(REFUSALS.notAForm);
         const raised = raisedBodyLimit(serverBuild, req.path, "index" in req.query);

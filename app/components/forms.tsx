@@ -36,12 +36,18 @@ type FieldProps = {
   className?: string;
 };
 
-export function Field({ label, errors, hint, inputProps, className }: FieldProps) {
+/** A field's ids: its own (or a generated one), and those of its error list and hint when it has them. */
+function useFieldIds({ errors, hint, inputProps }: Pick<FieldProps, "errors" | "hint" | "inputProps">) {
   const fallbackId = useId();
   const { key: _key, ...props } = inputProps;
   const id = props.id ?? fallbackId;
   const errorId = errors?.length ? `${id}-error` : undefined;
   const hintId = hint ? `${id}-hint` : undefined;
+  return { props, id, errorId, hintId };
+}
+
+export function Field({ label, errors, hint, inputProps, className }: FieldProps) {
+  const { props, id, errorId, hintId } = useFieldIds({ errors, hint, inputProps });
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -70,11 +76,7 @@ export function Field({ label, errors, hint, inputProps, className }: FieldProps
 export function PasswordField({ label, errors, inputProps, hint, onValueChange, className }: FieldProps & { onValueChange?: (v: string) => void }) {
   const hydrated = useHydrated();
   const [visible, setVisible] = useState(false);
-  const fallbackId = useId();
-  const { key: _key, ...props } = inputProps;
-  const id = props.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
+  const { props, id, errorId, hintId } = useFieldIds({ errors, hint, inputProps });
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">

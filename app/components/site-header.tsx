@@ -88,20 +88,7 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
                     {user.firstName} {user.lastName}
                   </p>
                   <ul className="border-t border-slate-200 pt-1">
-                    {accountLinks.map((l) => (
-                      <li key={l.to}>
-                        <NavLink to={l.to} className={navLinkClass}>
-                          {l.label}
-                        </NavLink>
-                      </li>
-                    ))}
-                    {showAdminLink(user) ? (
-                      <li>
-                        <NavLink to="/admin" className={navLinkClass}>
-                          Admin
-                        </NavLink>
-                      </li>
-                    ) : null}
+                    <AccountLinks user={user} links={accountLinks} />
                     <li className="mt-1 border-t border-slate-200 pt-1">
                       <LogoutButton />
                     </li>
@@ -152,22 +139,7 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
               </li>
               <li className="mt-2 border-t border-slate-200 pt-2">
                 <ul>
-                  {accountLinks
-                    .filter((l) => l.mobile)
-                    .map((l) => (
-                      <li key={l.to}>
-                        <NavLink to={l.to} className={navLinkClass}>
-                          {l.label}
-                        </NavLink>
-                      </li>
-                    ))}
-                  {showAdminLink(user) ? (
-                    <li>
-                      <NavLink to="/admin" className={navLinkClass}>
-                        Admin
-                      </NavLink>
-                    </li>
-                  ) : null}
+                  <AccountLinks user={user} links={accountLinks.filter((l) => l.mobile)} />
                   <li>
                     <LogoutButton />
                   </li>
@@ -209,6 +181,28 @@ function BasketButton({ cartCount }: { cartCount: number }) {
         </span>
       ) : null}
     </Link>
+  );
+}
+
+/** The avatar menu's links (and the mobile menu's share of them), with Admin for administrators. */
+function AccountLinks({ user, links }: { user: HeaderUser; links: { to: string; label: string }[] }) {
+  return (
+    <>
+      {links.map((l) => (
+        <li key={l.to}>
+          <NavLink to={l.to} className={navLinkClass}>
+            {l.label}
+          </NavLink>
+        </li>
+      ))}
+      {showAdminLink(user) ? (
+        <li>
+          <NavLink to="/admin" className={navLinkClass}>
+            Admin
+          </NavLink>
+        </li>
+      ) : null}
+    </>
   );
 }
 

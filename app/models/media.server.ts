@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
-import { MEDIA_LIMITS } from "~/utils/upload-limits";
+import { describeBytes, MEDIA_LIMITS } from "~/utils/upload-limits";
 
 // Photos and videos of memorials (memorial-core.md §3 "Memorial media"). What a file is comes from its
 // bytes, never its name. Photos are stored as an upright "original" with every piece of metadata
@@ -17,8 +17,8 @@ export { MEDIA_LIMITS } from "~/utils/upload-limits";
 
 export const MEDIA_MESSAGES = {
   type: "This file is not a photo or video we can use. Please choose a JPEG, PNG, GIF or WebP photo, or an MP4, WebM or MOV video.",
-  imageSize: "This photo is larger than 20 MB. Please choose a smaller one.",
-  videoSize: "This video is larger than 100 MB. Please choose a shorter one.",
+  imageSize: `This photo is larger than ${describeBytes(MEDIA_LIMITS.imageBytes)}. Please choose a smaller one.`,
+  videoSize: `This video is larger than ${describeBytes(MEDIA_LIMITS.videoBytes)}. Please choose a shorter one.`,
   unreadable: "This photo could not be read. It may be damaged; please try another.",
   tooMany: `A memorial can hold up to ${MEDIA_LIMITS.filesPerMemorial} photos and videos.`,
   badDataUrl: "Invalid media data",
@@ -139,14 +139,10 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
   const stored = await storeMemorialFile(memorialId, bytes);
   try {
-    // The memorial's updatedAt moves with its gallery: the anonymous page cache keys on it.
-    const [item] = await prisma().$transaction([
-      prisma().memorialMedia.create({
-        data: { memorialId, mediaUrl: stored.mediaUrl, mediaType: stored.mediaType, caption: options.caption ?? null, order: options.order ?? memorial._count.media },
-      }),
-      touchMemorial(memorialId),
-    ]);
-    return item;
+    // The memorial's version (updatedAt) moves with its gallery in the database (a trigger).
+    return await prisma().memorialMedia.create({
+      data: { memorialId, mediaUrl: stored.mediaUrl, mediaType: stored.mediaType, caption: options.caption ?? null, order: options.order ?? memorial._count.media },
+    });
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);
     // The memorial was deleted while its file was being stored: it is simply gone.
@@ -193,24 +189,9 @@ export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
   await prisma().$transaction([
     prisma().memorialMedia.deleteMany({ where: { id: item.id } }),
     prisma().memorial.updateMany({ where: { id: item.memorialId, profileImageUrl: item.mediaUrl }, data: { profileImageUrl: null } }),
-    touchMemorial(item.memorialId),
   ]);
   await deleteStoredMedia([item.mediaUrl]);
   return true;
-}
-
-function touchMemorial(memorialId: string) {
-  return prisma().memorial.updateMany({ where: { id: memorialId }, data: { updatedAt: new Date() } });
-}
-
-/** Decodes a base64 data URL (or bare base64, as the /api allows) into bytes; null when malformed. */
-export function decodeDataUrl(value: unknown): Uint8Array | null {
-  if (typeof value !== "string" || value.length === 0) return null;
-  const match = /^data:([\w.+-]+\/[\w.+-]+)?(;[\w-]+=[\w.-]+)*;base64,(.*)$/s.exec(value);
-  const payload = (match ? match[3] : value).replace(/\s+/g, "");
-  if (payload.length === 0 || payload.length % 4 === 1 || !/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) return null;
-  const bytes = Buffer.from(payload, "base64");
-  return bytes.byteLength > 0 ? new Uint8Array(bytes) : null;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -61,6 +61,9 @@ const memorialWithMedia = {
 } satisfies Prisma.MemorialInclude;
 export type MemorialWithMedia = Prisma.MemorialGetPayload<{ include: typeof memorialWithMedia }>;
 
+/** What the /api says for a memorial that is missing or not the caller's to see or change (never which). */
+export const MEMORIAL_NOT_FOUND = "Memorial not found";
+
 export type MemorialLookup =
   | { status: "ok"; memorial: MemorialWithMedia; isOwner: boolean }
   | { status: "locked"; reason: LockReason }
@@ -114,7 +117,7 @@ export async function hasReachedMemorialLimit(owner: MemorialOwner): Promise<boo
 }
 
 /**
- * Creates a memorial for the owner. A free user may hold at most 25: counted inside a transaction
+ * Creates a memorial for the owner. A free user may hold at most FREE_MEMORIAL_LIMIT: counted inside a transaction
  * under a per-user lock, so two quick submissions cannot both slip past the limit.
  */
 export async function createMemorial(owner: MemorialOwner, input: MemorialInput) {
@@ -200,10 +203,19 @@ export function findOwnMemorial(id: string, ownerId: string) {
 }
 
 /**
- * Deletes a memorial the caller owns (or any, for an administrator), with its media rows, tributes
- * and shares (database cascade). Returns the stored-file URLs the caller must remove from storage.
+ * Deletes a memorial the caller owns (or any, for an administrator: memorial-access.ts), with its media
+ * rows, tributes and shares (database cascade) and its stored photos and videos, whoever calls it.
+ * False when there is no such memorial the caller may delete.
  */
-export async function deleteMemorial(id: string, actor: { id: string; isAdmin: boolean }) {
+export async function deleteMemorial(id: string, actor: { id: string; isAdmin: boolean }): Promise<boolean> {
+  const files = await deleteMemorialRows(id, actor);
+  if (!files) return false;
+  await deleteStoredMedia(files);
+  return true;
+}
+
+/** The rows, and the stored-file URLs they pointed at (null when there was nothing to delete). */
+async function deleteMemorialRows(id: string, actor: { id: string; isAdmin: boolean }) {
   const memorial = await prisma().memorial.findFirst({
     where: actor.isAdmin ? { id } : { id, userId: actor.id },
     select: { id: true, profileImageUrl: true, media: { select: { mediaUrl: true } } },

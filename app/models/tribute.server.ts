@@ -1,5 +1,7 @@
 import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
+import type { RateLimited } from "./account.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
@@ -41,6 +43,21 @@ export function listPendingTributes(memorialId: string) {
   });
 }
 
+export type LeaveTributeResult = { ok: true; tribute: Awaited<ReturnType<typeof createTribute>> } | RateLimited;
+
+/**
+ * Leave Tribute, from the memorial page's form and POST /api/memorials/{id}/tributes alike: the caller has
+ * checked that this visitor may see the memorial (and, for an anonymous form, its spam checks). Counted
+ * per address before anything is stored; the tribute waits for the family's approval.
+ */
+export async function leaveTribute(memorialId: string, input: TributeInput, ip: string): Promise<LeaveTributeResult> {
+  const limit = await hitRateLimit(RATE_LIMITS.tributePerIp, ip);
+  if (!limit.allowed) {
+    return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
+  }
+  return { ok: true, tribute: await createTribute(memorialId, input) };
+}
+
 export function createTribute(memorialId: string, input: TributeInput) {
   return prisma().tribute.create({
     data: { memorialId, authorName: input.authorName, authorEmail: input.authorEmail, content: input.content, isApproved: false },
@@ -75,22 +92,16 @@ async function moderatable(tributeId: string, actor: Moderator) {
 export async function approveTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
   const found = await moderatable(tributeId, actor);
   if (found.result !== "ok") return found.result;
-  // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an error.
-  const [approved] = await prisma().$transaction([
-    prisma().tribute.updateMany({ where: { id: tributeId }, data: { isApproved: true } }),
-    // The memorial's public page changed: bump its version for caches (DESIGN.md "Running at scale").
-    prisma().memorial.updateMany({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
-  ]);
+  // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an
+  // error. The memorial's version moves with its approved tributes in the database (a trigger).
+  const approved = await prisma().tribute.updateMany({ where: { id: tributeId }, data: { isApproved: true } });
   return approved.count ? "ok" : "not-found";
 }
 
 export async function deleteTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
   const found = await moderatable(tributeId, actor);
   if (found.result !== "ok") return found.result;
-  const [deleted] = await prisma().$transaction([
-    prisma().tribute.deleteMany({ where: { id: tributeId } }),
-    prisma().memorial.updateMany({ where: { id: found.tribute.memorialId }, data: { updatedAt: new Date() } }),
-  ]);
+  const deleted = await prisma().tribute.deleteMany({ where: { id: tributeId } });
   return deleted.count ? "ok" : "not-found";
 }
 

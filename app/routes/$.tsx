@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/$";
 import { NotFound } from "~/components/error-page";
-import { requireAdmin, requireUser } from "~/services/auth.server";
+import { requireAdmin, requireUser } from "~/request/auth.server";
 import { requiresAdmin, requiresLogin } from "~/utils/route-access";
 
 // Any path no other route claims: the spec's not-found page, with a real 404 status. Login-required

@@ -10,8 +10,8 @@ import {
   listRecentPublicMemorials,
 } from "~/models/memorial.server";
 import { countPendingForOwner } from "~/models/tribute.server";
-import { getOptionalUser, requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { getOptionalUser, requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
 import {
   feedbackViewFrom,
   FEEDBACK_MESSAGES,

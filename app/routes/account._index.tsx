@@ -1,16 +1,18 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account._index";
-import { CHECK_ON_SUBMIT, ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
 import { removeProfilePicture, setProfilePicture } from "~/models/profile-picture.server";
 import { updateProfile } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
-import { IMAGE_REJECTIONS, ImageRejectedError, MAX_IMAGE_BYTES, readImageUploadForm } from "~/services/images.server";
-import { withToast } from "~/services/toast.server";
-import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
+import { requireUser } from "~/request/auth.server";
+import { readImageUploadForm } from "~/request/multipart.server";
+import { withToast } from "~/request/toast.server";
+import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
+import { describeBytes, MAX_IMAGE_BYTES, MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { BIO_MAX, profileSchema } from "~/utils/validation/account";
 
 // Profile tab (commerce-and-accounts.md §2, §5 "Profile" and "Images", §8 "Account"). Three forms on
@@ -137,13 +139,10 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
   const hydrated = useHydrated();
   const bioRef = useRef<HTMLTextAreaElement>(null);
   const [bioLength, setBioLength] = useState(0);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(profileSchema, {
     id: "profile",
     lastResult,
     defaultValue: { firstName: profile.firstName, lastName: profile.lastName, bio: profile.bio ?? "" },
-    constraint: getZodConstraint(profileSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-    ...CHECK_ON_SUBMIT,
   });
   // Whatever the textarea holds once hydrated (the saved bio, or what was sent back after an error).
   useEffect(() => setBioLength(bioRef.current?.value.length ?? 0), [lastResult]);
@@ -205,7 +204,7 @@ function PictureForm({ serverError, upload, busy }: { serverError?: string; uplo
       <input type="hidden" name="intent" value="picture" />
       <Field
         label="Profile picture"
-        hint="JPEG, PNG, GIF or WebP, up to 5MB"
+        hint={`JPEG, PNG, GIF or WebP, up to ${describeBytes(MAX_IMAGE_BYTES)}`}
         errors={error ? [error] : undefined}
         inputProps={{
           id: "profile-image",

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/account.export";
 import { exportUserData } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/request/auth.server";
 
 // "Download my data" on the Account tab (UK GDPR right of access): everything we hold about the
 // member as one JSON file. Never cached: it is personal and changes with every edit.

@@ -1,17 +1,16 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
-import { deleteStoredMedia, storedMediaOfUser } from "~/models/media.server";
-import { deleteAvatarObject } from "~/models/profile-picture.server";
-import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
-import { checkPassword, deleteUser } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
-import { clientIp } from "~/services/request.server";
-import { destroySessionCookie } from "~/services/session.server";
-import { withToast } from "~/services/toast.server";
+import { useSchemaForm } from "~/components/schema-form";
+import { deleteAccount } from "~/models/account.server";
+import { requireUser } from "~/request/auth.server";
+import { clientIp } from "~/request/facts.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
+import { destroySessionCookie } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
 import { deleteAccountSchema } from "~/utils/validation/account";
 
 // Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
@@ -33,25 +32,16 @@ export async function action({ request }: Route.ActionArgs) {
   const hide = { hideFields: ["password"] };
   if (submission.status !== "success") return data({ result: submission.reply(hide), failure: null }, { status: 400 });
 
-  // Re-entering the password is a password check like the Security tab's, so it shares its limits: a
-  // stolen session cannot guess its way to deleting the account (or learning the password).
-  const limit = await hitPasswordCheckLimits(user.id, clientIp(request));
-  if (!limit.allowed) {
+  // Re-entering the password is a password check like the Security tab's, with its limits: a stolen
+  // session cannot guess its way to deleting the account. The use case removes the stored files too.
+  const result = await deleteAccount(user, submission.value.password, clientIp(request));
+  if (!result.ok && result.reason === "rate-limited") {
     return data(
-      { result: submission.reply(hide), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordConfirm} ${describeRetry(limit.retryAfterSeconds)}` } },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+      { result: submission.reply(hide), failure: { title: "Too many attempts", message: result.message } },
+      rateLimitedInit(result),
     );
   }
-  if (!(await checkPassword(user.id, submission.value.password))) {
-    return data({ result: submission.reply({ ...hide, fieldErrors: { password: ["Password is incorrect"] } }), failure: null }, { status: 400 });
-  }
-
-  // The database deletes memorials, tributes, vault rows, basket and sessions with the user (ON DELETE
-  // CASCADE); stored memorial files are the memorials feature's to clean up, the avatar is ours.
-  const memorialFiles = await storedMediaOfUser(user.id);
-  await deleteUser(user.id);
-  await deleteAvatarObject(user.profileImageUrl);
-  await deleteStoredMedia(memorialFiles);
+  if (!result.ok) return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   const cookie = await destroySessionCookie(request);
   const headers = await withToast({ type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
   return redirect("/", { headers });
@@ -59,13 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function ManageTab({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
-    id: "delete-account",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-    shouldValidate: "onSubmit",
-  });
+  const [form, fields] = useSchemaForm(schema, { id: "delete-account", lastResult: actionData?.result });
   const confirmErrorId = fields.confirm.errors?.length ? `${fields.confirm.id}-error` : undefined;
   const { key: _key, ...confirmProps } = getInputProps(fields.confirm, { type: "checkbox" });
   return (

@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.notifications";
+import { useSchemaForm } from "~/components/schema-form";
 import { updateNotifications } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
 import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
 
 // Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours). No emails are sent
@@ -25,12 +26,10 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function NotificationsTab({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(notificationsSchema, {
     id: "notifications",
     lastResult: actionData?.result,
     defaultValue: Object.fromEntries(NOTIFICATION_TOPICS.map((t) => [t.key, loaderData.preferences[t.key] ? "on" : undefined])),
-    constraint: getZodConstraint(notificationsSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: notificationsSchema }),
   });
   return (
     <div className="space-y-6">

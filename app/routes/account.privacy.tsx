@@ -1,11 +1,12 @@
-import { getCollectionProps, getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getCollectionProps, getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.privacy";
-import { CHECK_ON_SUBMIT, ErrorList } from "~/components/forms";
+import { ErrorList } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
 import { updatePrivacy } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
@@ -27,13 +28,10 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function PrivacyTab({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(privacySchema, {
     id: "privacy",
     lastResult: actionData?.result,
     defaultValue: { defaultVisibility: loaderData.defaultVisibility, discoverable: loaderData.discoverable ? "on" : undefined },
-    constraint: getZodConstraint(privacySchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: privacySchema }),
-    ...CHECK_ON_SUBMIT,
   });
   const visibilityErrorId = fields.defaultVisibility.errors?.length ? `${fields.defaultVisibility.id}-error` : undefined;
   const { key: _key, ...discoverableProps } = getInputProps(fields.discoverable, { type: "checkbox" });

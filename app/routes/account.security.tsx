@@ -1,17 +1,17 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
-import { CHECK_ON_SUBMIT, FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitPasswordCheckLimits, RATE_LIMIT_MESSAGES } from "~/models/rate-limit.server";
-import { deleteOtherSessions } from "~/models/session.server";
-import { checkPassword, updatePassword } from "~/models/user.server";
-import { requireUser } from "~/services/auth.server";
-import { clientIp } from "~/services/request.server";
-import { getSession } from "~/services/session.server";
-import { withToast } from "~/services/toast.server";
-import { changePasswordSchema, MESSAGES } from "~/utils/validation/account";
+import { FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
+import { changePassword } from "~/models/account.server";
+import { requireUser } from "~/request/auth.server";
+import { clientIp } from "~/request/facts.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
+import { getSession } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
+import { changePasswordSchema } from "~/utils/validation/account";
 
 // Security tab: password change (commerce-and-accounts.md §2, §5 "Password change"). A changed
 // password ends every other session, so whoever knew the old one is signed out everywhere else.
@@ -30,22 +30,14 @@ export async function action({ request }: Route.ActionArgs) {
     return data({ result: submission.reply(HIDE), failure: null }, { status: 400 });
   }
 
-  // Every attempt counts, so a stolen session cannot be used to guess the password behind it.
-  const limit = await hitPasswordCheckLimits(user.id, clientIp(request));
-  if (!limit.allowed) {
-    const retry = limit.retryAfterSeconds;
+  const result = await changePassword(user, submission.value, { ip: clientIp(request), keepSessionId: (await getSession(request)).id || undefined });
+  if (!result.ok && result.reason === "rate-limited") {
     return data(
-      { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: `${RATE_LIMIT_MESSAGES.passwordChange} ${describeRetry(retry)}` } },
-      { status: 429, headers: { "Retry-After": String(retry) } },
+      { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: result.message } },
+      rateLimitedInit(result),
     );
   }
-
-  const { currentPassword, newPassword } = submission.value;
-  if (!(await checkPassword(user.id, currentPassword))) {
-    return data({ result: submission.reply({ ...HIDE, fieldErrors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } }), failure: null }, { status: 400 });
-  }
-  await updatePassword(user.id, newPassword);
-  await deleteOtherSessions(user.id, (await getSession(request)).id);
+  if (!result.ok) return data({ result: submission.reply({ ...HIDE, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   const headers = await withToast({ type: "success", title: "Password changed", description: "You have been signed out on your other devices." });
   return redirect("/account/security", { headers });
 }
@@ -54,13 +46,7 @@ export default function SecurityTab({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   const [newPassword, setNewPassword] = useState("");
-  const [form, fields] = useForm({
-    id: "change-password",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(changePasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
-    ...CHECK_ON_SUBMIT,
-  });
+  const [form, fields] = useSchemaForm(changePasswordSchema, { id: "change-password", lastResult: actionData?.result });
   return (
     <div className="space-y-6">
       <div>

@@ -1,6 +1,6 @@
 import { NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/account";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/request/auth.server";
 
 // Account settings (commerce-and-accounts.md §2 "Account settings"): five tabs, each its own URL, so
 // they work as plain links without JavaScript and can be bookmarked. The spec shows signed-out

@@ -1,12 +1,11 @@
 import { useEffect, type ReactNode } from "react";
-import type { Route } from "./+types/help";
 import { Link, useLocation } from "react-router";
+import type { Route } from "./+types/help";
 import { OrContactForm } from "~/components/contact-form-link";
+import { DocumentPage, documentLink } from "~/components/document-page";
+import { describePrice, ENDOWMENT_PERCENT, FREE_MEMORIAL_LIMIT, PLANS } from "~/utils/plans";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
-
-const linkClass =
-  "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 type Faq = {
   id: string;
@@ -92,28 +91,26 @@ const FAQS: Faq[] = [
       <>
         <p>
           The <strong className="font-semibold text-slate-900">Free</strong>{" "}
-          plan lets you create up to 25 memorials, with all the visibility
-          settings and tribute moderation described above.
+          plan lets you create up to {FREE_MEMORIAL_LIMIT} memorials, with all
+          the visibility settings and tribute moderation described above.
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong className="font-semibold text-slate-900">Forever</strong>{" "}
-            &ndash; £279 as a one-time payment, or 36 monthly payments of £7.75.
-            Designed to keep memorials available for the long term.
+            <strong className="font-semibold text-slate-900">{PLANS.forever.name}</strong>{" "}
+            &ndash; {describePrice(PLANS.forever)}. Designed to keep memorials
+            available for the long term.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">
-              Forever Plus with Vault
-            </strong>{" "}
-            &ndash; £429 as a one-time payment, or 36 monthly payments of
-            £11.92. Everything in Forever, plus the encrypted document vault.
+            <strong className="font-semibold text-slate-900">{PLANS.forever_plus.name}</strong>{" "}
+            &ndash; {describePrice(PLANS.forever_plus)}. Everything in Forever,
+            plus the encrypted document vault.
           </li>
         </ul>
         <p>
-          15% of every Forever plan purchase is placed in a ring-fenced
+          {ENDOWMENT_PERCENT}% of every Forever plan purchase is placed in a ring-fenced
           endowment fund that supports the long-term upkeep of memorials. All
           prices are in pounds sterling (GBP). Full details are in our{" "}
-          <Link to="/terms" className={linkClass}>
+          <Link to="/terms" className={documentLink}>
             Terms of Service
           </Link>
           .
@@ -137,7 +134,7 @@ const FAQS: Faq[] = [
           shown on a memorial page and is available only when you are signed in
           to your account. You can download or delete your documents at any
           time. Our{" "}
-          <Link to="/privacy" className={linkClass}>
+          <Link to="/privacy" className={documentLink}>
             Privacy Policy
           </Link>{" "}
           explains how we protect this information.
@@ -171,14 +168,15 @@ const FAQS: Faq[] = [
 export default function HelpPage() {
   useAnswerInAddressOpens();
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        Help Center
-      </h1>
-      <p className="mt-4 text-lg leading-relaxed text-slate-700">
-        Answers to the questions families ask us most often. If you cannot find
-        what you are looking for, we are here to help.
-      </p>
+    <DocumentPage
+      title="Help Center"
+      intro={
+        <p>
+          Answers to the questions families ask us most often. If you cannot find
+          what you are looking for, we are here to help.
+        </p>
+      }
+    >
 
       <section aria-labelledby="faq-heading" className="mt-10">
         <h2
@@ -223,16 +221,16 @@ export default function HelpPage() {
         <p className="mt-3 leading-relaxed text-slate-700">
           Our support team is happy to help with anything, however small. Email
           us at{" "}
-          <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
+          <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
             {SUPPORT_EMAIL}
           </a>
-          <OrContactForm className={linkClass} />.
+          <OrContactForm className={documentLink} />.
         </p>
         <p className="mt-3 leading-relaxed text-slate-700">
           Support hours: Monday to Friday, 9AM to 6PM EST.
         </p>
       </section>
-    </div>
+    </DocumentPage>
   );
 }
 

@@ -1,11 +1,13 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { AuthCard, CHECK_ON_SUBMIT, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
-import { authenticator, requireAnonymous, SignInRefusedError } from "~/services/auth.server";
-import { createUserSession } from "~/services/session.server";
-import { withToast } from "~/services/toast.server";
+import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
+import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
+import { startSession } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -22,15 +24,15 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    const headers = await withToast({ type: "success", title: "Welcome back!" });
-    return createUserSession(request, user.id, safeRedirect(submission.value.redirectTo), headers);
+    const headers = await withToast({ type: "success", title: "Welcome back!" }, { "Set-Cookie": await startSession(request, user.id) });
+    return redirect(safeRedirect(submission.value.redirectTo), { headers });
   } catch (error) {
     if (!(error instanceof SignInRefusedError)) throw error;
     const reply = submission.reply({ hideFields: ["password"] });
     if (error.result.reason === "rate-limited") {
       return data(
         { result: reply, failure: { title: "Too many attempts", message: error.result.message } },
-        { status: 429, headers: { "Retry-After": String(error.result.retryAfterSeconds) } },
+        rateLimitedInit(error.result),
       );
     }
     return data({ result: reply, failure: { title: "Login failed", message: MESSAGES.invalidLogin } }, { status: 401 });
@@ -41,12 +43,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(loginSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    ...CHECK_ON_SUBMIT,
-  });
+  const [form, fields] = useSchemaForm(loginSchema, { lastResult: actionData?.result });
   const failure = actionData?.failure;
   return (
     <AuthCard title="Welcome back" subtitle="Sign in to manage your memorials.">

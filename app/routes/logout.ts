@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { destroySessionCookie } from "~/services/session.server";
-import { withToast } from "~/services/toast.server";
+import { destroySessionCookie } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
 
 // POST only: a GET must never change data (a link or prefetch could sign someone out).
 export async function action({ request }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/media.$";
 import { canViewMemorial } from "~/models/memorial.server";
-import { getOptionalUser } from "~/services/auth.server";
+import { getOptionalUser } from "~/request/auth.server";
 import { getObject, isValidKey } from "~/services/storage.server";
 
 // Serves stored uploads at /media/<key>, each prefix with its own access rule:

@@ -6,16 +6,16 @@ import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { ShareButtons } from "~/components/memorial/share-buttons";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
-import { draftTributeWithAi } from "~/models/ai-tribute.server";
+
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
-import { canModerate, createTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
-import { getOptionalUser, loginPath } from "~/services/auth.server";
-import { checkFormGuard, issueFormStamp } from "~/services/form-guard.server";
-import { clientIp, isPrefetch } from "~/services/request.server";
-import type { HydrateOnUseHandle } from "~/services/hydrate-on-use.server";
-import { withToast } from "~/services/toast.server";
+import { canModerate, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
+import { getOptionalUser, loginPath } from "~/request/auth.server";
+import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
+import { clientIp, isPrefetch } from "~/request/facts.server";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import { withToast } from "~/request/toast.server";
+import { draftTributeWithAi } from "./memorial-page.server";
 import { formatLongDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
@@ -25,7 +25,7 @@ import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 import { tributeSchema } from "~/utils/validation/tribute";
 
 // The page a shared link lands on: readable at once, scripts once the visitor uses it or nears the tribute
-// form or the share buttons (data-hydrate-near; app/services/hydrate-on-use.server.ts).
+// form or the share buttons (data-hydrate-near; app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -90,9 +90,15 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = form.get("intent");
   const back = `/memorials/${params.id}#${TRIBUTES_SECTION}`;
 
+  // The spam checks are for anonymous visitors (DESIGN.md security notes): a signed-in member is known,
+  // and is never told they were "quicker than expected" (issue 13).
+  const guard = viewer ? "ok" : checkFormGuard(form);
+
   if (intent === "ai-tribute") {
     // The tribute assistant without JavaScript: the form comes back with a draft, nothing is saved.
-    const { status, ...result } = await draftTributeWithAi(request, form, { memorial: lookup.memorial, viewer });
+    // Bots fill every field; they get no free text (the same honeypot as the tribute itself).
+    const refusal = guard === "honeypot" ? TRIBUTE_MESSAGES.honeypot : null;
+    const { status, ...result } = await draftTributeWithAi(form, { memorial: lookup.memorial, who: { user: viewer, ip: clientIp(request) }, refusal });
     return data(result, { status });
   }
 
@@ -106,17 +112,11 @@ export async function action({ request, params }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: tributeSchema });
   const refuse = (refusal: string, status: number, headers?: HeadersInit) =>
     data({ tribute: submission.reply(), refusal }, { status, headers });
-  // The spam checks are for anonymous visitors (DESIGN.md security notes): a signed-in member is known,
-  // and is never told they were "quicker than expected" (issue 13).
-  const guard = viewer ? "ok" : checkFormGuard(form);
   if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
   if (guard !== "ok") return refuse(TRIBUTE_MESSAGES.tooFast, 400);
   if (submission.status !== "success") return data({ tribute: submission.reply(), refusal: null }, { status: 400 });
-  const limit = await hitRateLimit(RATE_LIMITS.tributePerIp, clientIp(request));
-  if (!limit.allowed) {
-    return refuse(`${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`, 429, { "Retry-After": String(limit.retryAfterSeconds) });
-  }
-  await createTribute(lookup.memorial.id, submission.value);
+  const left = await leaveTribute(lookup.memorial.id, submission.value, clientIp(request));
+  if (!left.ok) return refuse(left.message, 429, { "Retry-After": String(left.retryAfterSeconds) });
   // The thanks is shown in the tribute section, where the visitor lands (#tributes), not off screen.
   return redirect(back, { headers: await withToast({ type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION }) });
 }

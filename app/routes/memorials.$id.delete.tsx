@@ -1,11 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.delete";
 import { FormAlert } from "~/components/forms";
-import { deleteStoredMedia } from "~/models/media.server";
-import { findDeletableMemorial } from "~/models/memorial-form.server";
 import { deleteMemorial } from "~/models/memorial.server";
-import { requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
+import { findDeletableMemorial } from "~/routes/memorial-form.server";
 import { safeRedirect } from "~/utils/validation/account";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
@@ -43,17 +42,16 @@ function cancelPath(request: Request, id: string) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user, memorial } = await requireDeletable(request, params.id);
-  let urls: string[] | null;
+  let deleted: boolean;
   try {
-    urls = await deleteMemorial(memorial.id, user);
+    // The memorial, its rows and its stored files (deleteMemorial removes them all).
+    deleted = await deleteMemorial(memorial.id, user);
   } catch (error) {
     console.error("Deleting a memorial failed:", error);
     return data({ failed: MEMORIAL_MESSAGES.deleteFailed }, { status: 500 });
   }
   // Deleted meanwhile (a second click): nothing left to delete.
-  if (!urls) throw data(null, { status: 404 });
-  // The rows are gone; now the files, so nothing of the memorial stays in storage (failures are logged).
-  await deleteStoredMedia(urls);
+  if (!deleted) throw data(null, { status: 404 });
   // Back to the list the memorial was in (memorial-core.md §4: "memorial lists ... refresh").
   return redirect("/my-memorials", { status: 303, headers: await withToast({ type: "success", title: "Memorial deleted", description: "The memorial has been successfully deleted." }) });
 }

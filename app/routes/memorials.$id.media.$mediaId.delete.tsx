@@ -3,8 +3,8 @@ import type { Route } from "./+types/memorials.$id.media.$mediaId.delete";
 import { MEDIA_GALLERY_HEADING, VideoIcon } from "~/components/memorial/memorial-form";
 import { deleteMediaItem, imageSources } from "~/models/media.server";
 import { findOwnMemorial } from "~/models/memorial.server";
-import { requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
 
 // Deleting one photo or video of a memorial (memorial-core.md §2 "Edit Memorial", §8 "media deleted",
 // "Failed to delete media."). This page is the confirmation without JavaScript; with JavaScript the edit

@@ -4,8 +4,8 @@ import { MemorialCard, plural } from "~/components/memorial/memorial-card";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
 import { listOwnMemorials } from "~/models/memorial.server";
 import { listPendingForOwner, moderateTribute } from "~/models/tribute.server";
-import { requireUser } from "~/services/auth.server";
-import { withToast } from "~/services/toast.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
 import { formatShortDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 

@@ -1,21 +1,10 @@
-import type { ReactNode } from "react";
-import type { Route } from "./+types/privacy";
 import { Link } from "react-router";
+import type { Route } from "./+types/privacy";
 import { OrContactForm } from "~/components/contact-form-link";
+import { documentLink, documentStrong, LegalDocument, type DocumentSection } from "~/components/document-page";
 import { SUPPORT_EMAIL } from "~/utils/site";
 
-const linkClass =
-  "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
-
-const strong = "font-semibold text-slate-900";
-
-type LegalSection = {
-  id: string;
-  heading: string;
-  body: ReactNode;
-};
-
-const SECTIONS: LegalSection[] = [
+const SECTIONS: DocumentSection[] = [
   {
     id: "information-we-collect",
     heading: "1. Information We Collect",
@@ -24,30 +13,30 @@ const SECTIONS: LegalSection[] = [
         <p>We collect only what we need to provide Everlight:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong className={strong}>Account information</strong> &ndash; your
+            <strong className={documentStrong}>Account information</strong> &ndash; your
             name, email address and password (which we store only in a securely
             hashed form).
           </li>
           <li>
-            <strong className={strong}>Memorial content</strong> &ndash; the
+            <strong className={documentStrong}>Memorial content</strong> &ndash; the
             names, dates, stories, photographs and tributes that you and others
             add to memorials.
           </li>
           <li>
-            <strong className={strong}>Vault documents</strong> &ndash; files
+            <strong className={documentStrong}>Vault documents</strong> &ndash; files
             you choose to store in your encrypted vault.
           </li>
           <li>
-            <strong className={strong}>Order and payment details</strong>{" "}
+            <strong className={documentStrong}>Order and payment details</strong>{" "}
             &ndash; what you bought, your delivery address and payment status.
             Card details are handled by our payment processor, not by us.
           </li>
           <li>
-            <strong className={strong}>Communications</strong> &ndash; messages
+            <strong className={documentStrong}>Communications</strong> &ndash; messages
             you send to our support team.
           </li>
           <li>
-            <strong className={strong}>Usage data</strong> &ndash; basic
+            <strong className={documentStrong}>Usage data</strong> &ndash; basic
             technical information such as your IP address, browser type and the
             pages you visit, used to keep the service secure and working.
           </li>
@@ -94,20 +83,20 @@ const SECTIONS: LegalSection[] = [
         </p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong className={strong}>Contract</strong> &ndash; to provide the
+            <strong className={documentStrong}>Contract</strong> &ndash; to provide the
             account, memorials, plans and products you have asked for.
           </li>
           <li>
-            <strong className={strong}>Legitimate interests</strong> &ndash; to
+            <strong className={documentStrong}>Legitimate interests</strong> &ndash; to
             keep the service secure, prevent abuse and improve how it works, in
             ways you would reasonably expect.
           </li>
           <li>
-            <strong className={strong}>Legal obligation</strong> &ndash; to keep
+            <strong className={documentStrong}>Legal obligation</strong> &ndash; to keep
             financial records and respond to lawful requests.
           </li>
           <li>
-            <strong className={strong}>Consent</strong> &ndash; where we ask for
+            <strong className={documentStrong}>Consent</strong> &ndash; where we ask for
             it, such as for optional emails. You can withdraw consent at any
             time.
           </li>
@@ -126,11 +115,11 @@ const SECTIONS: LegalSection[] = [
         </p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong className={strong}>Our payment processor</strong>, which
+            <strong className={documentStrong}>Our payment processor</strong>, which
             securely handles card payments and instalments.
           </li>
           <li>
-            <strong className={strong}>Our hosting provider</strong>, which
+            <strong className={documentStrong}>Our hosting provider</strong>, which
             stores our data and runs our servers.
           </li>
         </ul>
@@ -150,10 +139,10 @@ const SECTIONS: LegalSection[] = [
       <>
         <p>
           Memorial owners choose who can see each memorial. A{" "}
-          <strong className={strong}>Public</strong> memorial can be seen by
-          anyone; a <strong className={strong}>Friends Only</strong> memorial
+          <strong className={documentStrong}>Public</strong> memorial can be seen by
+          anyone; a <strong className={documentStrong}>Friends Only</strong> memorial
           only by people the owner has accepted as friends; and a{" "}
-          <strong className={strong}>Private</strong> memorial only by the
+          <strong className={documentStrong}>Private</strong> memorial only by the
           owner. Drafts are visible only to the owner.
         </p>
         <p>
@@ -225,7 +214,7 @@ const SECTIONS: LegalSection[] = [
         </ul>
         <p>
           To make a request, email us at{" "}
-          <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
+          <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
             {SUPPORT_EMAIL}
           </a>
           . We reply to privacy requests within 30 days. There is normally no
@@ -281,16 +270,16 @@ const SECTIONS: LegalSection[] = [
           Everlight is responsible for your personal information as data
           controller. If you have any questions about this policy or how we
           handle your information, email us at{" "}
-          <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
+          <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
             {SUPPORT_EMAIL}
           </a>
-          <OrContactForm className={linkClass} />.
+          <OrContactForm className={documentLink} />.
         </p>
         <p>
           If you are unhappy with how we have handled your information, you have
           the right to complain to the Information Commissioner&rsquo;s Office
           (ICO), the UK&rsquo;s data protection regulator, at{" "}
-          <a href="https://ico.org.uk/make-a-complaint/" className={linkClass}>
+          <a href="https://ico.org.uk/make-a-complaint/" className={documentLink}>
             ico.org.uk
           </a>{" "}
           or by calling 0303 123 1113. We would appreciate the chance to put
@@ -303,65 +292,22 @@ const SECTIONS: LegalSection[] = [
 
 export default function PrivacyPage() {
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        Privacy Policy
-      </h1>
-      <p className="mt-3 text-sm text-slate-700">
-        Last updated: <time dateTime="2024-12-01">December 1, 2024</time>
-      </p>
-      <p className="mt-6 leading-relaxed text-slate-700">
+    <LegalDocument
+      id="privacy"
+      title="Privacy Policy"
+      intro={
+        <p>
         Families trust us with precious memories and personal information. This
         policy explains what we collect, why we collect it, how we keep it safe
         and the choices you have. Please also read our{" "}
-        <Link to="/terms" className={linkClass}>
+        <Link to="/terms" className={documentLink}>
           Terms of Service
         </Link>
         .
-      </p>
-
-      <nav
-        aria-labelledby="privacy-contents-label"
-        className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-5"
-      >
-        <p
-          id="privacy-contents-label"
-          className="text-base font-semibold text-slate-900"
-        >
-          Contents
         </p>
-        <ol className="mt-3 list-decimal space-y-1 pl-5 text-slate-700 sm:columns-2 sm:gap-8">
-          {SECTIONS.map((section) => (
-            <li key={section.id}>
-              <a href={`#${section.id}`} className={linkClass}>
-                {section.heading.replace(/^\d+\.\s*/, "")}
-              </a>
-            </li>
-          ))}
-        </ol>
-      </nav>
-
-      <div className="mt-10 space-y-10">
-        {SECTIONS.map((section) => (
-          <section
-            key={section.id}
-            id={section.id}
-            aria-labelledby={`${section.id}-heading`}
-            className="scroll-mt-24"
-          >
-            <h2
-              id={`${section.id}-heading`}
-              className="text-xl font-semibold tracking-tight text-slate-900"
-            >
-              {section.heading}
-            </h2>
-            <div className="mt-3 space-y-4 leading-relaxed text-slate-700">
-              {section.body}
-            </div>
-          </section>
-        ))}
-      </div>
-    </div>
+      }
+      sections={SECTIONS}
+    />
   );
 }
 

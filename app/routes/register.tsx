@@ -1,16 +1,17 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
-import { AuthCard, CHECK_ON_SUBMIT, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
-import { describeRetry, hitRegistrationLimits } from "~/models/rate-limit.server";
-import { createUser, EmailTakenError } from "~/models/user.server";
-import { requireAnonymous } from "~/services/auth.server";
-import { clientIp } from "~/services/request.server";
-import { createUserSession } from "~/services/session.server";
-import { withToast } from "~/services/toast.server";
-import { MESSAGES, registerSchema, safeRedirect } from "~/utils/validation/account";
+import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
+import { registerAccount } from "~/models/account.server";
+import { requireAnonymous } from "~/request/auth.server";
+import { clientIp } from "~/request/facts.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
+import { startSession } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
+import { registerSchema, safeRedirect } from "~/utils/validation/account";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -25,22 +26,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply(hide), failure: null }, { status: 400 });
   }
-  const limit = await hitRegistrationLimits(clientIp(request), submission.value.email);
-  if (!limit.allowed) {
+  const { email, password, firstName, lastName, redirectTo } = submission.value;
+  const result = await registerAccount({ email, password, firstName, lastName }, clientIp(request));
+  if (result.ok) {
+    const headers = await withToast({ type: "success", title: "Account created successfully!" }, { "Set-Cookie": await startSession(request, result.user.id) });
+    return redirect(safeRedirect(redirectTo), { headers });
+  }
+  if (result.reason === "rate-limited") {
     return data(
-      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: `${limit.message} ${describeRetry(limit.retryAfterSeconds)}` } },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: result.message } },
+      rateLimitedInit(result),
     );
   }
-  const { email, password, firstName, lastName, redirectTo } = submission.value;
-  try {
-    const user = await createUser({ email, password, firstName, lastName });
-    const headers = await withToast({ type: "success", title: "Account created successfully!" });
-    return createUserSession(request, user.id, safeRedirect(redirectTo), headers);
-  } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error;
-    return data({ result: submission.reply({ ...hide, fieldErrors: { email: [MESSAGES.emailTaken] } }), failure: null }, { status: 409 });
-  }
+  return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 409 });
 }
 
 export default function RegisterPage({ actionData }: Route.ComponentProps) {
@@ -48,12 +46,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/register");
   const [password, setPassword] = useState("");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(registerSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
-    ...CHECK_ON_SUBMIT,
-  });
+  const [form, fields] = useSchemaForm(registerSchema, { lastResult: actionData?.result });
   return (
     <AuthCard title="Create your account" subtitle="Start preserving the memories that matter.">
       {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}

@@ -1,22 +1,12 @@
-import type { ReactNode } from "react";
-import type { Route } from "./+types/terms";
 import { Link } from "react-router";
+import type { Route } from "./+types/terms";
 import { OrContactForm } from "~/components/contact-form-link";
+import { documentLink, documentStrong, LegalDocument, type DocumentSection } from "~/components/document-page";
+import { describePrice, ENDOWMENT_PERCENT, PLANS } from "~/utils/plans";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
-const linkClass =
-  "rounded-sm text-indigo-700 underline hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
-
-const strong = "font-semibold text-slate-900";
-
-type LegalSection = {
-  id: string;
-  heading: string;
-  body: ReactNode;
-};
-
-const SECTIONS: LegalSection[] = [
+const SECTIONS: DocumentSection[] = [
   {
     id: "acceptance",
     heading: "1. Acceptance of Terms",
@@ -33,7 +23,7 @@ const SECTIONS: LegalSection[] = [
           By creating an account, or by using Everlight without an account (for
           example, to visit a memorial or leave a tribute), you agree to these
           Terms and to our{" "}
-          <Link to="/privacy" className={linkClass}>
+          <Link to="/privacy" className={documentLink}>
             Privacy Policy
           </Link>
           . If you do not agree, please do not use the service.
@@ -92,15 +82,15 @@ const SECTIONS: LegalSection[] = [
         </p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong className={strong}>Public</strong> &ndash; anyone can view
+            <strong className={documentStrong}>Public</strong> &ndash; anyone can view
             the memorial.
           </li>
           <li>
-            <strong className={strong}>Friends</strong> &ndash; only people you
+            <strong className={documentStrong}>Friends</strong> &ndash; only people you
             have accepted as friends can view the memorial.
           </li>
           <li>
-            <strong className={strong}>Private</strong> &ndash; only you, the
+            <strong className={documentStrong}>Private</strong> &ndash; only you, the
             owner, can view the memorial.
           </li>
         </ul>
@@ -216,13 +206,13 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          The Forever plan (£279 one-time or 36 monthly payments of £7.75) and
-          Forever Plus with Vault (£429 one-time or 36 monthly payments of
-          £11.92) are designed to keep memorials available for the long term,
-          without recurring annual fees.
+          The {PLANS.forever.name} plan ({describePrice(PLANS.forever)}) and{" "}
+          {PLANS.forever_plus.name} ({describePrice(PLANS.forever_plus)}) are
+          designed to keep memorials available for the long term, without
+          recurring annual fees.
         </p>
         <p>
-          15% of each Forever Plan purchase goes to a ring-fenced endowment
+          {ENDOWMENT_PERCENT}% of each Forever Plan purchase goes to a ring-fenced endowment
           fund. The fund is held separately from our day-to-day operating money
           and is used only to support the long-term hosting and upkeep of
           memorials.
@@ -337,10 +327,10 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         If you have any questions about these Terms, please email us at{" "}
-        <a href={`mailto:${SUPPORT_EMAIL}`} className={linkClass}>
+        <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
           {SUPPORT_EMAIL}
         </a>
-        <OrContactForm className={linkClass} />.
+        <OrContactForm className={documentLink} />.
       </p>
     ),
   },
@@ -348,61 +338,18 @@ const SECTIONS: LegalSection[] = [
 
 export default function TermsPage() {
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
-      <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        Terms of Service
-      </h1>
-      <p className="mt-3 text-sm text-slate-700">
-        Last updated: <time dateTime="2024-12-01">December 1, 2024</time>
-      </p>
-      <p className="mt-6 leading-relaxed text-slate-700">
+    <LegalDocument
+      id="terms"
+      title="Terms of Service"
+      intro={
+        <p>
         Thank you for choosing Everlight to remember someone you love. These
         Terms explain how our service works and what we ask of everyone who uses
         it. We have tried to keep them clear and brief.
-      </p>
-
-      <nav
-        aria-labelledby="terms-contents-label"
-        className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-5"
-      >
-        <p
-          id="terms-contents-label"
-          className="text-base font-semibold text-slate-900"
-        >
-          Contents
         </p>
-        <ol className="mt-3 list-decimal space-y-1 pl-5 text-slate-700 sm:columns-2 sm:gap-8">
-          {SECTIONS.map((section) => (
-            <li key={section.id}>
-              <a href={`#${section.id}`} className={linkClass}>
-                {section.heading.replace(/^\d+\.\s*/, "")}
-              </a>
-            </li>
-          ))}
-        </ol>
-      </nav>
-
-      <div className="mt-10 space-y-10">
-        {SECTIONS.map((section) => (
-          <section
-            key={section.id}
-            id={section.id}
-            aria-labelledby={`${section.id}-heading`}
-            className="scroll-mt-24"
-          >
-            <h2
-              id={`${section.id}-heading`}
-              className="text-xl font-semibold tracking-tight text-slate-900"
-            >
-              {section.heading}
-            </h2>
-            <div className="mt-3 space-y-4 leading-relaxed text-slate-700">
-              {section.body}
-            </div>
-          </section>
-        ))}
-      </div>
-    </div>
+      }
+      sections={SECTIONS}
+    />
   );
 }
 

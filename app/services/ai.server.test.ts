@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startOpenAiServer, type OpenAiTestServer } from "../../test/openai-server";
 import type { BiographyFacts, TributeFacts } from "~/utils/validation/ai";
-import { AI_DEFAULTS, AiUnavailableError, getWritingProvider, OFFLINE_LABEL, readAiConfig } from "./ai.server";
+import { startOpenAiServer, type OpenAiTestServer } from "../../test/openai-server";
+import { AiUnavailableError, getWritingProvider, OFFLINE_LABEL, readAiConfig } from "./ai.server";
+import { parseEnv } from "./env.server";
 
 // The writing adapter with the real `openai` package pointed (through OPENAI_BASE_URL) at a local
 // server speaking chat completions (TESTING.md "Outside services, offline"): what is sent, what comes
@@ -163,19 +164,18 @@ describe("without OPENAI_API_KEY", () => {
   });
 
   it("treats an empty key as no key", () => {
-    expect(getWritingProvider(readAiConfig({ OPENAI_API_KEY: "  " })).name).toBe("offline");
+    expect(getWritingProvider(readAiConfig(parseEnv({ OPENAI_API_KEY: "  " }))).name).toBe("offline");
   });
 });
 
 describe("readAiConfig", () => {
   it("has defaults for everything", () => {
-    expect(readAiConfig({})).toEqual({ apiKey: undefined, baseURL: undefined, model: AI_DEFAULTS.model, timeoutMs: AI_DEFAULTS.timeoutMs });
-    expect(AI_DEFAULTS).toEqual({ model: "gpt-4o-mini", timeoutMs: 20_000 });
+    expect(readAiConfig(parseEnv({}))).toEqual({ apiKey: undefined, baseURL: undefined, model: "gpt-4o-mini", timeoutMs: 20_000 });
   });
 
-  it("explains a bad base URL or timeout", () => {
-    expect(() => readAiConfig({ OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL/);
-    expect(() => readAiConfig({ OPENAI_TIMEOUT_MS: "soon" })).toThrow(/OPENAI_TIMEOUT_MS/);
-    expect(() => readAiConfig({ OPENAI_TIMEOUT_MS: "-5" })).toThrow(/OPENAI_TIMEOUT_MS/);
+  it("explains a bad base URL or timeout, once, where the whole environment is checked", () => {
+    expect(() => parseEnv({ OPENAI_BASE_URL: "not a url" })).toThrow(/OPENAI_BASE_URL/);
+    expect(() => parseEnv({ OPENAI_TIMEOUT_MS: "soon" })).toThrow(/OPENAI_TIMEOUT_MS/);
+    expect(() => parseEnv({ OPENAI_TIMEOUT_MS: "-5" })).toThrow(/OPENAI_TIMEOUT_MS/);
   });
 });

@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import type { BiographyFacts, TributeFacts } from "~/utils/validation/ai";
+import { readAiVariables, type Env } from "./env.server";
 import { formatFactDate, tributeSentences, writeBiography } from "./offline-writer.server";
 
 // The AI writing helpers' adapter (DESIGN.md "AI writing"; memorial-core.md §2, §7). One interface, two
@@ -31,19 +32,9 @@ export const OFFLINE_LABEL = "Written by Everlight's offline writer from the det
 
 export type AiConfig = { apiKey?: string; baseURL?: string; model: string; timeoutMs: number };
 
-export const AI_DEFAULTS = { model: "gpt-4o-mini", timeoutMs: 20_000 } as const;
-
-/**
- * OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_TIMEOUT_MS. Read here until env.server.ts
- * validates them at start-up with everything else (an empty variable means "not set", as there).
- */
-export function readAiConfig(env: Record<string, string | undefined> = process.env): AiConfig {
-  const value = (name: string) => env[name]?.trim() || undefined;
-  const baseURL = value("OPENAI_BASE_URL");
-  if (baseURL && !URL.canParse(baseURL)) throw new Error("OPENAI_BASE_URL must be a URL, such as http://127.0.0.1:11434/v1");
-  const timeout = Number(value("OPENAI_TIMEOUT_MS") ?? AI_DEFAULTS.timeoutMs);
-  if (!Number.isInteger(timeout) || timeout <= 0) throw new Error("OPENAI_TIMEOUT_MS must be a whole number of milliseconds");
-  return { apiKey: value("OPENAI_API_KEY"), baseURL, model: value("OPENAI_MODEL") ?? AI_DEFAULTS.model, timeoutMs: timeout };
+/** OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_TIMEOUT_MS, checked by env.server.ts's rules. */
+export function readAiConfig(env: Pick<Env, "OPENAI_API_KEY" | "OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS"> = readAiVariables()): AiConfig {
+  return { apiKey: env.OPENAI_API_KEY?.trim() || undefined, baseURL: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL, timeoutMs: env.OPENAI_TIMEOUT_MS };
 }
 
 /** The writer for this configuration: OpenAI when a key is set, else the offline writer. */

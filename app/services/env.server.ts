@@ -3,6 +3,15 @@ import { z } from "zod";
 
 // One place that reads the environment (STYLE.md "Configuration"). Every optional service has a
 // local default so the app runs with nothing configured; .env.example lists every variable.
+
+/** AI writing helpers (app/services/ai.server.ts): OpenAI or any compatible server; unset = offline writer. */
+const aiVariables = {
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url({ error: "OPENAI_BASE_URL must be a URL, such as http://127.0.0.1:11434/v1" }).optional(),
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+};
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -31,11 +40,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
-  /** AI writing helpers (app/services/ai.server.ts): OpenAI or any compatible server; unset = offline writer. */
-  OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.url({ error: "OPENAI_BASE_URL must be a URL, such as http://127.0.0.1:11434/v1" }).optional(),
-  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
-  OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  ...aiVariables,
   /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
   VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */
@@ -46,14 +51,33 @@ export type Env = z.infer<typeof envSchema> & { dataDir: string };
 
 let cached: Env | undefined;
 
+/** The process's configuration, checked once (a clear message at start-up names every problem). */
 export function getEnv(): Env {
-  if (cached) return cached;
-  // An empty variable (as in a copied .env.example) means "not set".
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== "")));
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Checks a set of variables; an empty or blank one (as in a copied .env.example) means "not set". */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = checked(envSchema, source);
+  return { ...parsed, dataDir: path.resolve(parsed.DATA_DIR) };
+}
+
+/** The AI writers' variables alone, read afresh each time (they may be set while the server runs in tests), checked by the same rules. */
+export function readAiVariables(source: Record<string, string | undefined> = process.env) {
+  return checked(z.object(aiVariables), source);
+}
+
+function checked<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>): z.output<S> {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== "")));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid environment configuration:\n${problems}\nSee .env.example.`);
   }
-  cached = { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
-  return cached;
+  return parsed.data;
+}
+
+/** Whether cookies are sent Secure: SESSION_COOKIE_SECURE when set, else in production. One rule for every cookie. */
+export function secureCookies(env: Env = getEnv()): boolean {
+  return env.SESSION_COOKIE_SECURE ? env.SESSION_COOKIE_SECURE === "true" : env.NODE_ENV === "production";
 }

@@ -1,6 +1,5 @@
 import sharp from "sharp";
-import { MAX_IMAGE_UPLOAD_BYTES } from "~/utils/upload-limits";
-import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "./multipart.server";
+import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 
 // Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
 // "Images": must be an image (Invalid file type), at most 5MB (File too large: …), and §8 "Image read
@@ -14,7 +13,8 @@ export type ImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
 export const IMAGE_REJECTIONS = {
   type: { status: 415, message: "Invalid file type" },
-  size: { status: 413, message: "File too large: Please select an image smaller than 5MB" },
+  // The spec's words, "5MB" written as it writes it.
+  size: { status: 413, message: `File too large: Please select an image smaller than ${MAX_IMAGE_BYTES / (1024 * 1024)}MB` },
   unreadable: { status: 400, message: "Failed to process image. Please try again." },
 } as const;
 
@@ -69,20 +69,5 @@ export async function toWebp(
       .toBuffer();
   } catch {
     throw new ImageRejectedError("unreadable");
-  }
-}
-
-/**
- * The multipart form of an image upload, refusing anything bigger than one image and its envelope
- * without keeping it in memory (app/services/multipart.server.ts does the counting).
- */
-export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UPLOAD_BYTES): Promise<FormData> {
-  try {
-    return await readMultipartForm(request, limit);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ImageRejectedError("size");
-    // Not multipart at all, or a broken envelope.
-    if (error instanceof MalformedFormError) throw new ImageRejectedError("unreadable");
-    throw error;
   }
 }

@@ -1,10 +1,103 @@
+import { formatPence } from "./money";
 import { isBuilt } from "./screens";
 
-// Plans and their limits, in one place (memorial-core.md §6 and §9, commerce-and-accounts.md §9).
+// The plans, their prices and limits, in one place (memorial-core.md §6 and §9, commerce-and-accounts.md
+// §2 "Subscription" and §9): the subscription screen, the memorial limit, Help and the Terms all read
+// them from here. Prices are integer pence (STYLE.md "Money and plans").
+
+export type PlanId = "free" | "forever" | "forever_plus";
+
+export type Plan = {
+  id: PlanId;
+  name: string;
+  /** The whole price in pence (0 for Free). */
+  pricePence: number;
+  /** Memorials a member on this plan may hold; null for unlimited. */
+  memorialLimit: number | null;
+  /** Whether the plan opens the encrypted vault: Forever Plus only (README; issue 17 §5). */
+  vault: boolean;
+  /** Paying in monthly instalments instead of at once (see instalments()). */
+  monthlyPayments: number | null;
+  badge: string | null;
+  popular: boolean;
+  description: string;
+};
+
+/** §9: the free plan holds at most 25 memorials. */
 export const FREE_MEMORIAL_LIMIT = 25;
+
+/** §2, §9: 15% of each Forever and Forever Plus purchase goes to the endowment fund. */
+export const ENDOWMENT_PERCENT = 15;
+
+export const PLANS: Record<PlanId, Plan> = {
+  free: {
+    id: "free",
+    name: "Free",
+    pricePence: 0,
+    memorialLimit: FREE_MEMORIAL_LIMIT,
+    vault: false,
+    monthlyPayments: null,
+    badge: null,
+    popular: false,
+    description: "Everything you need to create and share memorials.",
+  },
+  forever: {
+    id: "forever",
+    name: "Forever",
+    pricePence: 27_900,
+    memorialLimit: null,
+    vault: false,
+    monthlyPayments: 36,
+    badge: "Best Value",
+    popular: false,
+    description: "Unlimited memorials, kept for the long term by the endowment fund.",
+  },
+  forever_plus: {
+    id: "forever_plus",
+    name: "Forever Plus (with Vault)",
+    pricePence: 42_900,
+    memorialLimit: null,
+    vault: true,
+    monthlyPayments: 36,
+    badge: "Most Complete",
+    popular: true,
+    description: "Everything in Forever, plus the encrypted vault for a family's documents.",
+  },
+};
+
+export const PLAN_ORDER: PlanId[] = ["free", "forever", "forever_plus"];
+
+/**
+ * The monthly instalments of a plan, in pence, adding up to exactly its price: each is the price divided
+ * by the number of payments rounded up to the penny, and the last is what is left. Forever is 36 × £7.75
+ * = £279.00. Forever Plus would be 36 × £11.92 = £429.12, so it is 35 × £11.92 and a last payment of £11.80.
+ */
+export function instalments(plan: Plan): number[] {
+  if (!plan.monthlyPayments || plan.pricePence === 0) return [];
+  const count = plan.monthlyPayments;
+  const regular = Math.ceil(plan.pricePence / count);
+  return [...Array.from({ length: count - 1 }, () => regular), plan.pricePence - regular * (count - 1)];
+}
+
+/** "36 monthly payments of £7.75", or "36 monthly payments of £11.92 (the last £11.80)". */
+export function describeInstalments(plan: Plan): string {
+  const amounts = instalments(plan);
+  if (amounts.length === 0) return "";
+  const [regular] = amounts;
+  const last = amounts[amounts.length - 1];
+  const base = `${amounts.length} monthly payments of ${formatPence(regular)}`;
+  return last === regular ? base : `${base} (the last ${formatPence(last)})`;
+}
+
+/** The plan's price in words: "Free", or "£279.00 one-time, or 36 monthly payments of £7.75". */
+export function describePrice(plan: Plan): string {
+  if (plan.pricePence === 0) return "Free";
+  const monthly = describeInstalments(plan);
+  return `${formatPence(plan.pricePence)} one-time${monthly ? `, or ${monthly}` : ""}`;
+}
+
 export const MEMORIAL_LIMIT_TITLE = "Memorial limit reached";
-export const MEMORIAL_LIMIT_MESSAGE =
-  "You've reached the 25 memorial limit for free users. Please subscribe to create unlimited memorials.";
+export const MEMORIAL_LIMIT_MESSAGE = `You've reached the ${FREE_MEMORIAL_LIMIT} memorial limit for free users. Please subscribe to create unlimited memorials.`;
 /** memorial-core.md §9: the redirect to the plans waits 2000 ms (with JavaScript). */
 export const LIMIT_REDIRECT_DELAY_MS = 2000;
 

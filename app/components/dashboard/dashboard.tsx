@@ -2,9 +2,10 @@ import { Link } from "react-router";
 import { Icon, IconBadge, type IconName } from "~/components/icons";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-card";
+import type { MemorialCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
-import { isBuilt } from "~/utils/screens";
 import type { FeedbackView } from "~/utils/feedback";
+import { isBuilt } from "~/utils/screens";
 import { fullName } from "~/utils/text";
 import { FeedbackPopup } from "./feedback-popup";
 
@@ -16,7 +17,7 @@ export type DashboardProps = {
   firstName: string;
   counts: { total: number; published: number; drafts: number; pendingTributes: number };
   recent: { id: string; firstName: string; lastName: string; profileImageUrl: string | null; visibility: string; isPublished: boolean; createdAt: Date | string }[];
-  highlights: { id: string; firstName: string; lastName: string; biography: string | null; profileImageUrl: string | null }[];
+  highlights: MemorialCard[];
   feedback: FeedbackView | null;
 };
 

@@ -1,33 +1,33 @@
 import { Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
+import type { GalleryCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
+import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 
 // The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
 // picture (profile image, else the first photo, else the placeholder — also when it fails to load),
 // visibility badge, name, dates when both exist, created date, biography clamped to two lines, tribute
 // and view counts, a Draft badge when unpublished; the owner's actions or a single View Memorial.
 
-export type CardMemorial = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  biography: string | null;
-  profileImageUrl: string | null;
+type Dates = "dateOfBirth" | "dateOfPassing" | "createdAt";
+
+/**
+ * What a card shows: the model's gallery card (GalleryCard: its dates arrive as strings once the loader's
+ * data is serialised), with the state an owner's own card is badged with.
+ */
+export type CardMemorial = Omit<GalleryCard, Dates | "title" | "category" | "firstImageUrl"> & { [K in Dates]: Date | string | null } & {
   firstImageUrl?: string | null;
-  dateOfBirth: Date | string | null;
-  dateOfPassing: Date | string | null;
-  createdAt: Date | string;
   visibility: string;
   isPublished: boolean;
-  tributeCount: number;
-  viewCount: number;
 };
 
-const VISIBILITY_BADGES: Record<string, string> = { public: "Public", friends: "Friends Only", private: "Private" };
+function visibilityLabel(visibility: string) {
+  return VISIBILITY_LABELS[visibility as keyof typeof VISIBILITY_LABELS] ?? visibility;
+}
 
 /** The one badge a memorial's state gets where only one is shown: Draft, else its visibility. */
 export function statusBadge(memorial: { isPublished: boolean; visibility: string }) {
-  return memorial.isPublished ? (VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility) : "Draft";
+  return memorial.isPublished ? visibilityLabel(memorial.visibility) : "Draft";
 }
 
 export function plural(count: number, one: string, many = `${one}s`) {
@@ -60,7 +60,7 @@ export function MemorialCard({
       <div className="relative">
         <MemorialPortrait src={image} alt={`Portrait of ${name}`} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-slate-100" />
         <div className="absolute left-2 top-2 flex gap-1">
-          <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-slate-800">{VISIBILITY_BADGES[memorial.visibility] ?? memorial.visibility}</span>
+          <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-slate-800">{visibilityLabel(memorial.visibility)}</span>
           {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}
         </div>
       </div>

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { CHECK_ON_SUBMIT, ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { AiBiography, AiTribute, type AiFormState } from "~/components/memorial/ai-biography";
+import { useSchemaForm } from "~/components/schema-form";
 import { PLANS_HREF } from "~/utils/plans";
+import { withThousands } from "~/utils/text";
 import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
-import { withThousands } from "~/utils/text";
 
 // The Create Memorial and Edit Memorial form (memorial-core.md §2). Without JavaScript it is one plain
 // multipart form: fields, a profile photo and several photos or videos, saved with one button. With
@@ -75,14 +75,7 @@ type Props = {
 export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery, published = false }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const [form, fields] = useForm({
-    id: "memorial",
-    lastResult: failure?.result,
-    defaultValue,
-    constraint: getZodConstraint(memorialFormSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: memorialFormSchema }),
-    ...CHECK_ON_SUBMIT,
-  });
+  const [form, fields] = useSchemaForm(memorialFormSchema, { id: "memorial", lastResult: failure?.result, defaultValue });
   const formProps = getFormProps(form);
   // With JavaScript the page does not reload after a refusal: bring its summary (or the limit) into view.
   const alertRef = useRef<HTMLDivElement>(null);

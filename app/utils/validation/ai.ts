@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
-import { checkCalendarDate } from "./text-rules";
 import { text } from "./text";
+import { checkCalendarDate } from "./text-rules";
 
 export { AI_LIMITS, AI_MESSAGES, aiFailureTitle, checkAssistant, TRIBUTE_TONES } from "./ai-rules";
 export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
@@ -148,6 +148,7 @@ export type TributeAssistantInput = z.output<typeof tributeAssistantSchema>;
 export const streamTributeRequestSchema = tributeAssistantSchema.extend({
   memorialId: text({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
 });
+export type StreamTributeRequest = z.output<typeof streamTributeRequestSchema>;
 
 /** Field errors of a failed assistant check, by field. */
 export function assistantErrors(error: z.ZodError): Partial<Record<AssistantField, string[]>> {

@@ -1,0 +1,69 @@
+import { MESSAGES } from "~/utils/validation/account";
+import { deleteStoredMedia, storedMediaOfUser } from "./media.server";
+import { deleteAvatarObject } from "./profile-picture.server";
+import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES } from "./rate-limit.server";
+import { deleteOtherSessions } from "./session.server";
+import { checkPassword, createUser, deleteUser, EmailTakenError, updatePassword, type PublicUser } from "./user.server";
+
+// The account flows, each one use case shared by its screen and its /api call (issue 14): the route
+// only turns the result into a redirect with a toast, a form with its errors, or JSON. Sign-in is
+// signIn in user.server.ts. Every limit is counted before the expensive work (rate-limit.server.ts).
+
+export type RateLimited = { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
+
+export type RegisterResult = { ok: true; user: PublicUser } | RateLimited | { ok: false; reason: "email-taken"; fieldErrors: FieldErrors<"email"> };
+
+/** Creates an account (the caller then starts its session): limited per address and per email address. */
+export async function registerAccount(input: { email: string; password: string; firstName: string; lastName: string }, ip: string): Promise<RegisterResult> {
+  const limit = await hitRegistrationLimits(ip, input.email);
+  if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${limit.message} ${describeRetry(limit.retryAfterSeconds)}` };
+  try {
+    return { ok: true, user: await createUser(input) };
+  } catch (error) {
+    if (error instanceof EmailTakenError) return { ok: false, reason: "email-taken", fieldErrors: { email: [MESSAGES.emailTaken] } };
+    throw error;
+  }
+}
+
+export type ChangePasswordResult = { ok: true } | RateLimited | { ok: false; reason: "wrong-current"; fieldErrors: FieldErrors<"currentPassword"> };
+
+/** Changes the member's password after checking the current one; every other session of theirs ends. */
+export async function changePassword(
+  user: { id: string },
+  input: { currentPassword: string; newPassword: string },
+  context: { ip: string; keepSessionId: string | undefined },
+): Promise<ChangePasswordResult> {
+  const limit = await hitPasswordCheckLimits(user.id, context.ip);
+  if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordChange, limit.retryAfterSeconds);
+  if (!(await checkPassword(user.id, input.currentPassword))) {
+    return { ok: false, reason: "wrong-current", fieldErrors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } };
+  }
+  await updatePassword(user.id, input.newPassword);
+  await deleteOtherSessions(user.id, context.keepSessionId);
+  return { ok: true };
+}
+
+export const PASSWORD_INCORRECT = "Password is incorrect";
+
+export type DeleteAccountResult = { ok: true } | RateLimited | { ok: false; reason: "wrong-password"; fieldErrors: FieldErrors<"password"> };
+
+/**
+ * Deletes the account after the password is given again (UK GDPR right to erasure): the database
+ * removes memorials, tributes, vault rows, basket and sessions with the user (ON DELETE CASCADE), and
+ * their stored files (memorial photos and videos, the profile picture) go here, whoever asked.
+ */
+export async function deleteAccount(user: PublicUser, password: string, ip: string): Promise<DeleteAccountResult> {
+  const limit = await hitPasswordCheckLimits(user.id, ip);
+  if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
+  if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
+  const memorialFiles = await storedMediaOfUser(user.id);
+  await deleteUser(user.id);
+  await deleteAvatarObject(user.profileImageUrl);
+  await deleteStoredMedia(memorialFiles);
+  return { ok: true };
+}
+
+function rateLimited(message: string, retryAfterSeconds: number): RateLimited {
+  return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `${message} ${describeRetry(retryAfterSeconds)}` };
+}

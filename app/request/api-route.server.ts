@@ -1,0 +1,118 @@
+import type { z } from "zod";
+import type { PublicUser } from "~/models/user.server";
+import { apiError, json, NOT_SIGNED_IN, readJsonBody } from "~/request/api.server";
+import { ADMIN_DENIED, getOptionalUser } from "~/request/auth.server";
+
+// Every /api endpoint goes through here (DESIGN.md "The /api contract"; issue 14): a route module says,
+// per method, who may call it (`public` | `member` | `admin`), the schema of its JSON body and what it
+// does; the method check (405 with Allow), the access check (401/403 `{ message }`), the bounded JSON
+// body and its validation (400 with `errors` per field), and turning anything unexpected into a 500
+// `{ message }` logged once, are written here and nowhere else.
+//
+//   const api = apiRoute({
+//     GET: endpoint({ access: "public", handle: ({ user, url }) => listMemorials(user, url) }),
+//     POST: endpoint({ access: "member", body: createMemorialSchema, handle: ({ user, body }) => … }),
+//   });
+//   export const loader = api.loader;
+//   export const action = api.action;
+//
+// (Two plain exports rather than `export const { loader, action } = …`: React Router's build removes a
+// route's loader and action from the browser bundle only when each is its own export.)
+
+export type Access = "public" | "member" | "admin";
+export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type ApiMethod = (typeof API_METHODS)[number];
+
+const UNEXPECTED = "Something went wrong. Please try again.";
+
+type UserFor<A extends Access> = A extends "public" ? PublicUser | null : PublicUser;
+type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type EndpointArgs<A extends Access, S> = {
+  request: Request;
+  params: Record<string, string | undefined>;
+  url: URL;
+  user: UserFor<A>;
+  body: BodyOf<S>;
+};
+
+/** What a handler answers: a Response as it is, or data sent as JSON with status 200. */
+export type EndpointResult = Response | Record<string, unknown> | unknown[];
+
+export type Endpoint<A extends Access = Access, S extends z.ZodType | undefined = z.ZodType | undefined> = {
+  access: A;
+  /** The JSON body's schema; without one the body is not read. */
+  body?: S;
+  /** A larger bound for this body (uploads as base64); the route's `handle` must raise the server's too. */
+  maxBodyBytes?: number;
+  /** The 413's message when the body is larger. */
+  tooLargeMessage?: string;
+  /** Reads a text/plain body as JSON (navigator.sendBeacon sends strings that way). */
+  textPlainIsJson?: boolean;
+  /** Runs after the access check and before the body is read: e.g. "is this your memorial?" for an upload. */
+  before?: (args: Omit<EndpointArgs<NoInfer<A>, undefined>, "body">) => Promise<Response | null | undefined> | Response | null | undefined;
+  handle: (args: EndpointArgs<NoInfer<A>, NoInfer<S>>) => Promise<EndpointResult> | EndpointResult;
+};
+
+/** One method's endpoint, with its types inferred (`access` decides whether `user` can be null). */
+export function endpoint<const A extends Access, S extends z.ZodType | undefined = undefined>(definition: Endpoint<A, S>): Endpoint<A, S> {
+  return definition;
+}
+
+type Endpoints = Partial<Record<ApiMethod, Endpoint<any, any>>>;
+type RouteArgs = { request: Request; params: Record<string, string | undefined> };
+
+/** The methods an /api route answers, for `Allow` (on a 405, and on OPTIONS: how the access test finds them). */
+export function allowedMethods(endpoints: Endpoints): string {
+  const methods: string[] = API_METHODS.filter((m) => endpoints[m]);
+  if (endpoints.GET) methods.splice(1, 0, "HEAD");
+  return methods.join(", ");
+}
+
+export function apiRoute(endpoints: Endpoints) {
+  const allow = allowedMethods(endpoints);
+  const serve = async ({ request, params }: RouteArgs): Promise<Response> => {
+    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } });
+    const method = (request.method === "HEAD" ? "GET" : request.method) as ApiMethod;
+    const definition = endpoints[method];
+    if (!definition) return apiError(405, "Method not allowed", {}, { headers: { Allow: allow } });
+    return run(definition, request, params);
+  };
+  return { loader: serve, action: serve };
+}
+
+async function run(definition: Endpoint<any, any>, request: Request, params: RouteArgs["params"]): Promise<Response> {
+  try {
+    const user = await getOptionalUser(request);
+    if (definition.access !== "public" && !user) return apiError(401, NOT_SIGNED_IN);
+    if (definition.access === "admin" && !user?.isAdmin) return apiError(403, ADMIN_DENIED);
+    const url = new URL(request.url);
+    const stop = await definition.before?.({ request, params, url, user });
+    if (stop) return stop;
+    const body = definition.body
+      ? await readJsonBody(definition.textPlainIsJson ? textPlainAsJson(request) : request, definition.body, {
+          maxBytes: definition.maxBodyBytes,
+          tooLargeMessage: definition.tooLargeMessage,
+        })
+      : undefined;
+    const result = await definition.handle({ request, params, url, user, body });
+    return result instanceof Response ? result : json(result);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
+    return apiError(500, UNEXPECTED);
+  }
+}
+
+/** The same request, its text/plain body labelled as the JSON it holds. */
+function textPlainAsJson(request: Request): Request {
+  if (!/^text\/plain\s*(?:;|$)/i.test(request.headers.get("Content-Type") ?? "")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("Content-Type", "application/json");
+  return new Request(request.url, { method: request.method, headers, body: request.body, duplex: "half" } as RequestInit);
+}
+
+/** 201 Created with the new thing. */
+export function created(data: unknown, init: ResponseInit = {}) {
+  return json(data, { ...init, status: 201 });
+}

@@ -1,0 +1,140 @@
+import type { z } from "zod";
+import type { RateLimited } from "~/models/account.server";
+import type { WritingResult } from "~/models/ai-writing.server";
+import type { ModerationResult } from "~/models/tribute.server";
+import type { PublicUser } from "~/models/user.server";
+import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
+import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
+import { getOptionalUser } from "./auth.server";
+import { BodyTooLargeError } from "./multipart.server";
+import { rateLimitedInit } from "./rate-limited.server";
+
+// Helpers for the /api resource routes (DESIGN.md "The /api contract"): JSON in and out, never cached,
+// `{ message }` on every error, 401 when not signed in. Guards throw Responses, which React Router
+// returns as they are from a resource route's loader or action.
+
+export const NOT_SIGNED_IN = "Not signed in";
+const UNEXPECTED = "Something went wrong. Please try again.";
+
+/** A JSON response that no browser or proxy keeps (answers depend on who is signed in). */
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Cache-Control", "no-store");
+  return Response.json(data, { ...init, headers });
+}
+
+/** `{ message, ...extra }` with the status. */
+export function apiError(status: number, message: string, extra: Record<string, unknown> = {}, init: ResponseInit = {}): Response {
+  return json({ ...extra, message }, { ...init, status });
+}
+
+/** 405 for a method the route does not answer; `Allow` lists the ones it does. */
+export function methodNotAllowed(...allowed: string[]): Response {
+  return apiError(405, "Method not allowed", {}, { headers: { Allow: allowed.join(", ") } });
+}
+
+/** The signed-in user, or a thrown 401 `{ message: "Not signed in" }`. */
+export async function requireApiUser(request: Request): Promise<PublicUser> {
+  const user = await getOptionalUser(request);
+  if (!user) throw apiError(401, NOT_SIGNED_IN);
+  return user;
+}
+
+/**
+ * Runs a route's work and turns anything unexpected into a 500 `{ message }` (logged here), so an
+ * /api caller never gets React Router's plain-text error. Thrown Responses (guards) pass through.
+ */
+export async function withApiErrors(work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    console.error(error);
+    return apiError(500, UNEXPECTED);
+  }
+}
+
+export type ReadJsonOptions = {
+  /** Largest body accepted, in bytes (default: every request's bound, DEFAULT_BODY_BYTES). */
+  maxBytes?: number;
+  /** The 413's message (default "The request body is too large"). */
+  tooLargeMessage?: string;
+};
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The request's JSON body, validated by the schema. Throws a JSON error Response for a non-JSON
+ * content type (415), a body over `maxBytes` (413), malformed JSON (400), a body that is not an
+ * object (400) and a schema failure (400, with the first message and `errors` per field).
+ */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, options: ReadJsonOptions = {}): Promise<z.output<S>> {
+  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
+  // What is left unread of a refused body is the server's to deal with (server/request-body.ts).
+  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage);
+  const text = await readLimited(request.body, maxBytes);
+  if (text === null) throw apiError(413, tooLargeMessage);
+
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw apiError(400, "The request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw apiError(400, "Expected a JSON object");
+
+  const parsed = await schema.safeParseAsync(body);
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.map(String).join(".");
+    if (field) (errors[field] ??= []).push(issue.message);
+  }
+  throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { errors });
+}
+
+/** The body as text, or null once it grows past maxBytes (a chunked body has no Content-Length). */
+async function readLimited(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    // The server's own bound (server/request-body.ts) stops a body that outgrows the route's.
+    if (error instanceof BodyTooLargeError) return null;
+    throw error;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A rate limit's refusal: 429 `{ message }` with Retry-After. */
+export function rateLimitedAnswer(refusal: Pick<RateLimited, "retryAfterSeconds" | "message">): Response {
+  return apiError(429, refusal.message, {}, rateLimitedInit(refusal));
+}
+
+/** A writing use case's result as the /api answers it: `{ [field]: text, provider, providerLabel }`. */
+export function writingAnswer(result: WritingResult, field: "biography" | "tribute") {
+  if (result.ok) return { [field]: result.text, provider: result.writtenBy.provider, providerLabel: result.writtenBy.label };
+  if (result.reason === "rate-limited") return rateLimitedAnswer(result);
+  return apiError(502, result.message);
+}
+
+/** A moderation's outcome as the /api answers it (approve and delete alike). */
+export function moderationAnswer(result: ModerationResult, done: string) {
+  if (result === "forbidden") return apiError(403, TRIBUTE_MESSAGES.adminRestricted);
+  if (result === "not-found") return apiError(404, "Tribute not found");
+  return json({ message: done });
+}

@@ -1,0 +1,82 @@
+import { Transform } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import type { EntryContext } from "react-router";
+
+// "Content first" for the pages a shared link brings people to (the memorial page opts in with
+// `handle: { hydrateOnUse: true }`). Such a page is complete without JavaScript: links and forms work as
+// plain HTML, as they do with JavaScript off. So its scripts (about 120 KB, the framework's floor, and a
+// few hundred milliseconds of a slow phone's main thread to start React) wait until the visitor uses the
+// page: a tap, a key, a field focused, the pointer moved, or the page scrolled to within a screen of a
+// part that scripts improve (marked `data-hydrate-near`: the tribute form, the share buttons). A visitor
+// who reads the page pays nothing for them; one who reads on towards the form gets them while reading;
+// on a short page the form is already near, and they load once the page has (the `load` event).
+//
+// How: the document (one shell, no streamed parts on these pages) is collected, React Router's script
+// preloads are taken out of <head>, and its module script and the inline scripts that carry its data
+// are given a type browsers do not run; a few lines added to the first inline script put them back
+// then, in document order and with the page's CSP nonce.
+// The preloads are not put back: inserting a dozen of them costs a long task on a slow phone, and the
+// modules find each other through their imports.
+
+export type HydrateOnUseHandle = { hydrateOnUse?: boolean };
+
+/** Whether the page being rendered asked for its scripts to wait for the visitor. */
+export function wantsHydrateOnUse(context: EntryContext) {
+  return context.staticHandlerContext.matches.some((match) => {
+    const handle = context.routeModules[match.route.id]?.handle as HydrateOnUseHandle | undefined;
+    return handle?.hydrateOnUse === true;
+  });
+}
+
+const DEFERRED_TYPE = "everlight/on-use";
+const USE_EVENTS = ["pointerdown", "pointermove", "keydown", "focusin", "touchstart", "wheel"];
+const PRELOAD = /<link rel="modulepreload" href="[^"]+"[^>]*\/>/g;
+const MODULE_SCRIPT = /<script nonce="([^"]*)" type="module" async="">/;
+const FIRST_INLINE_SCRIPT = /<script nonce="[^"]*">/;
+// React Router's context and the page's data for hydration (some 20 KB on a long memorial): kept as text
+// until the visitor comes, then run in document order before the module script.
+const ROUTER_DATA_SCRIPT = /<script nonce="([^"]*)">window\.__reactRouterContext/g;
+
+/** Rewrites a rendered document so that its scripts wait for the visitor (see above). */
+export function deferScripts(html: string): string {
+  if (!MODULE_SCRIPT.test(html)) return html;
+  // Once, on the first use of the page, or when a part marked data-hydrate-near comes within a screen.
+  const loader =
+    `(function(){var d=document,w=window,E=${JSON.stringify(USE_EVENTS)},io,done,go=function(){` +
+    `if(done)return;done=1;E.forEach(function(e){w.removeEventListener(e,go,true)});if(io)io.disconnect();` +
+    `d.querySelectorAll('script[type="${DEFERRED_TYPE}"]').forEach(function(m){` +
+    `var s=d.createElement("script");if(m.dataset.module!==undefined)s.type="module";s.nonce=m.nonce;s.textContent=m.textContent;m.replaceWith(s)})};` +
+    `E.forEach(function(e){w.addEventListener(e,go,{capture:true,passive:true})});` +
+    `w.addEventListener("load",function(){var n=d.querySelectorAll("[data-hydrate-near]");if(done||!n.length)return;` +
+    `if(!w.IntersectionObserver)return go();` +
+    `io=new IntersectionObserver(function(es){if(es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
+    `n.forEach(function(e){io.observe(e)})})})();`;
+  const nonce = html.match(MODULE_SCRIPT)![1];
+  const deferred = html
+    .replace(PRELOAD, "")
+    .replace(ROUTER_DATA_SCRIPT, (_tag, n: string) => `<script nonce="${n}" type="${DEFERRED_TYPE}">window.__reactRouterContext`)
+    .replace(MODULE_SCRIPT, (_tag, n: string) => `<script nonce="${n}" type="${DEFERRED_TYPE}" data-module="">`);
+  // The loader joins the first script that still runs (React Router's scroll restoration), or has its own.
+  return FIRST_INLINE_SCRIPT.test(deferred)
+    ? deferred.replace(FIRST_INLINE_SCRIPT, (tag) => tag + loader)
+    : deferred.replace("</body>", `<script nonce="${nonce}">${loader}</script></body>`);
+}
+
+/** The document stream, collected and passed through deferScripts. */
+export function deferScriptsStream(onFinal: () => void) {
+  const decoder = new StringDecoder("utf8");
+  let html = "";
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      html += decoder.write(chunk);
+      callback();
+    },
+    flush(callback) {
+      callback(null, deferScripts(html + decoder.end()));
+    },
+    final(callback) {
+      onFinal();
+      callback();
+    },
+  });
+}

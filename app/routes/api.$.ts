@@ -1,5 +1,0 @@
-// Any /api path no resource route claims: a JSON 404, never the HTML not-found page.
-const notFound = () => Response.json({ message: "Not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
-
-export const loader = notFound;
-export const action = notFound;

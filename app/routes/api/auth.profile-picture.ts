@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { setProfilePicture } from "~/models/profile-picture.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { decodeDataUrl } from "~/request/data-url.server";
+import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
+import { base64BodyBytes, MAX_IMAGE_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
+
+// PUT /api/auth/profile-picture { profileImage } (commerce-and-accounts.md §7): an image data URL, or bare
+// base64 (stored media appears with or without the `data:` prefix). The image rules and their messages
+// (type by magic bytes, 5MB) live in the images service; here only the transport is checked.
+
+const INVALID_DATA = "Invalid image data";
+// 5 MB of image as base64 with the JSON around it: a larger body cannot hold an acceptable image.
+const MAX_BODY_BYTES = base64BodyBytes(MAX_IMAGE_BYTES);
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
+
+const bodySchema = z.object({ profileImage: z.string({ error: INVALID_DATA }).min(1, INVALID_DATA) });
+
+const api = apiRoute({
+  PUT: endpoint({
+    access: "member",
+    body: bodySchema,
+    maxBodyBytes: MAX_BODY_BYTES,
+    tooLargeMessage: IMAGE_REJECTIONS.size.message,
+    handle: async ({ user, body }) => {
+      const bytes = decodeDataUrl(body.profileImage);
+      if (!bytes) return apiError(400, INVALID_DATA);
+      try {
+        return await setProfilePicture(user.id, bytes);
+      } catch (error) {
+        if (error instanceof ImageRejectedError) return apiError(error.status, error.message);
+        throw error;
+      }
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

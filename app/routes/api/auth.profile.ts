@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { updateProfile } from "~/models/user.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { profileSchema } from "~/utils/validation/account";
+
+// The form's schema; a JSON caller may also send `bio: null` for "no bio".
+const apiProfileSchema = z.preprocess(
+  (body) => (body && typeof body === "object" && "bio" in body && body.bio === null ? { ...body, bio: undefined } : body),
+  profileSchema,
+);
+
+// PUT /api/auth/profile { firstName, lastName, bio } (commerce-and-accounts.md §7): the updated user.
+const api = apiRoute({
+  PUT: endpoint({ access: "member", body: apiProfileSchema, handle: ({ user, body }) => updateProfile(user.id, body) }),
+});
+export const loader = api.loader;
+export const action = api.action;

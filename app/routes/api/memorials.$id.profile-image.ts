@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/models/media.server";
+import { MEMORIAL_NOT_FOUND, ownsMemorial, toApiMemorial } from "~/models/memorial.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { decodeDataUrl } from "~/request/data-url.server";
+import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
+
+// POST /api/memorials/{id}/profile-image { imageData, fileName, fileType } (memorial-core.md §7): the
+// owner replaces the memorial's photo. imageData is a data URL or bare base64; what the file is comes
+// from its bytes (media.server.ts), so fileName and fileType are accepted and not trusted.
+
+// A photo of MEDIA_LIMITS.imageBytes as base64 with the JSON around it: a larger body cannot hold an
+// acceptable photo. The server lets this route read that much; the route reads it only for the owner.
+const MAX_BODY_BYTES = base64BodyBytes(MEDIA_LIMITS.imageBytes);
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
+
+const bodySchema = z.object({
+  imageData: z.string({ error: MEDIA_MESSAGES.badDataUrl }).min(1, MEDIA_MESSAGES.badDataUrl),
+  fileName: z.string().max(500).optional().nullable(),
+  fileType: z.string().max(200).optional().nullable(),
+});
+
+const api = apiRoute({
+  POST: endpoint({
+    access: "member",
+    body: bodySchema,
+    maxBodyBytes: MAX_BODY_BYTES,
+    tooLargeMessage: MEDIA_MESSAGES.imageSize,
+    before: async ({ user, params }) => ((await ownsMemorial(params.id ?? "", user.id)) ? null : apiError(404, MEMORIAL_NOT_FOUND)),
+    handle: async ({ user, params, body }) => {
+      const bytes = decodeDataUrl(body.imageData);
+      if (!bytes) return apiError(400, MEDIA_MESSAGES.badDataUrl);
+      try {
+        const memorial = await setMemorialPortrait(params.id!, user.id, bytes);
+        return memorial ? toApiMemorial(memorial) : apiError(404, MEMORIAL_NOT_FOUND);
+      } catch (error) {
+        if (error instanceof MediaRejectedError) return apiError(error.status, error.message);
+        throw error;
+      }
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

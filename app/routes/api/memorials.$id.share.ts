@@ -1,0 +1,33 @@
+import { z } from "zod";
+import type { Prisma } from "~/generated/prisma/client";
+import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, recordShare, SHARE_TYPES } from "~/models/memorial.server";
+import { apiRoute, created, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { jsonHasControlCharacters, TEXT_MESSAGES } from "~/utils/validation/text-rules";
+
+// POST /api/memorials/{id}/share { shareType, shareData? } (memorial-core.md §3 "Memorial share"):
+// records a share by anyone who may see the memorial, signed in or not. The page's share buttons send it
+// with navigator.sendBeacon, whose body may arrive as text/plain: such a body is read as JSON too.
+
+const SHARE_TYPE = "shareType must be facebook, twitter or copy_link";
+
+const bodySchema = z.object({
+  shareType: z.enum(SHARE_TYPES, { error: SHARE_TYPE }),
+  shareData: z.json().refine((v) => !jsonHasControlCharacters(v), TEXT_MESSAGES.control).optional().nullable(),
+});
+
+const api = apiRoute({
+  POST: endpoint({
+    access: "public",
+    body: bodySchema,
+    maxBodyBytes: 10_000,
+    textPlainIsJson: true,
+    handle: async ({ user, params, body }) => {
+      const access = isRecordId(params.id) ? await canViewMemorial(params.id, user) : null;
+      if (!access?.allowed) return apiError(404, MEMORIAL_NOT_FOUND);
+      return created(await recordShare(params.id!, user?.id ?? null, body.shareType, body.shareData as Prisma.InputJsonValue | null | undefined));
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,48 @@
+import { isUsablePortraitUrl } from "~/models/media.server";
+import { deleteMemorial, findMemorialForViewer, isRecordId, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
+
+// GET, PUT and DELETE /api/memorials/{id} (memorial-core.md §7). A memorial the caller may not see or
+// write is answered exactly like a missing one (404), so the API never tells a stranger that a private
+// memorial exists; the page says more (its lock panel), as the spec asks.
+
+const BAD_PORTRAIT = "The profile image must be one of this memorial's photos, or none";
+const notFound = () => apiError(404, MEMORIAL_NOT_FOUND);
+
+const api = apiRoute({
+  GET: endpoint({
+    access: "public",
+    handle: async ({ user, params }) => {
+      const lookup = isRecordId(params.id) ? await findMemorialForViewer(params.id, user) : null;
+      return lookup?.status === "ok" ? toApiMemorial(lookup.memorial) : notFound();
+    },
+  }),
+  /** Owner only: any subset of the memorial's fields, or just profileImageUrl. */
+  PUT: endpoint({
+    access: "member",
+    body: apiUpdateMemorialSchema,
+    handle: async ({ user, params, body: input }) => {
+      const id = params.id;
+      if (!isRecordId(id)) return notFound();
+      if (input.profileImageUrl !== undefined) {
+        input.profileImageUrl = input.profileImageUrl?.trim() || null;
+        if (!(await isUsablePortraitUrl(id, input.profileImageUrl))) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
+      }
+      const updated = await updateOwnMemorial(id, user.id, input).catch((error: unknown) => {
+        if (error instanceof MemorialDatesError) return "dates" as const;
+        throw error;
+      });
+      if (updated === "dates") return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
+      return updated ? toApiMemorial(updated) : notFound();
+    },
+  }),
+  /** The owner or an administrator; the stored photos and videos go with it (deleteMemorial). */
+  DELETE: endpoint({
+    access: "member",
+    handle: async ({ user, params }) => (isRecordId(params.id) && (await deleteMemorial(params.id, user)) ? { message: "Memorial deleted" } : notFound()),
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { importsOf, layerOf, layerViolations, type SourceFile } from "./layers";
+
+// The layer rules of docs/layers.md, over every source file of app/ (tests and the generated client
+// aside): a forbidden import fails here, with the file and the rule it breaks.
+
+function sourcesUnder(dir: string): SourceFile[] {
+  const files: SourceFile[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name === "generated" || name.startsWith("+")) continue;
+      files.push(...sourcesUnder(full));
+    } else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+      files.push({ path: full.replace(/\\/g, "/"), source: readFileSync(full, "utf8") });
+    }
+  }
+  return files;
+}
+
+describe("the layers of app/", () => {
+  it("every import points the allowed way", () => {
+    const files = sourcesUnder("app");
+    expect(files.length).toBeGreaterThan(100);
+    expect(layerViolations(files)).toEqual([]);
+  });
+
+  it("knows every file's layer", () => {
+    const unknown = sourcesUnder("app").filter((f) => layerOf(f.path) === "outside").map((f) => f.path);
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe("the rules themselves, on deliberately wrong files", () => {
+  const file = (p: string, source: string): SourceFile => ({ path: p, source });
+
+  it("catches a model that imports a route, a component's type or React Router's redirect", () => {
+    expect(
+      layerViolations([
+        file("app/models/bad.server.ts", `import { loader } from "~/routes/login";`),
+        file("app/models/worse.server.ts", `import type { MemorialFormFailure } from "~/components/memorial/memorial-form";`),
+        file("app/models/answers.server.ts", `import { data, redirect } from "react-router";`),
+      ]),
+    ).toEqual([
+      "app/models/bad.server.ts → ~/routes/login: models may not import from routes",
+      "app/models/worse.server.ts → ~/components/memorial/memorial-form: models may not import from components",
+      "app/models/answers.server.ts → react-router { data, redirect }: models return results, not Responses",
+    ]);
+  });
+
+  it("catches a component that imports a server module, and a service that imports a model or plumbing", () => {
+    expect(
+      layerViolations([
+        file("app/components/card.tsx", `import { prisma } from "~/services/db.server";`),
+        file("app/services/mail.server.ts", `import { getUserById } from "../models/user.server";\nimport { withToast } from "~/request/toast.server";`),
+        file("app/utils/money.ts", `const x = await import("~/models/cart.server");`),
+      ]),
+    ).toEqual([
+      "app/components/card.tsx → ~/services/db.server: components never import server modules",
+      "app/services/mail.server.ts → ../models/user.server: services may not import from models",
+      "app/services/mail.server.ts → ~/request/toast.server: services may not import from request",
+      "app/utils/money.ts → ~/models/cart.server: utils may not import from models",
+    ]);
+  });
+
+  it("lets types cross where only types are wanted, and downward imports pass", () => {
+    expect(
+      layerViolations([
+        file("app/components/card.tsx", `import type { MemorialCard } from "~/models/memorial.server";\nimport { formatPence } from "~/utils/money";`),
+        file("app/routes/x.tsx", `import { requireUser } from "~/request/auth.server";\nimport { prisma } from "~/services/db.server";`),
+        file("app/request/auth.server.ts", `import { getUserById, type PublicUser } from "~/models/user.server";`),
+      ]),
+    ).toEqual([]);
+    expect(importsOf(`import { type A, type B } from "x";`)[0].typeOnly).toBe(true);
+  });
+});
