@@ -5,6 +5,7 @@ import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
+import { startMailWorker, type MailWorker } from "./mail-worker";
 import { memorialPageCache } from "./page-cache";
 import { keepConnectionsUsable } from "./request-body";
 import { createRequestHandler } from "./request-handler";
@@ -32,7 +33,9 @@ export function headers() {
   return [keepConnectionsUsable, securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production" })];
 }
 
-/** Applies pending migrations, then loads the demo data into an empty database. */
+let mailWorker: MailWorker | undefined;
+
+/** Applies pending migrations, starts the mail worker, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
   const db = getDatabase();
@@ -48,6 +51,7 @@ export async function prepare(log: (line: string) => void = console.log) {
       ? `Migrations applied: ${result.applied.join(", ")}`
       : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`,
   );
+  mailWorker = startMailWorker();
   if (env.SEED_DEMO_DATA === "true") {
     const seeded = await seedDemoData(db.prisma);
     if (seeded.loaded) {
@@ -57,8 +61,9 @@ export async function prepare(log: (line: string) => void = console.log) {
   }
 }
 
-/** Writes the view counts still in memory, then closes the database (server.js, on shutdown). */
+/** Stops the mail worker, writes the view counts still in memory, then closes the database (server.js, on shutdown). */
 export async function closeDatabase() {
+  await mailWorker?.stop();
   await flushViews();
   await closeDb();
 }

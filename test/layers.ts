@@ -4,11 +4,12 @@ import path from "node:path";
 //
 //   routes (screens, the /api, entry files) → request (plumbing) → models → services → utils
 //   components: used by routes; they import utils and each other, and only types from anywhere else
+//   emails: the email templates, rendered by the mail worker (server/); they import utils
 //
 // Pointing down, skipping a layer, is fine; pointing up or sideways is not. Read from the source text
 // (static and dynamic imports, re-exports), so the rules need no build.
 
-export type Layer = "routes" | "request" | "models" | "services" | "utils" | "components" | "generated" | "assets" | "outside";
+export type Layer = "routes" | "request" | "models" | "services" | "utils" | "components" | "emails" | "generated" | "assets" | "outside";
 
 export function layerOf(file: string): Layer {
   const rel = file.replace(/\\/g, "/").replace(/^.*?\bapp\//, "");
@@ -16,28 +17,31 @@ export function layerOf(file: string): Layer {
   if (rel.includes("/+types/") || rel.startsWith("+types/") || rel.startsWith("types/")) return "generated";
   if (/\.css(\?|$)/.test(rel)) return "assets";
   if (/^(routes\/|root\.tsx$|entry\.(server|client)\.tsx$|routes\.ts$)/.test(rel)) return "routes";
-  for (const layer of ["request", "models", "services", "utils", "components", "generated"] as const) {
-    if (rel.startsWith(`${layer}/`)) return layer;
+  for (const layer of ["request", "models", "services", "utils", "components", "emails", "generated"] as const) {
+    if (rel === layer || rel.startsWith(`${layer}/`)) return layer;
   }
   return "outside";
 }
 
 /** Which layers each layer may import values from (types: see TYPE_ONLY_ALLOWED). */
 const ALLOWED: Record<Layer, Layer[]> = {
-  routes: ["routes", "request", "models", "services", "utils", "components", "generated", "assets"],
+  routes: ["routes", "request", "models", "services", "utils", "components", "emails", "generated", "assets"],
   request: ["request", "models", "services", "utils", "generated"],
   models: ["models", "services", "utils", "generated"],
   services: ["services", "utils", "generated"],
   utils: ["utils"],
   components: ["components", "utils"],
+  emails: ["emails", "utils"],
   generated: ["generated"],
   assets: [],
-  outside: ["routes", "request", "models", "services", "utils", "components", "generated", "assets"],
+  outside: ["routes", "request", "models", "services", "utils", "components", "emails", "generated", "assets"],
 };
 
 /** Components may name the types of what they are given (loader data) wherever those are declared. */
 const TYPE_ONLY_ALLOWED: Partial<Record<Layer, Layer[]>> = {
   components: ["routes", "request", "models", "services", "generated"],
+  // The outbox composes the props an email template takes (app/models/mail.server.ts).
+  models: ["emails"],
 };
 
 /** React Router's answers belong to routes and request plumbing: a model returns a result, never a Response. */

@@ -1,9 +1,11 @@
+import { prisma } from "~/services/db.server";
+import { hashPassword } from "~/services/password.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { deleteStoredMedia, storedMediaOfUser } from "./media.server";
 import { deleteAvatarObject } from "./profile-picture.server";
 import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES } from "./rate-limit.server";
-import { deleteOtherSessions } from "./session.server";
-import { checkPassword, createUser, deleteUser, EmailTakenError, updatePassword, type PublicUser } from "./user.server";
+import { queueMail } from "./mail.server";
+import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./user.server";
 
 // The account flows, each one use case shared by its screen and its /api call (issue 14): the route
 // only turns the result into a redirect with a toast, a form with its errors, or JSON. Sign-in is
@@ -30,7 +32,7 @@ export type ChangePasswordResult = { ok: true } | RateLimited | { ok: false; rea
 
 /** Changes the member's password after checking the current one; every other session of theirs ends. */
 export async function changePassword(
-  user: { id: string },
+  user: Pick<PublicUser, "id" | "email" | "firstName">,
   input: { currentPassword: string; newPassword: string },
   context: { ip: string; keepSessionId: string | undefined },
 ): Promise<ChangePasswordResult> {
@@ -39,8 +41,13 @@ export async function changePassword(
   if (!(await checkPassword(user.id, input.currentPassword))) {
     return { ok: false, reason: "wrong-current", fieldErrors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } };
   }
-  await updatePassword(user.id, input.newPassword);
-  await deleteOtherSessions(user.id, context.keepSessionId);
+  const password = await hashPassword(input.newPassword);
+  await prisma().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { password } });
+    await tx.session.deleteMany({ where: { userId: user.id, ...(context.keepSessionId ? { NOT: { sid: context.keepSessionId } } : {}) } });
+    // Always sent, whatever the member's choices: a change they did not make must not go unnoticed.
+    await queueMail(tx, { to: user.email, kind: "password-changed", data: { firstName: user.firstName } });
+  });
   return { ok: true };
 }
 
@@ -58,7 +65,11 @@ export async function deleteAccount(user: PublicUser, password: string, ip: stri
   if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
   if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
   const memorialFiles = await storedMediaOfUser(user.id);
-  await deleteUser(user.id);
+  await prisma().$transaction(async (tx) => {
+    await tx.user.deleteMany({ where: { id: user.id } });
+    // Always sent; the outbox keeps no link to the account, so the message outlives it.
+    await queueMail(tx, { to: user.email, kind: "account-deleted", data: { firstName: user.firstName } });
+  });
   await deleteAvatarObject(user.profileImageUrl);
   await deleteStoredMedia(memorialFiles);
   return { ok: true };

@@ -14,6 +14,9 @@ export const RATE_LIMITS = {
   registerPerEmail: { name: "register-email", limit: 5, windowMs: 60 * 60_000 },
   passwordChangePerUser: { name: "password-user", limit: 5, windowMs: 15 * 60_000 },
   passwordChangePerIp: { name: "password-ip", limit: 20, windowMs: 15 * 60_000 },
+  /** "Forgot your password?": per address, and per email address asked about (from anywhere). */
+  resetPerIp: { name: "reset-ip", limit: 10, windowMs: 60 * 60_000 },
+  resetPerEmail: { name: "reset-email", limit: 3, windowMs: 60 * 60_000 },
   /** Anonymous tributes: a grieving family may post several, a spammer many more. */
   tributePerIp: { name: "tribute-ip", limit: 10, windowMs: 10 * 60_000 },
   /** AI writing helpers: each use costs money with a model; enough for someone drafting and redrafting. */

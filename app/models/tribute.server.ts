@@ -1,6 +1,8 @@
 import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
+import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import type { RateLimited } from "./account.server";
+import { queueTributeNotification } from "./mail.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
@@ -55,11 +57,17 @@ export async function leaveTribute(memorialId: string, input: TributeInput, ip: 
   if (!limit.allowed) {
     return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
   }
-  return { ok: true, tribute: await createTribute(memorialId, input) };
+  // The tribute and the family's email about it are one transaction: no email for a tribute not saved.
+  const tribute = await prisma().$transaction(async (tx) => {
+    const created = await createTribute(memorialId, input, tx);
+    await queueTributeNotification(tx, memorialId);
+    return created;
+  });
+  return { ok: true, tribute };
 }
 
-export function createTribute(memorialId: string, input: TributeInput) {
-  return prisma().tribute.create({
+export function createTribute(memorialId: string, input: TributeInput, db: Prisma.TransactionClient | PrismaClient = prisma()) {
+  return db.tribute.create({
     data: { memorialId, authorName: input.authorName, authorEmail: input.authorEmail, content: input.content, isApproved: false },
     select: { ...publicFields, memorialId: true, authorEmail: true },
   });

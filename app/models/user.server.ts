@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
 import {
   DEFAULT_NOTIFICATIONS,
+  type NotificationKey,
   type NotificationPreferences,
 } from "~/utils/validation/account";
 
@@ -33,7 +34,7 @@ export type PublicUser = Omit<UserRow, "notificationPreferences" | "defaultVisib
   notificationPreferences: NotificationPreferences;
 };
 
-function toPublic(row: UserRow): PublicUser {
+export function toPublic(row: UserRow): PublicUser {
   const prefs = (row.notificationPreferences ?? {}) as Partial<NotificationPreferences>;
   return {
     ...row,
@@ -124,6 +125,14 @@ export async function updatePrivacy(userId: string, input: { defaultVisibility: 
 
 export async function updateNotifications(userId: string, prefs: NotificationPreferences) {
   return toPublic(await prisma().user.update({ where: { id: userId }, data: { notificationPreferences: prefs }, select: publicUserSelect }));
+}
+
+/** One kind of notification email turned off, from an email's unsubscribe link (no sign-in needed). */
+export async function turnOffNotification(userId: string, topic: NotificationKey) {
+  const row = await prisma().user.findUnique({ where: { id: userId }, select: { notificationPreferences: true } });
+  if (!row) return;
+  const prefs = { ...DEFAULT_NOTIFICATIONS, ...((row.notificationPreferences ?? {}) as Partial<NotificationPreferences>), [topic]: false };
+  await prisma().user.update({ where: { id: userId }, data: { notificationPreferences: prefs } });
 }
 
 /** Deletes the account; the database removes their memorials, sessions and the rest with it. */

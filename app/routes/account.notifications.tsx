@@ -8,8 +8,9 @@ import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
 import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
 
-// Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours). No emails are sent
-// yet; the choices are stored now so that the features which send them start from the member's wishes.
+// Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours): which emails a member
+// gets (app/models/mail.server.ts reads these choices when it writes each one). Emails about the account
+// itself — a changed password, a deleted account — are always sent.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -36,7 +37,8 @@ export default function NotificationsTab({ loaderData, actionData }: Route.Compo
       <div>
         <h2 className="text-xl font-semibold text-slate-900">Notifications</h2>
         <p className="mt-1 text-slate-700">
-          We do not send these emails yet. Your choices are kept, so that when we start, you only hear about what you asked for.
+          Choose which emails we send you. Each one also has a link to stop it. Emails about your account itself, such as a
+          changed password, always come.
         </p>
       </div>
       <Form method="post" {...getFormProps(form)} className="space-y-6">

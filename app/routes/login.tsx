@@ -68,6 +68,11 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           errors={fields.password.errors}
           inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
         />
+        <p className="text-right text-sm">
+          <Link to="/forgot-password" className="link">
+            Forgot your password?
+          </Link>
+        </p>
         <button type="submit" className="btn-primary w-full" disabled={pending}>
           {pending ? "Signing in..." : "Sign In"}
         </button>

@@ -41,6 +41,17 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
   ...aiVariables,
+  /** Email over SMTP (smtp://user:pass@host:587, smtps://… for TLS); unset: each message is written to DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://, such as smtp://user:pass@mail.example:587")
+    .optional(),
+  /** Who our emails come from. */
+  MAIL_FROM: z.string().min(3).default("Everlight <no-reply@everlight.uk>"),
+  /** Where copies of contact messages go; the support address shown on the site is app/utils/site.ts. */
+  SUPPORT_EMAIL: z.email({ error: "SUPPORT_EMAIL must be an email address" }).default("support@everlight.uk"),
+  /** The site's own address, for links in emails (never taken from a request's Host header). */
+  PUBLIC_URL: z.url({ error: "PUBLIC_URL must be the site's address, such as https://everlight.uk" }).optional(),
   /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
   VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */
@@ -75,6 +86,11 @@ function checked<S extends z.ZodType>(schema: S, source: Record<string, string |
     throw new Error(`Invalid environment configuration:\n${problems}\nSee .env.example.`);
   }
   return parsed.data;
+}
+
+/** The site's address for links in emails: PUBLIC_URL, else this server on localhost (local use). */
+export function publicUrl(env: Env = getEnv()): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
 }
 
 /** Whether cookies are sent Secure: SESSION_COOKIE_SECURE when set, else in production. One rule for every cookie. */

@@ -52,6 +52,11 @@ export const registerSchema = z
   })
   .refine((v) => confirms(v.password, v.confirmPassword), { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
 
+/** "Choose a new password" from a reset link: the registration's password rules, and the link's token. */
+export const resetPasswordSchema = z
+  .object({ password: newPasswordField, confirmPassword: confirmationField, token: z.string().max(200).default("") })
+  .refine((v) => confirms(v.password, v.confirmPassword), { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
+
 /** The /api register call sends no confirmation (memorial-core.md §5: "The confirmation is not sent"). */
 export const apiRegisterSchema = z.object({
   firstName: name(MESSAGES.firstNameMin),

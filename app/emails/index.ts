@@ -1,0 +1,39 @@
+import { render } from "@react-email/components";
+import { createElement, type ReactElement } from "react";
+import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
+import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
+import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
+import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
+
+// Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
+// text). The outbox stores a kind and its data; the worker asks the models for the props, then renders
+// here (server/mail-worker.ts). A new email is a template and a line below.
+
+export type EmailPropsByKind = {
+  "password-reset": PasswordResetProps;
+  "password-changed": PasswordChangedProps;
+  "account-deleted": AccountDeletedProps;
+  "tributes-waiting": TributesWaitingProps;
+};
+export type EmailKind = keyof EmailPropsByKind;
+
+type Entry<K extends EmailKind> = { subject: (props: EmailPropsByKind[K]) => string; template: (props: EmailPropsByKind[K]) => ReactElement };
+
+const EMAILS: { [K in EmailKind]: Entry<K> } = {
+  "password-reset": { subject: passwordResetSubject, template: PasswordResetEmail },
+  "password-changed": { subject: passwordChangedSubject, template: PasswordChangedEmail },
+  "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
+  "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
+};
+
+export function isEmailKind(kind: string): kind is EmailKind {
+  return kind in EMAILS;
+}
+
+/** The subject, HTML and plain text of one email. */
+export async function renderEmail<K extends EmailKind>(kind: K, props: EmailPropsByKind[K]) {
+  const entry = EMAILS[kind] as Entry<K>;
+  const element = createElement(entry.template as (p: EmailPropsByKind[K]) => ReactElement, props);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject: entry.subject(props), html, text };
+}

@@ -1,0 +1,48 @@
+import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
+import type { ReactNode } from "react";
+import { SITE_NAME } from "~/utils/site";
+
+// The frame of every Everlight email (issue 15): readable on a phone, plain type, the product's name, no
+// images and no tracking pixels. Styles are inline, as mail programs need.
+
+const page = { backgroundColor: "#f8fafc", fontFamily: "Georgia, 'Times New Roman', serif", color: "#1e293b", margin: 0, padding: "24px 0" };
+const card = { backgroundColor: "#ffffff", border: "1px solid #e2e8f0", borderRadius: "8px", maxWidth: "560px", margin: "0 auto", padding: "32px" };
+const brand = { fontSize: "18px", fontWeight: "bold" as const, color: "#312e81", margin: "0 0 24px" };
+const small = { fontSize: "13px", lineHeight: "20px", color: "#475569" };
+
+export const text = { fontSize: "16px", lineHeight: "26px", margin: "0 0 16px" };
+export const button = {
+  backgroundColor: "#4338ca",
+  borderRadius: "6px",
+  color: "#ffffff",
+  display: "inline-block",
+  fontFamily: "Arial, Helvetica, sans-serif",
+  fontSize: "16px",
+  fontWeight: "bold" as const,
+  padding: "12px 20px",
+  textDecoration: "none",
+};
+
+export function EmailLayout({ preview, children, unsubscribeUrl, why }: { preview: string; children: ReactNode; unsubscribeUrl?: string; why: string }) {
+  return (
+    <Html lang="en-GB">
+      <Head />
+      <Preview>{preview}</Preview>
+      <Body style={page}>
+        <Container style={card}>
+          <Text style={brand}>{SITE_NAME}</Text>
+          {children}
+          <Hr style={{ borderColor: "#e2e8f0", margin: "32px 0 16px" }} />
+          <Section>
+            <Text style={small}>{why}</Text>
+            {unsubscribeUrl ? (
+              <Text style={small}>
+                Don&apos;t want these emails? <Link href={unsubscribeUrl}>Unsubscribe with one click</Link>.
+              </Text>
+            ) : null}
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}

@@ -1,0 +1,191 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { EmailKind, EmailPropsByKind } from "~/emails";
+import type { Prisma, PrismaClient } from "~/generated/prisma/client";
+import { getDatabase, prisma } from "~/services/db.server";
+import { getEnv, publicUrl } from "~/services/env.server";
+import { getSessionSecrets } from "~/services/secrets.server";
+import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
+
+// The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
+// transaction as what caused it (a tribute, a password change), so it is never lost and never sent for
+// something that did not happen. The worker in the server process (server/mail-worker.ts) claims due rows
+// with FOR UPDATE SKIP LOCKED (several instances never take the same one), asks composeMail for what the
+// email says at that moment, renders it (app/emails) and sends it (app/services/mail.server.ts); a
+// failure is retried later with back-off, so a mail server that is down only delays mail.
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+export type QueuedMail = {
+  to: string;
+  kind: EmailKind;
+  /** The facts the email is built from when it is sent (ids, names); never a secret or a token. */
+  data: Record<string, string | number | boolean | null>;
+  /** At most one message of a group waits at a time: a second one joins the first. */
+  groupKey?: string;
+  /** Not before this moment (the hourly limit of tribute notifications). */
+  notBefore?: Date;
+};
+
+/** Writes a message to the outbox, inside the caller's transaction when given one. */
+export async function queueMail(db: Db, mail: QueuedMail) {
+  await db.mailOutbox.createMany({
+    data: [{ to: mail.to, kind: mail.kind, data: mail.data, groupKey: mail.groupKey ?? null, nextAttemptAt: mail.notBefore ?? new Date() }],
+    // A message of the same group already waiting: this one is folded into it (it lists what is waiting when sent).
+    skipDuplicates: true,
+  });
+}
+
+export type OutboxRow = { id: string; to: string; kind: string; data: Record<string, unknown>; attempts: number; groupKey: string | null };
+
+/** How long a claimed message is the claimer's before another worker may take it (a crashed worker's). */
+export const MAIL_LEASE_MS = 5 * 60_000;
+/** After these many failed attempts a message is given up (about two days of retries). */
+export const MAIL_MAX_ATTEMPTS = 10;
+const BACKOFF_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 12 * 3600_000, 24 * 3600_000];
+
+/** Takes up to `limit` due messages for this worker alone, in the order they became due. */
+export async function claimDueMail(now: Date, limit = 10): Promise<OutboxRow[]> {
+  return getDatabase().sql.query<OutboxRow>(
+    `UPDATE "mail_outbox" SET "lockedUntil" = $2, "attempts" = "attempts" + 1
+     WHERE "id" IN (
+       SELECT "id" FROM "mail_outbox"
+       WHERE "status" = 'pending' AND "nextAttemptAt" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" <= $1)
+       ORDER BY "nextAttemptAt" LIMIT $3
+       FOR UPDATE SKIP LOCKED)
+     RETURNING "id", "to", "kind", "data", "attempts", "groupKey"`,
+    [now, new Date(now.getTime() + MAIL_LEASE_MS), limit],
+  );
+}
+
+export async function markMailSent(id: string, now: Date) {
+  await prisma().mailOutbox.update({ where: { id }, data: { status: "sent", sentAt: now, lockedUntil: null, lastError: null } });
+}
+
+/** Nothing to send any more (the tributes were moderated meanwhile, the member said no): done, not sent. */
+export async function markMailSkipped(id: string, reason: string) {
+  await prisma().mailOutbox.update({ where: { id }, data: { status: "skipped", lockedUntil: null, lastError: reason } });
+}
+
+/** A failed attempt: tried again after a growing pause, given up after MAIL_MAX_ATTEMPTS. */
+export async function markMailFailed(row: Pick<OutboxRow, "id" | "attempts">, error: unknown, now: Date) {
+  const message = error instanceof Error ? error.message : String(error);
+  const giveUp = row.attempts >= MAIL_MAX_ATTEMPTS;
+  await prisma().mailOutbox.update({
+    where: { id: row.id },
+    data: {
+      status: giveUp ? "failed" : "pending",
+      lockedUntil: null,
+      lastError: message.slice(0, 1000),
+      nextAttemptAt: new Date(now.getTime() + BACKOFF_MS[Math.min(row.attempts - 1, BACKOFF_MS.length - 1)]),
+    },
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// What each email says, composed when it is sent from the facts in the row and the data as it is then.
+
+export type ComposedMail<K extends EmailKind = EmailKind> = { to: string; kind: K; props: EmailPropsByKind[K]; headers?: Record<string, string> };
+
+/** The email a row stands for now, or null when there is no longer anything to say. */
+export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip: string }> {
+  const data = row.data;
+  const site = publicUrl();
+  switch (row.kind) {
+    case "password-reset": {
+      const token = await prisma().passwordResetToken.findUnique({ where: { id: String(data.tokenId) }, select: { usedAt: true, expiresAt: true, user: { select: { firstName: true } } } });
+      if (!token || token.usedAt || token.expiresAt <= new Date()) return { skip: "the link is no longer valid" };
+      const resetUrl = `${site}/reset-password?${new URLSearchParams({ token: resetTokenFor(String(data.tokenId)) })}`;
+      return { to: row.to, kind: "password-reset", props: { firstName: token.user.firstName, resetUrl, validMinutes: Number(data.validMinutes) } };
+    }
+    case "password-changed":
+      return { to: row.to, kind: "password-changed", props: { firstName: String(data.firstName), forgotUrl: `${site}/forgot-password` } };
+    case "account-deleted":
+      return { to: row.to, kind: "account-deleted", props: { firstName: String(data.firstName), supportEmail: getEnv().SUPPORT_EMAIL } };
+    case "tributes-waiting":
+      return composeTributesWaiting(row, site);
+    default:
+      return { skip: `no email of kind ${row.kind}` };
+  }
+}
+
+async function composeTributesWaiting(row: OutboxRow, site: string): Promise<ComposedMail<"tributes-waiting"> | { skip: string }> {
+  const memorial = await prisma().memorial.findUnique({
+    where: { id: String(row.data.memorialId) },
+    select: { id: true, firstName: true, lastName: true, user: { select: { id: true, email: true, firstName: true, notificationPreferences: true } } },
+  });
+  if (!memorial) return { skip: "the memorial was deleted" };
+  if (!wants(memorial.user.notificationPreferences, "tributes")) return { skip: "the member turned these emails off" };
+  const [count, newest] = await Promise.all([
+    prisma().tribute.count({ where: { memorialId: memorial.id, isApproved: false } }),
+    prisma().tribute.findMany({ where: { memorialId: memorial.id, isApproved: false }, orderBy: { createdAt: "desc" }, take: 3, select: { authorName: true } }),
+  ]);
+  if (count === 0) return { skip: "every tribute was moderated meanwhile" };
+  const unsubscribeUrl = unsubscribeUrlFor(memorial.user.id, "tributes", site);
+  return {
+    to: memorial.user.email,
+    kind: "tributes-waiting",
+    props: {
+      firstName: memorial.user.firstName,
+      memorialName: `${memorial.firstName} ${memorial.lastName}`.trim(),
+      authors: newest.map((t) => t.authorName),
+      count,
+      approveUrl: `${site}/memorials/${memorial.id}#tributes`,
+      unsubscribeUrl,
+    },
+    // RFC 8058: mail programs show an Unsubscribe button that posts to this address without opening it.
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+function wants(preferences: unknown, topic: NotificationKey) {
+  return ({ ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) })[topic];
+}
+
+// ------------------------------------------------------------------------------------------------
+// Notifications a family expects (issue 15 §4), queued in the caller's transaction.
+
+/** The hourly limit of waiting-tribute emails per memorial. */
+export const TRIBUTE_NOTICE_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * A tribute is waiting on a memorial: its owner hears of it, at most once an hour per memorial (a second
+ * tribute within the hour joins the email already waiting, which lists every author when it goes).
+ */
+export async function queueTributeNotification(db: Db, memorialId: string, now = new Date()) {
+  const memorial = await db.memorial.findUnique({ where: { id: memorialId }, select: { user: { select: { email: true, notificationPreferences: true } } } });
+  if (!memorial || !wants(memorial.user.notificationPreferences, "tributes")) return;
+  const groupKey = `tributes-waiting:${memorialId}`;
+  const last = await db.mailOutbox.findFirst({ where: { groupKey, status: "sent" }, orderBy: { sentAt: "desc" }, select: { sentAt: true } });
+  const earliest = last?.sentAt ? new Date(last.sentAt.getTime() + TRIBUTE_NOTICE_INTERVAL_MS) : now;
+  await queueMail(db, { to: memorial.user.email, kind: "tributes-waiting", data: { memorialId }, groupKey, notBefore: earliest > now ? earliest : now });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Signed links: password-reset tokens derived from their row's id (so no token is ever stored), and
+// one-click unsubscribe links that work without signing in.
+
+function sign(purpose: string, value: string, secret = getSessionSecrets()[0]) {
+  return createHmac("sha256", secret).update(`${purpose}:${value}`).digest("base64url");
+}
+
+function matchesAnySecret(purpose: string, value: string, signature: string) {
+  const given = Buffer.from(signature);
+  return getSessionSecrets().some((secret) => {
+    const expected = Buffer.from(sign(purpose, value, secret));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+}
+
+/** The token in a password-reset link: only the server, with its secret, can make it from the row's id. */
+export function resetTokenFor(tokenId: string) {
+  return sign("password-reset", tokenId);
+}
+
+export function unsubscribeUrlFor(userId: string, topic: NotificationKey, site = publicUrl()) {
+  return `${site}/unsubscribe?${new URLSearchParams({ user: userId, topic, sig: sign("unsubscribe", `${userId}:${topic}`) })}`;
+}
+
+/** Whether an unsubscribe link is one we made (for this member and this kind of email). */
+export function isValidUnsubscribe(userId: string, topic: string, signature: string) {
+  return !!userId && !!signature && matchesAnySecret("unsubscribe", `${userId}:${topic}`, signature);
+}

@@ -1,0 +1,83 @@
+import { createHash, randomUUID } from "node:crypto";
+import { prisma } from "~/services/db.server";
+import { hashPassword } from "~/services/password.server";
+import type { RateLimited } from "./account.server";
+import { queueMail, resetTokenFor } from "./mail.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { publicUserSelect, toPublic, type PublicUser } from "./user.server";
+
+// "Forgot your password?" (issue 15 §3). Asking gives the same answer whether or not an account exists;
+// the email carries a link valid once, for an hour; only a hash of its token is stored (the token itself
+// is derived from the row's id with the server's secret when the email is written: mail.server.ts).
+// Choosing a new password ends every session of the member, tells them by email, and signs them in.
+
+export const RESET_VALID_MINUTES = 60;
+export const RESET_MESSAGES = {
+  sent: "If an account exists for that address, we have sent a link to reset its password. It works once, for the next hour.",
+  rateLimited: "Too many password reset requests.",
+  invalid: "This link to reset your password does not work. It may have been mistyped or cut short.",
+  used: "This link to reset your password has already been used.",
+  expired: "This link to reset your password has expired: links work for one hour.",
+} as const;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export type ResetRequestResult = { ok: true } | RateLimited;
+
+/** Sends a reset link to the address if it belongs to an account; answers the same either way. */
+export async function requestPasswordReset(email: string, ip: string, now = new Date()): Promise<ResetRequestResult> {
+  const address = email.trim().toLowerCase();
+  for (const [rule, subject] of [[RATE_LIMITS.resetPerIp, ip], [RATE_LIMITS.resetPerEmail, address]] as const) {
+    const limit = await hitRateLimit(rule, subject, now);
+    if (!limit.allowed) {
+      return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RESET_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
+    }
+  }
+  const user = await prisma().user.findUnique({ where: { email: address }, select: { id: true, email: true } });
+  if (user) {
+    const id = randomUUID();
+    await prisma().$transaction(async (tx) => {
+      await tx.passwordResetToken.create({
+        data: { id, userId: user.id, tokenHash: hashToken(resetTokenFor(id)), expiresAt: new Date(now.getTime() + RESET_VALID_MINUTES * 60_000) },
+      });
+      await queueMail(tx, { to: user.email, kind: "password-reset", data: { tokenId: id, validMinutes: RESET_VALID_MINUTES } });
+    });
+  }
+  return { ok: true };
+}
+
+export type ResetTokenCheck = { ok: true; userId: string } | { ok: false; reason: "invalid" | "used" | "expired"; message: string };
+
+/** Whether a link's token may still be used (the reset page asks before showing its form). */
+export async function checkResetToken(token: string, now = new Date()): Promise<ResetTokenCheck> {
+  const row = token ? await prisma().passwordResetToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, usedAt: true, expiresAt: true } }) : null;
+  if (!row) return { ok: false, reason: "invalid", message: RESET_MESSAGES.invalid };
+  if (row.usedAt) return { ok: false, reason: "used", message: RESET_MESSAGES.used };
+  if (row.expiresAt <= now) return { ok: false, reason: "expired", message: RESET_MESSAGES.expired };
+  return { ok: true, userId: row.userId };
+}
+
+export type ResetResult = { ok: true; user: PublicUser } | Extract<ResetTokenCheck, { ok: false }>;
+
+/**
+ * Sets the new password if the token is still good, using it up in the same statement (two tabs cannot
+ * both use one link). Every session of the member ends and a "your password was changed" email goes out;
+ * the caller then starts the member's new session.
+ */
+export async function resetPassword(token: string, newPassword: string, now = new Date()): Promise<ResetResult> {
+  const checked = await checkResetToken(token, now);
+  if (!checked.ok) return checked;
+  const password = await hashPassword(newPassword);
+  const user = await prisma().$transaction(async (tx) => {
+    const used = await tx.passwordResetToken.updateMany({ where: { tokenHash: hashToken(token), usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    if (used.count === 0) return null;
+    const updated = await tx.user.update({ where: { id: checked.userId }, data: { password }, select: publicUserSelect });
+    // Any other link still out there for this account stops working too.
+    await tx.passwordResetToken.updateMany({ where: { userId: updated.id, usedAt: null }, data: { usedAt: now } });
+    await tx.session.deleteMany({ where: { userId: updated.id } });
+    await queueMail(tx, { to: updated.email, kind: "password-changed", data: { firstName: updated.firstName } });
+    return updated;
+  });
+  if (!user) return { ok: false, reason: "used", message: RESET_MESSAGES.used };
+  return { ok: true, user: toPublic(user) };
+}

@@ -1,0 +1,69 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/forgot-password";
+import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
+import { requestPasswordReset, RESET_MESSAGES } from "~/models/password-reset.server";
+import { requireAnonymous } from "~/request/auth.server";
+import { clientIp } from "~/request/facts.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
+import { withToast } from "~/request/toast.server";
+import { MESSAGES } from "~/utils/validation/account";
+import { text } from "~/utils/validation/text";
+
+// "Forgot your password?" (issue 15 §3): an email address in, the same answer out whether or not an
+// account exists (so the page cannot be used to find out who has one), and a link by email.
+
+const schema = z.object({
+  email: text({ error: MESSAGES.email }).trim().toLowerCase().max(254, MESSAGES.email).pipe(z.email({ error: MESSAGES.email })),
+});
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  return { sent: new URL(request.url).searchParams.has("sent") };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (submission.status !== "success") return data({ result: submission.reply(), failure: null }, { status: 400 });
+  const result = await requestPasswordReset(submission.value.email, clientIp(request));
+  if (!result.ok) return data({ result: submission.reply(), failure: result.message }, rateLimitedInit(result));
+  // The same answer for every address, shown where the member is looking (the page they asked on).
+  return redirect("/forgot-password?sent", { status: 303, headers: await withToast({ type: "info", title: "Check your email", description: RESET_MESSAGES.sent }) });
+}
+
+export default function ForgotPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const pending = useNavigation().state === "submitting";
+  const [form, fields] = useSchemaForm(schema, { lastResult: actionData?.result });
+  return (
+    <AuthCard title="Forgot your password?" subtitle="We will email you a link to choose a new one.">
+      {loaderData.sent ? (
+        <div role="status" className="rounded-md border border-emerald-300 bg-emerald-50 p-4 text-emerald-950">
+          <p className="font-semibold">Check your email</p>
+          <p className="mt-1 text-sm">{RESET_MESSAGES.sent}</p>
+        </div>
+      ) : null}
+      {actionData?.failure ? <FormAlert title="Too many requests">{actionData.failure}</FormAlert> : null}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <Field
+          label="Email"
+          errors={fields.email.errors}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", onInput: lowerCaseAsTyped }}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={pending}>
+          {pending ? "Sending..." : loaderData.sent ? "Send another link" : "Send me a link"}
+        </button>
+      </Form>
+      <p className="text-center text-sm">
+        <Link to="/login" className="link">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot your password? · Everlight" }];

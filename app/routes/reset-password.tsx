@@ -1,0 +1,81 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { AuthCard, PasswordChecklist, PasswordField } from "~/components/forms";
+import { useSchemaForm } from "~/components/schema-form";
+import { checkResetToken, resetPassword } from "~/models/password-reset.server";
+import { requireAnonymous } from "~/request/auth.server";
+import { startSession } from "~/request/session.server";
+import { withToast } from "~/request/toast.server";
+import { resetPasswordSchema as schema } from "~/utils/validation/account";
+
+// The page a password-reset email links to (issue 15 §3): a new password with the registration rules;
+// a link that is used, expired or altered gets a clear page with the way to ask again. The token travels
+// in the address and back in a hidden field, never in a cookie.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const check = await checkResetToken(token);
+  if (!check.ok) return data({ token: "", problem: check.message }, { status: 410 });
+  return { token, problem: null };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAnonymous(request);
+  const submission = parseWithZod(await request.formData(), { schema });
+  const hide = { hideFields: ["password", "confirmPassword"] };
+  if (submission.status !== "success") return data({ result: submission.reply(hide), problem: null }, { status: 400 });
+  const result = await resetPassword(submission.value.token, submission.value.password);
+  if (!result.ok) return data({ result: submission.reply(hide), problem: result.message }, { status: 410 });
+  const headers = await withToast({ type: "success", title: "Password changed", description: "You are signed in with your new password." }, { "Set-Cookie": await startSession(request, result.user.id) });
+  return redirect("/", { status: 303, headers });
+}
+
+export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const pending = useNavigation().state === "submitting";
+  const [password, setPassword] = useState("");
+  const [form, fields] = useSchemaForm(schema, { lastResult: actionData?.result });
+  const problem = actionData?.problem ?? loaderData.problem;
+  if (problem) {
+    return (
+      <AuthCard title="This link cannot be used" subtitle="Password reset links work once, for one hour.">
+        <p className="text-slate-800">{problem}</p>
+        <Link to="/forgot-password" className="btn-primary w-full">
+          Send me a new link
+        </Link>
+        <p className="text-center text-sm">
+          <Link to="/login" className="link">
+            Back to sign in
+          </Link>
+        </p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title="Choose a new password" subtitle="You will be signed in with it, and signed out everywhere else.">
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="token" value={loaderData.token} />
+        <PasswordField
+          label="New password"
+          errors={fields.password.errors}
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
+          onValueChange={setPassword}
+          hint={<PasswordChecklist password={password} />}
+        />
+        <PasswordField
+          label="Confirm new password"
+          errors={fields.confirmPassword.errors}
+          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+        />
+        <button type="submit" className="btn-primary w-full" disabled={pending}>
+          {pending ? "Saving..." : "Save and sign in"}
+        </button>
+      </Form>
+    </AuthCard>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Choose a new password · Everlight" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];

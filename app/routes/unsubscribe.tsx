@@ -1,0 +1,75 @@
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/unsubscribe";
+import { isValidUnsubscribe } from "~/models/mail.server";
+import { turnOffNotification } from "~/models/user.server";
+import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/account";
+
+// The unsubscribe link in our notification emails (issue 15 §4): it works without signing in, because it
+// is signed for one member and one kind of email. Opening it asks once (a link scanner or a preview must
+// not unsubscribe anyone, so nothing changes on GET); the button, or a mail program's own one-click
+// Unsubscribe (RFC 8058: a POST of "List-Unsubscribe=One-Click" to the same address), turns it off.
+
+function linkFrom(request: Request) {
+  const params = new URL(request.url).searchParams;
+  const user = params.get("user") ?? "";
+  const topic = params.get("topic") ?? "";
+  const sig = params.get("sig") ?? "";
+  const entry = NOTIFICATION_TOPICS.find((t) => t.key === topic);
+  if (!entry || !isValidUnsubscribe(user, topic, sig)) return null;
+  return { user, topic: entry.key as NotificationKey, label: entry.label };
+}
+
+const BROKEN = "This unsubscribe link does not work: it may have been cut short. You can turn emails off in Account → Notifications.";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const link = linkFrom(request);
+  if (!link) return data({ state: "broken" as const, label: null }, { status: 400 });
+  return { state: "ask" as const, label: link.label };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const link = linkFrom(request);
+  if (!link) return data({ state: "broken" as const, label: null }, { status: 400 });
+  await turnOffNotification(link.user, link.topic);
+  return { state: "done" as const, label: link.label };
+}
+
+export default function UnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { state, label } = actionData ?? loaderData;
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-12">
+      <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        {state === "broken" ? (
+          <>
+            <h1 className="text-2xl font-bold text-slate-900">Unsubscribe</h1>
+            <p className="text-slate-800">{BROKEN}</p>
+          </>
+        ) : state === "done" ? (
+          <>
+            <h1 className="text-2xl font-bold text-slate-900">You are unsubscribed</h1>
+            <p role="status" className="text-slate-800">
+              We will not email you about “{label?.toLowerCase()}” any more. You can turn it back on in Account → Notifications.
+            </p>
+          </>
+        ) : (
+          <>
+            <h1 className="text-2xl font-bold text-slate-900">Unsubscribe?</h1>
+            <p className="text-slate-800">Stop the emails about “{label?.toLowerCase()}”. Emails about your account itself (a changed password) still come.</p>
+            <Form method="post">
+              <button type="submit" className="btn-primary w-full">
+                Unsubscribe
+              </button>
+            </Form>
+          </>
+        )}
+        <p className="text-center text-sm">
+          <Link to="/account/notifications" className="link">
+            Account → Notifications
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Unsubscribe · Everlight" }, { name: "robots", content: "noindex" }];
