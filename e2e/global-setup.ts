@@ -43,6 +43,8 @@ export default async function globalSetup() {
       TRUST_PROXY: "true",
       // A developer's own key must never make the tests call OpenAI: the offline writer answers.
       OPENAI_API_KEY: "",
+      // Nor a developer's mail server: emails go to DATA_DIR/outbox, where the journeys read them.
+      SMTP_URL: "",
       DATABASE_URL: databaseUrl ?? "",
       STOP_WITH_PARENT_PID: String(process.pid),
     },
@@ -64,6 +66,8 @@ export default async function globalSetup() {
     child.on("exit", (code) => reject(new Error(`Server exited with ${code}:\n${output}`)));
   });
   process.env.E2E_BASE_URL = baseUrl;
+  // Emails are written as .eml files under DATA_DIR/outbox (no SMTP_URL): journeys read them there (e2e/mail.ts).
+  process.env.E2E_DATA_DIR = dataDir;
   // A server that dies during the run fails every test after it with "connection refused": say why.
   let stopping = false;
   let recent = "";

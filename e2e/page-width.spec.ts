@@ -102,6 +102,9 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
     "/help",
     "/terms",
     "/privacy",
+    "/forgot-password",
+    "/reset-password?token=not-a-real-token",
+    "/unsubscribe?user=x&topic=tributes&sig=x",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);

@@ -53,6 +53,9 @@ export async function startServer(env: Record<string, string> = {}, options: { d
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       TRUST_PROXY: "true",
       STOP_WITH_PARENT_PID: String(process.pid),
+      // A developer's own services are never used by the tests.
+      OPENAI_API_KEY: "",
+      SMTP_URL: "",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -25,7 +25,7 @@ const VALID: Record<string, string> = {
   relationship: "Friend", tone: "warm", memories: "We walked by the sea every Sunday.", personalStory: "She grew up by the sea.",
   keyQualities: "kind, funny", keyDetails: "Loved the sea", caption: "By the sea", defaultVisibility: "public", discoverable: "on",
   confirm: "on", rating: "4", type: "ux_feedback", ease_of_use: "4", feature_satisfaction: "Overall design",
-  improvement_suggestions: "More colours", shareType: "copy_link", shareData: "a note", redirectTo: "/", order: "1",
+  improvement_suggestions: "More colours", shareType: "copy_link", shareData: "a note", redirectTo: "/", order: "1", token: "not-a-token",
 };
 /** Fields whose value decides which path a request takes: spoiled only in their own ways. */
 const CHOICE_FIELDS = new Set(["visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo"]);

@@ -1,24 +1,19 @@
 import { createHash, randomUUID } from "node:crypto";
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
+import { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 import type { RateLimited } from "./account.server";
 import { queueMail, resetTokenFor } from "./mail.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 import { publicUserSelect, toPublic, type PublicUser } from "./user.server";
+
+export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 
 // "Forgot your password?" (issue 15 §3). Asking gives the same answer whether or not an account exists;
 // the email carries a link valid once, for an hour; only a hash of its token is stored (the token itself
 // is derived from the row's id with the server's secret when the email is written: mail.server.ts).
 // Choosing a new password ends every session of the member, tells them by email, and signs them in.
 
-export const RESET_VALID_MINUTES = 60;
-export const RESET_MESSAGES = {
-  sent: "If an account exists for that address, we have sent a link to reset its password. It works once, for the next hour.",
-  rateLimited: "Too many password reset requests.",
-  invalid: "This link to reset your password does not work. It may have been mistyped or cut short.",
-  used: "This link to reset your password has already been used.",
-  expired: "This link to reset your password has expired: links work for one hour.",
-} as const;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

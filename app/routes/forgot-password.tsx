@@ -5,11 +5,12 @@ import { z } from "zod";
 import type { Route } from "./+types/forgot-password";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
-import { requestPasswordReset, RESET_MESSAGES } from "~/models/password-reset.server";
+import { requestPasswordReset } from "~/models/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { withToast } from "~/request/toast.server";
+import { RESET_MESSAGES } from "~/utils/password-reset";
 import { MESSAGES } from "~/utils/validation/account";
 import { text } from "~/utils/validation/text";
 

@@ -78,4 +78,6 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Choose a new password · Everlight" }, { name: "robots", content: "noindex" }, { name: "referrer", content: "no-referrer" }];
+// No referrer meta of its own: the site-wide strict-origin-when-cross-origin never sends the token in
+// the address to another site, and "no-referrer" would make browsers post the form with Origin: null.
+export const meta: Route.MetaFunction = () => [{ title: "Choose a new password · Everlight" }, { name: "robots", content: "noindex" }];
