@@ -124,7 +124,7 @@ test("a file that is not an image is refused as an invalid file type", async ({ 
   await loginAs(page, member);
   await page.goto("/account");
   const input = page.getByLabel("Profile picture");
-  await expect(input).toHaveAccessibleDescription("JPEG, PNG, GIF or WebP, up to 5MB");
+  await expect(input).toHaveAccessibleDescription("JPEG, PNG, GIF or WebP, up to 5 MB");
   await input.setInputFiles({ name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not an image") });
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByLabel("Profile picture")).toHaveAccessibleDescription(/Invalid file type/);
