@@ -39,6 +39,12 @@ export default [
     route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
     route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
     route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
+    // commerce-and-accounts.md §7: vault
+    route("vault/password", "routes/api/vault.password.ts"), //                GET, POST (member)
+    route("vault/verify", "routes/api/vault.verify.ts"), //                    POST (member)
+    route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
+    route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
+    route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
     // commerce-and-accounts.md §7: admin
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
 

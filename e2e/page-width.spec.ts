@@ -131,3 +131,16 @@ test("no page a member sees is wider than a phone, whatever the names, links and
   ];
   expect(await tooWide(page, paths)).toEqual([]);
 });
+
+test("the vault is no wider than a phone, with a long file name in it and the password prompt open", async ({ page }) => {
+  const { owner } = seeded;
+  await db().query(`UPDATE users SET "subscriptionPlan" = 'forever_plus' WHERE id = $1`, [owner.id]);
+  // The listing reads only the row, so a row without stored bytes is enough to lay it out.
+  await db().query(
+    `INSERT INTO vault_files ("userId", "fileName", "originalFileName", "fileSize", "fileType", category, "encryptionKey")
+     VALUES ($1, $2, $2, 123456, 'application/pdf', 'document', 'unused')`,
+    [owner.id, `${LONG_WORD}-last-will-and-testament.pdf`],
+  );
+  await loginAs(page, owner);
+  expect(await tooWide(page, ["/vault", "/vault?protect"])).toEqual([]);
+});

@@ -72,7 +72,7 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
     });
     expect(full.media).toHaveLength(1);
     expect(full.tributes[0].content).toBe("Kind soul");
-    expect(Buffer.from((await db.prisma.vaultFile.findUniqueOrThrow({ where: { id: created.vaultFile.id } })).encryptedData)).toEqual(Buffer.from([1, 2, 3]));
+    expect(Buffer.from((await db.prisma.vaultFile.findUniqueOrThrow({ where: { id: created.vaultFile.id } })).encryptedData!)).toEqual(Buffer.from([1, 2, 3]));
     expect((await db.prisma.order.findUniqueOrThrow({ where: { id: order.id }, include: { items: true } })).items).toHaveLength(1);
 
     // Delete each.

@@ -43,6 +43,13 @@ const CONTRACT: Record<string, Access> = {
   "PUT /api/auth/profile": "member",
   "PUT /api/auth/change-password": "member",
   "PUT /api/auth/profile-picture": "member",
+  "GET /api/vault/password": "member",
+  "POST /api/vault/password": "member",
+  "POST /api/vault/verify": "member",
+  "GET /api/vault/files": "member",
+  "POST /api/vault/files": "member",
+  "DELETE /api/vault/files/:id": "member",
+  "GET /api/vault/files/:id/download": "member",
 };
 
 type Who = "visitor" | "member" | "admin";

@@ -1,10 +1,12 @@
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
+import { deleteObject } from "~/services/storage.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { deleteStoredMedia, storedMediaOfUser } from "./media.server";
 import { deleteAvatarObject } from "./profile-picture.server";
 import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES } from "./rate-limit.server";
 import { queueMail } from "./mail.server";
+import { storedVaultFilesOfUser } from "./vault.server";
 import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./user.server";
 
 // The account flows, each one use case shared by its screen and its /api call (issue 14): the route
@@ -64,7 +66,7 @@ export async function deleteAccount(user: PublicUser, password: string, ip: stri
   const limit = await hitPasswordCheckLimits(user.id, ip);
   if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
   if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
-  const memorialFiles = await storedMediaOfUser(user.id);
+  const [memorialFiles, vaultFiles] = await Promise.all([storedMediaOfUser(user.id), storedVaultFilesOfUser(user.id)]);
   await prisma().$transaction(async (tx) => {
     await tx.user.deleteMany({ where: { id: user.id } });
     // Always sent; the outbox keeps no link to the account, so the message outlives it.
@@ -72,6 +74,7 @@ export async function deleteAccount(user: PublicUser, password: string, ip: stri
   });
   await deleteAvatarObject(user.profileImageUrl);
   await deleteStoredMedia(memorialFiles);
+  await Promise.all(vaultFiles.map((key) => deleteObject(key).catch((error) => console.error(`Could not delete ${key}:`, error))));
   return { ok: true };
 }
 

@@ -17,6 +17,9 @@ export const RATE_LIMITS = {
   /** "Forgot your password?": per address, and per email address asked about (from anywhere). */
   resetPerIp: { name: "reset-ip", limit: 10, windowMs: 60 * 60_000 },
   resetPerEmail: { name: "reset-email", limit: 3, windowMs: 60 * 60_000 },
+  /** The vault's password, per member and per address (issue 17 §10). */
+  vaultUnlockPerUser: { name: "vault-user", limit: 5, windowMs: 15 * 60_000 },
+  vaultUnlockPerIp: { name: "vault-ip", limit: 20, windowMs: 15 * 60_000 },
   /** Anonymous tributes: a grieving family may post several, a spammer many more. */
   tributePerIp: { name: "tribute-ip", limit: 10, windowMs: 10 * 60_000 },
   /** AI writing helpers: each use costs money with a model; enough for someone drafting and redrafting. */

@@ -52,6 +52,8 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email({ error: "SUPPORT_EMAIL must be an email address" }).default("support@everlight.uk"),
   /** The site's own address, for links in emails (never taken from a request's Host header). */
   PUBLIC_URL: z.url({ error: "PUBLIC_URL must be the site's address, such as https://everlight.uk" }).optional(),
+  /** The vault's master keys (app/services/vault-crypto.server.ts); default DATA_DIR/vault-keys.json, made 0600 on first use. */
+  VAULT_KEY_FILE: z.string().min(1).optional(),
   /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
   VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */

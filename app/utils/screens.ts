@@ -11,7 +11,6 @@ export const SCREENS_NOT_BUILT = [
   "/order-success",
   "/order-confirmation",
   "/orders",
-  "/vault",
   "/subscription",
   "/friends",
   "/contact",
