@@ -43,6 +43,18 @@ const CONTRACT: Record<string, Access> = {
   "PUT /api/auth/profile": "member",
   "PUT /api/auth/change-password": "member",
   "PUT /api/auth/profile-picture": "member",
+  "GET /api/products": "public",
+  "GET /api/cart": "member",
+  "POST /api/cart": "member",
+  "DELETE /api/cart": "member",
+  "PUT /api/cart/:id": "member",
+  "DELETE /api/cart/:id": "member",
+  "POST /api/create-payment-intent": "member",
+  "POST /api/orders/create-from-payment": "member",
+  "GET /api/orders": "member",
+  // Stripe's own call: its signature is its authentication (a request without one is a 400).
+  "POST /api/stripe/webhook": "public",
+  "POST /api/test-payments/pay": "member",
 };
 
 type Who = "visitor" | "member" | "admin";

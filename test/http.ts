@@ -56,6 +56,12 @@ export async function startServer(env: Record<string, string> = {}, options: { d
       // A developer's own services are never used by the tests.
       OPENAI_API_KEY: "",
       SMTP_URL: "",
+      // Nor a developer's Stripe account: the built-in test provider takes payments unless a test says otherwise.
+      PAYMENT_PROVIDER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      STRIPE_API_URL: "",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -185,7 +185,10 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
     [user.id, product.id, quantity, product.price, product.stockQuantity],
   );
   if (rows === null) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
-  if (!rows.length) return { ok: false, reason: "stock", message: SHOP_MESSAGES.onlyInStock(product.stockQuantity) };
+  if (!rows.length) {
+    const line = await prisma().cartItem.findFirst({ where: { userId: user.id, productId: product.id }, select: { quantity: true } });
+    return { ok: false, reason: "stock", message: SHOP_MESSAGES.onlyInStock(product.stockQuantity, line?.quantity ?? 0) };
+  }
   return { ok: true, itemId: rows[0].id, name: product.name, quantity: rows[0].quantity, item: await apiItem(user, rows[0].id) };
 }
 

@@ -5,12 +5,6 @@
 // expects the link).
 export const SCREENS_NOT_BUILT = [
   "/news",
-  "/products",
-  "/basket",
-  "/checkout",
-  "/order-success",
-  "/order-confirmation",
-  "/orders",
   "/vault",
   "/subscription",
   "/friends",

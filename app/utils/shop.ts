@@ -86,7 +86,10 @@ export const SHOP_MESSAGES = {
   addFailed: "Failed to add item to cart",
   stockTitle: "Stock Limitation",
   outOfStock: "This item is out of stock.",
-  onlyInStock: (stock: number) => `Only ${stock} in stock: your basket already holds ${stock === 1 ? "it" : "them all"}.`,
+  onlyInStock: (stock: number, inBasket: number) =>
+    inBasket >= stock
+      ? `Only ${stock} in stock: your basket already holds ${stock === 1 ? "it" : "them all"}.`
+      : `Only ${stock} in stock and your basket holds ${inBasket}: you can add ${stock - inBasket} more.`,
   quantityAboveStock: (stock: number) => `Only ${stock} in stock. Please choose ${stock === 1 ? "1" : `${stock} or fewer`}.`,
   memorialLimit: `You can order up to ${MEMORIAL_ITEM.maxQuantity} copies at a time.`,
   notFound: "That item is no longer in your basket.",
@@ -135,6 +138,9 @@ export const WHATS_NEXT = [
   "Shipping information will be sent once your order ships.",
   "Physical memorial products are carefully packaged.",
 ] as const;
+
+/** §2, §9: the payment form that has not loaded within this long says so (SHOP_MESSAGES.loadTimeout). */
+export const PAYMENT_FORM_TIMEOUT_MS = 10_000;
 
 /** The tax line of a basket, an order and a Stripe Checkout page. */
 export const TAX_LABEL = `Tax (${TAX_PERCENT}%)`;
