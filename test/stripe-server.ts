@@ -58,6 +58,8 @@ export type StripeTestServer = {
   succeed: (intentId: string) => Intent;
   /** The card was declined: the payment needs another method. */
   decline: (intentId: string, message?: string) => Intent;
+  /** While true, Stripe cannot be reached for refunds (503, as an outage answers): they must be retried. */
+  refundsDown: boolean;
   /** The buyer pays on the Checkout page: a succeeded PaymentIntent is made for the session. */
   completeSession: (sessionId: string) => Session;
   /** A webhook event about this object, as Stripe sends it. */
@@ -97,6 +99,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
   const sessions = new Map<string, Session>();
   const refunds: Refund[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  const state = { refundsDown: false };
 
   const makeIntent = (amount: number, currency: string, metadata: Record<string, string>, description: string | null): Intent => {
     const intentId = id("pi");
@@ -158,6 +161,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       return session ? [200, session] : [404, missing("checkout.session", match[1])];
     }
     if (method === "POST" && path === "/v1/refunds") {
+      if (state.refundsDown) return [503, error("Stripe is temporarily unavailable.", "api_unavailable", "api_error")];
       const intent = intents.get(body.payment_intent);
       if (!intent) return [404, missing("payment_intent", body.payment_intent)];
       if (intent.status !== "succeeded") return [400, error("This PaymentIntent has no successful charge to refund.", "charge_not_refundable")];
@@ -186,7 +190,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         return send(res, seen.status, seen.body, { "Idempotent-Replayed": "true" });
       }
       const [status, answer] = route(req.method, path, body);
-      idempotent.set(idempotencyKey, { fingerprint, status, body: answer });
+      // Stripe keeps the outcome of a key, except for a failure on its side, which may be retried.
+      if (status < 500) idempotent.set(idempotencyKey, { fingerprint, status, body: answer });
       return send(res, status, answer);
     }
     const [status, answer] = route(req.method ?? "", path, body);
@@ -201,6 +206,12 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     intents,
     sessions,
     refunds,
+    get refundsDown() {
+      return state.refundsDown;
+    },
+    set refundsDown(value: boolean) {
+      state.refundsDown = value;
+    },
     succeed(intentId) {
       const intent = intents.get(intentId);
       if (!intent) throw new Error(`No PaymentIntent ${intentId}`);
