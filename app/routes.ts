@@ -39,18 +39,32 @@ export default [
     route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
     route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
     route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
+<<<<<<< HEAD
     // commerce-and-accounts.md §7: vault
     route("vault/password", "routes/api/vault.password.ts"), //                GET, POST (member)
     route("vault/verify", "routes/api/vault.verify.ts"), //                    POST (member)
     route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
     route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
     route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
+=======
+    // commerce-and-accounts.md §7: cart and shop
+    route("products", "routes/api/products.ts"), //                            GET ?category
+    route("cart", "routes/api/cart.ts"), //                                    GET, POST, DELETE (member)
+    route("cart/:id", "routes/api/cart.$id.ts"), //                            PUT, DELETE (member)
+    // commerce-and-accounts.md §7: checkout and orders; Stripe's webhook (issue 16)
+    route("create-payment-intent", "routes/api/create-payment-intent.ts"), //  POST (member)
+    route("orders/create-from-payment", "routes/api/orders.create-from-payment.ts"), // POST (member)
+    route("orders", "routes/api/orders.ts"), //                                GET (member)
+    route("stripe/webhook", "routes/api/stripe.webhook.ts"), //                POST (Stripe, by its signature)
+>>>>>>> issue16-shop
     // commerce-and-accounts.md §7: admin
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
 
     // Ours, beside the spec's: the share buttons' record and the tribute assistant writing as it goes.
     route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
     route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST
+    // Ours: the built-in test provider's payment, paid through the /api (issue 16 §4).
+    route("test-payments/pay", "routes/api/test-payments.pay.ts"), //          POST (member)
 
     route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
   ]),

@@ -45,6 +45,11 @@ export default async function globalSetup() {
       OPENAI_API_KEY: "",
       // Nor a developer's mail server: emails go to DATA_DIR/outbox, where the journeys read them.
       SMTP_URL: "",
+      // Nor a developer's Stripe account: journeys pay through the built-in test provider (TESTING.md).
+      PAYMENT_PROVIDER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
       DATABASE_URL: databaseUrl ?? "",
       STOP_WITH_PARENT_PID: String(process.pid),
     },

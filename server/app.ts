@@ -3,7 +3,8 @@ import express from "express";
 import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
-import { getEnv } from "~/services/env.server";
+import { retryPendingRefunds } from "~/models/order.server";
+import { getEnv, paymentSettings } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
 import { memorialPageCache } from "./page-cache";
@@ -30,12 +31,19 @@ app.use(
 /** Runs first for every request, static files included: connections kept usable, security headers. */
 export function headers() {
   const env = getEnv();
-  return [keepConnectionsUsable, securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production" })];
+  return [
+    keepConnectionsUsable,
+    securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production", stripe: paymentSettings(env).provider === "stripe" }),
+  ];
 }
 
 let mailWorker: MailWorker | undefined;
+let refundTimer: ReturnType<typeof setInterval> | undefined;
 
-/** Applies pending migrations, starts the mail worker, then loads the demo data into an empty database. */
+/** A refund the payment provider refused for a moment (it was down) is tried again (app/models/order.server.ts). */
+const REFUND_RETRY_MS = 5 * 60_000;
+
+/** Applies pending migrations, starts the mail worker and the refund retries, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
   const db = getDatabase();
@@ -52,6 +60,9 @@ export async function prepare(log: (line: string) => void = console.log) {
       : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`,
   );
   mailWorker = startMailWorker();
+  const retryRefunds = () => void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));
+  refundTimer = setInterval(retryRefunds, REFUND_RETRY_MS).unref();
+  retryRefunds();
   if (env.SEED_DEMO_DATA === "true") {
     const seeded = await seedDemoData(db.prisma);
     if (seeded.loaded) {
@@ -63,6 +74,7 @@ export async function prepare(log: (line: string) => void = console.log) {
 
 /** Stops the mail worker, writes the view counts still in memory, then closes the database (server.js, on shutdown). */
 export async function closeDatabase() {
+  clearInterval(refundTimer);
   await mailWorker?.stop();
   await flushViews();
   await closeDb();

@@ -6,30 +6,44 @@ import type { NextFunction, Request, Response } from "express";
 // /api are not covered, so every non-GET request is checked here, in one place.
 
 /** Paths that authenticate by other means (a signature) and may be posted from elsewhere. */
-const CROSS_ORIGIN_EXEMPT = new Set<string>(["/api/webhooks/stripe"]);
+const CROSS_ORIGIN_EXEMPT = new Set<string>(["/api/stripe/webhook"]);
 
-export function contentSecurityPolicy(nonce: string) {
+/**
+ * With Stripe (issue 16), what Stripe's own guidance lists for Stripe.js and its Payment Element: its
+ * frames, API and images; scripts come through 'strict-dynamic' (loaded by our nonce'd script). The form
+ * without JavaScript is answered with a redirect to Stripe Checkout, which form-action must allow.
+ */
+const STRIPE_SOURCES = {
+  frame: "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+  connect: "https://api.stripe.com",
+  img: "https://*.stripe.com",
+  formAction: "https://checkout.stripe.com",
+};
+
+export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean } = {}) {
+  const stripe = options.stripe ? STRIPE_SOURCES : null;
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
     // React's style attributes (e.g. a progress bar's width) need inline styles; no style can run code.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${stripe ? ` ${stripe.img}` : ""}`,
     "media-src 'self' blob:",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${stripe ? ` ${stripe.connect}` : ""}`,
+    ...(stripe ? [`frame-src ${stripe.frame}`] : []),
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${stripe ? ` ${stripe.formAction}` : ""}`,
     "frame-ancestors 'none'",
   ].join("; ");
 }
 
-export function securityHeaders(options: { hsts: boolean }) {
+export function securityHeaders(options: { hsts: boolean; stripe?: boolean }) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, { stripe: options.stripe }));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -5,6 +5,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { openDatabase, type Database } from "~/services/db.server";
+import { migrate } from "~/services/migrate.server";
 import { createPostgresDatabase } from "./databases";
 
 // The BUILT server (server.js + build/server/index.js) on a fresh database, for testing resource
@@ -34,12 +36,27 @@ export function serverDatabases(): ServerDatabase[] {
   return inject("postgresUrl") ? ["pglite", "postgres"] : ["pglite"];
 }
 
-export async function startServer(env: Record<string, string> = {}, options: { database?: ServerDatabase } = {}): Promise<TestServer> {
+export type StartOptions = {
+  database?: ServerDatabase;
+  /** Writes test data straight into the server's database before it starts (migrated by then), on either kind. */
+  prepare?: (db: Database) => Promise<void>;
+};
+
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   if (!existsSync("build/server/index.js")) throw new Error("No build found: run `npm run build` first (npm test does).");
   const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-http-"));
   const usePostgres = options.database ? options.database === "postgres" : !!inject("postgresUrl");
   if (usePostgres && !inject("postgresUrl")) throw new Error(inject("postgresSkipReason") ?? "PostgreSQL is not available");
   const database = usePostgres ? await createPostgresDatabase("everlight_template") : null;
+  if (options.prepare) {
+    const db = database ? openDatabase({ databaseUrl: database.url }) : openDatabase({ pgliteDir: path.join(dataDir, "db") });
+    try {
+      if (!database) await migrate(db.sql);
+      await options.prepare(db);
+    } finally {
+      await db.close();
+    }
+  }
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
@@ -56,6 +73,12 @@ export async function startServer(env: Record<string, string> = {}, options: { d
       // A developer's own services are never used by the tests.
       OPENAI_API_KEY: "",
       SMTP_URL: "",
+      // Nor a developer's Stripe account: the built-in test provider takes payments unless a test says otherwise.
+      PAYMENT_PROVIDER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      STRIPE_API_URL: "",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

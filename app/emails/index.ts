@@ -1,5 +1,6 @@
 import { render } from "@react-email/components";
 import { createElement, type ReactElement } from "react";
+import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
@@ -14,6 +15,7 @@ export type EmailPropsByKind = {
   "password-changed": PasswordChangedProps;
   "account-deleted": AccountDeletedProps;
   "tributes-waiting": TributesWaitingProps;
+  "order-confirmation": OrderConfirmationProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -24,6 +26,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "password-changed": { subject: passwordChangedSubject, template: PasswordChangedEmail },
   "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
+  "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -4,6 +4,9 @@ import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
+import { countryName } from "~/utils/countries";
+import { formatPence } from "~/utils/money";
+import { orderNumber, TAX_LABEL, WHATS_NEXT } from "~/utils/shop";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
@@ -103,6 +106,8 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return { to: row.to, kind: "account-deleted", props: { firstName: String(data.firstName), supportEmail: getEnv().SUPPORT_EMAIL } };
     case "tributes-waiting":
       return composeTributesWaiting(row, site);
+    case "order-confirmation":
+      return composeOrderConfirmation(row, site);
     default:
       return { skip: `no email of kind ${row.kind}` };
   }
@@ -134,6 +139,31 @@ async function composeTributesWaiting(row: OutboxRow, site: string): Promise<Com
     },
     // RFC 8058: mail programs show an Unsubscribe button that posts to this address without opening it.
     headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+// Transactional (issue 16 §5): sent whatever the member chose under Notifications, as a receipt is.
+async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<ComposedMail<"order-confirmation"> | { skip: string }> {
+  const order = await prisma().order.findUnique({ where: { id: String(row.data.orderId) }, include: { items: { orderBy: { createdAt: "asc" } } } });
+  if (!order) return { skip: "the order was deleted" };
+  const address = (order.shippingAddress ?? {}) as Partial<Record<"address" | "city" | "state" | "zipCode" | "country", string>>;
+  return {
+    to: row.to,
+    kind: "order-confirmation",
+    props: {
+      customerName: order.customerName ?? "customer",
+      orderNumber: orderNumber(order.id),
+      paymentId: order.paymentIntentId ?? "",
+      isTest: order.isTest,
+      lines: order.items.map((i) => ({ name: i.name, quantity: i.quantity, lineTotal: formatPence(i.price * i.quantity) })),
+      subtotal: formatPence(order.subtotalAmount),
+      taxLabel: TAX_LABEL,
+      tax: formatPence(order.taxAmount),
+      total: formatPence(order.totalAmount),
+      shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter((s): s is string => !!s),
+      whatsNext: WHATS_NEXT,
+      ordersUrl: `${site}/orders`,
+    },
   };
 }
 

@@ -45,6 +45,8 @@ export function detectVideoType(bytes: Uint8Array): VideoType | null {
 }
 
 export const IMAGE_WIDTHS = [480, 960, 1600] as const;
+/** Where photos stored with their resized copies live: memorials' media, and products' pictures (product.server.ts). */
+const RESIZED_PREFIXES = ["memorials/", "products/"] as const;
 const EXTENSIONS: Record<ImageType | VideoType, string> = {
   "image/jpeg": "jpg",
   "image/png": "png",
@@ -57,7 +59,8 @@ const EXTENSIONS: Record<ImageType | VideoType, string> = {
 
 const MAX_INPUT_PIXELS = 100_000_000;
 
-async function storeImage(prefix: string, bytes: Uint8Array, type: ImageType) {
+/** Stores an upright, metadata-free original and WebP copies at IMAGE_WIDTHS under `prefix` (products use it too). */
+export async function storeImage(prefix: string, bytes: Uint8Array, type: ImageType) {
   let original: Buffer;
   let variants: Buffer[];
   try {
@@ -108,7 +111,7 @@ export async function storeMemorialFile(memorialId: string, bytes: Uint8Array, o
 /** Every stored object behind one of our media URLs (the original and its resized copies). */
 export function storedKeys(mediaUrl: string): string[] {
   const key = keyFromUrl(mediaUrl);
-  if (!key?.startsWith("memorials/")) return [];
+  if (!key || !RESIZED_PREFIXES.some((prefix) => key.startsWith(prefix))) return [];
   const folder = key.slice(0, key.lastIndexOf("/"));
   return [key, ...IMAGE_WIDTHS.map((w) => `${folder}/w${w}.webp`)];
 }
@@ -123,7 +126,7 @@ export async function deleteStoredMedia(urls: string[]) {
 /** The responsive sources of a stored photo; outside or demo images are used as they are. */
 export function imageSources(mediaUrl: string): { src: string; srcSet?: string; full: string } {
   const key = keyFromUrl(mediaUrl);
-  if (!key?.startsWith("memorials/") || !/\/original\.(jpg|png|webp|gif)$/.test(key)) return { src: mediaUrl, full: mediaUrl };
+  if (!key || !RESIZED_PREFIXES.some((prefix) => key.startsWith(prefix)) || !/\/original\.(jpg|png|webp|gif)$/.test(key)) return { src: mediaUrl, full: mediaUrl };
   const base = mediaUrl.slice(0, mediaUrl.lastIndexOf("/"));
   return {
     src: `${base}/w960.webp`,

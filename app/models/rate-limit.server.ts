@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   aiPerUser: { name: "ai-user", limit: 20, windowMs: 60 * 60_000 },
   /** Visitors (the tribute assistant on public memorials), per address: a household may share one. */
   aiPerIp: { name: "ai-ip", limit: 30, windowMs: 60 * 60_000 },
+  /** Starting a checkout asks the payment provider for a payment: plenty for a buyer, few for a script. */
+  checkoutPerUser: { name: "checkout-user", limit: 30, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */
@@ -35,6 +37,7 @@ export const RATE_LIMIT_MESSAGES = {
   registerEmail: "Too many attempts to register this email address.",
   passwordChange: "Too many password change attempts.",
   passwordConfirm: "Too many password attempts.",
+  checkout: "Too many checkouts were started from your account.",
 } as const;
 
 export type RateLimitState = { allowed: boolean; count: number; retryAfterSeconds: number };

@@ -5,6 +5,7 @@ import { getObject, isValidKey } from "~/services/storage.server";
 
 // Serves stored uploads at /media/<key>, each prefix with its own access rule:
 // - avatars/<uuid>.webp: public (shown beside a member's name); random per upload, so cached for a year;
+// - products/<uuid>/…: a product's picture and its resized copies, public like the shop; random per upload;
 // - memorials/<memorialId>/…: only to those who may see that memorial (memorial-access.ts), cached
 //   publicly (a CDN may keep them) only while the memorial is published and public.
 // Anything else is a 404, so nothing stored elsewhere (the vault) can be fetched here by accident.
@@ -16,7 +17,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
   if (!isValidKey(key)) return notFound();
   let cacheControl: string;
-  if (key.startsWith("avatars/")) {
+  if (key.startsWith("avatars/") || key.startsWith("products/")) {
     cacheControl = "public, max-age=31536000, immutable";
   } else {
     const memorialId = MEMORIAL_KEY.exec(key)?.[1];

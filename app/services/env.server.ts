@@ -12,6 +12,20 @@ const aiVariables = {
   OPENAI_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
 };
 
+/**
+ * Payments (app/services/payments.server.ts): Stripe when its keys are set, else the built-in test provider,
+ * which charges nothing. PAYMENT_PROVIDER=stripe insists on Stripe, so a deployment whose keys went missing
+ * stops at start-up instead of quietly taking test payments.
+ */
+const paymentVariables = {
+  PAYMENT_PROVIDER: z.enum(["stripe", "test"], { error: "PAYMENT_PROVIDER must be stripe or test" }).optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_\w+$/, "STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_live_… or pk_test_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)").optional(),
+  /** Another address for Stripe's API (the tests' local Stripe server); unset: api.stripe.com. */
+  STRIPE_API_URL: z.url({ error: "STRIPE_API_URL must be a URL, such as http://127.0.0.1:12111" }).optional(),
+};
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,6 +55,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
   ...aiVariables,
+  ...paymentVariables,
   /** Email over SMTP (smtp://user:pass@host:587, smtps://… for TLS); unset: each message is written to DATA_DIR/outbox. */
   SMTP_URL: z
     .string()
@@ -58,7 +73,24 @@ const envSchema = z.object({
   VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */
   HSTS: z.enum(["true", "false"]).optional(),
+}).superRefine((env, ctx) => {
+  const keys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].filter(Boolean).length;
+  if (keys === 1) {
+    ctx.addIssue({ code: "custom", path: [env.STRIPE_SECRET_KEY ? "STRIPE_PUBLISHABLE_KEY" : "STRIPE_SECRET_KEY"], message: "Stripe needs both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (or neither, for the built-in test payments)" });
+  }
+  if (env.PAYMENT_PROVIDER === "stripe" && keys === 0) {
+    ctx.addIssue({ code: "custom", path: ["PAYMENT_PROVIDER"], message: "PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY; without them the shop would take test payments that charge nothing" });
+  }
+  if (paymentProviderOf(env) === "stripe" && keys === 2 && !env.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "Stripe needs STRIPE_WEBHOOK_SECRET (the signing secret of the webhook to /api/stripe/webhook): without it a buyer who closes the page after paying gets no order" });
+  }
 });
+
+/** Which payment provider this configuration uses: Stripe when asked or when its keys are set. */
+function paymentProviderOf(env: { PAYMENT_PROVIDER?: "stripe" | "test"; STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string }): "stripe" | "test" {
+  if (env.PAYMENT_PROVIDER) return env.PAYMENT_PROVIDER;
+  return env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY ? "stripe" : "test";
+}
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
 
@@ -93,6 +125,22 @@ function checked<S extends z.ZodType>(schema: S, source: Record<string, string |
 /** The site's address for links in emails: PUBLIC_URL, else this server on localhost (local use). */
 export function publicUrl(env: Env = getEnv()): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
+}
+
+export type PaymentSettings =
+  | { provider: "test" }
+  | { provider: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
+
+/** The payment provider and its keys, as checked at start-up (app/services/payments.server.ts). */
+export function paymentSettings(env: Env = getEnv()): PaymentSettings {
+  if (paymentProviderOf(env) === "test") return { provider: "test" };
+  return {
+    provider: "stripe",
+    secretKey: env.STRIPE_SECRET_KEY!,
+    publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+    apiUrl: env.STRIPE_API_URL,
+  };
 }
 
 /** Whether cookies are sent Secure: SESSION_COOKIE_SECURE when set, else in production. One rule for every cookie. */

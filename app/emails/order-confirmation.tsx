@@ -1,0 +1,90 @@
+import { Column, Link, Row, Section, Text } from "@react-email/components";
+import { button, EmailLayout, text } from "./layout";
+
+// The order confirmation (issue 16 §5): what was bought, for how much, where it goes, and what happens
+// next (the confirmation page's What's Next list). Transactional: always sent, no unsubscribe link.
+
+export type OrderConfirmationProps = {
+  customerName: string;
+  orderNumber: string;
+  paymentId: string;
+  isTest: boolean;
+  lines: { name: string; quantity: number; lineTotal: string }[];
+  subtotal: string;
+  taxLabel: string;
+  tax: string;
+  total: string;
+  shipping: string[];
+  whatsNext: readonly string[];
+  ordersUrl: string;
+};
+
+export const orderConfirmationSubject = ({ orderNumber, isTest }: Pick<OrderConfirmationProps, "orderNumber" | "isTest">) =>
+  `${isTest ? "[Test order] " : ""}Your Everlight order ${orderNumber} is confirmed`;
+
+const cell = { fontSize: "15px", lineHeight: "24px", margin: 0 };
+const right = { ...cell, textAlign: "right" as const };
+const notice = { ...text, backgroundColor: "#fef3c7", border: "1px solid #fcd34d", borderRadius: "6px", padding: "8px 12px" };
+
+export function OrderConfirmationEmail(props: OrderConfirmationProps) {
+  return (
+    <EmailLayout preview={`Order ${props.orderNumber}: ${props.total}`} why="We send this to confirm every order placed on Everlight.">
+      <Text style={text}>Dear {props.customerName},</Text>
+      <Text style={text}>Thank you for your order. We have received your payment and your order {props.orderNumber} is confirmed.</Text>
+      {props.isTest ? <Text style={notice}>This was a test order: no card was charged and nothing will be sent.</Text> : null}
+      <Section>
+        {props.lines.map((line, i) => (
+          <Row key={i}>
+            <Column>
+              <Text style={cell}>
+                {line.quantity} × {line.name}
+              </Text>
+            </Column>
+            <Column>
+              <Text style={right}>{line.lineTotal}</Text>
+            </Column>
+          </Row>
+        ))}
+        <Row>
+          <Column>
+            <Text style={cell}>Subtotal</Text>
+          </Column>
+          <Column>
+            <Text style={right}>{props.subtotal}</Text>
+          </Column>
+        </Row>
+        <Row>
+          <Column>
+            <Text style={cell}>{props.taxLabel}</Text>
+          </Column>
+          <Column>
+            <Text style={right}>{props.tax}</Text>
+          </Column>
+        </Row>
+        <Row>
+          <Column>
+            <Text style={{ ...cell, fontWeight: "bold" }}>Total paid</Text>
+          </Column>
+          <Column>
+            <Text style={{ ...right, fontWeight: "bold" }}>{props.total}</Text>
+          </Column>
+        </Row>
+      </Section>
+      <Text style={{ ...text, marginTop: "16px" }}>
+        Sending to: {props.shipping.join(", ")}
+      </Text>
+      <Text style={text}>Payment reference: {props.paymentId}</Text>
+      <Text style={{ ...text, fontWeight: "bold", marginBottom: "4px" }}>What&apos;s next</Text>
+      {props.whatsNext.map((line) => (
+        <Text key={line} style={{ ...text, margin: "0 0 4px" }}>
+          • {line}
+        </Text>
+      ))}
+      <Text style={{ ...text, marginTop: "16px" }}>
+        <Link href={props.ordersUrl} style={button}>
+          See your orders
+        </Link>
+      </Text>
+    </EmailLayout>
+  );
+}

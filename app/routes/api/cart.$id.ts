@@ -1,0 +1,27 @@
+import { removeCartItem, setCartQuantity } from "~/models/cart.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { SHOP_MESSAGES } from "~/utils/shop";
+import { apiUpdateCartSchema } from "~/utils/validation/shop";
+import { cartFailure } from "./shop-answers.server";
+
+// PUT and DELETE /api/cart/{id} (commerce-and-accounts.md §7): a line of the caller's own basket only
+// (anyone else's is not found). The quantity stays between 1 and the stock (§2, §5).
+const api = apiRoute({
+  PUT: endpoint({
+    access: "member",
+    body: apiUpdateCartSchema,
+    handle: async ({ user, params, body }) => {
+      const result = await setCartQuantity(user, params.id ?? "", body.quantity);
+      return result.ok ? result.item ?? {} : cartFailure(result);
+    },
+  }),
+  DELETE: endpoint({
+    access: "member",
+    handle: async ({ user, params }) => {
+      const result = await removeCartItem(user, params.id ?? "");
+      return result.ok ? { message: SHOP_MESSAGES.removed } : cartFailure(result);
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

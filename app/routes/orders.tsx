@@ -1,0 +1,114 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/orders";
+import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
+import { listOrders } from "~/models/order.server";
+import { requireUser } from "~/request/auth.server";
+import { formatLongDate } from "~/utils/dates";
+import { formatPence } from "~/utils/money";
+import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+
+// My Orders (commerce-and-accounts.md §2 "My Orders"; issue 16 §6): the member's orders, newest first,
+// a page at a time, each with its status badge (completed, pending, processing, cancelled; any other value
+// destructive) and, for test payments, a Test order badge. Links to the account, the shop and memorials.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const page = parsePageNumber(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
+  return listOrders(user.id, page);
+}
+
+export default function OrdersPage({ loaderData }: Route.ComponentProps) {
+  const { orders, page, pages, total } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-10">
+      <Link to="/account" className="link text-sm">
+        ← Back to My Account
+      </Link>
+      <h1 className="mt-2 font-serif text-3xl font-bold text-slate-900">My Orders</h1>
+      {total === 0 ? (
+        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6">
+          <p className="text-slate-800">You have not placed any orders yet.</p>
+          <div className="mt-4 flex flex-wrap gap-3">
+            <Link to="/products" className="btn-primary">
+              Browse products
+            </Link>
+            <Link to="/memorials" className="btn-secondary">
+              Explore memorials
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          <p className="mt-1 text-slate-700">
+            {total} order{total === 1 ? "" : "s"}, newest first.
+          </p>
+          <ol className="mt-6 space-y-4">
+            {orders.map((order) => (
+              <li key={order.id}>
+                <article aria-labelledby={`order-${order.id}`} className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6" data-testid="order">
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <h2 id={`order-${order.id}`} className="text-lg font-semibold text-slate-900">
+                      Order {order.number}
+                    </h2>
+                    <div className="flex flex-wrap gap-2">
+                      <OrderStatusBadge status={order.status} />
+                      {order.isTest ? <TestOrderBadge /> : null}
+                    </div>
+                  </div>
+                  <p className="text-sm text-slate-700">Placed on {formatLongDate(order.createdAt)}</p>
+                  <ul className="mt-3 space-y-1 text-slate-800">
+                    {order.items.map((item) => (
+                      <li key={item.id} className="flex justify-between gap-4">
+                        <span className="wrap-anywhere">
+                          {item.quantity} × {item.name}
+                        </span>
+                        <span className="shrink-0">{formatPence(item.lineTotal)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                  <p className="mt-3 flex justify-between gap-4 border-t border-slate-200 pt-3 font-semibold text-slate-900">
+                    <span>Total (tax included)</span>
+                    <span>{formatPence(order.total)}</span>
+                  </p>
+                  <p className="mt-1 text-sm text-slate-700 wrap-anywhere">Payment ID: {order.paymentId}</p>
+                </article>
+              </li>
+            ))}
+          </ol>
+          {pages > 1 ? (
+            <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-4">
+              {page > 1 ? (
+                <Link to={page === 2 ? "/orders" : `/orders?page=${page - 1}`} className="btn-secondary">
+                  Newer orders
+                </Link>
+              ) : (
+                <span />
+              )}
+              <span className="text-slate-700">
+                Page {page} of {pages}
+              </span>
+              {page < pages ? (
+                <Link to={`/orders?page=${page + 1}`} className="btn-secondary">
+                  Older orders
+                </Link>
+              ) : (
+                <span />
+              )}
+            </nav>
+          ) : null}
+        </>
+      )}
+      <p className="mt-8 flex flex-wrap gap-4 text-sm">
+        <Link to="/products" className="link">
+          Products
+        </Link>
+        <Link to="/memorials" className="link">
+          Memorials
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "My Orders · Everlight" }];

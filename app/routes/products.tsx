@@ -1,0 +1,242 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/products";
+import { ProductImage } from "~/components/shop/product-image";
+import { addToCart, basketQuantities } from "~/models/cart.server";
+import { countProductsByGroup, listActiveProducts, productImage } from "~/models/product.server";
+import { getOptionalUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
+import { formatPence, TAX_PERCENT } from "~/utils/money";
+import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+import { groupOf, isShopGroup, previewDescription, SHOP_GROUP_IDS, SHOP_GROUPS, SHOP_MESSAGES, stockState, type ShopGroup } from "~/utils/shop";
+import { addToCartFormSchema } from "~/utils/validation/shop";
+
+// The shop (commerce-and-accounts.md §2 "Products"; issue 16 §1): active products with their picture,
+// name, a 50-character description, price and stock, filtered by the shop's groups (digital, physical,
+// service, mapped onto the admin categories in app/utils/shop.ts). Add to cart is a form, so it works
+// without JavaScript; a visitor is sent to sign in ("Please log in to add items to cart") and brought back
+// to the product. Real data only: no ratings, review counts or badges (the spec's original invented them).
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request);
+  const url = new URL(request.url);
+  const category = url.searchParams.get("category");
+  // An unknown group shows every product (as the browse page treats unknown values).
+  const group: ShopGroup | null = isShopGroup(category) ? category : null;
+  const page = parsePageNumber(url.searchParams.get("page"));
+  if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
+  const [list, counts, inBasket] = await Promise.all([
+    listActiveProducts({ group, page }),
+    countProductsByGroup(),
+    user ? basketQuantities(user.id) : Promise.resolve({} as Record<string, number>),
+  ]);
+  return {
+    group,
+    counts,
+    signedIn: !!user,
+    page: list.page,
+    pages: list.pages,
+    total: list.total,
+    products: list.items.map((p) => ({
+      id: p.id,
+      name: p.name,
+      preview: previewDescription(p.description),
+      description: p.description.trim(),
+      price: p.price,
+      category: p.category,
+      group: groupOf(p.category),
+      stock: p.stockQuantity,
+      inBasket: inBasket[p.id] ?? 0,
+      image: productImage(p.imageUrl),
+    })),
+  };
+}
+
+/** Back to the same listing, at the product's card. */
+function backTo(request: Request, productId: string | undefined) {
+  const { search } = new URL(request.url);
+  const params = new URLSearchParams(search);
+  params.delete("index");
+  const query = params.toString();
+  return `/products${query ? `?${query}` : ""}${productId ? `#product-${productId}` : ""}`;
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await getOptionalUser(request);
+  const submission = parseWithZod(await request.formData(), { schema: addToCartFormSchema });
+  const productId = submission.status === "success" ? submission.value.productId : undefined;
+  const back = backTo(request, productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : undefined);
+  if (!user) {
+    // §2: adding needs a member; after signing in they come back to this product.
+    const headers = await withToast({ type: "info", title: SHOP_MESSAGES.loginToAdd });
+    return redirect(`/login?${new URLSearchParams({ redirectTo: back })}`, { status: 303, headers });
+  }
+  if (submission.status !== "success") {
+    return redirect(back, { status: 303, headers: await withToast({ type: "error", title: SHOP_MESSAGES.addFailed, description: SHOP_MESSAGES.productGone }) });
+  }
+  const result = await addToCart(user, submission.value);
+  if (!result.ok) {
+    // §8: a message about stock is titled Stock Limitation.
+    const title = /stock/i.test(result.message) ? SHOP_MESSAGES.stockTitle : SHOP_MESSAGES.addFailed;
+    return redirect(back, { status: 303, headers: await withToast({ type: "error", title, description: result.message }) });
+  }
+  const headers = await withToast({ type: "success", title: SHOP_MESSAGES.added, description: `${result.name} is in your basket (${result.quantity}).` });
+  return redirect(back, { status: 303, headers });
+}
+
+export default function ProductsPage({ loaderData }: Route.ComponentProps) {
+  const { products, group, counts, page, pages, total } = loaderData;
+  const groups = SHOP_GROUP_IDS.filter((g) => counts[g] > 0 || g === group);
+  const all = SHOP_GROUP_IDS.reduce((sum, g) => sum + counts[g], 0);
+  const pageLink = (n: number) => `/products?${new URLSearchParams({ ...(group ? { category: group } : {}), ...(n > 1 ? { page: String(n) } : {}) })}`;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="font-serif text-3xl font-bold text-slate-900">Memorial Products</h1>
+          <p className="mt-1 max-w-2xl text-slate-700">Keepsakes, candles, frames and more to remember someone by. Prices are before tax; {TAX_PERCENT}% tax is added in your basket.</p>
+        </div>
+        <Link to="/basket" className="btn-secondary">
+          View basket
+        </Link>
+      </div>
+
+      <nav aria-label="Product categories" className="mt-6">
+        <ul className="flex flex-wrap gap-2">
+          <FilterLink to="/products" current={group === null} label="All products" count={all} />
+          {groups.map((g) => (
+            <FilterLink key={g} to={`/products?category=${g}`} current={group === g} label={SHOP_GROUPS[g].label} count={counts[g]} />
+          ))}
+        </ul>
+      </nav>
+
+      {products.length === 0 ? (
+        <p className="mt-10 rounded-lg border border-slate-200 bg-white p-6 text-slate-800">
+          {group ? `No ${SHOP_GROUPS[group].label.toLowerCase()} products yet.` : "No products are for sale just now."}{" "}
+          {group ? (
+            <Link to="/products" className="link">
+              See all products
+            </Link>
+          ) : null}
+        </p>
+      ) : (
+        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label={`${total} product${total === 1 ? "" : "s"}`}>
+          {products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="mt-10 flex items-center justify-between gap-4">
+          {page > 1 ? (
+            <Link to={pageLink(page - 1)} className="btn-secondary">
+              Previous page
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-700">
+            Page {page} of {pages}
+          </span>
+          {page < pages ? (
+            <Link to={pageLink(page + 1)} className="btn-secondary">
+              Next page
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+function FilterLink({ to, current, label, count }: { to: string; current: boolean; label: string; count: number }) {
+  return (
+    <li>
+      <Link
+        to={to}
+        aria-current={current ? "page" : undefined}
+        className={`inline-flex rounded-full border px-4 py-1.5 text-sm font-medium ${
+          current ? "border-indigo-700 bg-indigo-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-50"
+        }`}
+      >
+        {label} ({count})
+      </Link>
+    </li>
+  );
+}
+
+type CardProduct = Route.ComponentProps["loaderData"]["products"][number];
+
+function ProductCard({ product }: { product: CardProduct }) {
+  const navigation = useNavigation();
+  const adding = navigation.state === "submitting" && navigation.formData?.get("productId") === product.id;
+  const stock = stockState(product.stock);
+  const allInBasket = product.stock > 0 && product.inBasket >= product.stock;
+  const headingId = `product-${product.id}-name`;
+  return (
+    <article id={`product-${product.id}`} aria-labelledby={headingId} className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+      <ProductImage
+        src={product.image.src}
+        srcSet={product.image.srcSet}
+        sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+        alt={product.name}
+        width={400}
+        height={300}
+        className="aspect-[4/3] w-full bg-stone-100"
+      />
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <p className="text-sm text-slate-700">
+          {product.category} · {SHOP_GROUPS[product.group].label}
+        </p>
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900 wrap-anywhere">
+          {product.name}
+        </h2>
+        {product.description.length > product.preview.length ? (
+          <details className="text-slate-700">
+            <summary className="cursor-pointer">
+              {product.preview} <span className="link text-sm">More</span>
+            </summary>
+            <p className="mt-1 wrap-anywhere">{product.description}</p>
+          </details>
+        ) : (
+          <p className="text-slate-700 wrap-anywhere">{product.preview}</p>
+        )}
+        <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2 pt-2">
+          <p className="text-xl font-bold text-slate-900">{formatPence(product.price)}</p>
+          <p className={`text-sm font-medium ${stock.kind === "out" ? "text-red-800" : stock.kind === "low" ? "text-amber-800" : "text-emerald-800"}`}>{stock.label}</p>
+        </div>
+        {product.inBasket > 0 ? (
+          <p className="text-sm text-slate-700">
+            In your basket: {product.inBasket}.{" "}
+            <Link to="/basket" className="link">
+              View basket
+            </Link>
+          </p>
+        ) : null}
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="productId" value={product.id} />
+          <input type="hidden" name="quantity" value="1" />
+          <button type="submit" className="btn-primary w-full" disabled={stock.kind === "out" || allInBasket || adding} aria-describedby={allInBasket ? `${headingId}-all` : undefined}>
+            {stock.kind === "out" ? "Out of stock" : adding ? "Adding..." : "Add to cart"}
+            {stock.kind !== "out" ? <span className="sr-only">, {product.name}</span> : null}
+          </button>
+          {allInBasket ? (
+            <p id={`${headingId}-all`} className="mt-1 text-sm text-slate-700">
+              All {product.stock} in stock are in your basket.
+            </p>
+          ) : null}
+        </Form>
+      </div>
+    </article>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Memorial Products · Everlight" },
+  { name: "description", content: "Memorial keepsakes, candles, frames, jewellery and more, sent with care." },
+];

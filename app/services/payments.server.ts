@@ -1,0 +1,331 @@
+import { randomBytes } from "node:crypto";
+import Stripe from "stripe";
+import { prisma } from "./db.server";
+import { getEnv, paymentSettings, type Env, type PaymentSettings } from "./env.server";
+
+// The payments adapter (DESIGN.md "payments"; issue 16 §4): one interface, two providers.
+// - Stripe (`stripe` on the server) when STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set: a
+//   PaymentIntent for the embedded Payment Element (with JavaScript), a Checkout Session for the page
+//   without it, refunds, and signed webhooks.
+// - A built-in test provider otherwise, so that `npm start` has a working shop: its payments live in the
+//   `test_payments` table, are paid by pressing a clearly labelled button, and move no money.
+// The provider knows nothing of baskets, users or orders (app/models/order.server.ts holds those rules):
+// it is asked for amounts in pence and answers what it knows about payments. Every create carries an
+// idempotency key, so a retried request never makes a second payment, session or refund.
+
+export type PaymentState = "succeeded" | "processing" | "unpaid" | "canceled";
+
+export type ProviderPayment = {
+  id: string;
+  status: PaymentState;
+  /** pence */
+  amount: number;
+  currency: string;
+  /** false for Stripe's test mode and for the test provider: no money moved. */
+  live: boolean;
+  /** For the browser's payment form; never stored by us. */
+  clientSecret: string | null;
+  /** The provider's words when a payment attempt failed. */
+  failureMessage: string | null;
+};
+
+export type HostedCheckoutState = {
+  id: string;
+  /** The payment succeeded (paid), or nothing of it is known yet. */
+  paid: boolean;
+  /** The payment behind the session, once there is one. */
+  paymentId: string | null;
+  amount: number;
+  currency: string;
+};
+
+export type WebhookEvent = {
+  id: string;
+  type: string;
+  /** What the event is about, for the events that can complete an order; null for the rest. */
+  subject: { kind: "payment"; id: string } | { kind: "session"; id: string } | null;
+};
+
+export type CreatePaymentInput = {
+  amount: number;
+  currency: string;
+  idempotencyKey: string;
+  description: string;
+  metadata: Record<string, string>;
+};
+
+export type HostedCheckoutInput = CreatePaymentInput & {
+  lines: { name: string; quantity: number; unitAmount: number }[];
+  customerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
+};
+
+export interface PaymentProvider {
+  readonly name: "stripe" | "test";
+  /** Orders it makes are test orders (the test provider always; Stripe in test mode). */
+  readonly isTest: boolean;
+  /** For Stripe.js in the browser; null for the test provider. */
+  readonly publishableKey: string | null;
+  createPayment(input: CreatePaymentInput): Promise<ProviderPayment>;
+  /** The payment as the provider knows it now; null when it has no such payment. */
+  getPayment(id: string): Promise<ProviderPayment | null>;
+  /** A hosted payment page (Stripe Checkout) for browsers without JavaScript. */
+  createHostedCheckout(input: HostedCheckoutInput): Promise<{ id: string; url: string }>;
+  getHostedCheckout(id: string): Promise<HostedCheckoutState | null>;
+  /** Refunds a succeeded payment in full. */
+  refund(paymentId: string, options: { idempotencyKey: string }): Promise<{ id: string }>;
+  /** Checks a webhook's signature and timestamp on its raw body; throws WebhookRejectedError. */
+  verifyWebhook(rawBody: string, signature: string | null): WebhookEvent;
+  /** The test provider's Pay button: the payment succeeds (no card, no money). */
+  payTestPayment?(id: string): Promise<ProviderPayment | null>;
+}
+
+/** The provider could not be reached or refused the request: callers say "Payment Error" and keep nothing. */
+export class PaymentProviderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PaymentProviderError";
+  }
+}
+
+export class WebhookRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WebhookRejectedError";
+  }
+}
+
+/** How old a webhook's signed timestamp may be (Stripe's default tolerance): older ones are replays. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+// ───────────────────────────── Stripe ─────────────────────────────
+
+function stripeState(status: Stripe.PaymentIntent.Status): PaymentState {
+  switch (status) {
+    case "succeeded":
+      return "succeeded";
+    // We capture automatically; a payment waiting for capture is on its way.
+    case "processing":
+    case "requires_capture":
+      return "processing";
+    case "canceled":
+      return "canceled";
+    default:
+      return "unpaid";
+  }
+}
+
+function fromIntent(intent: Stripe.PaymentIntent): ProviderPayment {
+  return {
+    id: intent.id,
+    status: stripeState(intent.status),
+    amount: intent.amount_received && intent.status === "succeeded" ? intent.amount_received : intent.amount,
+    currency: intent.currency,
+    live: intent.livemode,
+    clientSecret: intent.client_secret,
+    failureMessage: intent.last_payment_error?.message ?? null,
+  };
+}
+
+function isMissing(error: unknown) {
+  return error instanceof Stripe.errors.StripeError && (error.code === "resource_missing" || error.statusCode === 404);
+}
+
+function providerError(action: string, error: unknown): PaymentProviderError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PaymentProviderError(`Stripe could not ${action}: ${detail}`, { cause: error });
+}
+
+export function stripeProvider(settings: Extract<PaymentSettings, { provider: "stripe" }>): PaymentProvider {
+  const api = settings.apiUrl ? new URL(settings.apiUrl) : null;
+  const stripe = new Stripe(settings.secretKey, {
+    ...(api ? { host: api.hostname, port: api.port || (api.protocol === "http:" ? 80 : 443), protocol: api.protocol === "http:" ? "http" : "https" } : {}),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    appInfo: { name: "Everlight" },
+  });
+  return {
+    name: "stripe",
+    isTest: settings.secretKey.includes("_test_"),
+    publishableKey: settings.publishableKey,
+
+    async createPayment(input) {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: input.amount,
+            currency: input.currency,
+            automatic_payment_methods: { enabled: true },
+            description: input.description,
+            metadata: input.metadata,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return fromIntent(intent);
+      } catch (error) {
+        throw providerError("create the payment", error);
+      }
+    },
+
+    async getPayment(id) {
+      try {
+        return fromIntent(await stripe.paymentIntents.retrieve(id));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw providerError("look up the payment", error);
+      }
+    },
+
+    async createHostedCheckout(input) {
+      try {
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            line_items: input.lines.map((line) => ({
+              quantity: line.quantity,
+              price_data: { currency: input.currency, unit_amount: line.unitAmount, product_data: { name: line.name } },
+            })),
+            customer_email: input.customerEmail,
+            client_reference_id: input.metadata.checkoutId,
+            metadata: input.metadata,
+            payment_intent_data: { description: input.description, metadata: input.metadata },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        if (!session.url) throw new Error("the session has no address");
+        return { id: session.id, url: session.url };
+      } catch (error) {
+        throw providerError("open its payment page", error);
+      }
+    },
+
+    async getHostedCheckout(id) {
+      try {
+        const session = await stripe.checkout.sessions.retrieve(id);
+        const paymentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+        return { id: session.id, paid: session.payment_status === "paid", paymentId, amount: session.amount_total ?? 0, currency: session.currency ?? "" };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw providerError("look up the payment page", error);
+      }
+    },
+
+    async refund(paymentId, { idempotencyKey }) {
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: paymentId, reason: "requested_by_customer" }, { idempotencyKey });
+        return { id: refund.id };
+      } catch (error) {
+        throw providerError("refund the payment", error);
+      }
+    },
+
+    verifyWebhook(rawBody, signature) {
+      if (!signature) throw new WebhookRejectedError("Missing Stripe-Signature header");
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, WEBHOOK_TOLERANCE_SECONDS);
+      } catch (error) {
+        throw new WebhookRejectedError(error instanceof Error ? error.message : "Invalid signature");
+      }
+      const object = event.data.object as { id?: unknown; object?: unknown };
+      const id = typeof object.id === "string" ? object.id : null;
+      let subject: WebhookEvent["subject"] = null;
+      if (id && event.type === "payment_intent.succeeded") subject = { kind: "payment", id };
+      if (id && (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")) subject = { kind: "session", id };
+      return { id: event.id, type: event.type, subject };
+    },
+  };
+}
+
+// ───────────────────────────── the test provider ─────────────────────────────
+
+type TestRow = { id: string; amount: number; currency: string; status: string };
+
+function fromTestRow(row: TestRow): ProviderPayment {
+  return {
+    id: row.id,
+    status: row.status === "succeeded" ? "succeeded" : row.status === "canceled" ? "canceled" : "unpaid",
+    amount: row.amount,
+    currency: row.currency,
+    live: false,
+    // Nothing secret: paying a test payment needs the buyer's own session (app/models/order.server.ts).
+    clientSecret: `${row.id}_secret_test`,
+    failureMessage: null,
+  };
+}
+
+/** A test payment's id: recognisably not Stripe's. */
+export const TEST_PAYMENT_PREFIX = "testpay_";
+
+export const testProvider: PaymentProvider = {
+  name: "test",
+  isTest: true,
+  publishableKey: null,
+
+  async createPayment(input) {
+    const row = await prisma().testPayment.upsert({
+      where: { idempotencyKey: input.idempotencyKey },
+      create: {
+        id: `${TEST_PAYMENT_PREFIX}${randomBytes(12).toString("hex")}`,
+        idempotencyKey: input.idempotencyKey,
+        amount: input.amount,
+        currency: input.currency,
+        metadata: input.metadata,
+      },
+      update: {},
+    });
+    return fromTestRow(row);
+  },
+
+  async getPayment(id) {
+    if (!id.startsWith(TEST_PAYMENT_PREFIX)) return null;
+    const row = await prisma().testPayment.findUnique({ where: { id } });
+    return row ? fromTestRow(row) : null;
+  },
+
+  async createHostedCheckout() {
+    // The test provider's own step works without JavaScript; nothing hosted elsewhere is needed.
+    throw new PaymentProviderError("The test provider has no hosted payment page");
+  },
+
+  async getHostedCheckout() {
+    return null;
+  },
+
+  async refund(paymentId) {
+    // Refunded in full, in one statement, so a repeated refund changes nothing.
+    const refunded = await prisma().$executeRaw`UPDATE "test_payments" SET "amountRefunded" = "amount", "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
+    if (!refunded) throw new PaymentProviderError("No such succeeded test payment to refund");
+    return { id: `testrefund_${paymentId.slice(TEST_PAYMENT_PREFIX.length)}` };
+  },
+
+  verifyWebhook() {
+    throw new WebhookRejectedError("Stripe webhooks are not configured (the built-in test provider takes payments)");
+  },
+
+  async payTestPayment(id) {
+    if (!id.startsWith(TEST_PAYMENT_PREFIX)) return null;
+    await prisma().testPayment.updateMany({ where: { id, status: "requires_payment_method" }, data: { status: "succeeded" } });
+    const row = await prisma().testPayment.findUnique({ where: { id } });
+    return row ? fromTestRow(row) : null;
+  },
+};
+
+// ───────────────────────────── which one ─────────────────────────────
+
+let cached: { env: Env; provider: PaymentProvider } | undefined;
+
+export function createPaymentProvider(settings: PaymentSettings): PaymentProvider {
+  return settings.provider === "stripe" ? stripeProvider(settings) : testProvider;
+}
+
+/** The process's payment provider, as configured (checked at start-up by env.server.ts). */
+export function getPaymentProvider(): PaymentProvider {
+  const env = getEnv();
+  if (cached?.env !== env) cached = { env, provider: createPaymentProvider(paymentSettings(env)) };
+  return cached.provider;
+}
