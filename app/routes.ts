@@ -39,14 +39,6 @@ export default [
     route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
     route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
     route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
-<<<<<<< HEAD
-    // commerce-and-accounts.md §7: vault
-    route("vault/password", "routes/api/vault.password.ts"), //                GET, POST (member)
-    route("vault/verify", "routes/api/vault.verify.ts"), //                    POST (member)
-    route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
-    route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
-    route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
-=======
     // commerce-and-accounts.md §7: cart and shop
     route("products", "routes/api/products.ts"), //                            GET ?category
     route("cart", "routes/api/cart.ts"), //                                    GET, POST, DELETE (member)
@@ -56,7 +48,16 @@ export default [
     route("orders/create-from-payment", "routes/api/orders.create-from-payment.ts"), // POST (member)
     route("orders", "routes/api/orders.ts"), //                                GET (member)
     route("stripe/webhook", "routes/api/stripe.webhook.ts"), //                POST (Stripe, by its signature)
->>>>>>> issue16-shop
+    // commerce-and-accounts.md §7: subscription (issue 17), and ours: cancelling for real
+    route("create-subscription-payment", "routes/api/create-subscription-payment.ts"), // POST (member)
+    route("complete-subscription-upgrade", "routes/api/complete-subscription-upgrade.ts"), // POST (member)
+    route("cancel-subscription", "routes/api/cancel-subscription.ts"), //      POST (member)
+    // commerce-and-accounts.md §7: vault
+    route("vault/password", "routes/api/vault.password.ts"), //                GET, POST (member)
+    route("vault/verify", "routes/api/vault.verify.ts"), //                    POST (member)
+    route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
+    route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
+    route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
     // commerce-and-accounts.md §7: admin
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
 

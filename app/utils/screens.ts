@@ -5,16 +5,6 @@
 // expects the link).
 export const SCREENS_NOT_BUILT = [
   "/news",
-<<<<<<< HEAD
-  "/products",
-  "/basket",
-  "/checkout",
-  "/order-success",
-  "/order-confirmation",
-  "/orders",
-=======
-  "/vault",
->>>>>>> issue16-shop
   "/subscription",
   "/friends",
   "/contact",
