@@ -4,6 +4,7 @@ import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/order.server";
+import { chargeDueInstalments } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
@@ -39,11 +40,15 @@ export function headers() {
 
 let mailWorker: MailWorker | undefined;
 let refundTimer: ReturnType<typeof setInterval> | undefined;
+let instalmentTimer: ReturnType<typeof setInterval> | undefined;
+
+/** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/plan.server.ts). */
+const INSTALMENT_ROUND_MS = 60_000;
 
 /** A refund the payment provider refused for a moment (it was down) is tried again (app/models/order.server.ts). */
 const REFUND_RETRY_MS = 5 * 60_000;
 
-/** Applies pending migrations, starts the mail worker and the refund retries, then loads the demo data into an empty database. */
+/** Applies pending migrations, starts the mail worker, the refund retries and the instalments, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
   const db = getDatabase();
@@ -63,6 +68,9 @@ export async function prepare(log: (line: string) => void = console.log) {
   const retryRefunds = () => void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));
   refundTimer = setInterval(retryRefunds, REFUND_RETRY_MS).unref();
   retryRefunds();
+  const chargeInstalments = () => void chargeDueInstalments().catch((error) => console.error("Charging instalments failed:", error));
+  instalmentTimer = setInterval(chargeInstalments, INSTALMENT_ROUND_MS).unref();
+  chargeInstalments();
   if (env.SEED_DEMO_DATA === "true") {
     const seeded = await seedDemoData(db.prisma);
     if (seeded.loaded) {
@@ -75,6 +83,7 @@ export async function prepare(log: (line: string) => void = console.log) {
 /** Stops the mail worker, writes the view counts still in memory, then closes the database (server.js, on shutdown). */
 export async function closeDatabase() {
   clearInterval(refundTimer);
+  clearInterval(instalmentTimer);
   await mailWorker?.stop();
   await flushViews();
   await closeDb();

@@ -1,6 +1,8 @@
 import { render } from "@react-email/components";
 import { createElement, type ReactElement } from "react";
 import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
+import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
+import { PlanLapsedEmail, planLapsedSubject, type PlanLapsedProps } from "./plan-lapsed";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
@@ -16,6 +18,8 @@ export type EmailPropsByKind = {
   "account-deleted": AccountDeletedProps;
   "tributes-waiting": TributesWaitingProps;
   "order-confirmation": OrderConfirmationProps;
+  "instalment-missed": InstalmentMissedProps;
+  "plan-lapsed": PlanLapsedProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -27,6 +31,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
   "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
+  "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
+  "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -5,7 +5,9 @@ import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 import { countryName } from "~/utils/countries";
+import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
+import { PLANS } from "~/utils/plans";
 import { orderNumber, TAX_LABEL, WHATS_NEXT } from "~/utils/shop";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
@@ -108,6 +110,15 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeTributesWaiting(row, site);
     case "order-confirmation":
       return composeOrderConfirmation(row, site);
+    case "instalment-missed": {
+      const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
+      const props = { firstName: String(data.firstName), planName, amount: formatPence(Number(data.amount)), number: Number(data.number), count: Number(data.count) };
+      return { to: row.to, kind: "instalment-missed", props: { ...props, accessUntil: formatLongDate(String(data.accessUntil)), subscriptionUrl: `${site}/subscription` } };
+    }
+    case "plan-lapsed": {
+      const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
+      return { to: row.to, kind: "plan-lapsed", props: { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` } };
+    }
     default:
       return { skip: `no email of kind ${row.kind}` };
   }

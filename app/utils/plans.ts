@@ -117,3 +117,46 @@ export function isPaidPlan(plan: string | null | undefined, expiry?: Date | null
 export function atFreeMemorialLimit(owner: { subscriptionPlan: string | null; subscriptionExpiryDate: Date | null }, owned: number, now = new Date()) {
   return !isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate, now) && owned >= FREE_MEMORIAL_LIMIT;
 }
+
+export type PaymentType = "full" | "monthly";
+export const PAYMENT_TYPES: PaymentType[] = ["full", "monthly"];
+
+/**
+ * The built-in provider's saved test cards (README): one that always pays, and one that pays the first
+ * instalment and declines the later ones, as Stripe's test card 4000 0000 0000 0341 does.
+ */
+export type TestCard = "ok" | "declines_later";
+export const TEST_CARDS: { id: TestCard; label: string }[] = [
+  { id: "ok", label: "Test card that always pays" },
+  { id: "declines_later", label: "Test card that declines later instalments" },
+];
+
+/** Ours (README): after a missed instalment the plan stays in force this many days, then lapses. */
+export const INSTALMENT_GRACE_DAYS = 7;
+/** A declined instalment is tried again this often while the grace period lasts. */
+export const INSTALMENT_RETRY_DAYS = 2;
+
+/** commerce-and-accounts.md §2, §4, §8 "Subscription": the texts, and ours where the spec has none. */
+export const SUBSCRIPTION_MESSAGES = {
+  upgradedTitle: "Subscription Upgraded!",
+  upgraded: (plan: string) => `You now have access to the ${plan} plan.`,
+  paymentSuccessfulTitle: "Payment Successful!",
+  paymentSuccessful: "Your subscription has been upgraded successfully.",
+  downgradeTitle: "Downgrade to Free",
+  downgrade: "Contact support to downgrade to free plan.",
+  createFailed: "Failed to create payment. Please try again.",
+  upgradeFailed: "Failed to complete subscription upgrade",
+  upgradeFailedAfterPayment: "Payment succeeded but subscription upgrade failed. Please contact support.",
+  cancelFailed: "Failed to cancel subscription. Please try again.",
+  cancelledTitle: "Subscription cancelled",
+  alreadyOnPlan: "You are already on this plan.",
+  monthlyNotOffered: "Monthly payments are offered when moving from the free plan. Please pay the rest in full.",
+  paymentNotFound: "No payment information found.",
+  unpaid: "The payment has not been completed.",
+  wrongAmount: "The payment's amount does not match the plan. Nothing was charged to your plan; please contact support.",
+  wrongPlan: "This payment was made for another plan.",
+  alreadyUsed: "This payment has already been used.",
+  nothingToCancel: "You are on the free plan: there is nothing to cancel.",
+  paidInFull: "Your plan is paid in full: there are no payments to stop, and it stays yours. If you want to give it up or ask for a refund, please contact us.",
+  choosePaymentType: "Please choose how you would like to pay.",
+} as const;

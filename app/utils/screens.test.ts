@@ -9,9 +9,9 @@ describe("screens that exist", () => {
     ["/help#plans", true],
     ["/my-memorials?page=2", true],
     ["/news", false],
-    ["/vault/files", false],
-    ["/subscription?success=true", false],
-    ["/order-success", false],
+    ["/vault/files", true],
+    ["/subscription?success=true", true],
+    ["/order-success", true],
     ["/admin", false],
     // A path that merely starts like an unbuilt one is not it.
     ["/newsletter-archive", true],

@@ -5,7 +5,6 @@
 // expects the link).
 export const SCREENS_NOT_BUILT = [
   "/news",
-  "/subscription",
   "/friends",
   "/contact",
   "/admin",

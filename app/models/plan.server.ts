@@ -1,0 +1,426 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { prisma } from "~/services/db.server";
+import { getPaymentProvider, PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/services/payments.server";
+import { formatLongDate } from "~/utils/dates";
+import {
+  ENDOWMENT_PERCENT,
+  INSTALMENT_GRACE_DAYS,
+  INSTALMENT_RETRY_DAYS,
+  instalments,
+  isPaidPlan,
+  PLANS,
+  SUBSCRIPTION_MESSAGES,
+  type PaymentType,
+  type PlanId,
+  type TestCard,
+} from "~/utils/plans";
+import { queueMail } from "./mail.server";
+
+// Permanence plans paid for real (commerce-and-accounts.md §2 "Subscription", §4 "Subscription purchase",
+// §7; issue 17 §1–6). The rules:
+// - What a plan costs is decided here, from app/utils/plans.ts and what the member already paid: a
+//   purchase and its first payment are recorded (plan, way to pay, amount) before the provider is asked
+//   for a payment, and the plan is granted from that record, never from what a client sends.
+// - A plan is granted only after the provider itself says the payment succeeded, for the amount and
+//   currency recorded, to this member, and only once: the payment row moves from pending to succeeded in
+//   one conditional update, and a provider payment id is unique among plan payments.
+// - Monthly means instalments: access runs to the next due date plus a grace period; the worker
+//   (server/instalment-worker.ts) charges each one when due. A missed one is retried, the member is
+//   emailed, and when the grace period ends new memorials and vault uploads are refused (the plan's
+//   expiry passes). Nothing already there is deleted or hidden.
+// - Cancelling stops future instalments and keeps access to the end of the period paid for.
+
+type Member = { id: string; email: string; firstName: string; subscriptionPlan: string; subscriptionExpiryDate: Date | null };
+type Db = Prisma.TransactionClient | ReturnType<typeof prisma>;
+
+const DAY_MS = 86_400_000;
+
+/** One month on from a moment, the same day of the month where it exists (31 January → 28/29 February). */
+export function addMonths(date: Date, months: number): Date {
+  const next = new Date(date);
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, lastDay));
+  return next;
+}
+
+const graceAfter = (due: Date) => new Date(due.getTime() + INSTALMENT_GRACE_DAYS * DAY_MS);
+
+// ───────────────────────────── what the member has ─────────────────────────────
+
+export type PurchaseView = {
+  id: string;
+  planId: PlanId;
+  paymentType: PaymentType;
+  status: string;
+  instalmentCount: number;
+  instalmentsPaid: number;
+  paidPence: number;
+  remainingPence: number;
+  nextDueAt: Date | null;
+  nextAmountPence: number | null;
+  missed: { dueAt: Date; lastError: string | null; accessUntil: Date } | null;
+};
+
+export type SubscriptionView = {
+  /** The plan in force now (an ended one reads as Free). */
+  planId: PlanId;
+  /** A paid plan whose access has ended (cancelled, or a missed instalment after the grace period). */
+  ended: { planId: PlanId; on: Date } | null;
+  expiresAt: Date | null;
+  purchase: PurchaseView | null;
+};
+
+function planIdOf(value: string | null | undefined): PlanId {
+  return value === "forever" || value === "forever_plus" ? value : "free";
+}
+
+/** The member's plan now, and the purchase behind it (the newest that granted anything). */
+export async function getSubscription(user: Member, now = new Date()): Promise<SubscriptionView> {
+  const recorded = planIdOf(user.subscriptionPlan);
+  const inForce = isPaidPlan(recorded, user.subscriptionExpiryDate, now) ? recorded : "free";
+  const purchase = await prisma().planPurchase.findFirst({
+    where: { userId: user.id, status: { in: ["active", "completed", "cancelled", "lapsed"] } },
+    orderBy: { createdAt: "desc" },
+    include: { payments: { orderBy: { number: "asc" } } },
+  });
+  let view: PurchaseView | null = null;
+  if (purchase) {
+    const amounts = purchaseAmounts(purchase);
+    const paid = purchase.payments.filter((p) => p.status === "succeeded").reduce((sum, p) => sum + p.amount, 0);
+    const failed = purchase.payments.find((p) => p.number === purchase.instalmentsPaid + 1 && p.status === "failed");
+    view = {
+      id: purchase.id,
+      planId: planIdOf(purchase.planId),
+      paymentType: purchase.paymentType as PaymentType,
+      status: purchase.status,
+      instalmentCount: purchase.instalmentCount,
+      instalmentsPaid: purchase.instalmentsPaid,
+      paidPence: paid,
+      remainingPence: amounts.slice(purchase.instalmentsPaid).reduce((a, b) => a + b, 0),
+      nextDueAt: purchase.status === "active" ? purchase.nextDueAt : null,
+      nextAmountPence: purchase.status === "active" ? (amounts[purchase.instalmentsPaid] ?? null) : null,
+      missed: failed && purchase.nextDueAt ? { dueAt: purchase.nextDueAt, lastError: failed.lastError, accessUntil: graceAfter(purchase.nextDueAt) } : null,
+    };
+  }
+  return {
+    planId: inForce,
+    ended: recorded !== "free" && inForce === "free" && user.subscriptionExpiryDate ? { planId: recorded, on: user.subscriptionExpiryDate } : null,
+    expiresAt: inForce === "free" ? null : user.subscriptionExpiryDate,
+    purchase: view,
+  };
+}
+
+/** The amounts of a purchase's payments: the instalments of its plan, or one payment of what it costs. */
+function purchaseAmounts(purchase: { planId: string; paymentType: string; instalmentCount: number; payments?: { number: number; amount: number }[] }): number[] {
+  if (purchase.paymentType === "monthly") return instalments(PLANS[planIdOf(purchase.planId)]);
+  const first = purchase.payments?.find((p) => p.number === 1);
+  return [first?.amount ?? PLANS[planIdOf(purchase.planId)].pricePence];
+}
+
+export type PlanOffer = { planId: PlanId; pricePence: number; credit: number; monthly: boolean };
+
+/**
+ * What moving to a plan costs this member: its price, less what they have paid for a plan they hold
+ * (Forever paid in full moves to Forever Plus for the difference). Monthly payments are offered from
+ * the free plan only: a member part-way through instalments pays the rest of the new plan at once.
+ */
+export async function planOffer(user: Member, planId: PlanId, now = new Date()): Promise<PlanOffer | { refused: string }> {
+  if (planId === "free") return { refused: SUBSCRIPTION_MESSAGES.downgrade };
+  const current = await getSubscription(user, now);
+  if (current.planId === planId) return { refused: SUBSCRIPTION_MESSAGES.alreadyOnPlan };
+  if (current.planId === "forever_plus") return { refused: SUBSCRIPTION_MESSAGES.downgrade };
+  const credit = current.planId === "forever" && current.purchase?.planId === "forever" ? current.purchase.paidPence : 0;
+  const pricePence = PLANS[planId].pricePence - credit;
+  return { planId, pricePence, credit, monthly: credit === 0 && !!PLANS[planId].monthlyPayments };
+}
+
+// ───────────────────────────── starting a payment ─────────────────────────────
+
+export type StartPlanResult =
+  | { ok: true; purchaseId: string; paymentId: string; clientSecret: string | null; amountPence: number }
+  | { ok: false; reason: "refused" | "provider"; message: string };
+
+/**
+ * POST /api/create-subscription-payment and the plan screen's Continue to Payment: records the purchase
+ * and its first payment, then asks the provider for the payment (idempotent on the payment row, so a
+ * retried request makes no second payment). A purchase still waiting for the same choice is reused.
+ */
+export async function startPlanPurchase(user: Member, planId: PlanId, paymentType: PaymentType, options: { testCard?: TestCard; now?: Date; provider?: PaymentProvider } = {}): Promise<StartPlanResult> {
+  const now = options.now ?? new Date();
+  const provider = options.provider ?? getPaymentProvider();
+  const offer = await planOffer(user, planId, now);
+  if ("refused" in offer) return { ok: false, reason: "refused", message: offer.refused };
+  if (paymentType === "monthly" && !offer.monthly) return { ok: false, reason: "refused", message: SUBSCRIPTION_MESSAGES.monthlyNotOffered };
+  const monthly = paymentType === "monthly";
+  const amount = monthly ? instalments(PLANS[planId])[0] : offer.pricePence;
+
+  const waiting = await prisma().planPurchase.findFirst({
+    where: { userId: user.id, planId, paymentType, provider: provider.name, status: "awaiting_payment" },
+    include: { payments: { where: { number: 1 } } },
+    orderBy: { createdAt: "desc" },
+  });
+  const reusable = waiting?.payments[0]?.amount === amount && waiting.payments[0].status === "pending" ? waiting : null;
+  const purchase =
+    reusable ??
+    (await prisma().planPurchase.create({
+      data: {
+        userId: user.id,
+        planId,
+        paymentType,
+        provider: provider.name,
+        instalmentCount: monthly ? PLANS[planId].monthlyPayments! : 1,
+        testCard: provider.name === "test" ? (options.testCard ?? "ok") : null,
+        payments: { create: { number: 1, amount, dueAt: now } },
+      },
+      include: { payments: { where: { number: 1 } } },
+    }));
+  if (reusable && options.testCard && reusable.testCard !== options.testCard) {
+    await prisma().planPurchase.update({ where: { id: reusable.id }, data: { testCard: options.testCard } });
+  }
+  const row = purchase.payments[0];
+  let payment: ProviderPayment;
+  try {
+    payment = await provider.createPayment({
+      amount,
+      currency: row.currency,
+      idempotencyKey: `plan-payment:${row.id}`,
+      description: `Everlight ${PLANS[planId].name}${monthly ? ", instalment 1" : ""}`,
+      metadata: { kind: "plan", userId: user.id, planId, paymentType, purchaseId: purchase.id, planPaymentId: row.id },
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.createFailed };
+  }
+  await prisma().planPayment.updateMany({ where: { id: row.id, paymentId: null }, data: { paymentId: payment.id } });
+  return { ok: true, purchaseId: purchase.id, paymentId: payment.id, clientSecret: payment.clientSecret, amountPence: amount };
+}
+
+/** The payment screen's facts: the caller's own payment, still to be paid; null for anything else. */
+export async function getPendingPlanPayment(user: Member, paymentId: string) {
+  if (!paymentId || paymentId.length > 255) return null;
+  const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
+  if (!row || row.purchase.userId !== user.id || row.status !== "pending" || row.purchase.status !== "awaiting_payment") return null;
+  return { paymentId, planId: planIdOf(row.purchase.planId), paymentType: row.purchase.paymentType as PaymentType, amountPence: row.amount, testCard: (row.purchase.testCard ?? "ok") as TestCard, provider: row.purchase.provider };
+}
+
+// ───────────────────────────── granting the plan ─────────────────────────────
+
+export type CompletePlanResult =
+  | { ok: true; planId: PlanId; alreadyDone: boolean }
+  | { ok: false; reason: "not-found" | "unpaid" | "mismatch" | "used" | "provider"; message: string };
+
+const NOT_FOUND: CompletePlanResult = { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
+
+/**
+ * POST /api/complete-subscription-upgrade, the payment screen after paying, and the signed webhook: the
+ * provider is asked about the payment; the plan is granted if it succeeded for the recorded amount and
+ * currency, belongs to this member (when a member asks) and has not granted anything before.
+ */
+export async function completePlanPayment(
+  paymentId: string,
+  options: { userId?: string; expect?: { planId?: string; paymentType?: string }; now?: Date; provider?: PaymentProvider } = {},
+): Promise<CompletePlanResult> {
+  const now = options.now ?? new Date();
+  if (!paymentId || paymentId.length > 255) return NOT_FOUND;
+  const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
+  if (!row || (options.userId !== undefined && row.purchase.userId !== options.userId) || !row.purchase.userId) return NOT_FOUND;
+  const { purchase } = row;
+  if (options.expect?.planId && options.expect.planId !== purchase.planId) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
+  if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
+  if (row.number !== 1) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (row.status === "succeeded") {
+    return purchase.status === "awaiting_payment" ? NOT_FOUND : { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
+  }
+  if (purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+
+  const provider = options.provider ?? getPaymentProvider();
+  if (provider.name !== purchase.provider) return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+  let payment: ProviderPayment | null;
+  try {
+    payment = await provider.getPayment(paymentId);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+  }
+  if (!payment) return NOT_FOUND;
+  if (payment.status !== "succeeded") return { ok: false, reason: "unpaid", message: payment.failureMessage ?? SUBSCRIPTION_MESSAGES.unpaid };
+  if (payment.amount !== row.amount || payment.currency.toLowerCase() !== row.currency) {
+    console.error(`Plan payment ${paymentId} took ${payment.amount} ${payment.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
+    return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
+  }
+  return grant(row.id, purchase, now);
+}
+
+async function grant(paymentRowId: string, purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number }, now: Date): Promise<CompletePlanResult> {
+  const planId = planIdOf(purchase.planId);
+  const monthly = purchase.paymentType === "monthly";
+  const nextDueAt = monthly ? addMonths(now, 1) : null;
+  const done = await prisma().$transaction(async (tx) => {
+    // The claim: only one caller moves this payment from pending; a replay or a race finds nothing.
+    const claimed = await tx.planPayment.updateMany({ where: { id: paymentRowId, status: "pending" }, data: { status: "succeeded", paidAt: now, attempts: { increment: 1 } } });
+    if (!claimed.count) return false;
+    const finished = !monthly || purchase.instalmentCount === 1;
+    await tx.planPurchase.update({
+      where: { id: purchase.id },
+      data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt },
+    });
+    // A plan held before (Forever, moving to Forever Plus) is replaced: its instalments stop.
+    await tx.planPurchase.updateMany({ where: { userId: purchase.userId, id: { not: purchase.id }, status: { in: ["active", "completed", "cancelled", "lapsed"] } }, data: { status: "replaced" } });
+    await tx.user.update({ where: { id: purchase.userId! }, data: { subscriptionPlan: planId, subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
+    return true;
+  });
+  if (!done) {
+    const current = await prisma().planPurchase.findUnique({ where: { id: purchase.id }, select: { status: true } });
+    return current && current.status !== "awaiting_payment" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  }
+  return { ok: true, planId, alreadyDone: false };
+}
+
+/** The built-in provider's Complete Payment: its test payment succeeds (no card, no money), then the plan is granted. */
+export async function payTestPlanPayment(user: Member, paymentId: string, testCard: TestCard | undefined, now = new Date()): Promise<CompletePlanResult | null> {
+  const pending = await getPendingPlanPayment(user, paymentId);
+  const provider = getPaymentProvider();
+  if (!pending) {
+    // Paid already (a second press, a reload): say what happened rather than "not found".
+    const row = paymentId.length <= 255 ? await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } }) : null;
+    if (!row || row.purchase.userId !== user.id) return null;
+    return completePlanPayment(paymentId, { userId: user.id, now });
+  }
+  if (pending.provider !== "test" || provider.name !== "test") return null;
+  if (testCard) await prisma().planPurchase.updateMany({ where: { status: "awaiting_payment", payments: { some: { paymentId } } }, data: { testCard } });
+  await provider.payTestPayment!(paymentId);
+  return completePlanPayment(paymentId, { userId: user.id, now });
+}
+
+// ───────────────────────────── instalments ─────────────────────────────
+
+export type InstalmentReport = { charged: number; failed: number; completed: number; lapsed: number };
+
+/**
+ * The worker's round (server/instalment-worker.ts; tests pass the clock): every active monthly purchase
+ * of the built-in provider whose instalment is due is charged on its saved test card. Stripe's
+ * instalments are charged by Stripe and reported by its webhooks.
+ */
+export async function chargeDueInstalments(now = new Date(), options: { provider?: PaymentProvider; batch?: number } = {}): Promise<InstalmentReport> {
+  const provider = options.provider ?? getPaymentProvider();
+  const report: InstalmentReport = { charged: 0, failed: 0, completed: 0, lapsed: 0 };
+  if (provider.name !== "test") return report;
+  const due = await prisma().planPurchase.findMany({
+    where: { status: "active", provider: "test", nextDueAt: { lte: now }, OR: [{ retryAt: null }, { retryAt: { lte: now } }] },
+    orderBy: { nextDueAt: "asc" },
+    take: options.batch ?? 50,
+    include: { user: { select: { id: true, email: true, firstName: true } } },
+  });
+  for (const purchase of due) {
+    const outcome = await chargeInstalment(purchase, provider, now);
+    report[outcome]++;
+  }
+  return report;
+}
+
+type DuePurchase = Prisma.PlanPurchaseGetPayload<{ include: { user: { select: { id: true; email: true; firstName: true } } } }>;
+
+async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider, now: Date): Promise<keyof InstalmentReport> {
+  const number = purchase.instalmentsPaid + 1;
+  const amount = purchaseAmounts(purchase)[number - 1];
+  const dueAt = purchase.nextDueAt!;
+  if (now.getTime() >= graceAfter(dueAt).getTime()) {
+    // The grace period is over: no more tries. The plan's expiry has passed already; nothing is deleted.
+    const lapsed = await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active", instalmentsPaid: purchase.instalmentsPaid }, data: { status: "lapsed", retryAt: null } });
+    if (lapsed.count && purchase.user) {
+      await queueMail(prisma(), { to: purchase.user.email, kind: "plan-lapsed", data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId } });
+    }
+    return "lapsed";
+  }
+  const row = await prisma().planPayment.upsert({
+    where: { purchaseId_number: { purchaseId: purchase.id, number } },
+    create: { purchaseId: purchase.id, number, amount, dueAt },
+    update: {},
+  });
+  const attempt = row.attempts + 1;
+  // The saved test card: "ok" always pays; "declines_later" pays the first instalment only (as Stripe's
+  // 4000 0000 0000 0341 does), so a missed instalment can be tried by anyone.
+  const declined = purchase.testCard === "declines_later";
+  const payment = await provider.createPayment({
+    amount,
+    currency: row.currency,
+    idempotencyKey: `plan-payment:${row.id}:${attempt}`,
+    description: `Everlight ${PLANS[planIdOf(purchase.planId)].name}, instalment ${number} of ${purchase.instalmentCount}`,
+    metadata: { kind: "plan", userId: purchase.userId ?? "", planId: purchase.planId, purchaseId: purchase.id, planPaymentId: row.id },
+  });
+  if (!declined) await provider.payTestPayment!(payment.id);
+  const settled = declined ? null : await provider.getPayment(payment.id);
+  if (settled?.status === "succeeded" && settled.amount === amount) {
+    const finished = number === purchase.instalmentCount;
+    const nextDueAt = finished ? null : addMonths(dueAt, 1);
+    const ok = await prisma().$transaction(async (tx) => {
+      const moved = await tx.planPurchase.updateMany({
+        where: { id: purchase.id, status: "active", instalmentsPaid: purchase.instalmentsPaid },
+        data: { instalmentsPaid: number, nextDueAt, retryAt: null, status: finished ? "completed" : "active" },
+      });
+      if (!moved.count) return false;
+      await tx.planPayment.update({ where: { id: row.id }, data: { status: "succeeded", paidAt: now, paymentId: payment.id, attempts: attempt, lastError: null } });
+      if (purchase.userId) await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
+      return true;
+    });
+    if (!ok) return "charged";
+    return finished ? "completed" : "charged";
+  }
+  const message = "Your card was declined.";
+  await prisma().planPayment.update({ where: { id: row.id }, data: { status: "failed", attempts: attempt, lastError: message } });
+  // Tried again in a few days, and at the latest when the grace period ends (then it lapses).
+  await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { retryAt: new Date(Math.min(now.getTime() + INSTALMENT_RETRY_DAYS * DAY_MS, graceAfter(dueAt).getTime())) } });
+  if (attempt === 1 && purchase.user) {
+    await queueMail(prisma(), {
+      to: purchase.user.email,
+      kind: "instalment-missed",
+      data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId, amount, number, count: purchase.instalmentCount, accessUntil: graceAfter(dueAt).toISOString() },
+    });
+  }
+  return "failed";
+}
+
+// ───────────────────────────── cancelling ─────────────────────────────
+
+export type CancelResult = { ok: true; accessUntil: Date | null; message: string } | { ok: false; reason: "nothing" | "paid-in-full"; message: string };
+
+/**
+ * Cancel Subscription, for real: future instalments stop; access stays until the end of the month paid
+ * for (no grace), then the free plan's rules apply. A plan paid in full has nothing to cancel.
+ */
+export async function cancelPlan(user: Member, now = new Date()): Promise<CancelResult> {
+  const current = await getSubscription(user, now);
+  const purchase = current.purchase;
+  if (current.planId === "free" || !purchase) return { ok: false, reason: "nothing", message: SUBSCRIPTION_MESSAGES.nothingToCancel };
+  if (purchase.status === "completed") return { ok: false, reason: "paid-in-full", message: SUBSCRIPTION_MESSAGES.paidInFull };
+  if (purchase.status === "cancelled") return { ok: true, accessUntil: user.subscriptionExpiryDate, message: cancelledMessage(user.subscriptionExpiryDate) };
+  const accessUntil = purchase.nextDueAt && purchase.nextDueAt > now ? purchase.nextDueAt : now;
+  await prisma().$transaction(async (tx: Db) => {
+    await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "cancelled", cancelledAt: now, retryAt: null } });
+    await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: accessUntil } });
+  });
+  return { ok: true, accessUntil, message: cancelledMessage(accessUntil) };
+}
+
+function cancelledMessage(until: Date | null) {
+  return until ? `No more payments will be taken. Your plan stays active until ${formatLongDate(until)}.` : "No more payments will be taken.";
+}
+
+// ───────────────────────────── the endowment fund ─────────────────────────────
+
+/** The fund's figure: 15% of every completed Forever and Forever Plus payment, in pence. */
+export async function endowmentFund(): Promise<{ pence: number; payments: number }> {
+  const sum = await prisma().planPayment.aggregate({ where: { status: "succeeded" }, _sum: { amount: true }, _count: { _all: true } });
+  return { pence: Math.floor(((sum._sum.amount ?? 0) * ENDOWMENT_PERCENT) / 100), payments: sum._count._all };
+}
+
+/** Whether a provider payment id is one of the plans' (the test provider's Pay call serves the shop too). */
+export async function isPlanPayment(paymentId: string) {
+  if (!paymentId || paymentId.length > 255) return false;
+  return !!(await prisma().planPayment.findUnique({ where: { paymentId }, select: { id: true } }));
+}

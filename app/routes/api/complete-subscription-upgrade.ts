@@ -1,0 +1,25 @@
+import { completePlanPayment, type CompletePlanResult } from "~/models/plan.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
+import { completeSubscriptionSchema } from "~/utils/validation/subscription";
+
+// POST /api/complete-subscription-upgrade (commerce-and-accounts.md §7): body paymentIntentId. The plan is
+// granted only after the provider says that payment succeeded for the amount recorded for this member's
+// plan, and only once (issue 17 §2): someone else's, an unpaid, a wrong-amount, a wrong-plan or a used
+// payment grants nothing.
+const STATUS: Record<Exclude<CompletePlanResult, { ok: true }>["reason"], number> = { "not-found": 404, unpaid: 402, mismatch: 409, used: 409, provider: 502 };
+
+const api = apiRoute({
+  POST: endpoint({
+    access: "member",
+    body: completeSubscriptionSchema,
+    handle: async ({ user, body }) => {
+      const result = await completePlanPayment(body.paymentIntentId, { userId: user.id, expect: { planId: body.planId, paymentType: body.paymentType } });
+      if (!result.ok) return apiError(STATUS[result.reason], result.message);
+      return { message: `${SUBSCRIPTION_MESSAGES.upgradedTitle} ${SUBSCRIPTION_MESSAGES.upgraded(PLANS[result.planId].name)}`, planId: result.planId, alreadyDone: result.alreadyDone };
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,374 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/subscription";
+import { FormAlert, useHydrated } from "~/components/forms";
+import { cancelPlan, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
+import { requireUser } from "~/request/auth.server";
+import { withToast } from "~/request/toast.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { formatLongDate } from "~/utils/dates";
+import { formatPence } from "~/utils/money";
+import {
+  describeInstalments,
+  describePrice,
+  ENDOWMENT_PERCENT,
+  FREE_MEMORIAL_LIMIT,
+  instalments,
+  PLAN_ORDER,
+  PLANS,
+  SUBSCRIPTION_MESSAGES,
+  TEST_CARDS,
+  type PaymentType,
+  type PlanId,
+} from "~/utils/plans";
+import { paymentTypeSchema, planIdSchema, testCardSchema } from "~/utils/validation/subscription";
+
+// Plans (commerce-and-accounts.md §2 "Subscription", §4, §8; issue 17 §1–6). Every step is a plain
+// address or form: Upgrade Now opens the payment choice (?plan=…), Continue to Payment records the
+// purchase and goes to the payment screen (/subscription/pay/…), Downgrade to Free says how (?downgrade),
+// Cancel Subscription stops the instalments for real. The endowment policy is a section of the page, and a
+// dialog with JavaScript; its fund figure is summed from the payments taken.
+
+const FEATURES: Record<PlanId, string[]> = {
+  free: [`Up to ${FREE_MEMORIAL_LIMIT} memorials`, "Photos, videos and tributes", "Share with family and friends"],
+  forever: ["Unlimited memorials", "Everything in Free", `${ENDOWMENT_PERCENT}% to the endowment fund that keeps memorials online`],
+  forever_plus: ["Everything in Forever", "The encrypted vault for a family's documents", `${ENDOWMENT_PERCENT}% to the endowment fund`],
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const [subscription, fund] = await Promise.all([getSubscription(user), endowmentFund()]);
+  const chosen = planIdSchema.safeParse(url.searchParams.get("plan"));
+  let choice = null;
+  if (chosen.success && chosen.data !== "free") {
+    const offer = await planOffer(user, chosen.data);
+    choice = "refused" in offer ? { planId: chosen.data, refused: offer.refused, pricePence: 0, credit: 0, monthly: false } : { ...offer, refused: null };
+  }
+  return {
+    subscription,
+    fund,
+    choice,
+    downgrade: url.searchParams.has("downgrade"),
+    testProvider: getPaymentProvider().name === "test",
+  };
+}
+
+type ActionData = { message: string; field?: "paymentType" };
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "cancel") {
+    const result = await cancelPlan(user);
+    if (!result.ok) return redirect("/subscription", { status: 303, headers: await withToast({ type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message }) });
+    return redirect("/subscription", { status: 303, headers: await withToast({ type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message }) });
+  }
+  if (intent === "start") {
+    const plan = planIdSchema.safeParse(form.get("planId"));
+    if (!plan.success || plan.data === "free") return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.createFailed }, { status: 400 });
+    const type = paymentTypeSchema.safeParse(form.get("paymentType") ?? "full");
+    if (!type.success) return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.choosePaymentType, field: "paymentType" }, { status: 400 });
+    const card = testCardSchema.safeParse(form.get("testCard") ?? "ok");
+    const result = await startPlanPurchase(user, plan.data, type.data, { testCard: card.success ? card.data : "ok" });
+    if (!result.ok) return data<ActionData>({ message: result.message }, { status: result.reason === "provider" ? 502 : 400 });
+    return redirect(`/subscription/pay/${encodeURIComponent(result.paymentId)}`, { status: 303 });
+  }
+  return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.createFailed }, { status: 400 });
+}
+
+export default function SubscriptionPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { subscription, fund, choice, downgrade } = loaderData;
+  const current = PLANS[subscription.planId];
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <h1 className="font-serif text-3xl font-bold text-slate-900">Subscription</h1>
+      <p className="mt-2 text-slate-700">Choose how long your memorials are kept, and whether your family has the vault.</p>
+
+      <CurrentPlan subscription={subscription} />
+
+      {choice ? <PaymentChoice choice={choice} testProvider={loaderData.testProvider} error={actionData ?? null} /> : null}
+      {downgrade ? (
+        <section id="downgrade" aria-labelledby="downgrade-title" className="mt-8 rounded-lg border border-amber-300 bg-amber-50 p-5">
+          <h2 id="downgrade-title" className="text-lg font-semibold text-slate-900">
+            {SUBSCRIPTION_MESSAGES.downgradeTitle}
+          </h2>
+          <p className="mt-1 text-slate-800">
+            {SUBSCRIPTION_MESSAGES.downgrade}{" "}
+            <Link to="/contact" className="link">
+              Contact support
+            </Link>
+          </p>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="plans-title" className="mt-10">
+        <h2 id="plans-title" className="font-serif text-2xl font-semibold text-slate-900">
+          Choose Your Plan
+        </h2>
+        <ul className="mt-4 grid gap-6 md:grid-cols-3">
+          {PLAN_ORDER.map((id) => (
+            <PlanCard key={id} id={id} current={current.id === id} />
+          ))}
+        </ul>
+      </section>
+
+      <EndowmentPolicy fund={fund} />
+    </div>
+  );
+}
+
+function CurrentPlan({ subscription }: { subscription: Route.ComponentProps["loaderData"]["subscription"] }) {
+  const plan = PLANS[subscription.planId];
+  const purchase = subscription.purchase && subscription.purchase.planId === plan.id ? subscription.purchase : null;
+  const billing = plan.id === "free" ? "No billing required" : purchase?.paymentType === "monthly" ? describeInstalments(plan) : "Paid in full, one time";
+  return (
+    <section aria-labelledby="current-plan-title" className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="current-plan-title" className="text-xl font-semibold text-slate-900">
+          Current Plan: {plan.name}
+        </h2>
+        <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-sm font-medium text-green-900">Active</span>
+      </div>
+      <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm text-slate-600">Price</dt>
+          <dd className="text-slate-900">{describePrice(plan)}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600">Billing</dt>
+          <dd className="text-slate-900">{billing}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600">Memorials</dt>
+          <dd className="text-slate-900">{plan.memorialLimit === null ? "Unlimited" : "Limited"}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600">Vault</dt>
+          <dd className="text-slate-900">{plan.vault ? "Available" : "Not available"}</dd>
+        </div>
+        <div className="sm:col-span-2">
+          <dt className="text-sm text-slate-600">Renewal</dt>
+          <dd className="text-slate-900">
+            {plan.id === "free"
+              ? "No billing required"
+              : purchase?.status === "cancelled" && subscription.expiresAt
+                ? `Cancelled: active until ${formatLongDate(subscription.expiresAt)}, then the free plan's rules apply`
+                : purchase?.status === "active" && purchase.nextDueAt
+                  ? `Active subscription: payment ${purchase.instalmentsPaid + 1} of ${purchase.instalmentCount} (${formatPence(purchase.nextAmountPence ?? 0)}) is due on ${formatLongDate(purchase.nextDueAt)}`
+                  : "Active subscription: paid in full, yours for good"}
+          </dd>
+        </div>
+      </dl>
+      {purchase?.missed ? (
+        <div className="mt-4">
+          <FormAlert title="A monthly payment did not go through">
+            {`${purchase.missed.lastError ?? "The payment was declined."} We will try again. Your plan stays active until ${formatLongDate(purchase.missed.accessUntil)}; after that no new memorials above the free limit or vault files can be added. Nothing is deleted.`}
+          </FormAlert>
+        </div>
+      ) : null}
+      {subscription.ended ? (
+        <p className="mt-4 text-slate-800">
+          Your {PLANS[subscription.ended.planId].name} plan ended on {formatLongDate(subscription.ended.on)}. Everything you made is still there; the
+          free plan&apos;s rules apply to new memorials and vault uploads.
+        </p>
+      ) : null}
+      {plan.id !== "free" ? (
+        purchase?.status === "active" ? (
+          <Form method="post" className="mt-5">
+            <p id="cancel-explained" className="text-sm text-slate-700">
+              Cancelling stops the remaining payments. Your plan stays active until the end of the month you have paid for; memorials above the
+              free limit stay visible, and only new ones are refused after that.
+            </p>
+            <button type="submit" name="intent" value="cancel" aria-describedby="cancel-explained" className="btn-secondary mt-3">
+              Cancel Subscription
+            </button>
+          </Form>
+        ) : purchase?.status === "completed" || !purchase ? (
+          <details className="mt-5">
+            <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
+            <p className="mt-3 text-slate-800">
+              {SUBSCRIPTION_MESSAGES.paidInFull}{" "}
+              <Link to="/contact" className="link">
+                Contact us
+              </Link>
+            </p>
+          </details>
+        ) : null
+      ) : null}
+    </section>
+  );
+}
+
+function PlanCard({ id, current }: { id: PlanId; current: boolean }) {
+  const plan = PLANS[id];
+  const monthly = instalments(plan);
+  return (
+    <li className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-200"}`}>
+      {plan.badge ? <p className="mb-2 self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm font-medium text-indigo-900">{plan.badge}</p> : null}
+      <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
+      <p className="mt-2 text-2xl font-bold text-slate-900">{plan.pricePence === 0 ? "£0" : formatPence(plan.pricePence)}</p>
+      <p className="text-sm text-slate-700">{plan.pricePence === 0 ? "Free for ever" : monthly.length ? `one-time, or ${describeInstalments(plan)}` : "one-time"}</p>
+      <p className="mt-3 text-slate-800">{plan.description}</p>
+      <ul className="mt-4 flex-1 space-y-1 text-slate-800">
+        {FEATURES[id].map((feature) => (
+          <li key={feature} className="flex gap-2">
+            <span aria-hidden="true" className="text-green-700">
+              ✓
+            </span>
+            {feature}
+          </li>
+        ))}
+        <li className="flex gap-2">
+          <span aria-hidden="true" className={plan.vault ? "text-green-700" : "text-slate-500"}>
+            {plan.vault ? "✓" : "✗"}
+          </span>
+          {plan.vault ? "Vault included" : "No vault"}
+        </li>
+      </ul>
+      {id === "forever" ? (
+        <a href="#endowment-policy" data-policy-opener className="link mt-3 text-sm">
+          View Policy
+        </a>
+      ) : null}
+      <div className="mt-5">
+        {current ? (
+          <button type="button" disabled className="btn-secondary w-full">
+            Current Plan
+          </button>
+        ) : id === "free" ? (
+          <Link to="/subscription?downgrade#downgrade" className="btn-secondary w-full justify-center">
+            Downgrade to Free
+          </Link>
+        ) : (
+          <Link to={`/subscription?plan=${id}#payment-choice`} className="btn-primary w-full justify-center" aria-label={`Upgrade Now to ${plan.name}`}>
+            Upgrade Now
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}
+
+type Choice = NonNullable<Route.ComponentProps["loaderData"]["choice"]>;
+
+function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testProvider: boolean; error: ActionData | null }) {
+  const plan = PLANS[choice.planId];
+  return (
+    <section id="payment-choice" aria-labelledby="payment-choice-title" className="mt-8 rounded-lg border border-indigo-200 bg-indigo-50 p-6">
+      <h2 id="payment-choice-title" className="text-lg font-semibold text-slate-900">
+        Choose Payment Option: {plan.name}
+      </h2>
+      {choice.refused ? (
+        <p className="mt-2 text-slate-800">{choice.refused}</p>
+      ) : (
+        <Form method="post" className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="start" />
+          <input type="hidden" name="planId" value={choice.planId} />
+          {error ? <FormAlert title="Error">{error.message}</FormAlert> : null}
+          <fieldset aria-describedby={error?.field ? "payment-type-error" : undefined}>
+            <legend className="font-medium text-slate-900">How would you like to pay?</legend>
+            <div className="mt-2 space-y-2">
+              <PaymentOption type="full" label={`Pay in full: ${formatPence(choice.pricePence)}, one-time payment, immediate access`} defaultChecked />
+              {choice.monthly ? <PaymentOption type="monthly" label={`Pay monthly: ${describeInstalments(plan)}, until the total price is reached (about ${plan.monthlyPayments} payments); access from the first`} /> : null}
+            </div>
+            {choice.credit ? <p className="mt-2 text-sm text-slate-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p> : null}
+          </fieldset>
+          {testProvider ? (
+            <fieldset>
+              <legend className="font-medium text-slate-900">Test card (no money moves)</legend>
+              <div className="mt-2 space-y-2">
+                {TEST_CARDS.map((card, i) => (
+                  <label key={card.id} className="flex items-start gap-2 text-slate-800">
+                    <input type="radio" name="testCard" value={card.id} defaultChecked={i === 0} className="mt-1" />
+                    {card.label}
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ) : null}
+          <div className="flex flex-wrap gap-3">
+            <button type="submit" className="btn-primary">
+              Continue to Payment
+            </button>
+            <Link to="/subscription" className="btn-secondary">
+              Cancel
+            </Link>
+          </div>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+function PaymentOption({ type, label, defaultChecked }: { type: PaymentType; label: string; defaultChecked?: boolean }) {
+  return (
+    <label className="flex items-start gap-2 text-slate-800">
+      <input type="radio" name="paymentType" value={type} defaultChecked={defaultChecked} className="mt-1" />
+      {label}
+    </label>
+  );
+}
+
+function PolicyText({ fund, headingId }: { fund: { pence: number; payments: number }; headingId: string }) {
+  return (
+    <>
+      <h2 id={headingId} className="font-serif text-xl font-semibold text-slate-900">
+        Endowment Fund Policy
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-800">
+        <li>{ENDOWMENT_PERCENT}% of each Forever Plan purchase goes to a ring-fenced endowment fund.</li>
+        <li>Only income is spent on hosting, security and migration. The capital stays untouched.</li>
+        <li>An annual public report is published.</li>
+        <li>A succession plan hands memorials to a nonprofit archive if the company closes.</li>
+      </ul>
+      <p className="mt-3 font-medium text-slate-900">
+        The fund holds {formatPence(fund.pence)} today, {ENDOWMENT_PERCENT}% of {fund.payments} completed Forever and Forever Plus{" "}
+        {fund.payments === 1 ? "payment" : "payments"}.
+      </p>
+    </>
+  );
+}
+
+/** A section of the page; with JavaScript, View Policy opens it as a dialog that traps and returns focus. */
+function EndowmentPolicy({ fund }: { fund: { pence: number; payments: number } }) {
+  const hydrated = useHydrated();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // The View Policy links on the plan cards open the dialog instead of scrolling to the section.
+  useEffect(() => {
+    const open = (event: MouseEvent) => {
+      const link = (event.target as HTMLElement | null)?.closest?.("[data-policy-opener]");
+      if (!(link instanceof HTMLElement) || !dialog.current) return;
+      event.preventDefault();
+      opener.current = link;
+      dialog.current.showModal();
+    };
+    document.addEventListener("click", open);
+    return () => document.removeEventListener("click", open);
+  }, []);
+  return (
+    <>
+      <section id="endowment-policy" aria-labelledby="policy-title" className="mt-10 rounded-lg border border-slate-200 bg-white p-6">
+        <PolicyText fund={fund} headingId="policy-title" />
+      </section>
+      {hydrated ? (
+        <dialog
+          ref={dialog}
+          aria-labelledby="policy-dialog-title"
+          onClose={() => opener.current?.focus()}
+          className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+        >
+          <PolicyText fund={fund} headingId="policy-dialog-title" />
+          <form method="dialog" className="mt-5">
+            <button type="submit" className="btn-primary">
+              Close
+            </button>
+          </form>
+        </dialog>
+      ) : null}
+    </>
+  );
+}
