@@ -55,6 +55,9 @@ const CONTRACT: Record<string, Access> = {
   // Stripe's own call: its signature is its authentication (a request without one is a 400).
   "POST /api/stripe/webhook": "public",
   "POST /api/test-payments/pay": "member",
+  "POST /api/create-subscription-payment": "member",
+  "POST /api/complete-subscription-upgrade": "member",
+  "POST /api/cancel-subscription": "member",
   "GET /api/vault/password": "member",
   "POST /api/vault/password": "member",
   "POST /api/vault/verify": "member",

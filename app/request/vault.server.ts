@@ -22,8 +22,8 @@ export function vaultDownloadHeaders(file: { name: string; type: string; size: n
     "Content-Type": file.type === "image/svg+xml" ? "application/octet-stream" : file.type,
     "Content-Disposition": attachment(file.name),
     "Content-Length": String(file.size),
+    // X-Content-Type-Options: nosniff is on every answer already (server/security.ts).
     "Cache-Control": "private, no-store",
-    "X-Content-Type-Options": "nosniff",
   };
 }
 

@@ -7,7 +7,7 @@ import { VAULT_MESSAGES } from "~/utils/vault-rules";
 
 // GET /api/vault/password → { hasPassword } and POST /api/vault/password { password } (commerce-and-
 // accounts.md §7): the vault's optional password, with the §5 strength rule. A member whose plan does
-// not open the vault is answered 403 with subscriptionRequired, as the spec's client expects.
+// not open the vault is answered 402 with subscriptionRequired, as the spec's client expects.
 
 const api = apiRoute({
   GET: endpoint({

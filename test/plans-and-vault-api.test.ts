@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SUBSCRIPTION_MESSAGES } from "~/utils/plans";
+import { VAULT_MESSAGES } from "~/utils/vault-rules";
+import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
+
+// Plans and the vault over real HTTP on the built server with the built-in test provider (commerce-and-
+// accounts.md §7, §8; issue 17): a plan is bought through the /api as a client would (create the payment,
+// pay it, complete the upgrade), forged and replayed completions grant nothing, cancelling is real, and
+// the vault that plan opens keeps its lock, its file rules and its owner's files to its owner.
+
+const PDF = "%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\nThe family's will.\n%%EOF\n";
+const dataUrl = (type: string, content: string | Buffer) => `data:${type};base64,${Buffer.from(content).toString("base64")}`;
+
+describe.each(serverDatabases())("plans and the vault over the /api on %s", (database) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({}, { database });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A member who buys a plan as the spec's client does, with the built-in provider's Pay call for the card. */
+  async function memberOn(planId: "forever" | "forever_plus", paymentType: "full" | "monthly" = "full") {
+    const { api, id } = await registerMember(server.url);
+    const created = await api.post("/api/create-subscription-payment", { planId, paymentType });
+    expect(created.status).toBe(200);
+    const paid = await api.post("/api/test-payments/pay", { paymentIntentId: created.json.paymentIntentId });
+    expect(paid.status).toBe(200);
+    return { api, id, paymentIntentId: created.json.paymentIntentId as string };
+  }
+
+  it("grants a plan only for its own paid payment, once, and says why not otherwise", async () => {
+    const visitor = client(server.url);
+    expect((await visitor.post("/api/create-subscription-payment", { planId: "forever" })).status).toBe(401);
+    const { api } = await registerMember(server.url);
+    const bad = await api.post("/api/create-subscription-payment", { planId: "diamond" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toBe("planId must be free, forever or forever_plus");
+    const free = await api.post("/api/create-subscription-payment", { planId: "free" });
+    expect(free).toMatchObject({ status: 400, json: { message: SUBSCRIPTION_MESSAGES.downgrade } });
+
+    const created = await api.post("/api/create-subscription-payment", { planId: "forever_plus", paymentType: "full" });
+    expect(created.json).toMatchObject({ amount: 42_900, currency: "gbp", provider: "test", isTest: true });
+    expect(created.json.clientSecret).toEqual(expect.any(String));
+    const paymentIntentId = created.json.paymentIntentId;
+    // Not paid: nothing granted.
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({ status: 402, json: { message: SUBSCRIPTION_MESSAGES.unpaid } });
+    // Someone else cannot pay it or claim it.
+    const { api: other } = await registerMember(server.url);
+    expect((await other.post("/api/test-payments/pay", { paymentIntentId })).status).toBe(404);
+    expect((await other.post("/api/complete-subscription-upgrade", { paymentIntentId })).status).toBe(404);
+    expect((await api.post("/api/complete-subscription-upgrade", { paymentIntentId: "testpay_forged" })).status).toBe(404);
+
+    expect(await api.post("/api/test-payments/pay", { paymentIntentId })).toMatchObject({ status: 200, json: { status: "succeeded", planId: "forever_plus" } });
+    expect((await api.get("/api/auth/user")).json).toMatchObject({ subscriptionPlan: "forever_plus", subscriptionExpiryDate: null });
+    // Completing it again changes nothing; the other member is still on the free plan.
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({ status: 200, json: { planId: "forever_plus", alreadyDone: true } });
+    expect((await other.post("/api/complete-subscription-upgrade", { paymentIntentId })).status).toBe(404);
+    expect((await other.get("/api/auth/user")).json.subscriptionPlan).toBe("free");
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId, planId: "forever" })).toMatchObject({ status: 409, json: { message: SUBSCRIPTION_MESSAGES.wrongPlan } });
+
+    // Paid in full: nothing to cancel, said plainly.
+    expect(await api.post("/api/cancel-subscription", {})).toMatchObject({ status: 409, json: { message: SUBSCRIPTION_MESSAGES.paidInFull } });
+  });
+
+  it("takes the first of 36 instalments for Forever monthly, and cancelling keeps the month paid for", async () => {
+    const { api } = await registerMember(server.url);
+    const created = await api.post("/api/create-subscription-payment", { planId: "forever", paymentType: "monthly" });
+    expect(created.json.amount).toBe(775);
+    await api.post("/api/test-payments/pay", { paymentIntentId: created.json.paymentIntentId });
+    const user = (await api.get("/api/auth/user")).json;
+    expect(user.subscriptionPlan).toBe("forever");
+    expect(Date.parse(user.subscriptionExpiryDate)).toBeGreaterThan(Date.now() + 30 * 86_400_000);
+    const cancelled = await api.post("/api/cancel-subscription", {});
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.message).toMatch(/^No more payments will be taken\. Your plan stays active until /);
+    const until = Date.parse(cancelled.json.accessUntil);
+    expect(until).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    expect(Date.parse((await api.get("/api/auth/user")).json.subscriptionExpiryDate)).toBe(until);
+  });
+
+  it("keeps the vault closed to Forever and to the free plan, with subscriptionRequired", async () => {
+    const { api: forever } = await memberOn("forever");
+    for (const api of [forever, (await registerMember(server.url)).api]) {
+      expect(await api.get("/api/vault/password")).toMatchObject({ status: 402, json: { subscriptionRequired: true, message: VAULT_MESSAGES.subscriptionRequired } });
+      const upload = await api.post("/api/vault/files", { fileName: "will.pdf", fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });
+      expect(upload).toMatchObject({ status: 402, json: { subscriptionRequired: true } });
+    }
+  });
+
+  it("keeps a Forever Plus member's files to them, locked until verified in each session, as downloads only", async () => {
+    const { api } = await memberOn("forever_plus");
+    expect((await api.get("/api/vault/password")).json).toEqual({ hasPassword: false });
+    const uploaded = await api.post("/api/vault/files", { fileName: "will.pdf", fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });
+    expect(uploaded).toMatchObject({ status: 201, json: { originalFileName: "will.pdf", fileSize: PDF.length, category: "document", askForPassword: true } });
+    const id = uploaded.json.id;
+
+    const download = await api.get(`/api/vault/files/${id}/download`);
+    expect(download.status).toBe(200);
+    expect(download.text).toBe(PDF);
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="will.pdf"; filename*=UTF-8''will.pdf`);
+    expect(download.headers.get("cache-control")).toContain("no-store");
+    expect(download.headers.get("x-content-type-options")).toBe("nosniff");
+
+    // Another member, even on Forever Plus, finds nothing.
+    const { api: stranger } = await memberOn("forever_plus");
+    expect((await stranger.get(`/api/vault/files/${id}/download`)).status).toBe(404);
+    expect((await stranger.delete(`/api/vault/files/${id}`)).status).toBe(404);
+
+    // The spec's file rules: a PDF renamed .png, an .exe, an SVG with a script, 11 MB.
+    const refusals: [string, string, string | Buffer, number, string][] = [
+      ["photo.png", "image/png", PDF, 415, VAULT_MESSAGES.invalidType],
+      ["setup.exe", "application/x-msdownload", "MZ\x90\x00", 415, VAULT_MESSAGES.invalidType],
+      ["logo.svg", "image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 415, VAULT_MESSAGES.invalidType],
+      ["big.pdf", "application/pdf", Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(11 * 1024 * 1024, 32)]), 413, VAULT_MESSAGES.tooLarge],
+    ];
+    for (const [fileName, fileType, content, status, message] of refusals) {
+      const refused = await api.post("/api/vault/files", { fileName, fileType, fileData: dataUrl(fileType, content) });
+      expect(refused.status, fileName).toBe(status);
+      expect(refused.json.message, fileName).toContain(message);
+    }
+
+    // A weak password is refused; a strong one locks every other session until it is given there.
+    expect(await api.post("/api/vault/password", { password: "weakpass" })).toMatchObject({ status: 400, json: { message: VAULT_MESSAGES.passwordTooWeak } });
+    expect((await api.post("/api/vault/password", { password: "Str0ng-pass" })).status).toBe(201);
+    const email = (await api.get("/api/auth/user")).json.email;
+    const second: Client = client(server.url);
+    expect((await second.post("/api/auth/login", { email, password: "Correct1horse" })).status).toBe(200);
+    expect(await second.get("/api/vault/files")).toMatchObject({ status: 423, json: { locked: true } });
+    expect((await second.get(`/api/vault/files/${id}/download`)).status).toBe(423);
+    expect((await second.delete(`/api/vault/files/${id}`)).status).toBe(423);
+    expect(await second.post("/api/vault/verify", { password: "Wrong-pass1" })).toMatchObject({ status: 200, json: { valid: false, message: VAULT_MESSAGES.invalidPassword } });
+    expect(await second.post("/api/vault/verify", { password: "Str0ng-pass" })).toMatchObject({ status: 200, json: { valid: true } });
+    expect((await second.get("/api/vault/files")).json.map((f: { id: string }) => f.id)).toEqual([id]);
+    expect((await second.delete(`/api/vault/files/${id}`)).status).toBeLessThan(300);
+    expect((await second.get("/api/vault/files")).json).toEqual([]);
+    // Signing out ends the unlock: a new sign-in is locked again.
+    await second.post("/api/auth/logout", {});
+    expect((await second.post("/api/auth/login", { email, password: "Correct1horse" })).status).toBe(200);
+    expect((await second.get("/api/vault/files")).status).toBe(423);
+  });
+});
