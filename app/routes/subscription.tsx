@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
+import { SupportLink } from "~/components/contact-form-link";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { cancelPlan, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
@@ -96,9 +97,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
           </h2>
           <p className="mt-1 text-slate-800">
             {SUBSCRIPTION_MESSAGES.downgrade}{" "}
-            <Link to="/contact" className="link">
-              Contact support
-            </Link>
+            <SupportLink>Contact support</SupportLink>
           </p>
         </section>
       ) : null}
@@ -190,9 +189,7 @@ function CurrentPlan({ subscription }: { subscription: Route.ComponentProps["loa
             <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
             <p className="mt-3 text-slate-800">
               {SUBSCRIPTION_MESSAGES.paidInFull}{" "}
-              <Link to="/contact" className="link">
-                Contact us
-              </Link>
+              <SupportLink>Contact us</SupportLink>
             </p>
           </details>
         ) : null
@@ -372,3 +369,5 @@ function EndowmentPolicy({ fund }: { fund: { pence: number; payments: number } }
     </>
   );
 }
+
+export const meta: Route.MetaFunction = () => [{ title: "Subscription · Everlight" }, { name: "robots", content: "noindex" }];

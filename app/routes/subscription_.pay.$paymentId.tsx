@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
-import type { Route } from "./+types/subscription.pay.$paymentId";
+import type { Route } from "./+types/subscription_.pay.$paymentId";
+import { SupportLink } from "~/components/contact-form-link";
 import { FormAlert } from "~/components/forms";
 import { getPendingPlanPayment, payTestPlanPayment } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
@@ -84,12 +85,12 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
         <div className="mt-6">
           <FormAlert title="Payment Setup Issue">
             {"Card payments for plans are not available yet. Nothing has been charged. "}
-            <Link to="/contact" className="link">
-              Contact us
-            </Link>
+            <SupportLink>Contact us</SupportLink>
           </FormAlert>
         </div>
       )}
     </div>
   );
 }
+
+export const meta: Route.MetaFunction = () => [{ title: "Complete Your Payment · Everlight" }, { name: "robots", content: "noindex" }];

@@ -1,0 +1,115 @@
+import type { Page } from "@playwright/test";
+import { createTestMemorial, db, loginAs } from "./db";
+import { expect, expectAccessible, test, toast } from "./fixtures";
+
+// Plans paid for real with the built-in provider (issue 17 §1–6), with JavaScript on and off: Forever
+// Plus paid in full opens the vault; Forever paid monthly shows its next payment, keeps the vault closed
+// and can be cancelled for real; a member at the free limit creates a 26th memorial once upgraded; the
+// endowment policy with the fund's figure; Downgrade to Free says how.
+
+const PLUS = "Forever Plus (with Vault)";
+
+async function upgrade(page: Page, plan: string, way: RegExp) {
+  await page.goto("/subscription");
+  await page.getByRole("link", { name: `Upgrade Now to ${plan}`, exact: true }).click();
+  const choice = page.getByRole("region", { name: `Choose Payment Option: ${plan}` });
+  await expect(choice).toBeVisible();
+  await expectAccessible(page);
+  await choice.getByLabel(way).check();
+  await choice.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByRole("heading", { name: "Complete Your Payment", level: 1 })).toBeVisible();
+  await expect(page.getByText(`Upgrading to ${plan}`)).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Complete Payment" }).click();
+  await expect(toast(page)).toContainText("Subscription Upgraded!");
+  await expect(toast(page)).toContainText(`You now have access to the ${plan} plan.`);
+}
+
+test("Forever Plus paid in full: the current plan says so, and the vault opens", async ({ page, member }) => {
+  await loginAs(page, member);
+  await page.goto("/subscription");
+  await expect(page.getByRole("heading", { name: "Current Plan: Free" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Current Plan" })).toBeDisabled();
+  await expectAccessible(page);
+
+  await upgrade(page, PLUS, /^Pay in full: £429\.00/);
+  const current = page.getByRole("region", { name: `Current Plan: ${PLUS}` });
+  await expect(current).toContainText("Unlimited");
+  await expect(current).toContainText("Available");
+  await expect(current).toContainText("paid in full, yours for good");
+
+  await page.goto("/vault");
+  await expect(page.getByLabel("File", { exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Subscription required" })).toHaveCount(0);
+});
+
+test("Forever paid monthly: the next payment shown, the vault still closed, and cancelling keeps the month paid for", async ({ page, member }) => {
+  await loginAs(page, member);
+  await upgrade(page, "Forever", /^Pay monthly: 36 monthly payments of £7\.75/);
+  const current = page.getByRole("region", { name: "Current Plan: Forever" });
+  await expect(current).toContainText("payment 2 of 36 (£7.75) is due on");
+  await expect(current).toContainText("Not available");
+
+  await page.goto("/vault");
+  await expect(page.getByRole("heading", { name: "Subscription required" })).toBeVisible();
+
+  await page.goto("/subscription");
+  await page.getByRole("button", { name: "Cancel Subscription" }).click();
+  await expect(toast(page)).toContainText("Subscription cancelled");
+  await expect(toast(page)).toContainText("No more payments will be taken.");
+  await expect(page.getByRole("region", { name: "Current Plan: Forever" })).toContainText("Cancelled: active until");
+});
+
+test("a member at the free limit creates a 26th memorial once upgraded", async ({ page, member }) => {
+  await db().query(
+    `INSERT INTO memorials ("userId", title, "firstName", "lastName", visibility, "isPublished")
+     SELECT $1, 'Memorial ' || n, 'Name' || n, 'Limit', 'private', true FROM generate_series(1, 24) AS n`,
+    [member.id],
+  );
+  await createTestMemorial(member);
+  await loginAs(page, member);
+  await page.goto("/memorials/create");
+  await expect(page.getByRole("heading", { name: "Memorial limit reached" })).toBeVisible();
+
+  await upgrade(page, "Forever", /^Pay in full: £279\.00/);
+  await page.goto("/memorials/create");
+  await expect(page.getByRole("heading", { name: "Memorial limit reached" })).toHaveCount(0);
+  await page.getByLabel("First name").fill("Twenty");
+  await page.getByLabel("Last name").fill("Sixth");
+  await page.getByRole("button", { name: "Publish Memorial" }).click();
+  await expect(page.getByRole("heading", { name: /Twenty Sixth/, level: 1 })).toBeVisible();
+  const { rows } = await db().query(`SELECT count(*)::int AS n FROM memorials WHERE "userId" = $1`, [member.id]);
+  expect(rows[0].n).toBe(26);
+});
+
+test("the endowment policy shows the fund's figure; Downgrade to Free says how", async ({ page, member, javaScriptEnabled }) => {
+  await loginAs(page, member);
+  await page.goto("/subscription");
+  await page.getByRole("link", { name: "View Policy" }).click();
+  if (javaScriptEnabled) {
+    const dialog = page.getByRole("dialog", { name: "Endowment Fund Policy" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText("15% of each Forever Plan purchase goes to a ring-fenced endowment fund.");
+    await expect(dialog).toContainText(/The fund holds £[\d,]+\.\d\d today/);
+    await expectAccessible(page);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("link", { name: "View Policy" })).toBeFocused();
+  } else {
+    await expect(page).toHaveURL(/#endowment-policy$/);
+    await expect(page.getByRole("region", { name: "Endowment Fund Policy" })).toContainText(/The fund holds £[\d,]+\.\d\d today/);
+  }
+
+  // On a paid plan, the free plan's card offers the way back.
+  await upgrade(page, "Forever", /^Pay in full: £279\.00/);
+  await page.getByRole("link", { name: "Downgrade to Free" }).click();
+  const notice = page.getByRole("region", { name: "Downgrade to Free" });
+  await expect(notice).toContainText("Contact support to downgrade to free plan.");
+  await expect(notice.getByRole("link", { name: "Contact support" })).toBeVisible();
+});
+
+test("the payment screen of someone else's payment is not found", async ({ page, member }) => {
+  await loginAs(page, member);
+  const response = await page.goto("/subscription/pay/testpay_not_yours");
+  expect(response?.status()).toBe(404);
+});
