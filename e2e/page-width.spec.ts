@@ -126,6 +126,9 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/account/privacy",
     "/account/notifications",
     "/account/manage",
+    "/subscription",
+    "/subscription?plan=forever#payment-choice",
+    "/subscription?plan=forever_plus#payment-choice",
     "/memorials",
     "/no-such-page",
   ];
@@ -138,8 +141,8 @@ test("the vault is no wider than a phone, with a long file name in it and the pa
   // The listing reads only the row, so a row without stored bytes is enough to lay it out.
   await db().query(
     `INSERT INTO vault_files ("userId", "fileName", "originalFileName", "fileSize", "fileType", category, "encryptionKey")
-     VALUES ($1, $2, $2, 123456, 'application/pdf', 'document', 'unused')`,
-    [owner.id, `${LONG_WORD}-last-will-and-testament.pdf`],
+     VALUES ($1, $2, $3, 123456, 'application/pdf', 'document', 'unused')`,
+    [owner.id, `${LONG_WORD}-last-will-and-testament.pdf`, `${LONG_WORD}-last-will-and-testament.pdf`],
   );
   await loginAs(page, owner);
   expect(await tooWide(page, ["/vault", "/vault?protect"])).toEqual([]);
