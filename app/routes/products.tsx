@@ -197,7 +197,7 @@ function ProductCard({ product }: { product: CardProduct }) {
           {product.name}
         </h2>
         {product.description.length > product.preview.length ? (
-          <details className="text-slate-700">
+          <details className="text-slate-700 wrap-anywhere">
             <summary className="cursor-pointer">
               {product.preview} <span className="link text-sm">More</span>
             </summary>
@@ -221,9 +221,15 @@ function ProductCard({ product }: { product: CardProduct }) {
         <Form method="post" preventScrollReset>
           <input type="hidden" name="productId" value={product.id} />
           <input type="hidden" name="quantity" value="1" />
-          <button type="submit" className="btn-primary w-full" disabled={stock.kind === "out" || allInBasket || adding} aria-describedby={allInBasket ? `${headingId}-all` : undefined}>
+          <button
+            type="submit"
+            className="btn-primary w-full"
+            disabled={stock.kind === "out" || allInBasket || adding}
+            // The product's name with the visible words, so each of the page's buttons says what it adds.
+            aria-label={stock.kind === "out" ? undefined : `${adding ? "Adding..." : "Add to cart"}, ${product.name}`}
+            aria-describedby={allInBasket ? `${headingId}-all` : undefined}
+          >
             {stock.kind === "out" ? "Out of stock" : adding ? "Adding..." : "Add to cart"}
-            {stock.kind !== "out" ? <span className="sr-only">, {product.name}</span> : null}
           </button>
           {allInBasket ? (
             <p id={`${headingId}-all`} className="mt-1 text-sm text-slate-700">
