@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products";
+import { Pager } from "~/components/pager";
 import { ProductImage } from "~/components/shop/product-image";
 import { addToCart, basketQuantities } from "~/models/cart.server";
 import { countProductsByGroup, listActiveProducts, productImage } from "~/models/product.server";
@@ -129,27 +130,7 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
 
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="mt-10 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className="btn-secondary">
-              Previous page
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-700">
-            Page {page} of {pages}
-          </span>
-          {page < pages ? (
-            <Link to={pageLink(page + 1)} className="btn-secondary">
-              Next page
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} href={pageLink} />
     </div>
   );
 }
