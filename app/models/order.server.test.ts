@@ -97,6 +97,9 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     expect(await completePayment({ paymentId }, { userId: stranger.id })).toMatchObject({ ok: false, reason: "not-found" });
     expect(await completePayment({ paymentId: "testpay_nosuchpayment" }, { userId: buyer.id })).toMatchObject({ ok: false, reason: "not-found" });
     expect(await completePayment({ sessionId: "x".repeat(300) })).toMatchObject({ ok: false, reason: "not-found" });
+    // A NUL byte cannot even be looked up in PostgreSQL: not found, never an error.
+    expect(await completePayment({ paymentId: "testpay_\u0000" })).toMatchObject({ ok: false, reason: "not-found" });
+    expect(await payTestPayment(buyer, "testpay_a\u0000b")).toMatchObject({ ok: false, reason: "not-found" });
     expect((await getCheckoutForPayment(stranger, (await app.db.prisma.checkout.findFirstOrThrow({ where: { paymentId } })).id)).status).toBe("not-found");
   });
 
