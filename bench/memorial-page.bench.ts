@@ -6,7 +6,8 @@
 //   1. page weight in Chromium with a phone's screen, JavaScript on and off, and whether the page is
 //      readable without JavaScript;
 //   2. Lighthouse, mobile profile, 3 runs, each figure's median;
-//   3. throughput with autocannon (32 connections, 20 s) on the memorial, landing and browse pages.
+//   3. throughput with autocannon (32 connections, 20 s) on the memorial, landing, browse and shop
+//      (/products, the demo products, issue 16) pages.
 // Prints each figure beside its budget with PASS or MISS, and writes bench/results/memorial-page.json.
 // Run: `npm run bench -- memorial-page`. Not part of `npm test`. BENCH_SERVE=1 only sets up the server
 // and the memorial and keeps them until ^C, for a closer look.
@@ -47,6 +48,11 @@ async function startServer(): Promise<Server> {
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       TRUST_PROXY: "true",
       OPENAI_API_KEY: "",
+      // The shop with the built-in test provider, whatever a developer's own environment says.
+      PAYMENT_PROVIDER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
       STOP_WITH_PARENT_PID: String(process.pid),
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -345,7 +351,7 @@ async function main() {
     const lh = median(runs);
 
     const load = [];
-    for (const url of [pageUrl, `${server.url}/`, `${server.url}/memorials`]) load.push(await throughput(url));
+    for (const url of [pageUrl, `${server.url}/`, `${server.url}/memorials`, `${server.url}/products`]) load.push(await throughput(url));
     const page = load[0];
 
     const checks: Check[] = [
@@ -362,6 +368,7 @@ async function main() {
       { figure: "Memorial page requests/s (32 connections)", value: String(page.requestsPerSecond), target: "≥ 400", pass: page.requestsPerSecond >= 400 },
       { figure: "Memorial page p99 latency", value: `${page.p99Ms} ms`, target: "≤ 150 ms", pass: page.p99Ms <= 150 },
       { figure: "Memorial page errors", value: String(page.errors + page.non2xx), target: "0", pass: page.errors + page.non2xx === 0 },
+      { figure: "Shop (/products) errors", value: String(load[3].errors + load[3].non2xx), target: "0", pass: load[3].errors + load[3].non2xx === 0 },
     ];
 
     console.log("\nPage weight for an anonymous visitor (phone screen):");

@@ -93,3 +93,61 @@ export async function createTestTribute(memorial: { id: string }, fields: { auth
   );
   return { id: rows[0].id as string };
 }
+
+export type TestProduct = { id: string; name: string; price: number; stock: number };
+
+/** A product in the shop, straight into the database; the name is unique unless given. */
+export async function createTestProduct(fields: { name?: string; description?: string; price?: number; stock?: number; category?: string; imageUrl?: string | null } = {}): Promise<TestProduct> {
+  const name = fields.name ?? `Keepsake ${randomBytes(4).toString("hex")}`;
+  const price = fields.price ?? 1500;
+  const stock = fields.stock ?? 10;
+  const { rows } = await db().query(
+    `INSERT INTO products (name, description, price, category, "stockQuantity", "imageUrl") VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [name, fields.description ?? `${name}, made with care and sent in a gift box.`, price, fields.category ?? "Candles", stock, fields.imageUrl ?? null],
+  );
+  return { id: rows[0].id, name, price, stock };
+}
+
+/** Takes products out of the shop after a test (orders keep pointing at them, so they are not deleted). */
+export async function retireTestProducts(products: { id: string }[]) {
+  await db().query(`UPDATE products SET "isActive" = false WHERE id = ANY($1)`, [products.map((p) => p.id)]);
+}
+
+export async function stockOf(product: { id: string }): Promise<number> {
+  const { rows } = await db().query(`SELECT "stockQuantity" FROM products WHERE id = $1`, [product.id]);
+  return rows[0].stockQuantity;
+}
+
+export async function addTestCartItem(user: { id: string }, product: TestProduct, quantity = 1) {
+  await db().query(`INSERT INTO cart_items ("userId", "productId", quantity, price) VALUES ($1, $2, $3, $4)`, [user.id, product.id, quantity, product.price]);
+}
+
+const TEST_SHIPPING = { firstName: "Test", lastName: "Member", email: "test@example.com", phone: "07700 900123", address: "1 High Street", city: "York", state: "North Yorkshire", zipCode: "YO1 7HH", country: "GB" };
+
+/**
+ * A checkout of one product with the built-in test provider, as Continue to Payment leaves it (open, its
+ * test payment unpaid), or as paying leaves it (completed, with its order) when `placed`.
+ */
+export async function createTestCheckout(user: { id: string }, product: TestProduct, { quantity = 1, placed = false } = {}) {
+  const paymentId = `testpay_${randomBytes(12).toString("hex")}`;
+  const subtotal = product.price * quantity;
+  const tax = Math.round((subtotal * 8) / 100);
+  await db().query(`INSERT INTO test_payments (id, "idempotencyKey", amount, currency, status) VALUES ($1, $1, $2, 'gbp', $3)`, [paymentId, subtotal + tax, placed ? "succeeded" : "requires_payment_method"]);
+  let orderId: string | null = null;
+  if (placed) {
+    const order = await db().query(
+      `INSERT INTO orders ("userId", "totalAmount", "subtotalAmount", "taxAmount", "paymentIntentId", "paymentProvider", "isTest", "shippingAddress", "customerEmail", "customerName", "customerPhone")
+       VALUES ($1, $2, $3, $4, $5, 'test', true, $6, $7, $8, $9) RETURNING id`,
+      [user.id, subtotal + tax, subtotal, tax, paymentId, JSON.stringify({ address: TEST_SHIPPING.address, city: TEST_SHIPPING.city, state: TEST_SHIPPING.state, zipCode: TEST_SHIPPING.zipCode, country: "GB" }), TEST_SHIPPING.email, "Test Member", TEST_SHIPPING.phone],
+    );
+    orderId = order.rows[0].id;
+    await db().query(`INSERT INTO order_items ("orderId", "productId", name, quantity, price) VALUES ($1, $2, $3, $4, $5)`, [orderId, product.id, product.name, quantity, product.price]);
+  }
+  const items = [{ productId: product.id, memorialId: null, name: product.name, imageUrl: null, quantity, unitPrice: product.price }];
+  const { rows } = await db().query(
+    `INSERT INTO checkouts ("userId", provider, "paymentId", "subtotalAmount", "taxAmount", "totalAmount", items, shipping, status, "orderId")
+     VALUES ($1, 'test', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+    [user.id, paymentId, subtotal, tax, subtotal + tax, JSON.stringify(items), JSON.stringify(TEST_SHIPPING), placed ? "completed" : "open", orderId],
+  );
+  return { checkoutId: rows[0].id as string, paymentId, orderId };
+}

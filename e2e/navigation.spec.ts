@@ -74,14 +74,14 @@ test("every link an administrator can follow from the menus leads somewhere", as
   }
 });
 
-test("the phone menu holds only screens that exist, and no basket button waits for a shop", async ({ page, member }) => {
+test("the phone menu holds only screens that exist, with the shop and My Orders, and the basket button counts items", async ({ page, member }) => {
   await loginAs(page, member);
   await page.goto("/");
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByRole("link", { name: /Basket/ })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "Basket, 0 items" })).toBeVisible();
   await nav.getByLabel("Menu", { exact: true }).click();
   const menu = nav.locator("details").last();
-  await expect(menu.getByRole("link")).toHaveText(["Home", "My Memorials", "Memorials", "Create Memorial", "My Account"]);
+  await expect(menu.getByRole("link")).toHaveText(["Home", "My Memorials", "Memorials", "Products", "Create Memorial", "My Account", "My Orders"]);
   await expect(menu.getByRole("button", { name: "Log out" })).toBeVisible();
   await expectAccessible(page);
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { createTestMemorial, createTestTribute, createTestUser, db, deleteTestUser, loginAs, type TestMemorial, type TestUser } from "./db";
+import { addTestCartItem, createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, type TestMemorial, type TestProduct, type TestUser } from "./db";
 import { expect, test } from "./fixtures";
 
 // Issue 13, item 11: no page is wider than a phone's screen. Every page is loaded at 320 and 390 px,
@@ -12,7 +12,7 @@ const WIDTHS = [320, 390] as const;
 const LONG_WORD = `Pneumonoultramicroscopicsilicovolcanoconiosis${"x".repeat(40)}`;
 const LONG_LINK = `https://example.com/${"a-very-long-path-segment-".repeat(8)}?ref=${"q".repeat(30)}`;
 
-type Seeded = { token: string; owner: TestUser; memorial: TestMemorial };
+type Seeded = { token: string; owner: TestUser; memorial: TestMemorial; product: TestProduct; shop: { checkoutId: string; placedPaymentId: string } };
 
 /** A member with a long name, and a public memorial full of long words, links and tributes. */
 async function seed(): Promise<Seeded> {
@@ -24,7 +24,13 @@ async function seed(): Promise<Seeded> {
   await db().query(`UPDATE memorials SET title = $2, biography = $3, "viewCount" = 1000000000 WHERE id = $1`, [memorial.id, `In memory of ${LONG_WORD}`, biography]);
   await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
   await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
-  return { token, owner, memorial };
+  // The shop (issue 16): a product with a long name and description, in the basket, in a checkout
+  // waiting for payment and in a placed order.
+  const product = await createTestProduct({ name: `Keepsake ${LONG_WORD}`, description: `${LONG_WORD} ${LONG_LINK}`, price: 123456, stock: 99 });
+  await addTestCartItem(owner, product, 12);
+  const open = await createTestCheckout(owner, product, { quantity: 12 });
+  const placed = await createTestCheckout(owner, product, { quantity: 3, placed: true });
+  return { token, owner, memorial, product, shop: { checkoutId: open.checkoutId, placedPaymentId: placed.paymentId } };
 }
 
 /**
@@ -80,6 +86,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await deleteTestUser(seeded.owner);
+  await retireTestProducts([seeded.product]);
 });
 
 // A script of the test's own: it also runs in the no-js project (evaluate works there; page scripts do not).
@@ -105,6 +112,8 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
     "/forgot-password",
     "/reset-password?token=not-a-real-token",
     "/unsubscribe?user=x&topic=tributes&sig=x",
+    "/products",
+    "/products?category=service",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);
@@ -126,6 +135,13 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/account/privacy",
     "/account/notifications",
     "/account/manage",
+    "/products",
+    "/basket",
+    "/checkout",
+    `/checkout?payment=${seeded.shop.checkoutId}`,
+    `/order-confirmation?payment_intent=${seeded.shop.placedPaymentId}`,
+    "/order-confirmation",
+    "/orders",
     "/subscription",
     "/subscription?plan=forever#payment-choice",
     "/subscription?plan=forever_plus#payment-choice",

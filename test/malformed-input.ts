@@ -26,20 +26,28 @@ const VALID: Record<string, string> = {
   keyQualities: "kind, funny", keyDetails: "Loved the sea", caption: "By the sea", defaultVisibility: "public", discoverable: "on",
   confirm: "on", rating: "4", type: "ux_feedback", ease_of_use: "4", feature_satisfaction: "Overall design",
   improvement_suggestions: "More colours", shareType: "copy_link", shareData: "a note", redirectTo: "/", order: "1", token: "not-a-token",
+  // The shop (issue 16): add to cart, the basket's forms, the shipping form, the payment steps and their calls.
+  productId: "00000000-0000-4000-8000-000000000000", memorialId: "00000000-0000-4000-8000-000000000001", quantity: "2",
+  itemId: "00000000-0000-4000-8000-000000000002", phone: "07700 900123", address: "1 High Street", city: "York",
+  state: "North Yorkshire", zipCode: "YO1 7HH", country: "GB", js: "1", paymentId: "testpay_000000000000000000000000",
+  checkoutId: "00000000-0000-4000-8000-000000000003", paymentIntentId: "pi_000000000000", sessionId: "cs_test_000000", amount: "100",
+  // The vault and the plans (issue 17).
   fileId: "no-such-file", acknowledge: "on", fileName: "will.pdf", fileType: "application/pdf", fileData: "data:application/pdf;base64,JVBERi0=",
-  planId: "forever", paymentType: "full", testCard: "ok", paymentIntentId: "testpay_none",
+  planId: "forever", paymentType: "full", testCard: "ok",
 };
 /** Fields whose value decides which path a request takes: spoiled only in their own ways. */
-const CHOICE_FIELDS = new Set(["visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard"]);
+const CHOICE_FIELDS = new Set(["js", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard"]);
 /** Ways to spoil one field of a valid body; null where the spoiler means nothing for that field. */
 const SPOILERS: [string, (field: string) => string | null][] = [
   ["a NUL byte", (field) => (CHOICE_FIELDS.has(field) ? null : `a${NUL}b`)],
   ["an impossible date", (field) => (/date/i.test(field) ? "2023-02-29" : null)],
   ["year 0000", (field) => (/date/i.test(field) ? "0000-01-01" : null)],
   ["year 99999", (field) => (/date/i.test(field) ? "99999-01-01" : null)],
-  ["a huge number", (field) => (/rating|order|ease/i.test(field) ? "1e20" : null)],
+  ["a huge number", (field) => (/rating|order|ease|quantity|amount/i.test(field) ? "1e20" : null)],
+  ["a negative number", (field) => (/quantity|amount/i.test(field) ? "-3" : null)],
 ];
-const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip", "unlock", "lock", "upload", "delete", "set-password", "skip-password", "start", "cancel"];
+const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip",
+  "increment", "decrement", "set", "remove", "clear", "shipping", "pay", "hosted", "unlock", "lock", "upload", "delete", "set-password", "skip-password", "start", "cancel"];
 
 const QUERIES = [
   "search=%00", "search=a%00b&category=%00&sort=%00&view=%00&page=%00", "page=1e20", "tributes=1e20", "tributes=-1", "tributes=0x10",

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body";
 
 // A local stand-in for OpenAI's chat completions (TESTING.md "Outside services, offline"): the real
 // `openai` package talks to it through OPENAI_BASE_URL. It answers POST /v1/chat/completions as JSON,
@@ -70,15 +71,6 @@ export async function startOpenAiServer(): Promise<OpenAiTestServer> {
         server.close(() => resolve());
       }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function sendJson(res: ServerResponse, status: number, data: unknown) {

@@ -180,6 +180,9 @@ export type PaymentReference = { paymentId: string } | { sessionId: string };
 
 const NOT_FOUND = { ok: false, reason: "not-found", message: SHOP_MESSAGES.invalidOrder } as const;
 
+/** A payment or session id as providers make them (pi_…, cs_…, testpay_…): anything else finds nothing, unread. */
+const isPaymentReference = (value: string) => /^[A-Za-z0-9_-]{1,255}$/.test(value);
+
 /**
  * The one way an order is made (the confirmation page, POST /api/orders/create-from-payment, the Stripe
  * webhook and the test provider's Pay button all call it): asks the provider whether the payment
@@ -189,7 +192,7 @@ const NOT_FOUND = { ok: false, reason: "not-found", message: SHOP_MESSAGES.inval
 export async function completePayment(ref: PaymentReference, options: { userId?: string } = {}): Promise<CompletePaymentResult> {
   const where: Prisma.CheckoutWhereUniqueInput = "paymentId" in ref ? { paymentId: ref.paymentId } : { sessionId: ref.sessionId };
   const value = "paymentId" in ref ? ref.paymentId : ref.sessionId;
-  if (!value || value.length > 255) return NOT_FOUND;
+  if (!isPaymentReference(value)) return NOT_FOUND;
   let checkout = await prisma().checkout.findUnique({ where });
   if (!checkout || (options.userId !== undefined && checkout.userId !== options.userId)) return NOT_FOUND;
   if (checkout.status !== "open") return settled(checkout);
@@ -343,7 +346,7 @@ function providerFor(checkout: Pick<CheckoutRow, "provider">): PaymentProvider |
 
 /** Step 2 with the test provider: the payment succeeds (no card, no money), then the order is made. */
 export async function payTestPayment(user: Member, paymentId: string): Promise<CompletePaymentResult> {
-  const checkout = paymentId && paymentId.length <= 255 ? await prisma().checkout.findUnique({ where: { paymentId } }) : null;
+  const checkout = isPaymentReference(paymentId) ? await prisma().checkout.findUnique({ where: { paymentId } }) : null;
   if (!checkout || checkout.userId !== user.id || checkout.provider !== "test") return NOT_FOUND;
   if (checkout.status === "open") await testProvider.payTestPayment!(paymentId);
   return completePayment({ paymentId }, { userId: user.id });

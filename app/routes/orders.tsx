@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/orders";
+import { Pager } from "~/components/pager";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
 import { listOrders } from "~/models/order.server";
 import { requireUser } from "~/request/auth.server";
@@ -76,27 +77,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ol>
-          {pages > 1 ? (
-            <nav aria-label="Pages" className="mt-8 flex items-center justify-between gap-4">
-              {page > 1 ? (
-                <Link to={page === 2 ? "/orders" : `/orders?page=${page - 1}`} className="btn-secondary">
-                  Newer orders
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-slate-700">
-                Page {page} of {pages}
-              </span>
-              {page < pages ? (
-                <Link to={`/orders?page=${page + 1}`} className="btn-secondary">
-                  Older orders
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
+          <Pager page={page} pages={pages} href={(n) => (n === 1 ? "/orders" : `/orders?page=${n}`)} previous="Newer orders" next="Older orders" />
         </>
       )}
       <p className="mt-8 flex flex-wrap gap-4 text-sm">

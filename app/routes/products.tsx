@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/products";
+import { Pager } from "~/components/pager";
 import { ProductImage } from "~/components/shop/product-image";
 import { addToCart, basketQuantities } from "~/models/cart.server";
 import { countProductsByGroup, listActiveProducts, productImage } from "~/models/product.server";
@@ -129,27 +130,7 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
 
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="mt-10 flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <Link to={pageLink(page - 1)} className="btn-secondary">
-              Previous page
-            </Link>
-          ) : (
-            <span />
-          )}
-          <span className="text-slate-700">
-            Page {page} of {pages}
-          </span>
-          {page < pages ? (
-            <Link to={pageLink(page + 1)} className="btn-secondary">
-              Next page
-            </Link>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} href={pageLink} />
     </div>
   );
 }
@@ -197,7 +178,7 @@ function ProductCard({ product }: { product: CardProduct }) {
           {product.name}
         </h2>
         {product.description.length > product.preview.length ? (
-          <details className="text-slate-700">
+          <details className="text-slate-700 wrap-anywhere">
             <summary className="cursor-pointer">
               {product.preview} <span className="link text-sm">More</span>
             </summary>
@@ -221,9 +202,15 @@ function ProductCard({ product }: { product: CardProduct }) {
         <Form method="post" preventScrollReset>
           <input type="hidden" name="productId" value={product.id} />
           <input type="hidden" name="quantity" value="1" />
-          <button type="submit" className="btn-primary w-full" disabled={stock.kind === "out" || allInBasket || adding} aria-describedby={allInBasket ? `${headingId}-all` : undefined}>
+          <button
+            type="submit"
+            className="btn-primary w-full"
+            disabled={stock.kind === "out" || allInBasket || adding}
+            // The product's name with the visible words, so each of the page's buttons says what it adds.
+            aria-label={stock.kind === "out" ? undefined : `${adding ? "Adding..." : "Add to cart"}, ${product.name}`}
+            aria-describedby={allInBasket ? `${headingId}-all` : undefined}
+          >
             {stock.kind === "out" ? "Out of stock" : adding ? "Adding..." : "Add to cart"}
-            {stock.kind !== "out" ? <span className="sr-only">, {product.name}</span> : null}
           </button>
           {allInBasket ? (
             <p id={`${headingId}-all`} className="mt-1 text-sm text-slate-700">
