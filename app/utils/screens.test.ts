@@ -12,6 +12,7 @@ describe("screens that exist", () => {
     ["/vault/files", true],
     ["/subscription?success=true", true],
     ["/order-success", true],
+    ["/basket", true],
     ["/admin", false],
     // A path that merely starts like an unbuilt one is not it.
     ["/newsletter-archive", true],
