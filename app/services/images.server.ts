@@ -71,3 +71,20 @@ export async function toWebp(
     throw new ImageRejectedError("unreadable");
   }
 }
+
+/** The widths a news article's picture is stored at (issue 18); the news page uses them through srcset. */
+export const NEWS_IMAGE_WIDTHS = [320, 640] as const;
+
+/**
+ * A news article's picture as our own WebP copies (issue 18: never hot-linked from another site): only
+ * JPEG, PNG, GIF or WebP by their bytes, decoded within the pixel limit, cropped to 16:9 at each width,
+ * every piece of metadata dropped. Not an image, or unreadable: null.
+ */
+export async function newsImageVariants(bytes: Uint8Array): Promise<{ width: number; body: Buffer }[] | null> {
+  if (!detectImageType(bytes)) return null;
+  try {
+    return await Promise.all(NEWS_IMAGE_WIDTHS.map(async (width) => ({ width, body: await toWebp(bytes, { width, height: Math.round((width * 9) / 16), fit: "cover" }) })));
+  } catch {
+    return null;
+  }
+}
