@@ -1,6 +1,9 @@
 import { render } from "@react-email/components";
 import { createElement, type ReactElement } from "react";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
+import { ContactCopyEmail, contactCopySubject, type ContactCopyProps } from "./contact-copy";
+import { ContactReceivedEmail, contactReceivedSubject, type ContactReceivedProps } from "./contact-received";
+import { FriendRequestEmail, friendRequestSubject, type FriendRequestProps } from "./friend-request";
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
@@ -14,6 +17,9 @@ export type EmailPropsByKind = {
   "password-changed": PasswordChangedProps;
   "account-deleted": AccountDeletedProps;
   "tributes-waiting": TributesWaitingProps;
+  "friend-request": FriendRequestProps;
+  "contact-received": ContactReceivedProps;
+  "contact-copy": ContactCopyProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -24,6 +30,9 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "password-changed": { subject: passwordChangedSubject, template: PasswordChangedEmail },
   "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
+  "friend-request": { subject: friendRequestSubject, template: FriendRequestEmail },
+  "contact-received": { subject: contactReceivedSubject, template: ContactReceivedEmail },
+  "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

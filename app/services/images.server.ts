@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { NEWS_IMAGE_WIDTHS } from "~/utils/news";
 import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 
 // Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
@@ -72,8 +73,6 @@ export async function toWebp(
   }
 }
 
-/** The widths a news article's picture is stored at (issue 18); the news page uses them through srcset. */
-export const NEWS_IMAGE_WIDTHS = [320, 640] as const;
 
 /**
  * A news article's picture as our own WebP copies (issue 18: never hot-linked from another site): only
