@@ -39,12 +39,25 @@ export default [
     route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
     route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
     route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
+    // commerce-and-accounts.md §7: friends, news and contact
+    route("friends", "routes/api/friends.ts"), //                              GET ?page (member)
+    route("friends/requests", "routes/api/friends.requests.ts"), //            GET ?direction=received|sent (member)
+    route("friends/search", "routes/api/friends.search.ts"), //                GET ?email= (member)
+    route("friends/request", "routes/api/friends.request.ts"), //              POST receiverId (member)
+    route("friends/requests/:id/respond", "routes/api/friends.requests.$id.respond.ts"), // POST response (member)
+    route("friends/:id", "routes/api/friends.$id.ts"), //                      DELETE (member)
+    route("news", "routes/api/news.ts"), //                                    GET ?page
+    route("contact", "routes/api/contact.ts"), //                              POST
     // commerce-and-accounts.md §7: admin
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
+    route("admin/news/count", "routes/api/admin.news.count.ts"), //            GET (admin)
+    route("admin/news/fetch", "routes/api/admin.news.fetch.ts"), //            POST (admin)
 
-    // Ours, beside the spec's: the share buttons' record and the tribute assistant writing as it goes.
+    // Ours, beside the spec's: the share buttons' record, the tribute assistant writing as it goes, and
+    // withdrawing a friend request.
     route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
     route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST
+    route("friends/requests/:id", "routes/api/friends.requests.$id.ts"), //    DELETE: cancel a request I sent (member)
 
     route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
   ]),

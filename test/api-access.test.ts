@@ -43,6 +43,17 @@ const CONTRACT: Record<string, Access> = {
   "PUT /api/auth/profile": "member",
   "PUT /api/auth/change-password": "member",
   "PUT /api/auth/profile-picture": "member",
+  "GET /api/friends": "member",
+  "GET /api/friends/requests": "member",
+  "GET /api/friends/search": "member",
+  "POST /api/friends/request": "member",
+  "POST /api/friends/requests/:id/respond": "member",
+  "DELETE /api/friends/:id": "member",
+  "DELETE /api/friends/requests/:id": "member",
+  "GET /api/news": "public",
+  "POST /api/contact": "public",
+  "GET /api/admin/news/count": "admin",
+  "POST /api/admin/news/fetch": "admin",
 };
 
 type Who = "visitor" | "member" | "admin";

@@ -22,7 +22,7 @@ export function FriendRequestEmail({ firstName, senderName, requestsUrl, unsubsc
           Accept or reject
         </Link>
       </Text>
-      <Text style={text}>If you do not know {senderName}, you can simply reject the request; they are not told why.</Text>
+      <Text style={text}>If you do not know {senderName}, you can simply reject the request.</Text>
     </EmailLayout>
   );
 }
