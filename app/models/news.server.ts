@@ -5,7 +5,10 @@ import { fetchBounded } from "~/services/fetch-bounded.server";
 import { readFeed, type FeedEntry, type ReadFeedOptions } from "~/services/feeds.server";
 import { newsImageVariants } from "~/services/images.server";
 import { deleteObject, objectUrl, putObject } from "~/services/storage.server";
+import { NEWS_MESSAGES } from "~/utils/news";
 import { personNameFrom, splitPersonName } from "~/utils/person-name";
+
+export { NEWS_MESSAGES };
 
 // News (commerce-and-accounts.md §2 "News", §3 news_articles, §6 "trigger news fetching", §9 "Each news
 // fetch action creates 2 memorials"). The list is read through an in-process cache keyed by the table's
@@ -22,12 +25,6 @@ export const NEWS_DRAFTS_PER_FETCH = 2;
 export const MAX_NEW_ARTICLES_PER_FETCH = 50;
 export const NEWS_IMAGE_LIMITS = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024 } as const;
 
-export const NEWS_MESSAGES = {
-  fetched: "News fetched",
-  failed: "Failed to fetch news. Please try again.",
-  noFeeds:
-    "No news feeds are set up yet. To add one, set NEWS_FEEDS to the address of an RSS or Atom feed (for example a newspaper's obituaries feed; several are separated by commas) and restart the server.",
-} as const;
 
 const articleFields = {
   id: true,

@@ -11,3 +11,11 @@ export function newsImageSources(urlToImage: string | null): { src: string; srcS
   if (!id) return { src: urlToImage };
   return { src: urlToImage, srcSet: NEWS_IMAGE_WIDTHS.map((w) => `/media/news/${id}-${w}.webp ${w}w`).join(", ") };
 }
+
+/** The fetch's words (commerce-and-accounts.md §8 "News fetched", "Failed to fetch news. Please try again."). */
+export const NEWS_MESSAGES = {
+  fetched: "News fetched",
+  failed: "Failed to fetch news. Please try again.",
+  noFeeds:
+    "No news feeds are set up yet. To add one, set NEWS_FEEDS to the address of an RSS or Atom feed (for example a newspaper's obituaries feed; several are separated by commas) and restart the server.",
+} as const;
