@@ -51,6 +51,12 @@ export async function action({ request }: Route.ActionArgs) {
   });
 }
 
+/** A refusal by the rate limit says when to try again (React Router sends a document's headers from here). */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
   // A message sent brings a new page (a redirect): a new form id, so the fields start afresh with JavaScript too.

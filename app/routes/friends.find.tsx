@@ -31,6 +31,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const action = ({ request }: Route.ActionArgs) => friendAction(request);
 
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const retryAfter = loaderHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
 const STATUS_TEXT: Record<FriendshipStatus, string> = {
   none: "Not friends yet",
   pending_sent: "Request sent, waiting for an answer",
