@@ -26,9 +26,11 @@ const VALID: Record<string, string> = {
   keyQualities: "kind, funny", keyDetails: "Loved the sea", caption: "By the sea", defaultVisibility: "public", discoverable: "on",
   confirm: "on", rating: "4", type: "ux_feedback", ease_of_use: "4", feature_satisfaction: "Overall design",
   improvement_suggestions: "More colours", shareType: "copy_link", shareData: "a note", redirectTo: "/", order: "1", token: "not-a-token",
+  receiverId: "00000000-0000-4000-8000-000000000000", requestId: "00000000-0000-4000-8000-000000000000", friendId: "00000000-0000-4000-8000-000000000000",
+  response: "accepted", name: "Ann Lee", subject: "A question", message: "Hello, I have a question about memorials.",
 };
 /** Fields whose value decides which path a request takes: spoiled only in their own ways. */
-const CHOICE_FIELDS = new Set(["visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo"]);
+const CHOICE_FIELDS = new Set(["response", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo"]);
 /** Ways to spoil one field of a valid body; null where the spoiler means nothing for that field. */
 const SPOILERS: [string, (field: string) => string | null][] = [
   ["a NUL byte", (field) => (CHOICE_FIELDS.has(field) ? null : `a${NUL}b`)],
@@ -37,7 +39,7 @@ const SPOILERS: [string, (field: string) => string | null][] = [
   ["year 99999", (field) => (/date/i.test(field) ? "99999-01-01" : null)],
   ["a huge number", (field) => (/rating|order|ease/i.test(field) ? "1e20" : null)],
 ];
-const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip"];
+const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip", "request", "accept", "cancel", "remove", "fetch"];
 
 const QUERIES = [
   "search=%00", "search=a%00b&category=%00&sort=%00&view=%00&page=%00", "page=1e20", "tributes=1e20", "tributes=-1", "tributes=0x10",

@@ -35,5 +35,6 @@ CREATE TABLE "news_fetches" (
     CONSTRAINT "news_fetches_status_check" CHECK ("status" IN ('ok', 'partial', 'failed'))
 );
 CREATE INDEX "news_fetches_startedAt_idx" ON "news_fetches"("startedAt");
+CREATE INDEX "news_fetches_triggeredById_idx" ON "news_fetches"("triggeredById");
 ALTER TABLE "news_fetches" ADD CONSTRAINT "news_fetches_triggeredById_fkey"
     FOREIGN KEY ("triggeredById") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE CASCADE;
