@@ -38,7 +38,7 @@ export default function FriendsLayout({ loaderData }: Route.ComponentProps) {
                 }
               >
                 {tab.label}
-                {tab.count !== null ? <span className="ml-1 tabular-nums">({tab.count})</span> : null}
+                {tab.count !== null ? <span className="tabular-nums">{` (${tab.count})`}</span> : null}
               </NavLink>
             </li>
           ))}
