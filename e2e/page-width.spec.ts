@@ -12,7 +12,7 @@ const WIDTHS = [320, 390] as const;
 const LONG_WORD = `Pneumonoultramicroscopicsilicovolcanoconiosis${"x".repeat(40)}`;
 const LONG_LINK = `https://example.com/${"a-very-long-path-segment-".repeat(8)}?ref=${"q".repeat(30)}`;
 
-type Seeded = { token: string; owner: TestUser; memorial: TestMemorial };
+type Seeded = { token: string; owner: TestUser; memorial: TestMemorial; friend: TestUser; asker: TestUser; articleId: string };
 
 /** A member with a long name, and a public memorial full of long words, links and tributes. */
 async function seed(): Promise<Seeded> {
@@ -24,7 +24,17 @@ async function seed(): Promise<Seeded> {
   await db().query(`UPDATE memorials SET title = $2, biography = $3, "viewCount" = 1000000000 WHERE id = $1`, [memorial.id, `In memory of ${LONG_WORD}`, biography]);
   await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
   await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
-  return { token, owner, memorial };
+  // Friends (issue 18): a friend and a member waiting for an answer, both with long names and addresses,
+  // and a news story full of long words.
+  const friend = await createTestUser({ firstName: `Friend${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `friend-${token}-${LONG_WORD.toLowerCase()}@example.com` });
+  const asker = await createTestUser({ firstName: `Asker${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `asker-${token}-${LONG_WORD.toLowerCase()}@example.com` });
+  await db().query(`INSERT INTO friendships ("userId", "friendId") VALUES ($1, $2), ($2, $1)`, [owner.id, friend.id]);
+  await db().query(`INSERT INTO friend_requests ("senderId", "receiverId") VALUES ($1, $2)`, [asker.id, owner.id]);
+  const { rows } = await db().query(
+    `INSERT INTO news_articles (title, description, url, "publishedAt", source, "personName") VALUES ($1, $2, $3, now(), $4, $5) RETURNING id`,
+    [`${token} ${LONG_WORD}`, `${LONG_WORD} ${LONG_LINK}`, LONG_LINK + token, `Source${LONG_WORD}`, `Person${LONG_WORD}`],
+  );
+  return { token, owner, memorial, friend, asker, articleId: rows[0].id };
 }
 
 /**
@@ -80,6 +90,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await deleteTestUser(seeded.owner);
+  await deleteTestUser(seeded.friend);
+  await deleteTestUser(seeded.asker);
+  await db().query(`DELETE FROM news_articles WHERE id = $1`, [seeded.articleId]);
 });
 
 // A script of the test's own: it also runs in the no-js project (evaluate works there; page scripts do not).
@@ -105,6 +118,8 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
     "/forgot-password",
     "/reset-password?token=not-a-real-token",
     "/unsubscribe?user=x&topic=tributes&sig=x",
+    "/news",
+    "/contact",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);
@@ -112,7 +127,7 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
 
 test("no page a member sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {
   test.setTimeout(120_000);
-  const { owner, memorial } = seeded;
+  const { owner, memorial, friend } = seeded;
   await loginAs(page, owner);
   const paths = [
     "/",
@@ -127,6 +142,13 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/account/notifications",
     "/account/manage",
     "/memorials",
+    "/friends",
+    "/friends/requests",
+    "/friends/find",
+    `/friends/find?email=${encodeURIComponent(friend.email)}`,
+    "/friends/find?email=not-an-address",
+    "/news",
+    "/contact",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);
