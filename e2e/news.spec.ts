@@ -109,6 +109,7 @@ test("an administrator sees how many articles there are and, with no feed set up
     // The answer is in the panel, where the administrator pressed the button.
     const answer = page.getByTestId("toast-in-place");
     await expect(answer).toContainText("No news feeds");
+    await expect(answer).toContainText("Nothing was fetched.");
     await expect(answer).toBeInViewport();
   } finally {
     await deleteTestUser(admin);

@@ -42,9 +42,12 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get("intent") !== "fetch") throw data({ message: "Unknown action" }, { status: 400 });
   const result = await fetchNews(admin);
+  // With no feed, the panel already says how to add one just above this answer: say what happened, not that again.
   const toast = result.ok
     ? { type: "success" as const, title: NEWS_MESSAGES.fetched, description: describeFetch(result) }
-    : { type: "error" as const, title: result.reason === "no-feeds" ? "No news feeds" : NEWS_MESSAGES.failed, description: result.reason === "no-feeds" ? result.message : result.failures.join(" ").slice(0, 480) };
+    : result.reason === "no-feeds"
+      ? { type: "error" as const, title: "No news feeds", description: "Nothing was fetched. Add a feed as described above, then try again." }
+      : { type: "error" as const, title: NEWS_MESSAGES.failed, description: result.failures.join(" ").slice(0, 480) };
   return redirect(`/news#${ADMIN_PANEL}`, { status: 303, headers: await withToast({ ...toast, at: ADMIN_PANEL }) });
 }
 
