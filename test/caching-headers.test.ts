@@ -7,6 +7,9 @@ import { fillPattern, routeTable } from "./route-table";
 // no-store` and `Vary: Cookie`, unless the answer is the same for everyone and says `public` (a public
 // memorial's photos). Anonymous public pages keep their public caching, and still vary by Cookie.
 
+/** /api calls whose answer is the same for everyone, signed in or not, and say `public` (checked below). */
+const SAME_FOR_EVERYONE = new Set(["/api/news"]);
+
 let server: TestServer;
 let member: Client;
 let memorialId: string;
@@ -37,6 +40,7 @@ describe("a signed-in member's answers are never kept by a shared cache", () => 
     const values = { id: memorialId, type: "ux_feedback", event: "skip", "*": "x" };
     for (const route of routes) {
       const path = fillPattern(route.pattern, values);
+      if (SAME_FOR_EVERYONE.has(path)) continue;
       expectPrivate(await member.get(path), `GET ${path}`);
       if (!route.api && !route.pattern.startsWith("/media")) {
         const data = path === "/" ? "/_root.data" : `${path.replace(/\/$/, "")}.data`;
@@ -57,6 +61,17 @@ describe("a signed-in member's answers are never kept by a shared cache", () => 
     const toasted = await client(server.url, { cookie: "__toast=anything" }).get(`/memorials/${memorialId}`);
     expectPrivate(toasted, "a page with a toast");
     expect(registered.api.cookie).toContain("__session=");
+  });
+
+  it("except what is the same for everyone and says so: the news list (GET /api/news) is the same with a session as without", async () => {
+    for (const path of SAME_FOR_EVERYONE) {
+      const [signedIn, anonymous] = await Promise.all([member.get(path), client(server.url).get(path)]);
+      expect(signedIn.status, path).toBe(200);
+      expect(signedIn.headers.get("cache-control"), path).toMatch(/^public/);
+      expect(signedIn.headers.get("vary") ?? "", path).toMatch(/\bCookie\b/i);
+      expect(signedIn.text, path).toBe(anonymous.text);
+      expect(signedIn.headers.get("etag"), path).toBe(anonymous.headers.get("etag"));
+    }
   });
 
   it("except what is the same for everyone and says so: a public memorial's photo stays cacheable", async () => {
