@@ -257,9 +257,9 @@ export async function completePlanPayment(
   if (options.expect?.planId && options.expect.planId !== purchase.planId) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (row.number !== 1) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
-  if (row.status === "succeeded") {
-    return purchase.status === "awaiting_payment" ? NOT_FOUND : { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
-  }
+  // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
+  // caller may see half-way on PGlite's single connection.
+  if (row.status === "succeeded") return { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
   if (purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
@@ -300,8 +300,9 @@ async function grant(paymentRowId: string, purchase: { id: string; userId: strin
     return true;
   });
   if (!done) {
-    const current = await prisma().planPurchase.findUnique({ where: { id: purchase.id }, select: { status: true } });
-    return current && current.status !== "awaiting_payment" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+    // Someone else's claim won: the payment row says so even before their transaction's last statement.
+    const claimed = await prisma().planPayment.findUnique({ where: { id: paymentRowId }, select: { status: true } });
+    return claimed?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   }
   return { ok: true, planId, alreadyDone: false };
 }
@@ -366,9 +367,7 @@ export async function completePlanSession(sessionId: string, options: { userId?:
   const row = await prisma().planPayment.findUnique({ where: { id: session.metadata.planPaymentId }, include: { purchase: true } });
   if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe") return NOT_FOUND;
   if (row.number !== 1 || row.purchase.paymentType !== "full") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
-  if (row.status === "succeeded") {
-    return row.purchase.status === "awaiting_payment" ? NOT_FOUND : { ok: true, planId: planIdOf(row.purchase.planId), alreadyDone: true };
-  }
+  if (row.status === "succeeded") return { ok: true, planId: planIdOf(row.purchase.planId), alreadyDone: true };
   if (row.purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   if (!session.paid || !session.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
   if (session.amount !== row.amount || session.currency.toLowerCase() !== row.currency) {
