@@ -6,7 +6,9 @@ import { readBody } from "./read-body";
 
 // A local stand-in for the parts of Stripe's API that Everlight calls (TESTING.md "Outside services,
 // offline"): the real `stripe` package talks to it through STRIPE_API_URL (host, port and protocol).
-// PaymentIntents (create, retrieve), Checkout Sessions (create, retrieve) and Refunds (create), with
+// PaymentIntents (create, retrieve), Checkout Sessions (create, retrieve), Refunds (create), and for the
+// plans' monthly payments Customers, Products, Subscriptions (create incomplete with a first invoice,
+// retrieve, update) and Subscription Schedules (from a subscription, update phases, release), with
 // Stripe's idempotency keys (the same key answers the same object; a key reused with other parameters is
 // refused) and its error shape. It records every request, and the test plays the buyer: `succeed(pi)` is a
 // card payment going through, `completeSession(cs)` paying on the Checkout page. `event(…)` builds a
@@ -47,6 +49,42 @@ type Session = {
   livemode: boolean;
 };
 type Refund = { id: string; object: "refund"; amount: number; payment_intent: string; status: "succeeded"; reason: string | null };
+export type Invoice = {
+  id: string;
+  object: "invoice";
+  customer: string;
+  parent: { type: "subscription_details"; subscription_details: { subscription: string; metadata: Record<string, string> } };
+  amount_due: number;
+  amount_paid: number;
+  currency: string;
+  status: "open" | "paid";
+  billing_reason: "subscription_create" | "subscription_cycle";
+  attempt_count: number;
+  confirmation_secret: { type: "payment_intent"; client_secret: string } | null;
+  livemode: boolean;
+};
+export type Subscription = {
+  id: string;
+  object: "subscription";
+  customer: string;
+  status: "incomplete" | "active" | "past_due" | "canceled";
+  items: { object: "list"; data: { price: { unit_amount: number; currency: string; product: string; recurring: { interval: string } } }[] };
+  metadata: Record<string, string>;
+  schedule: string | null;
+  cancel_at_period_end: boolean;
+  latest_invoice: string | Invoice;
+  start_date: number;
+  livemode: boolean;
+};
+export type Schedule = {
+  id: string;
+  object: "subscription_schedule";
+  subscription: string;
+  status: "active" | "released";
+  end_behavior: string;
+  phases: { start_date: number; end_date: number | null; items: { price_data?: { unit_amount: string | number }; price?: string }[]; duration?: { interval: string; interval_count: string | number } }[];
+  metadata: Record<string, string>;
+};
 
 export type StripeTestServer = {
   /** For STRIPE_API_URL. */
@@ -55,6 +93,18 @@ export type StripeTestServer = {
   intents: Map<string, Intent>;
   sessions: Map<string, Session>;
   refunds: Refund[];
+  customers: Map<string, { id: string; object: "customer"; email: string | null; metadata: Record<string, string> }>;
+  products: Map<string, { id: string; object: "product"; name: string }>;
+  subscriptions: Map<string, Subscription>;
+  schedules: Map<string, Schedule>;
+  invoices: Map<string, Invoice>;
+  /** The PaymentIntent of a subscription's first invoice (the one the Payment Element pays). */
+  firstIntentOf: (subscriptionId: string) => Intent;
+  /**
+   * Stripe bills the next month of a subscription, at the amount its schedule says for that month, and the
+   * saved card pays (or, with `fail`, is declined): the invoice, for an invoice.paid / invoice.payment_failed event.
+   */
+  billNextMonth: (subscriptionId: string, options?: { fail?: boolean }) => Invoice;
   /** The buyer's card goes through: the payment succeeds (as Stripe.js confirming it would). */
   succeed: (intentId: string) => Intent;
   /** The card was declined: the payment needs another method. */
@@ -99,6 +149,12 @@ export async function startStripeServer(): Promise<StripeTestServer> {
   const intents = new Map<string, Intent>();
   const sessions = new Map<string, Session>();
   const refunds: Refund[] = [];
+  const customers: StripeTestServer["customers"] = new Map();
+  const products: StripeTestServer["products"] = new Map();
+  const subscriptions = new Map<string, Subscription>();
+  const schedules = new Map<string, Schedule>();
+  const invoices = new Map<string, Invoice>();
+  const invoiceOfIntent = new Map<string, string>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   const state = { refundsDown: false };
 
@@ -161,6 +217,117 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const session = sessions.get(match[1]);
       return session ? [200, session] : [404, missing("checkout.session", match[1])];
     }
+    if (method === "POST" && path === "/v1/customers") {
+      const customer = { id: id("cus"), object: "customer" as const, email: body.email ?? null, metadata: body.metadata ?? {} };
+      customers.set(customer.id, customer);
+      return [200, customer];
+    }
+    if (method === "GET" && (match = /^\/v1\/products\/([^/?]+)$/.exec(path))) {
+      const product = products.get(match[1]);
+      return product ? [200, product] : [404, missing("product", match[1])];
+    }
+    if (method === "POST" && path === "/v1/products") {
+      const productId = body.id ?? id("prod");
+      if (products.has(productId)) return [400, error(`Product already exists.`, "resource_already_exists")];
+      const product = { id: productId, object: "product" as const, name: body.name };
+      products.set(productId, product);
+      return [200, product];
+    }
+    if (method === "POST" && path === "/v1/subscriptions") {
+      if (!customers.has(body.customer)) return [404, missing("customer", body.customer)];
+      const item = body.items?.[0]?.price_data;
+      if (!item || !products.has(item.product)) return [400, error("items[0][price_data][product] must be an existing product", "resource_missing")];
+      if (body.payment_behavior !== "default_incomplete") return [400, error("This customer has no attached payment source or default payment method.", "resource_missing")];
+      const amount = Number(item.unit_amount);
+      const subId = id("sub");
+      const intent = makeIntent(amount, item.currency, {}, "Subscription creation");
+      const invoice: Invoice = {
+        id: id("in"),
+        object: "invoice",
+        customer: body.customer,
+        parent: { type: "subscription_details", subscription_details: { subscription: subId, metadata: body.metadata ?? {} } },
+        amount_due: amount,
+        amount_paid: 0,
+        currency: item.currency,
+        status: "open",
+        billing_reason: "subscription_create",
+        attempt_count: 0,
+        confirmation_secret: { type: "payment_intent", client_secret: intent.client_secret },
+        livemode: false,
+      };
+      invoices.set(invoice.id, invoice);
+      invoiceOfIntent.set(intent.id, invoice.id);
+      const subscription: Subscription = {
+        id: subId,
+        object: "subscription",
+        customer: body.customer,
+        status: "incomplete",
+        items: { object: "list", data: [{ price: { unit_amount: amount, currency: item.currency, product: item.product, recurring: { interval: item.recurring?.interval } } }] },
+        metadata: body.metadata ?? {},
+        schedule: null,
+        cancel_at_period_end: false,
+        latest_invoice: invoice.id,
+        start_date: Math.floor(Date.now() / 1000),
+        livemode: false,
+      };
+      subscriptions.set(subId, subscription);
+      const expanded = ((body.expand ?? []) as string[]).some((e) => e.startsWith("latest_invoice"));
+      return [200, { ...subscription, latest_invoice: expanded ? invoice : invoice.id }];
+    }
+    if (method === "GET" && (match = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path))) {
+      const subscription = subscriptions.get(match[1]);
+      return subscription ? [200, subscription] : [404, missing("subscription", match[1])];
+    }
+    if (method === "POST" && (match = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path))) {
+      const subscription = subscriptions.get(match[1]);
+      if (!subscription) return [404, missing("subscription", match[1])];
+      if (subscription.schedule && body.cancel_at_period_end !== undefined) {
+        return [400, error(`The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`, "parameter_invalid")];
+      }
+      if (body.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
+      return [200, subscription];
+    }
+    if (method === "POST" && path === "/v1/subscription_schedules") {
+      const subscription = subscriptions.get(body.from_subscription);
+      if (!subscription) return [404, missing("subscription", body.from_subscription)];
+      if (subscription.schedule) return [400, error("You cannot migrate a subscription that is already attached to a schedule.", "parameter_invalid")];
+      const price = subscription.items.data[0].price;
+      const schedule: Schedule = {
+        id: id("sub_sched"),
+        object: "subscription_schedule",
+        subscription: subscription.id,
+        status: "active",
+        end_behavior: "release",
+        phases: [{ start_date: subscription.start_date, end_date: null, items: [{ price_data: { unit_amount: price.unit_amount } }] }],
+        metadata: {},
+      };
+      schedules.set(schedule.id, schedule);
+      subscription.schedule = schedule.id;
+      return [200, schedule];
+    }
+    if (method === "POST" && (match = /^\/v1\/subscription_schedules\/([^/?]+)\/release$/.exec(path))) {
+      const schedule = schedules.get(match[1]);
+      if (!schedule) return [404, missing("subscription_schedule", match[1])];
+      if (schedule.status !== "active") return [400, error(`You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status.`, "parameter_invalid")];
+      schedule.status = "released";
+      subscriptions.get(schedule.subscription)!.schedule = null;
+      return [200, schedule];
+    }
+    if (method === "POST" && (match = /^\/v1\/subscription_schedules\/([^/?]+)$/.exec(path))) {
+      const schedule = schedules.get(match[1]);
+      if (!schedule) return [404, missing("subscription_schedule", match[1])];
+      const phases = (body.phases ?? []) as Schedule["phases"];
+      if (phases.length && Number(phases[0].start_date) !== schedule.phases[0].start_date) return [400, error("You can not modify the start date of the current phase.", "parameter_invalid")];
+      for (const phase of phases) {
+        if (!phase.duration || phase.end_date) return [400, error("Each phase needs a duration (or an end_date).", "parameter_missing")];
+        const product = (phase.items[0].price_data as { product?: string } | undefined)?.product;
+        if (!product || !products.has(product)) return [400, error("phases[][items][][price_data][product] must be an existing product", "resource_missing")];
+      }
+      if (body.end_behavior) schedule.end_behavior = body.end_behavior;
+      if (phases.length) schedule.phases = phases.map((p) => ({ ...p, start_date: Number(p.start_date ?? 0), end_date: null }));
+      if (body.metadata) schedule.metadata = body.metadata;
+      return [200, schedule];
+    }
     if (method === "POST" && path === "/v1/refunds") {
       if (state.refundsDown) return [503, error("Stripe is temporarily unavailable.", "api_unavailable", "api_error")];
       const intent = intents.get(body.payment_intent);
@@ -207,6 +374,62 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     intents,
     sessions,
     refunds,
+    customers,
+    products,
+    subscriptions,
+    schedules,
+    invoices,
+    firstIntentOf(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`No subscription ${subscriptionId}`);
+      const first = [...invoices.values()].find((i) => i.parent.subscription_details.subscription === subscriptionId && i.billing_reason === "subscription_create")!;
+      return intents.get(first.confirmation_secret!.client_secret.split("_secret_")[0])!;
+    },
+    billNextMonth(subscriptionId, options = {}) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription || subscription.status === "canceled") throw new Error(`No live subscription ${subscriptionId}`);
+      const schedule = [...schedules.values()].find((s) => s.subscription === subscriptionId && s.status === "active");
+      const billed = [...invoices.values()].filter((i) => i.parent.subscription_details.subscription === subscriptionId && i.status === "paid").length;
+      // The month being billed (0-based), and its amount from the schedule's phases (or the subscription's price).
+      let amount = subscription.items.data[0].price.unit_amount;
+      if (schedule) {
+        let month = 0;
+        let found: number | null = null;
+        for (const phase of schedule.phases) {
+          const count = Number(phase.duration?.interval_count ?? 1);
+          if (billed < month + count) {
+            found = Number(phase.items[0].price_data!.unit_amount);
+            break;
+          }
+          month += count;
+        }
+        if (found === null) throw new Error(`The schedule of ${subscriptionId} has ended (end_behavior ${schedule.end_behavior}): no month ${billed + 1}`);
+        amount = found;
+      }
+      const existing = [...invoices.values()].find((i) => i.parent.subscription_details.subscription === subscriptionId && i.status === "open" && i.billing_reason === "subscription_cycle");
+      const invoice: Invoice = existing ?? {
+        id: id("in"),
+        object: "invoice",
+        customer: subscription.customer,
+        parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata: subscription.metadata } },
+        amount_due: amount,
+        amount_paid: 0,
+        currency: subscription.items.data[0].price.currency,
+        status: "open",
+        billing_reason: "subscription_cycle",
+        attempt_count: 0,
+        confirmation_secret: null,
+        livemode: false,
+      };
+      invoices.set(invoice.id, invoice);
+      invoice.attempt_count++;
+      if (!options.fail) {
+        invoice.status = "paid";
+        invoice.amount_paid = invoice.amount_due;
+        subscription.status = "active";
+      } else subscription.status = "past_due";
+      return { ...invoice };
+    },
     get refundsDown() {
       return state.refundsDown;
     },
@@ -218,6 +441,14 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       if (!intent) throw new Error(`No PaymentIntent ${intentId}`);
       intent.status = "succeeded";
       intent.amount_received = intent.amount;
+      // A subscription's first invoice is paid with its PaymentIntent, and the subscription starts.
+      const invoice = invoices.get(invoiceOfIntent.get(intentId) ?? "");
+      if (invoice) {
+        invoice.status = "paid";
+        invoice.amount_paid = invoice.amount_due;
+        invoice.attempt_count = 1;
+        subscriptions.get(invoice.parent.subscription_details.subscription)!.status = "active";
+      }
       return intent;
     },
     decline(intentId, message = "Your card was declined.") {

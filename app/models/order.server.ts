@@ -15,6 +15,7 @@ import type { ShippingDetails } from "~/utils/validation/shop";
 import type { RateLimited } from "./account.server";
 import { getBasket } from "./cart.server";
 import { queueMail } from "./mail.server";
+import { handlePlanWebhook } from "./plan.server";
 import { isRecordId } from "./memorial.server";
 import type { Viewer } from "./memorial-access";
 import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "./rate-limit.server";
@@ -372,7 +373,12 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   }
   if (await prisma().stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return { ok: true, duplicate: true, handled: "already handled" };
   let handled = "ignored";
-  if (event.subject) {
+  // Plans (issue 17): their payments carry metadata kind=plan; invoices belong to plan subscriptions.
+  const plan = event.subject ? await handlePlanWebhook(event.subject) : null;
+  if (plan) {
+    if ("retry" in plan) return { ok: false, reason: "retry", message: plan.retry };
+    handled = plan.handled;
+  } else if (event.subject && (event.subject.kind === "payment" || event.subject.kind === "session")) {
     const result = await completePayment(event.subject.kind === "payment" ? { paymentId: event.subject.id } : { sessionId: event.subject.id });
     if (!result.ok && (result.reason === "provider" || (result.reason === "refunded" && result.refundPending))) {
       return { ok: false, reason: "retry", message: result.message };

@@ -1,6 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
-import { getPaymentProvider, PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/services/payments.server";
+import { getPaymentProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvider, type ProviderPayment, type WebhookEvent } from "~/services/payments.server";
 import { formatLongDate } from "~/utils/dates";
 import {
   ENDOWMENT_PERCENT,
@@ -120,6 +120,17 @@ function purchaseAmounts(purchase: { planId: string; paymentType: string; instal
   return [first?.amount ?? PLANS[planIdOf(purchase.planId)].pricePence];
 }
 
+/** Instalments as runs of equal amounts: Forever is [36 × 775], Forever Plus [35 × 1192, 1 × 1180]. */
+export function instalmentPhases(amounts: number[]): { amount: number; count: number }[] {
+  const phases: { amount: number; count: number }[] = [];
+  for (const amount of amounts) {
+    const last = phases[phases.length - 1];
+    if (last?.amount === amount) last.count++;
+    else phases.push({ amount, count: 1 });
+  }
+  return phases;
+}
+
 export type PlanOffer = { planId: PlanId; pricePence: number; credit: number; monthly: boolean };
 
 /**
@@ -183,7 +194,21 @@ export async function startPlanPurchase(user: Member, planId: PlanId, paymentTyp
   const row = purchase.payments[0];
   let payment: ProviderPayment;
   try {
-    payment = await provider.createPayment({
+    if (monthly && provider.createInstalmentPlan) {
+      // Stripe charges the instalments itself: a subscription that ends after the last one. Its first
+      // invoice's PaymentIntent is this payment (paid in the Payment Element); later ones arrive as webhooks.
+      const plan = await provider.createInstalmentPlan({
+        currency: row.currency,
+        idempotencyKey: `plan-subscription:${purchase.id}`,
+        customerEmail: user.email,
+        product: { id: `everlight_plan_${planId}`, name: `Everlight ${PLANS[planId].name}` },
+        phases: instalmentPhases(instalments(PLANS[planId])),
+        metadata: { kind: "plan", userId: user.id, planId, paymentType, purchaseId: purchase.id, planPaymentId: row.id },
+      });
+      if (plan.payment.amount !== amount) throw new PaymentProviderError(`Stripe's first invoice is for ${plan.payment.amount}, expected ${amount}`);
+      await prisma().planPurchase.updateMany({ where: { id: purchase.id, stripeSubscriptionId: null }, data: { stripeSubscriptionId: plan.subscriptionId } });
+      payment = plan.payment;
+    } else payment = await provider.createPayment({
       amount,
       currency: row.currency,
       idempotencyKey: `plan-payment:${row.id}`,
@@ -232,9 +257,9 @@ export async function completePlanPayment(
   if (options.expect?.planId && options.expect.planId !== purchase.planId) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (row.number !== 1) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
-  if (row.status === "succeeded") {
-    return purchase.status === "awaiting_payment" ? NOT_FOUND : { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
-  }
+  // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
+  // caller may see half-way on PGlite's single connection.
+  if (row.status === "succeeded") return { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
   if (purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
@@ -256,13 +281,13 @@ export async function completePlanPayment(
   return grant(row.id, purchase, now);
 }
 
-async function grant(paymentRowId: string, purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number }, now: Date): Promise<CompletePlanResult> {
+async function grant(paymentRowId: string, purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number }, now: Date, paidWith?: string): Promise<CompletePlanResult> {
   const planId = planIdOf(purchase.planId);
   const monthly = purchase.paymentType === "monthly";
   const nextDueAt = monthly ? addMonths(now, 1) : null;
   const done = await prisma().$transaction(async (tx) => {
     // The claim: only one caller moves this payment from pending; a replay or a race finds nothing.
-    const claimed = await tx.planPayment.updateMany({ where: { id: paymentRowId, status: "pending" }, data: { status: "succeeded", paidAt: now, attempts: { increment: 1 } } });
+    const claimed = await tx.planPayment.updateMany({ where: { id: paymentRowId, status: "pending" }, data: { status: "succeeded", paidAt: now, attempts: { increment: 1 }, ...(paidWith ? { paymentId: paidWith } : {}) } });
     if (!claimed.count) return false;
     const finished = !monthly || purchase.instalmentCount === 1;
     await tx.planPurchase.update({
@@ -275,10 +300,81 @@ async function grant(paymentRowId: string, purchase: { id: string; userId: strin
     return true;
   });
   if (!done) {
-    const current = await prisma().planPurchase.findUnique({ where: { id: purchase.id }, select: { status: true } });
-    return current && current.status !== "awaiting_payment" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+    // Someone else's claim won: the payment row says so even before their transaction's last statement.
+    const claimed = await prisma().planPayment.findUnique({ where: { id: paymentRowId }, select: { status: true } });
+    return claimed?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   }
   return { ok: true, planId, alreadyDone: false };
+}
+
+// ───────────────────────────── Stripe Checkout (without JavaScript) ─────────────────────────────
+
+export type PlanCheckoutResult = { ok: true; url: string } | { ok: false; reason: "not-found" | "refused" | "provider"; message: string };
+
+/**
+ * The payment screen without JavaScript, paying in full: a Stripe Checkout page (mode payment) for the
+ * amount recorded on the plan payment, coming back to /subscription?success=true&session_id=…, where
+ * completePlanSession grants the plan. Monthly payments need the Payment Element (a subscription's first
+ * invoice), so they are not offered here.
+ */
+export async function startPlanCheckout(user: Member, paymentId: string, site: string, options: { provider?: PaymentProvider } = {}): Promise<PlanCheckoutResult> {
+  const pending = await getPendingPlanPayment(user, paymentId);
+  if (!pending) return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
+  const provider = options.provider ?? getPaymentProvider();
+  if (pending.provider !== "stripe" || provider.name !== "stripe") return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
+  if (pending.paymentType !== "full") return { ok: false, reason: "refused", message: SUBSCRIPTION_MESSAGES.monthlyNeedsJavaScript };
+  const row = await prisma().planPayment.findUniqueOrThrow({ where: { paymentId }, include: { purchase: true } });
+  const plan = PLANS[pending.planId];
+  try {
+    const session = await provider.createHostedCheckout({
+      amount: row.amount,
+      currency: row.currency,
+      idempotencyKey: `plan-session:${row.id}`,
+      description: `Everlight ${plan.name}`,
+      metadata: { kind: "plan", userId: user.id, planId: pending.planId, paymentType: "full", purchaseId: row.purchaseId, planPaymentId: row.id },
+      lines: [{ name: `Everlight ${plan.name}`, quantity: 1, unitAmount: row.amount }],
+      customerEmail: user.email,
+      successUrl: `${site}/subscription?success=true&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${site}/subscription/pay/${encodeURIComponent(paymentId)}`,
+    });
+    return { ok: true, url: session.url };
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.createFailed };
+  }
+}
+
+/**
+ * Back from Stripe Checkout (the success address), or its signed checkout.session.completed webhook: the
+ * session is asked of Stripe; it must be paid, for the plan payment it was opened for (its metadata), at
+ * the amount and currency recorded. The plan payment then records Checkout's PaymentIntent. Once only.
+ */
+export async function completePlanSession(sessionId: string, options: { userId?: string; now?: Date; provider?: PaymentProvider } = {}): Promise<CompletePlanResult> {
+  const now = options.now ?? new Date();
+  if (!/^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId)) return NOT_FOUND;
+  const provider = options.provider ?? getPaymentProvider();
+  if (provider.name !== "stripe") return NOT_FOUND;
+  let session;
+  try {
+    session = await provider.getHostedCheckout(sessionId);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+  }
+  if (!session || session.metadata.kind !== "plan" || !session.metadata.planPaymentId) return NOT_FOUND;
+  const row = await prisma().planPayment.findUnique({ where: { id: session.metadata.planPaymentId }, include: { purchase: true } });
+  if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe") return NOT_FOUND;
+  if (row.number !== 1 || row.purchase.paymentType !== "full") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (row.status === "succeeded") return { ok: true, planId: planIdOf(row.purchase.planId), alreadyDone: true };
+  if (row.purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (!session.paid || !session.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
+  if (session.amount !== row.amount || session.currency.toLowerCase() !== row.currency) {
+    console.error(`Checkout session ${sessionId} took ${session.amount} ${session.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
+    return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
+  }
+  return grant(row.id, row.purchase, now, session.paymentId);
 }
 
 /** The built-in provider's Complete Payment: its test payment succeeds (no card, no money), then the plan is granted. */
@@ -385,21 +481,148 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
   return "failed";
 }
 
+// ───────────────────────────── Stripe's webhooks ─────────────────────────────
+
+export type PlanWebhookOutcome = { handled: string } | { retry: string };
+
+/**
+ * A signed Stripe event about a plan (app/models/stripe-webhook.server.ts verified it and records its id
+ * once); null when the event is not about a plan. A full payment or the first instalment is granted by the
+ * same use case as the return address; later invoices advance the instalments; a failed one emails once.
+ */
+export async function handlePlanWebhook(subject: NonNullable<WebhookEvent["subject"]>, now = new Date()): Promise<PlanWebhookOutcome | null> {
+  switch (subject.kind) {
+    case "payment":
+    case "session": {
+      if (subject.metadata.kind !== "plan") return null;
+      const result = subject.kind === "payment" ? await completePlanPayment(subject.id, { now }) : await completePlanSession(subject.id, { now });
+      if (!result.ok && result.reason === "provider") return { retry: result.message };
+      return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
+    }
+    case "invoice-paid":
+      return invoicePaid(subject.invoice, now);
+    case "invoice-failed":
+      return invoiceFailed(subject.invoice, now);
+    case "subscription-ended": {
+      const purchase = await prisma().planPurchase.findUnique({ where: { stripeSubscriptionId: subject.subscriptionId } });
+      if (!purchase) return null;
+      // Stripe stopped trying (or the last period of a cancelled plan ended): no more instalments. Access
+      // already ends with the expiry date the last paid instalment set; nothing is deleted.
+      const lapsed = await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "lapsed", retryAt: null } });
+      return { handled: lapsed.count ? "plan lapsed" : "plan unchanged" };
+    }
+  }
+}
+
+async function purchaseOfInvoice(invoice: InvoiceFacts) {
+  return prisma().planPurchase.findUnique({
+    where: { stripeSubscriptionId: invoice.subscriptionId },
+    include: { user: { select: { id: true, email: true, firstName: true } }, payments: { where: { number: 1 } } },
+  });
+}
+
+async function invoicePaid(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {
+  const purchase = await purchaseOfInvoice(invoice);
+  if (!purchase) return null;
+  if (invoice.billingReason === "subscription_create" || purchase.status === "awaiting_payment") {
+    // The first instalment: its PaymentIntent is plan payment 1; granted once, whoever gets here first.
+    const first = purchase.payments[0];
+    if (!first?.paymentId) return { handled: "plan not-found" };
+    const result = await completePlanPayment(first.paymentId, { now });
+    if (!result.ok && result.reason === "provider") return { retry: result.message };
+    return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
+  }
+  // A later instalment. The invoice id is the plan payment's provider id: a replayed or second event for
+  // the same invoice finds it taken and changes nothing.
+  if (await prisma().planPayment.findUnique({ where: { paymentId: invoice.id }, select: { id: true } })) return { handled: "instalment already recorded" };
+  if (purchase.status !== "active" && purchase.status !== "cancelled") return { handled: `instalment ignored (plan ${purchase.status})` };
+  const number = purchase.instalmentsPaid + 1;
+  const expected = purchaseAmounts(purchase)[number - 1];
+  if (expected === undefined || invoice.amountPaid !== expected || invoice.currency.toLowerCase() !== "gbp") {
+    console.error(`Stripe invoice ${invoice.id} paid ${invoice.amountPaid} ${invoice.currency} for instalment ${number} of purchase ${purchase.id}, expected ${expected}: not counted`);
+    return { handled: "instalment mismatch" };
+  }
+  const finished = number === purchase.instalmentCount;
+  const dueAt = purchase.nextDueAt ?? now;
+  const nextDueAt = finished ? null : addMonths(dueAt, 1);
+  const moved = await prisma().$transaction(async (tx) => {
+    const claimed = await tx.planPurchase.updateMany({
+      where: { id: purchase.id, instalmentsPaid: purchase.instalmentsPaid, status: { in: ["active", "cancelled"] } },
+      data: { instalmentsPaid: number, nextDueAt, retryAt: null, ...(purchase.status === "active" ? { status: finished ? "completed" : "active" } : {}) },
+    });
+    if (!claimed.count) return false;
+    await tx.planPayment.upsert({
+      where: { purchaseId_number: { purchaseId: purchase.id, number } },
+      create: { purchaseId: purchase.id, number, amount: expected, dueAt, status: "succeeded", paidAt: now, paymentId: invoice.id, attempts: Math.max(1, invoice.attemptCount) },
+      update: { status: "succeeded", paidAt: now, paymentId: invoice.id, attempts: Math.max(1, invoice.attemptCount), lastError: null },
+    });
+    // As chargeInstalment does for the built-in provider: access to the next due date plus the grace period.
+    // A cancelled plan whose invoice Stripe took before it heard of the cancelling: the month paid for, no grace.
+    if (purchase.userId) {
+      const until = finished ? null : purchase.status === "active" ? graceAfter(nextDueAt!) : nextDueAt;
+      await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: until } });
+    }
+    return true;
+  });
+  if (!moved) return { handled: "instalment raced" };
+  return { handled: finished ? "plan completed" : "instalment recorded" };
+}
+
+async function invoiceFailed(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {
+  const purchase = await purchaseOfInvoice(invoice);
+  if (!purchase) return null;
+  // The first invoice is paid on the payment screen, which shows the card's error there and then.
+  if (invoice.billingReason === "subscription_create" || purchase.status !== "active") return { handled: "instalment failure ignored" };
+  const number = purchase.instalmentsPaid + 1;
+  const amount = purchaseAmounts(purchase)[number - 1] ?? invoice.amountDue;
+  const dueAt = purchase.nextDueAt ?? now;
+  const message = "Your card was declined.";
+  // Stripe retries a failed invoice and sends this event each time: the member is emailed for the first only
+  // (the row is created once; the unique purchase/number pair decides a race). The grace period runs from
+  // the due date: the expiry the last paid instalment set is left as it is.
+  const created = await prisma().planPayment.createMany({ data: [{ purchaseId: purchase.id, number, amount, dueAt, status: "failed", attempts: 1, lastError: message }], skipDuplicates: true });
+  if (!created.count) {
+    await prisma().planPayment.updateMany({ where: { purchaseId: purchase.id, number, status: { not: "succeeded" } }, data: { status: "failed", attempts: { increment: 1 }, lastError: message } });
+    return { handled: "instalment failed again" };
+  }
+  if (purchase.user) {
+    await queueMail(prisma(), {
+      to: purchase.user.email,
+      kind: "instalment-missed",
+      data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId, amount, number, count: purchase.instalmentCount, accessUntil: graceAfter(dueAt).toISOString() },
+    });
+  }
+  return { handled: "instalment failed" };
+}
+
 // ───────────────────────────── cancelling ─────────────────────────────
 
-export type CancelResult = { ok: true; accessUntil: Date | null; message: string } | { ok: false; reason: "nothing" | "paid-in-full"; message: string };
+export type CancelResult = { ok: true; accessUntil: Date | null; message: string } | { ok: false; reason: "nothing" | "paid-in-full" | "provider"; message: string };
 
 /**
  * Cancel Subscription, for real: future instalments stop; access stays until the end of the month paid
  * for (no grace), then the free plan's rules apply. A plan paid in full has nothing to cancel.
  */
-export async function cancelPlan(user: Member, now = new Date()): Promise<CancelResult> {
+export async function cancelPlan(user: Member, now = new Date(), options: { provider?: PaymentProvider } = {}): Promise<CancelResult> {
   const current = await getSubscription(user, now);
   const purchase = current.purchase;
   if (current.planId === "free" || !purchase) return { ok: false, reason: "nothing", message: SUBSCRIPTION_MESSAGES.nothingToCancel };
   if (purchase.status === "completed") return { ok: false, reason: "paid-in-full", message: SUBSCRIPTION_MESSAGES.paidInFull };
   if (purchase.status === "cancelled") return { ok: true, accessUntil: user.subscriptionExpiryDate, message: cancelledMessage(user.subscriptionExpiryDate) };
   const accessUntil = purchase.nextDueAt && purchase.nextDueAt > now ? purchase.nextDueAt : now;
+  const { stripeSubscriptionId } = await prisma().planPurchase.findUniqueOrThrow({ where: { id: purchase.id }, select: { stripeSubscriptionId: true } });
+  if (stripeSubscriptionId) {
+    // Stripe is told first: if it cannot be reached, nothing changes here and the member may try again.
+    const provider = options.provider ?? getPaymentProvider();
+    try {
+      if (!provider.cancelInstalmentPlan) throw new PaymentProviderError("Stripe is not configured to cancel a Stripe subscription");
+      await provider.cancelInstalmentPlan(stripeSubscriptionId, { idempotencyKey: `plan-cancel:${purchase.id}` });
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      console.error(error.message);
+      return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.cancelFailed };
+    }
+  }
   await prisma().$transaction(async (tx: Db) => {
     await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "cancelled", cancelledAt: now, retryAt: null } });
     await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: accessUntil } });

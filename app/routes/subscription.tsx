@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
 import { SupportLink } from "~/components/contact-form-link";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { cancelPlan, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
+import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
 import { getPaymentProvider } from "~/services/payments.server";
@@ -39,6 +39,7 @@ const FEATURES: Record<PlanId, string[]> = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const url = new URL(request.url);
+  if (url.searchParams.get("success") === "true") await completeReturn(user.id, url.searchParams);
   const [subscription, fund] = await Promise.all([getSubscription(user), endowmentFund()]);
   const chosen = planIdSchema.safeParse(url.searchParams.get("plan"));
   let choice = null;
@@ -55,6 +56,23 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * Back from Stripe (§4: the return address /subscription?success=true): with ?payment_intent=… from the
+ * Payment Element, or ?session_id=… from Checkout. The plan is granted by the same use case as the /api and
+ * the webhook (the payment checked with Stripe, once); the address then resets to /subscription.
+ */
+async function completeReturn(userId: string, params: URLSearchParams): Promise<never> {
+  const paymentId = params.get("payment_intent");
+  const sessionId = params.get("session_id");
+  const result = sessionId ? await completePlanSession(sessionId, { userId }) : paymentId ? await completePlanPayment(paymentId, { userId }) : null;
+  const toast = !result
+    ? { type: "error" as const, title: "Upgrade Failed", description: SUBSCRIPTION_MESSAGES.paymentNotFound }
+    : result.ok
+      ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, description: SUBSCRIPTION_MESSAGES.paymentSuccessful }
+      : { type: "error" as const, title: result.reason === "unpaid" ? "Payment Failed" : "Upgrade Failed", description: result.message };
+  throw redirect("/subscription", { status: 303, headers: await withToast(toast) });
+}
+
 type ActionData = { message: string; field?: "paymentType" };
 
 export async function action({ request }: Route.ActionArgs) {
@@ -63,6 +81,7 @@ export async function action({ request }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   if (intent === "cancel") {
     const result = await cancelPlan(user);
+    if (!result.ok && result.reason === "provider") return redirect("/subscription", { status: 303, headers: await withToast({ type: "error", title: "Error", description: result.message }) });
     if (!result.ok) return redirect("/subscription", { status: 303, headers: await withToast({ type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message }) });
     return redirect("/subscription", { status: 303, headers: await withToast({ type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message }) });
   }

@@ -1,11 +1,13 @@
+import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription_.pay.$paymentId";
 import { SupportLink } from "~/components/contact-form-link";
-import { FormAlert } from "~/components/forms";
-import { getPendingPlanPayment, payTestPlanPayment } from "~/models/plan.server";
+import { FormAlert, useHydrated } from "~/components/forms";
+import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
-import { getPaymentProvider } from "~/services/payments.server";
+import { publicUrl } from "~/services/env.server";
+import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
 import { formatPence } from "~/utils/money";
 import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES, TEST_CARDS } from "~/utils/plans";
 import { testCardSchema } from "~/utils/validation/subscription";
@@ -15,17 +17,38 @@ import { testCardSchema } from "~/utils/validation/subscription";
 // Complete Payment is a plain form (no card, no money); the plan is granted by the same use case as the
 // /api's complete-subscription-upgrade, which asks the provider about the payment first. A payment that
 // is not the caller's, or no longer waiting, is not found here.
+// With Stripe: the Payment Element with JavaScript (Stripe returns to /subscription?success=true, whose
+// loader completes the plan), and Stripe Checkout for paying in full without it (a plain form answering 303
+// to Stripe's page). Monthly payments are a Stripe subscription whose first invoice the Element pays.
+
+const StripePayment = lazy(() => import("~/components/shop/stripe-payment"));
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const pending = await getPendingPlanPayment(user, params.paymentId);
   if (!pending) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
-  return { ...pending, providerName: getPaymentProvider().name };
+  const provider = getPaymentProvider();
+  let stripe: { publishableKey: string; clientSecret: string } | null = null;
+  if (provider.name === "stripe" && pending.provider === "stripe" && provider.publishableKey) {
+    // The client secret goes to this member's own page only, for Stripe.js; it is never stored by us.
+    const payment = await provider.getPayment(pending.paymentId).catch((error: unknown) => {
+      if (error instanceof PaymentProviderError) return null;
+      throw error;
+    });
+    if (payment?.clientSecret) stripe = { publishableKey: provider.publishableKey, clientSecret: payment.clientSecret };
+  }
+  return { ...pending, providerName: provider.name, stripe };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  if (form.get("intent") === "hosted") {
+    const checkout = await startPlanCheckout(user, params.paymentId, publicUrl());
+    if (checkout.ok) return redirect(checkout.url, { status: 303 });
+    if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
+    return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 400 });
+  }
   const card = testCardSchema.safeParse(form.get("testCard"));
   const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
   if (!result) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
@@ -38,6 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function PlanPaymentPage({ loaderData, actionData }: Route.ComponentProps) {
+  const hydrated = useHydrated();
   const plan = PLANS[loaderData.planId];
   const billing = loaderData.paymentType === "monthly" ? `${formatPence(loaderData.amountPence)} today, then monthly: ${describeInstalments(plan)}` : `${formatPence(loaderData.amountPence)}, one-time payment`;
   return (
@@ -81,10 +105,40 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
             </Link>
           </div>
         </Form>
+      ) : loaderData.stripe ? (
+        <div className="mt-6 space-y-6">
+          {hydrated ? (
+            <Suspense fallback={<p role="status">Loading the secure payment form...</p>}>
+              <StripePayment publishableKey={loaderData.stripe.publishableKey} clientSecret={loaderData.stripe.clientSecret} payLabel="Complete Payment" returnPath="/subscription?success=true" />
+            </Suspense>
+          ) : null}
+          {loaderData.paymentType === "full" ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="hosted" />
+              {hydrated ? <p className="text-sm text-slate-700">If the card form does not appear:</p> : null}
+              <div className="mt-2 flex flex-wrap gap-3">
+                <button type="submit" className={hydrated ? "btn-secondary" : "btn-primary"}>
+                  Pay on Stripe&apos;s secure page
+                </button>
+                <Link to="/subscription" className="btn-secondary">
+                  Cancel
+                </Link>
+              </div>
+            </Form>
+          ) : hydrated ? (
+            <Link to="/subscription" className="btn-secondary">
+              Cancel
+            </Link>
+          ) : (
+            <FormAlert title="Payment Setup Issue">
+              {SUBSCRIPTION_MESSAGES.monthlyNeedsJavaScript} <Link to="/subscription" className="link">Back to plans</Link>
+            </FormAlert>
+          )}
+        </div>
       ) : (
         <div className="mt-6">
           <FormAlert title="Payment Setup Issue">
-            {"Card payments for plans are not available yet. Nothing has been charged. "}
+            {"Payment setup failed. Please try again. Nothing has been charged. "}
             <SupportLink>Contact us</SupportLink>
           </FormAlert>
         </div>

@@ -37,13 +37,44 @@ export type HostedCheckoutState = {
   paymentId: string | null;
   amount: number;
   currency: string;
+  /** What we attached when we opened it (which purchase it pays for). */
+  metadata: Record<string, string>;
+};
+
+/** A monthly invoice of a Stripe subscription, as its signed webhook reports it. */
+export type InvoiceFacts = {
+  id: string;
+  subscriptionId: string;
+  /** pence actually paid (invoice.paid) or due (invoice.payment_failed) */
+  amountPaid: number;
+  amountDue: number;
+  currency: string;
+  /** subscription_create for the first invoice (paid in the Payment Element), subscription_cycle after */
+  billingReason: string | null;
+  attemptCount: number;
 };
 
 export type WebhookEvent = {
   id: string;
   type: string;
-  /** What the event is about, for the events that can complete an order; null for the rest. */
-  subject: { kind: "payment"; id: string } | { kind: "session"; id: string } | null;
+  /** What the event is about, for the events that can complete an order or a plan; null for the rest. */
+  subject:
+    | { kind: "payment"; id: string; metadata: Record<string, string> }
+    | { kind: "session"; id: string; metadata: Record<string, string> }
+    | { kind: "invoice-paid" | "invoice-failed"; invoice: InvoiceFacts }
+    | { kind: "subscription-ended"; subscriptionId: string }
+    | null;
+};
+
+/** A Stripe subscription paying a plan in instalments: `phases` in order, each `count` months of `amount`. */
+export type InstalmentPlanInput = {
+  currency: string;
+  /** Stable per purchase: a retried request makes no second customer or subscription. */
+  idempotencyKey: string;
+  customerEmail: string;
+  product: { id: string; name: string };
+  phases: { amount: number; count: number }[];
+  metadata: Record<string, string>;
 };
 
 export type CreatePaymentInput = {
@@ -79,6 +110,13 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: string, signature: string | null): WebhookEvent;
   /** The test provider's Pay button: the payment succeeds (no card, no money). */
   payTestPayment?(id: string): Promise<ProviderPayment | null>;
+  /**
+   * Stripe only: a subscription that charges the phases' amounts monthly and ends after the last one;
+   * answers its id and the first invoice's payment, to be paid in the Payment Element.
+   */
+  createInstalmentPlan?(input: InstalmentPlanInput): Promise<{ subscriptionId: string; payment: ProviderPayment }>;
+  /** Stripe only: no further invoices; the subscription ends when the period paid for ends. */
+  cancelInstalmentPlan?(subscriptionId: string, options: { idempotencyKey: string }): Promise<void>;
 }
 
 /** The provider could not be reached or refused the request: callers say "Payment Error" and keep nothing. */
@@ -207,7 +245,7 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       try {
         const session = await stripe.checkout.sessions.retrieve(id);
         const paymentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-        return { id: session.id, paid: session.payment_status === "paid", paymentId, amount: session.amount_total ?? 0, currency: session.currency ?? "" };
+        return { id: session.id, paid: session.payment_status === "paid", paymentId, amount: session.amount_total ?? 0, currency: session.currency ?? "", metadata: session.metadata ?? {} };
       } catch (error) {
         if (isMissing(error)) return null;
         throw providerError("look up the payment page", error);
@@ -223,6 +261,71 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       }
     },
 
+    async createInstalmentPlan(input) {
+      try {
+        // The product the prices hang on (subscription prices need one): one per plan, made once.
+        try {
+          await stripe.products.retrieve(input.product.id);
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+          await stripe.products.create({ id: input.product.id, name: input.product.name }, { idempotencyKey: `product:${input.product.id}` });
+        }
+        const price = (amount: number) => ({ currency: input.currency, product: input.product.id, unit_amount: amount, recurring: { interval: "month" as const } });
+        const customer = await stripe.customers.create({ email: input.customerEmail, metadata: input.metadata }, { idempotencyKey: `${input.idempotencyKey}:customer` });
+        // The first invoice waits for the card (default_incomplete): the Payment Element pays its PaymentIntent.
+        const subscription = await stripe.subscriptions.create(
+          {
+            customer: customer.id,
+            items: [{ price_data: price(input.phases[0].amount) }],
+            payment_behavior: "default_incomplete",
+            payment_settings: { save_default_payment_method: "on_subscription" },
+            metadata: input.metadata,
+            expand: ["latest_invoice.confirmation_secret"],
+          },
+          { idempotencyKey: `${input.idempotencyKey}:subscription` },
+        );
+        // A schedule ends it after the last instalment (end_behavior cancel); Forever Plus's last payment is
+        // smaller, so it has a second phase of one month.
+        const schedule = await stripe.subscriptionSchedules.create({ from_subscription: subscription.id }, { idempotencyKey: `${input.idempotencyKey}:schedule` });
+        await stripe.subscriptionSchedules.update(
+          schedule.id,
+          {
+            end_behavior: "cancel",
+            proration_behavior: "none",
+            metadata: input.metadata,
+            phases: input.phases.map((phase, i) => ({
+              items: [{ price_data: price(phase.amount) }],
+              duration: { interval: "month" as const, interval_count: phase.count },
+              ...(i === 0 ? { start_date: schedule.phases[0].start_date } : {}),
+              metadata: input.metadata,
+            })),
+          },
+          { idempotencyKey: `${input.idempotencyKey}:phases` },
+        );
+        const invoice = subscription.latest_invoice;
+        const secret = typeof invoice === "object" ? invoice?.confirmation_secret?.client_secret : null;
+        // A PaymentIntent's client secret is "<its id>_secret_<…>".
+        const intentId = secret?.split("_secret_")[0];
+        if (!intentId?.startsWith("pi_")) throw new Error("the first invoice has no payment to confirm");
+        return { subscriptionId: subscription.id, payment: fromIntent(await stripe.paymentIntents.retrieve(intentId)) };
+      } catch (error) {
+        throw providerError("set up the monthly payments", error);
+      }
+    },
+
+    async cancelInstalmentPlan(subscriptionId, { idempotencyKey }) {
+      try {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+        if (subscription.status === "canceled") return;
+        // A subscription run by a schedule refuses cancellation settings of its own: release it first.
+        const scheduleId = typeof subscription.schedule === "string" ? subscription.schedule : subscription.schedule?.id;
+        if (scheduleId) await stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `${idempotencyKey}:release` });
+        await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }, { idempotencyKey: `${idempotencyKey}:cancel` });
+      } catch (error) {
+        throw providerError("cancel the monthly payments", error);
+      }
+    },
+
     verifyWebhook(rawBody, signature) {
       if (!signature) throw new WebhookRejectedError("Missing Stripe-Signature header");
       let event: Stripe.Event;
@@ -231,11 +334,24 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       } catch (error) {
         throw new WebhookRejectedError(error instanceof Error ? error.message : "Invalid signature");
       }
-      const object = event.data.object as { id?: unknown; object?: unknown };
+      const object = event.data.object as { id?: unknown; object?: unknown; metadata?: Record<string, string> | null };
       const id = typeof object.id === "string" ? object.id : null;
+      const metadata = object.metadata ?? {};
       let subject: WebhookEvent["subject"] = null;
-      if (id && event.type === "payment_intent.succeeded") subject = { kind: "payment", id };
-      if (id && (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")) subject = { kind: "session", id };
+      if (id && event.type === "payment_intent.succeeded") subject = { kind: "payment", id, metadata };
+      if (id && (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")) subject = { kind: "session", id, metadata };
+      if (event.type === "invoice.paid" || event.type === "invoice.payment_failed") {
+        const invoice = event.data.object as Stripe.Invoice;
+        const sub = invoice.parent?.subscription_details?.subscription;
+        const subscriptionId = typeof sub === "string" ? sub : (sub?.id ?? null);
+        if (invoice.id && subscriptionId) {
+          subject = {
+            kind: event.type === "invoice.paid" ? "invoice-paid" : "invoice-failed",
+            invoice: { id: invoice.id, subscriptionId, amountPaid: invoice.amount_paid, amountDue: invoice.amount_due, currency: invoice.currency, billingReason: invoice.billing_reason ?? null, attemptCount: invoice.attempt_count ?? 0 },
+          };
+        }
+      }
+      if (id && event.type === "customer.subscription.deleted") subject = { kind: "subscription-ended", subscriptionId: id };
       return { id: event.id, type: event.type, subject };
     },
   };

@@ -159,4 +159,5 @@ export const SUBSCRIPTION_MESSAGES = {
   nothingToCancel: "You are on the free plan: there is nothing to cancel.",
   paidInFull: "Your plan is paid in full: there are no payments to stop, and it stays yours. If you want to give it up or ask for a refund, please contact us.",
   choosePaymentType: "Please choose how you would like to pay.",
+  monthlyNeedsJavaScript: "Monthly card payments use the card form on this page, which needs JavaScript. Please turn it on, or go back and choose to pay in full on Stripe's secure page.",
 } as const;

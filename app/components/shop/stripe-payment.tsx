@@ -10,7 +10,8 @@ import { PAYMENT_FORM_TIMEOUT_MS, SHOP_MESSAGES } from "~/utils/shop";
 // step (a lazy import), so no other page carries Stripe's code. If the form has not appeared within
 // 10 seconds: "Payment form failed to load. Please refresh and try again."
 
-export default function StripePayment({ publishableKey, clientSecret, payLabel }: { publishableKey: string; clientSecret: string; payLabel: string }) {
+/** `returnPath`: where Stripe sends the buyer after paying (it adds ?payment_intent=…); the shop's confirmation by default. */
+export default function StripePayment({ publishableKey, clientSecret, payLabel, returnPath = "/order-confirmation" }: { publishableKey: string; clientSecret: string; payLabel: string; returnPath?: string }) {
   const [stripe] = useState(() => loadStripe(publishableKey));
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -30,13 +31,13 @@ export default function StripePayment({ publishableKey, clientSecret, payLabel }
       ) : null}
       {failed && !ready ? <FormAlert title="Payment form load timeout">{SHOP_MESSAGES.loadTimeout}</FormAlert> : null}
       <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#4338ca" } } }}>
-        <PayForm payLabel={payLabel} onReady={() => setReady(true)} onLoadError={() => setFailed(true)} />
+        <PayForm payLabel={payLabel} returnPath={returnPath} onReady={() => setReady(true)} onLoadError={() => setFailed(true)} />
       </Elements>
     </div>
   );
 }
 
-function PayForm({ payLabel, onReady, onLoadError }: { payLabel: string; onReady: () => void; onLoadError: () => void }) {
+function PayForm({ payLabel, returnPath, onReady, onLoadError }: { payLabel: string; returnPath: string; onReady: () => void; onLoadError: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
   const [submitting, setSubmitting] = useState(false);
@@ -48,7 +49,7 @@ function PayForm({ payLabel, onReady, onLoadError }: { payLabel: string; onReady
     setSubmitting(true);
     setError(null);
     try {
-      const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: `${window.location.origin}/order-confirmation` } });
+      const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: new URL(returnPath, window.location.origin).href } });
       // Only reached when the payment failed at once (a declined card…): otherwise the browser has left.
       setError(result.error?.message ?? SHOP_MESSAGES.paymentUnexpected);
     } catch {

@@ -10,7 +10,7 @@ const api = apiRoute({
     access: "member",
     handle: async ({ user }) => {
       const result = await cancelPlan(user);
-      if (!result.ok) return apiError(409, result.message);
+      if (!result.ok) return apiError(result.reason === "provider" ? 502 : 409, result.message);
       return { message: result.message, accessUntil: result.accessUntil?.toISOString() ?? null };
     },
   }),
