@@ -188,6 +188,16 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     expect(await startPlanPurchase(await reload(user.id), "free", "full")).toMatchObject({ ok: false, message: SUBSCRIPTION_MESSAGES.downgrade });
   });
 
+  it.skipIf(skip)("a burst of starts for the same choice, while the first is still asking the provider, makes one payment each and no error", async () => {
+    const user = await member();
+    const results = await Promise.all(Array.from({ length: 12 }, () => startPlanPurchase(user, "forever", "full", { now: JAN })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const ids = results.flatMap((r) => (r.ok ? [r.paymentId] : []));
+    // Each purchase row has exactly one provider payment, whichever request made it.
+    const rows = await app.db.prisma.planPayment.findMany({ where: { purchase: { userId: user.id } } });
+    expect(new Set(rows.map((r) => r.paymentId))).toEqual(new Set(ids));
+  });
+
   it.skipIf(skip)("the endowment fund is 15% of every payment taken, and only of those", async () => {
     const before = await endowmentFund();
     await buy("forever", "full");

@@ -383,17 +383,21 @@ export const testProvider: PaymentProvider = {
   publishableKey: null,
 
   async createPayment(input) {
-    const row = await prisma().testPayment.upsert({
-      where: { idempotencyKey: input.idempotencyKey },
-      create: {
-        id: `${TEST_PAYMENT_PREFIX}${randomBytes(12).toString("hex")}`,
-        idempotencyKey: input.idempotencyKey,
-        amount: input.amount,
-        currency: input.currency,
-        metadata: input.metadata,
-      },
-      update: {},
+    // Made once per idempotency key even when two requests race (INSERT … ON CONFLICT DO NOTHING, then
+    // read): an upsert here let the second of two concurrent creates fail on the unique key.
+    await prisma().testPayment.createMany({
+      data: [
+        {
+          id: `${TEST_PAYMENT_PREFIX}${randomBytes(12).toString("hex")}`,
+          idempotencyKey: input.idempotencyKey,
+          amount: input.amount,
+          currency: input.currency,
+          metadata: input.metadata,
+        },
+      ],
+      skipDuplicates: true,
     });
+    const row = await prisma().testPayment.findUniqueOrThrow({ where: { idempotencyKey: input.idempotencyKey } });
     return fromTestRow(row);
   },
 
