@@ -174,8 +174,10 @@ test.describe("the free limit is told before the work (item 13)", () => {
     expect((await page.request.get(PLANS_HREF)).status()).toBe(200);
     await plans.click();
     await expect(page).toHaveURL(new RegExp(`${PLANS_HREF}$`));
-    await expect(page.getByText("What does the Free plan include, and how do the paid plans differ?")).toBeInViewport();
-    await expect(page.getByText(/lets you create up to 25 memorials/)).toBeVisible();
+    // The plans screen, with the free plan's limit beside the plans that lift it.
+    await expect(page.getByRole("heading", { name: "Subscription", level: 1 })).toBeInViewport();
+    await expect(page.getByRole("region", { name: "Choose Your Plan" })).toContainText("Up to 25 memorials");
+    await expect(page.getByRole("region", { name: "Choose Your Plan" })).toContainText("Unlimited memorials");
     await expectAccessible(page);
   });
 
