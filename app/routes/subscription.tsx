@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
 import { SupportLink } from "~/components/contact-form-link";
+import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
@@ -18,7 +19,6 @@ import {
   PLAN_ORDER,
   PLANS,
   SUBSCRIPTION_MESSAGES,
-  TEST_CARDS,
   type PaymentType,
   type PlanId,
 } from "~/utils/plans";
@@ -292,17 +292,7 @@ function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testPr
             {choice.credit ? <p className="mt-2 text-sm text-slate-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p> : null}
           </fieldset>
           {testProvider ? (
-            <fieldset>
-              <legend className="font-medium text-slate-900">Test card (no money moves)</legend>
-              <div className="mt-2 space-y-2">
-                {TEST_CARDS.map((card, i) => (
-                  <label key={card.id} className="flex items-start gap-2 text-slate-800">
-                    <input type="radio" name="testCard" value={card.id} defaultChecked={i === 0} className="mt-1" />
-                    {card.label}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <TestCardChoice legend="Test card (no money moves)" />
           ) : null}
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="btn-primary">

@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription_.pay.$paymentId";
 import { SupportLink } from "~/components/contact-form-link";
+import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
@@ -9,7 +10,7 @@ import { withToast } from "~/request/toast.server";
 import { publicUrl } from "~/services/env.server";
 import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
 import { formatPence } from "~/utils/money";
-import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES, TEST_CARDS } from "~/utils/plans";
+import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { testCardSchema } from "~/utils/validation/subscription";
 
 // The payment screen of a plan (commerce-and-accounts.md §2 "Subscription": Complete Your Payment,
@@ -84,17 +85,7 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
             <strong>Test payment:</strong> payments are not set up on this site, so no card is asked for and no money moves.
           </p>
           {loaderData.paymentType === "monthly" ? (
-            <fieldset>
-              <legend className="font-medium text-slate-900">Saved test card for the later payments</legend>
-              <div className="mt-2 space-y-2">
-                {TEST_CARDS.map((card) => (
-                  <label key={card.id} className="flex items-start gap-2 text-slate-800">
-                    <input type="radio" name="testCard" value={card.id} defaultChecked={card.id === loaderData.testCard} className="mt-1" />
-                    {card.label}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
+            <TestCardChoice legend="Saved test card for the later payments" selected={loaderData.testCard} />
           ) : null}
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="btn-primary">
