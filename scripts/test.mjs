@@ -7,6 +7,12 @@ import process from "node:process";
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+// The names of what failed, repeated after the summary: CI keeps only the tail of the output.
+const failures = [];
+
+function firstLine(message) {
+  return String(message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim())?.trim().slice(0, 300) ?? "";
+}
 mkdirSync("test-results", { recursive: true });
 
 function run(label, command, args) {
@@ -22,6 +28,20 @@ function readJson(file) {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return undefined;
+  }
+}
+
+function collectPlaywrightFailures(suites, titles) {
+  for (const suite of suites) {
+    const path = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failures.push(`e2e     [${test.projectName}] ${[...path, spec.title].join(" › ")} (${spec.file}:${spec.line})\n        ${firstLine(error)}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], path);
   }
 }
 
@@ -46,6 +66,14 @@ if (v) {
   totals.passed += v.numPassedTests;
   totals.failed += v.numFailedTests + (vitest.ok || v.numFailedTests ? 0 : 1);
   totals.skipped += v.numPendingTests + v.numTodoTests;
+  for (const file of v.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === "failed") failures.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} › ${test.fullName}\n        ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed")) {
+      failures.push(`vitest  ${file.name.replace(process.cwd() + "/", "")}\n        ${firstLine(file.message)}`);
+    }
+  }
   lines.push(`vitest       ${v.numPassedTests} passed, ${v.numFailedTests} failed, ${v.numPendingTests + v.numTodoTests} skipped (${vitest.seconds}s)`);
 } else {
   totals.failed += 1;
@@ -62,6 +90,7 @@ if (build.ok) {
     totals.passed += expected + flaky;
     totals.failed += unexpected + (e2e.ok || unexpected ? 0 : 1);
     totals.skipped += skipped;
+    collectPlaywrightFailures(p.suites ?? [], []);
     lines.push(`playwright   ${expected + flaky} passed, ${unexpected} failed, ${skipped} skipped (${e2e.seconds}s)`);
   } else {
     totals.failed += 1;
@@ -72,6 +101,7 @@ if (build.ok) {
   lines.push("playwright   not run: the build failed");
 }
 
+if (failures.length) console.log(`\nFailed:\n${failures.join("\n")}`);
 console.log(`\n${lines.join("\n")}\n`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : "";
 console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
