@@ -58,14 +58,27 @@ export default [
     route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
     route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
     route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
+    // commerce-and-accounts.md §7: friends, news and contact
+    route("friends", "routes/api/friends.ts"), //                              GET ?page (member)
+    route("friends/requests", "routes/api/friends.requests.ts"), //            GET ?direction=received|sent (member)
+    route("friends/search", "routes/api/friends.search.ts"), //                GET ?email= (member)
+    route("friends/request", "routes/api/friends.request.ts"), //              POST receiverId (member)
+    route("friends/requests/:id/respond", "routes/api/friends.requests.$id.respond.ts"), // POST response (member)
+    route("friends/:id", "routes/api/friends.$id.ts"), //                      DELETE (member)
+    route("news", "routes/api/news.ts"), //                                    GET ?page
+    route("contact", "routes/api/contact.ts"), //                              POST
     // commerce-and-accounts.md §7: admin
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
+    route("admin/news/count", "routes/api/admin.news.count.ts"), //            GET (admin)
+    route("admin/news/fetch", "routes/api/admin.news.fetch.ts"), //            POST (admin)
 
-    // Ours, beside the spec's: the share buttons' record and the tribute assistant writing as it goes.
+    // Ours, beside the spec's: the share buttons' record, the tribute assistant writing as it goes, and
+    // withdrawing a friend request.
     route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
     route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST
     // Ours: the built-in test provider's payment, paid through the /api (issue 16 §4).
     route("test-payments/pay", "routes/api/test-payments.pay.ts"), //          POST (member)
+    route("friends/requests/:id", "routes/api/friends.requests.$id.ts"), //    DELETE: cancel a request I sent (member)
 
     route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
   ]),

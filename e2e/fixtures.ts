@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type Page } from "@playwright/test";
 import { createTestUser, deleteTestUser, type TestUser } from "./db";
 
 const noJsPages = new WeakSet<Page>();
@@ -25,22 +25,36 @@ export const test = base.extend<{ member: TestUser }>({
     await use(url);
   },
   page: async ({ page, javaScriptEnabled }, use) => {
-    if (!javaScriptEnabled) noJsPages.add(page);
-    else {
-      // With JavaScript, act on the page once it is interactive. The memorial page loads its scripts
-      // when the visitor starts to use it (app/request/hydrate-on-use.server.ts): the pointer moves
-      // over the page first, as a person's does.
-      const goto = page.goto.bind(page);
-      page.goto = async (url, options) => {
-        const response = await goto(url, options);
-        if (await page.locator('script[type="everlight/on-use"]').count()) await page.mouse.move(3, 3);
-        await waitForHydration(page);
-        return response;
-      };
-    }
-    await use(page);
+    await use(prepare(page, javaScriptEnabled !== false));
   },
 });
+
+function prepare(page: Page, javaScriptEnabled: boolean): Page {
+  if (!javaScriptEnabled) noJsPages.add(page);
+  else {
+    // With JavaScript, act on the page once it is interactive. The memorial page loads its scripts
+    // when the visitor starts to use it (app/request/hydrate-on-use.server.ts): the pointer moves
+    // over the page first, as a person's does.
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      if (await page.locator('script[type="everlight/on-use"]').count()) await page.mouse.move(3, 3);
+      await waitForHydration(page);
+      return response;
+    };
+  }
+  return page;
+}
+
+/**
+ * A second person's page in a browser context of their own, with JavaScript as this test's project has
+ * it, prepared as the `page` fixture is (so expectAccessible knows how to check it). Close its context.
+ */
+export async function anotherPersonsPage(browser: Browser): Promise<Page> {
+  const javaScriptEnabled = base.info().project.use.javaScriptEnabled !== false;
+  const context = await browser.newContext({ javaScriptEnabled, baseURL: process.env.E2E_BASE_URL });
+  return prepare(await context.newPage(), javaScriptEnabled);
+}
 
 /** Waits for React Router to hydrate the page (root.tsx marks <html>); pages without it go on at once. */
 export async function waitForHydration(page: Page) {

@@ -45,3 +45,22 @@ export function linkTo(mail: ParsedMail, pathname: string): string {
   const url = new URL(match[0].replace(/[.,;:!?]+$/, ""));
   return url.pathname + url.search + url.hash;
 }
+
+/**
+ * The email to `address` whose subject is `subject`, waiting up to `ms` for it: for a shared address
+ * (the support mailbox) that other tests write to at the same time.
+ */
+export async function mailWithSubject(address: string, subject: string, ms = 10_000): Promise<ParsedMail> {
+  const deadline = Date.now() + ms;
+  const read = new Set<string>();
+  for (;;) {
+    for (const file of filesTo(address)) {
+      if (read.has(file)) continue;
+      read.add(file);
+      const mail = await simpleParser(readFileSync(path.join(outbox(), file)));
+      if (mail.subject === subject) return mail;
+    }
+    if (Date.now() > deadline) throw new Error(`No email to ${address} about "${subject}" within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -42,23 +42,23 @@ async function brokenLinks(page: Page, pages: string[], ownIds: string[] = []) {
   return { links: [...links], broken };
 }
 
-const PUBLIC_PAGES = ["/", "/memorials", "/help", "/terms", "/privacy"];
+const PUBLIC_PAGES = ["/", "/memorials", "/news", "/contact", "/help", "/terms", "/privacy"];
 /** The not-found page's own links (home, the gallery) must lead somewhere too. */
 const NOT_FOUND = "/no-such-page";
 
 test("every link a visitor can follow from the menus and main pages leads somewhere", async ({ page }) => {
   const { links, broken } = await brokenLinks(page, [...PUBLIC_PAGES, "/login", "/register", NOT_FOUND]);
   expect(broken).toEqual([]);
-  expect(links).toEqual(expect.arrayContaining(["/", "/memorials", "/login", "/register", "/help"]));
+  expect(links).toEqual(expect.arrayContaining(["/", "/memorials", "/news", "/contact", "/login", "/register", "/help"]));
 });
 
 test("every link a member can follow from the menus, dashboard and main pages leads somewhere", async ({ page, member }) => {
   const memorial = await createTestMemorial(member);
   await loginAs(page, member);
-  const pages = [...PUBLIC_PAGES, "/my-memorials", "/account", `/memorials/${memorial.id}`, `/memorials/${memorial.id}/edit`, "/memorials/create"];
+  const pages = [...PUBLIC_PAGES, "/my-memorials", "/account", "/friends", "/friends/requests", "/friends/find", `/memorials/${memorial.id}`, `/memorials/${memorial.id}/edit`, "/memorials/create"];
   const { links, broken } = await brokenLinks(page, pages, [memorial.id]);
   expect(broken).toEqual([]);
-  expect(links).toEqual(expect.arrayContaining(["/my-memorials", "/memorials/create", "/account", `/memorials/${memorial.id}/edit`]));
+  expect(links).toEqual(expect.arrayContaining(["/my-memorials", "/memorials/create", "/account", "/friends", "/friends/requests", "/friends/find", `/memorials/${memorial.id}/edit`]));
   // No entry for a screen that is not built yet.
   for (const path of SCREENS_NOT_BUILT) expect(links.filter((href) => href === path || href.startsWith(`${path}/`)), path).toEqual([]);
 });
@@ -67,7 +67,7 @@ test("every link an administrator can follow from the menus leads somewhere", as
   const admin = await createTestUser({ isAdmin: true });
   try {
     await loginAs(page, admin);
-    const { broken } = await brokenLinks(page, [...PUBLIC_PAGES, "/my-memorials", "/account"]);
+    const { broken } = await brokenLinks(page, [...PUBLIC_PAGES, "/my-memorials", "/account", "/friends"]);
     expect(broken).toEqual([]);
   } finally {
     await deleteTestUser(admin);
@@ -81,7 +81,7 @@ test("the phone menu holds only screens that exist, with the shop and My Orders,
   await expect(nav.getByRole("link", { name: "Basket, 0 items" })).toBeVisible();
   await nav.getByLabel("Menu", { exact: true }).click();
   const menu = nav.locator("details").last();
-  await expect(menu.getByRole("link")).toHaveText(["Home", "My Memorials", "Memorials", "Products", "Create Memorial", "My Account", "My Orders"]);
+  await expect(menu.getByRole("link")).toHaveText(["Home", "News", "My Memorials", "Vault", "Memorials", "Products", "Create Memorial", "My Account", "Friends", "My Orders", "Contact"]);
   await expect(menu.getByRole("button", { name: "Log out" })).toBeVisible();
   await expectAccessible(page);
 });

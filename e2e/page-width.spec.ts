@@ -12,7 +12,7 @@ const WIDTHS = [320, 390] as const;
 const LONG_WORD = `Pneumonoultramicroscopicsilicovolcanoconiosis${"x".repeat(40)}`;
 const LONG_LINK = `https://example.com/${"a-very-long-path-segment-".repeat(8)}?ref=${"q".repeat(30)}`;
 
-type Seeded = { token: string; owner: TestUser; memorial: TestMemorial; product: TestProduct; shop: { checkoutId: string; placedPaymentId: string } };
+type Seeded = { token: string; owner: TestUser; memorial: TestMemorial; product: TestProduct; shop: { checkoutId: string; placedPaymentId: string }; friend: TestUser; asker: TestUser; articleId: string };
 
 /** A member with a long name, and a public memorial full of long words, links and tributes. */
 async function seed(): Promise<Seeded> {
@@ -30,7 +30,17 @@ async function seed(): Promise<Seeded> {
   await addTestCartItem(owner, product, 12);
   const open = await createTestCheckout(owner, product, { quantity: 12 });
   const placed = await createTestCheckout(owner, product, { quantity: 3, placed: true });
-  return { token, owner, memorial, product, shop: { checkoutId: open.checkoutId, placedPaymentId: placed.paymentId } };
+  // Friends (issue 18): a friend and a member waiting for an answer, both with long names and addresses,
+  // and a news story full of long words.
+  const friend = await createTestUser({ firstName: `Friend${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `friend-${token}-${LONG_WORD.toLowerCase()}@example.com` });
+  const asker = await createTestUser({ firstName: `Asker${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `asker-${token}-${LONG_WORD.toLowerCase()}@example.com` });
+  await db().query(`INSERT INTO friendships ("userId", "friendId") VALUES ($1, $2), ($2, $1)`, [owner.id, friend.id]);
+  await db().query(`INSERT INTO friend_requests ("senderId", "receiverId") VALUES ($1, $2)`, [asker.id, owner.id]);
+  const { rows } = await db().query(
+    `INSERT INTO news_articles (title, description, url, "publishedAt", source, "personName") VALUES ($1, $2, $3, now(), $4, $5) RETURNING id`,
+    [`${token} ${LONG_WORD}`, `${LONG_WORD} ${LONG_LINK}`, LONG_LINK + token, `Source${LONG_WORD}`, `Person${LONG_WORD}`],
+  );
+  return { token, owner, memorial, product, shop: { checkoutId: open.checkoutId, placedPaymentId: placed.paymentId }, friend, asker, articleId: rows[0].id };
 }
 
 /**
@@ -87,6 +97,9 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await deleteTestUser(seeded.owner);
   await retireTestProducts([seeded.product]);
+  await deleteTestUser(seeded.friend);
+  await deleteTestUser(seeded.asker);
+  await db().query(`DELETE FROM news_articles WHERE id = $1`, [seeded.articleId]);
 });
 
 // A script of the test's own: it also runs in the no-js project (evaluate works there; page scripts do not).
@@ -114,6 +127,8 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
     "/unsubscribe?user=x&topic=tributes&sig=x",
     "/products",
     "/products?category=service",
+    "/news",
+    "/contact",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);
@@ -121,7 +136,7 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
 
 test("no page a member sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {
   test.setTimeout(120_000);
-  const { owner, memorial } = seeded;
+  const { owner, memorial, friend } = seeded;
   await loginAs(page, owner);
   const paths = [
     "/",
@@ -146,6 +161,13 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/subscription?plan=forever#payment-choice",
     "/subscription?plan=forever_plus#payment-choice",
     "/memorials",
+    "/friends",
+    "/friends/requests",
+    "/friends/find",
+    `/friends/find?email=${encodeURIComponent(friend.email)}`,
+    "/friends/find?email=not-an-address",
+    "/news",
+    "/contact",
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);

@@ -65,6 +65,17 @@ const CONTRACT: Record<string, Access> = {
   "POST /api/vault/files": "member",
   "DELETE /api/vault/files/:id": "member",
   "GET /api/vault/files/:id/download": "member",
+  "GET /api/friends": "member",
+  "GET /api/friends/requests": "member",
+  "GET /api/friends/search": "member",
+  "POST /api/friends/request": "member",
+  "POST /api/friends/requests/:id/respond": "member",
+  "DELETE /api/friends/:id": "member",
+  "DELETE /api/friends/requests/:id": "member",
+  "GET /api/news": "public",
+  "POST /api/contact": "public",
+  "GET /api/admin/news/count": "admin",
+  "POST /api/admin/news/fetch": "admin",
 };
 
 type Who = "visitor" | "member" | "admin";

@@ -23,6 +23,8 @@ export type TestServer = {
   database: "postgres" | "pglite";
   /** The server's PostgreSQL database, for tests that set up data directly (undefined on PGlite). */
   databaseUrl?: string;
+  /** The server's DATA_DIR (its uploads, and its emails under outbox/ when no SMTP_URL is set). */
+  dataDir: string;
   /** Everything the server printed so far. */
   output: () => string;
   stop: () => Promise<void>;
@@ -118,6 +120,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     url,
     database: database ? "postgres" : "pglite",
     databaseUrl: database?.url,
+    dataDir,
     output: () => output,
     stop: () => (stopped ??= stopChild(child, exited).then(cleanUp)),
   };

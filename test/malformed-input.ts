@@ -34,9 +34,12 @@ const VALID: Record<string, string> = {
   // The vault and the plans (issue 17).
   fileId: "no-such-file", acknowledge: "on", fileName: "will.pdf", fileType: "application/pdf", fileData: "data:application/pdf;base64,JVBERi0=",
   planId: "forever", paymentType: "full", testCard: "ok",
+  // Friends, news and contact (issue 18).
+  receiverId: "00000000-0000-4000-8000-000000000000", requestId: "00000000-0000-4000-8000-000000000000", friendId: "00000000-0000-4000-8000-000000000000",
+  response: "accepted", name: "Ann Lee", subject: "A question", message: "Hello, I have a question about memorials.",
 };
 /** Fields whose value decides which path a request takes: spoiled only in their own ways. */
-const CHOICE_FIELDS = new Set(["js", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard"]);
+const CHOICE_FIELDS = new Set(["js", "response", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard"]);
 /** Ways to spoil one field of a valid body; null where the spoiler means nothing for that field. */
 const SPOILERS: [string, (field: string) => string | null][] = [
   ["a NUL byte", (field) => (CHOICE_FIELDS.has(field) ? null : `a${NUL}b`)],
@@ -47,7 +50,8 @@ const SPOILERS: [string, (field: string) => string | null][] = [
   ["a negative number", (field) => (/quantity|amount/i.test(field) ? "-3" : null)],
 ];
 const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip",
-  "increment", "decrement", "set", "remove", "clear", "shipping", "pay", "hosted", "unlock", "lock", "upload", "delete", "set-password", "skip-password", "start", "cancel"];
+  "increment", "decrement", "set", "remove", "clear", "shipping", "pay", "hosted", "unlock", "lock", "upload", "delete", "set-password", "skip-password", "start", "cancel",
+  "request", "accept", "fetch"];
 
 const QUERIES = [
   "search=%00", "search=a%00b&category=%00&sort=%00&view=%00&page=%00", "page=1e20", "tributes=1e20", "tributes=-1", "tributes=0x10",

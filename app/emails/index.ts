@@ -4,6 +4,9 @@ import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmatio
 import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
 import { PlanLapsedEmail, planLapsedSubject, type PlanLapsedProps } from "./plan-lapsed";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
+import { ContactCopyEmail, contactCopySubject, type ContactCopyProps } from "./contact-copy";
+import { ContactReceivedEmail, contactReceivedSubject, type ContactReceivedProps } from "./contact-received";
+import { FriendRequestEmail, friendRequestSubject, type FriendRequestProps } from "./friend-request";
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
@@ -20,6 +23,9 @@ export type EmailPropsByKind = {
   "order-confirmation": OrderConfirmationProps;
   "instalment-missed": InstalmentMissedProps;
   "plan-lapsed": PlanLapsedProps;
+  "friend-request": FriendRequestProps;
+  "contact-received": ContactReceivedProps;
+  "contact-copy": ContactCopyProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -33,6 +39,9 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
   "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
   "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
+  "friend-request": { subject: friendRequestSubject, template: FriendRequestEmail },
+  "contact-received": { subject: contactReceivedSubject, template: ContactReceivedEmail },
+  "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -9,6 +9,7 @@ import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
 import { orderNumber, TAX_LABEL, WHATS_NEXT } from "~/utils/shop";
+import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
@@ -119,6 +120,11 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
       return { to: row.to, kind: "plan-lapsed", props: { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` } };
     }
+    case "friend-request":
+      return composeFriendRequest(row, site);
+    case "contact-received":
+    case "contact-copy":
+      return composeContactMail(row, site);
     default:
       return { skip: `no email of kind ${row.kind}` };
   }
@@ -178,6 +184,59 @@ async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<C
   };
 }
 
+async function composeFriendRequest(row: OutboxRow, site: string): Promise<ComposedMail<"friend-request"> | { skip: string }> {
+  const request = await prisma().friendRequest.findUnique({
+    where: { id: String(row.data.requestId) },
+    select: {
+      status: true,
+      sender: { select: { firstName: true, lastName: true } },
+      receiver: { select: { id: true, email: true, firstName: true, notificationPreferences: true } },
+    },
+  });
+  if (!request || request.status !== "pending") return { skip: "the request was answered or cancelled meanwhile" };
+  if (!wants(request.receiver.notificationPreferences, "friendRequests")) return { skip: "the member turned these emails off" };
+  const unsubscribeUrl = unsubscribeUrlFor(request.receiver.id, "friendRequests", site);
+  return {
+    to: request.receiver.email,
+    kind: "friend-request",
+    props: {
+      firstName: request.receiver.firstName,
+      senderName: `${request.sender.firstName} ${request.sender.lastName}`.trim(),
+      requestsUrl: `${site}/friends/requests`,
+      unsubscribeUrl,
+    },
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+/** The acknowledgement to the sender and the copy for the support address, from the stored message. */
+async function composeContactMail(row: OutboxRow, site: string): Promise<ComposedMail<"contact-received" | "contact-copy"> | { skip: string }> {
+  const message = await prisma().contactMessage.findUnique({ where: { id: String(row.data.messageId) } });
+  if (!message) return { skip: "the message was deleted" };
+  if (row.kind === "contact-received") {
+    return {
+      to: row.to,
+      kind: "contact-received",
+      props: { name: message.name, subject: message.subject, message: message.message, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
+    };
+  }
+  return {
+    to: row.to,
+    kind: "contact-copy",
+    props: {
+      name: message.name,
+      email: message.email,
+      subject: message.subject,
+      message: message.message,
+      type: message.type,
+      member: message.userId !== null,
+      receivedAt: message.createdAt.toISOString().replace("T", " ").slice(0, 16) + " UTC",
+    },
+    // Replying to the copy answers the person who wrote.
+    headers: { "Reply-To": message.email },
+  };
+}
+
 function wants(preferences: unknown, topic: NotificationKey) {
   return ({ ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) })[topic];
 }
@@ -199,6 +258,19 @@ export async function queueTributeNotification(db: Db, memorialId: string, now =
   const last = await db.mailOutbox.findFirst({ where: { groupKey, status: "sent" }, orderBy: { sentAt: "desc" }, select: { sentAt: true } });
   const earliest = last?.sentAt ? new Date(last.sentAt.getTime() + TRIBUTE_NOTICE_INTERVAL_MS) : now;
   await queueMail(db, { to: memorial.user.email, kind: "tributes-waiting", data: { memorialId }, groupKey, notBefore: earliest > now ? earliest : now });
+}
+
+/** A friend request waits (issue 18): its receiver hears of it, if they want to (Account → Notifications). */
+export async function queueFriendRequestMail(db: Db, requestId: string) {
+  const request = await db.friendRequest.findUnique({ where: { id: requestId }, select: { receiver: { select: { email: true, notificationPreferences: true } } } });
+  if (!request || !wants(request.receiver.notificationPreferences, "friendRequests")) return;
+  await queueMail(db, { to: request.receiver.email, kind: "friend-request", data: { requestId } });
+}
+
+/** A contact message was stored (issue 18): its sender gets an acknowledgement and the support address a copy. */
+export async function queueContactMail(db: Db, message: { id: string; email: string }) {
+  await queueMail(db, { to: message.email, kind: "contact-received", data: { messageId: message.id } });
+  await queueMail(db, { to: getEnv().SUPPORT_EMAIL, kind: "contact-copy", data: { messageId: message.id } });
 }
 
 // ------------------------------------------------------------------------------------------------

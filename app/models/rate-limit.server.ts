@@ -28,6 +28,15 @@ export const RATE_LIMITS = {
   aiPerIp: { name: "ai-ip", limit: 30, windowMs: 60 * 60_000 },
   /** Starting a checkout asks the payment provider for a payment: plenty for a buyer, few for a script. */
   checkoutPerUser: { name: "checkout-user", limit: 30, windowMs: 60 * 60_000 },
+  /** Friend search by exact email (issue 18): plenty for people, too few to sweep a list of addresses. */
+  friendSearchPerUser: { name: "friend-search-user", limit: 30, windowMs: 10 * 60_000 },
+  /** Each friend request emails someone: a member adding their family, not a spammer. */
+  friendRequestPerUser: { name: "friend-request-user", limit: 20, windowMs: 60 * 60_000 },
+  /** Contact messages (issue 18): per address (visitors and members alike) and per member. */
+  contactPerIp: { name: "contact-ip", limit: 5, windowMs: 60 * 60_000 },
+  contactPerUser: { name: "contact-user", limit: 10, windowMs: 60 * 60_000 },
+  /** Each message sends the address typed an acknowledgement: the form must not become a way to mail-bomb someone. */
+  contactPerEmail: { name: "contact-email", limit: 3, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

@@ -47,6 +47,8 @@ export type Endpoint<A extends Access = Access, S extends z.ZodType | undefined 
   maxBodyBytes?: number;
   /** The 413's message when the body is larger. */
   tooLargeMessage?: string;
+  /** The 401's message when a visitor calls, where the spec has its own words ("Please log in to …"). */
+  signInMessage?: string;
   /** Reads a text/plain body as JSON (navigator.sendBeacon sends strings that way). */
   textPlainIsJson?: boolean;
   /** Runs after the access check and before the body is read: e.g. "is this your memorial?" for an upload. */
@@ -84,7 +86,7 @@ export function apiRoute(endpoints: Endpoints) {
 async function run(definition: Endpoint<any, any>, request: Request, params: RouteArgs["params"]): Promise<Response> {
   try {
     const user = await getOptionalUser(request);
-    if (definition.access !== "public" && !user) return apiError(401, NOT_SIGNED_IN);
+    if (definition.access !== "public" && !user) return apiError(401, definition.signInMessage ?? NOT_SIGNED_IN);
     if (definition.access === "admin" && !user?.isAdmin) return apiError(403, ADMIN_DENIED);
     const url = new URL(request.url);
     const stop = await definition.before?.({ request, params, url, user });

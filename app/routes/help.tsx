@@ -4,7 +4,7 @@ import type { Route } from "./+types/help";
 import { OrContactForm } from "~/components/contact-form-link";
 import { DocumentPage, documentLink } from "~/components/document-page";
 import { describePrice, ENDOWMENT_PERCENT, FREE_MEMORIAL_LIMIT, PLANS } from "~/utils/plans";
-import { SUPPORT_EMAIL } from "~/utils/site";
+import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 
 type Faq = {
@@ -227,7 +227,7 @@ export default function HelpPage() {
           <OrContactForm className={documentLink} />.
         </p>
         <p className="mt-3 leading-relaxed text-slate-700">
-          Support hours: Monday to Friday, 9AM to 6PM EST.
+          Support hours: {SUPPORT_HOURS}.
         </p>
       </section>
     </DocumentPage>

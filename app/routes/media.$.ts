@@ -6,18 +6,21 @@ import { getObject, isValidKey } from "~/services/storage.server";
 // Serves stored uploads at /media/<key>, each prefix with its own access rule:
 // - avatars/<uuid>.webp: public (shown beside a member's name); random per upload, so cached for a year;
 // - products/<uuid>/…: a product's picture and its resized copies, public like the shop; random per upload;
+// - news/<uuid>-<width>.webp: public, our own copies of news pictures (issue 18), random per article,
+//   so cached for a year too;
 // - memorials/<memorialId>/…: only to those who may see that memorial (memorial-access.ts), cached
 //   publicly (a CDN may keep them) only while the memorial is published and public.
 // Anything else is a 404, so nothing stored elsewhere (the vault) can be fetched here by accident.
 // A refusal is a 404 too: it does not tell a stranger that the file exists.
 
 const MEMORIAL_KEY = /^memorials\/([0-9a-f-]{36})\//;
+const NEWS_KEY = /^news\/[0-9a-f-]{36}-\d{2,4}\.webp$/;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
   if (!isValidKey(key)) return notFound();
   let cacheControl: string;
-  if (key.startsWith("avatars/") || key.startsWith("products/")) {
+  if (key.startsWith("avatars/") || key.startsWith("products/") || NEWS_KEY.test(key)) {
     cacheControl = "public, max-age=31536000, immutable";
   } else {
     const memorialId = MEMORIAL_KEY.exec(key)?.[1];

@@ -69,6 +69,22 @@ const envSchema = z.object({
   PUBLIC_URL: z.url({ error: "PUBLIC_URL must be the site's address, such as https://everlight.uk" }).optional(),
   /** The vault's master keys (app/services/vault-crypto.server.ts); default DATA_DIR/vault-keys.json, made 0600 on first use. */
   VAULT_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * RSS or Atom feeds the news fetch reads (issue 18), comma-separated, e.g. a newspaper's obituaries feed.
+   * Unset: no feeds, and the administrators are told how to add one.
+   */
+  NEWS_FEEDS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const urls = (value ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+      for (const url of urls) {
+        if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+          ctx.addIssue({ code: "custom", message: `NEWS_FEEDS must be http:// or https:// addresses separated by commas; "${url.slice(0, 100)}" is not one` });
+        }
+      }
+      return [...new Set(urls)];
+    }),
   /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
   VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Sets HSTS; defaults to on in production. */

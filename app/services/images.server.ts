@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { NEWS_IMAGE_WIDTHS } from "~/utils/news";
 import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 
 // Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
@@ -69,5 +70,20 @@ export async function toWebp(
       .toBuffer();
   } catch {
     throw new ImageRejectedError("unreadable");
+  }
+}
+
+
+/**
+ * A news article's picture as our own WebP copies (issue 18: never hot-linked from another site): only
+ * JPEG, PNG, GIF or WebP by their bytes, decoded within the pixel limit, cropped to 16:9 at each width,
+ * every piece of metadata dropped. Not an image, or unreadable: null.
+ */
+export async function newsImageVariants(bytes: Uint8Array): Promise<{ width: number; body: Buffer }[] | null> {
+  if (!detectImageType(bytes)) return null;
+  try {
+    return await Promise.all(NEWS_IMAGE_WIDTHS.map(async (width) => ({ width, body: await toWebp(bytes, { width, height: Math.round((width * 9) / 16), fit: "cover" }) })));
+  } catch {
+    return null;
   }
 }

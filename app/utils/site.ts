@@ -5,3 +5,11 @@ export const SUPPORT_EMAIL = "support@everlight.uk";
 export const COPYRIGHT_YEAR = 2024;
 export const PLACEHOLDER_PORTRAIT = "/images/placeholder-portrait.svg";
 export const PLACEHOLDER_PRODUCT = "/images/placeholder-product.svg";
+/**
+ * When the support team answers (issue 18). The spec says "9AM to 6PM EST", but Everlight is a UK company
+ * and keeps UK hours, so we state those, in the UK's own time (GMT in winter, BST in summer); the Help
+ * Center, the contact page and the contact acknowledgement all say this one sentence.
+ */
+export const SUPPORT_HOURS = "Monday to Friday, 9am to 6pm UK time";
+/** The reply promised after a contact message (commerce-and-accounts.md §8 "Message sent"). */
+export const SUPPORT_REPLY_TIME = "We'll get back to you within 24 hours.";

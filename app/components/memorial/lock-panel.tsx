@@ -23,7 +23,14 @@ export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason;
       <h1 className="mt-4 text-2xl font-bold text-slate-900">{TITLES[reason]}</h1>
       <p className="mt-2 text-slate-700">{TEXTS[reason]}</p>
       <div className="mt-6 flex justify-center gap-3">
-        {signedIn ? null : (
+        {signedIn ? (
+          reason === "friends" ? (
+            // Friendship is what opens it (issue 18): the way to ask is one tap away.
+            <Link to="/friends/find" className="btn-primary">
+              Find Friends
+            </Link>
+          ) : null
+        ) : (
           <Link to={loginHref} className="btn-primary">
             Login to View
           </Link>
