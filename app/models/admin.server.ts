@@ -5,6 +5,7 @@ import { ADMIN_PAGE_SIZE, type ContactStatus } from "~/utils/validation/admin";
 import { eraseAccount } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
 import { deleteMemorial } from "./memorial.server";
+import { fetchNews, type FetchNewsResult } from "./news.server";
 import { approveTribute, canModerate, deleteTribute, type ModerationResult } from "./tribute.server";
 import { getUserById, publicUserSelect, toPublic } from "./user.server";
 
@@ -351,4 +352,16 @@ function parseAnswers(content: string): { features: string[]; suggestions: strin
     // plain text
   }
   return { features: [], suggestions: content };
+}
+
+// ───────────────────────────── news ─────────────────────────────
+
+/** The News tab's and the /api's Fetch news, recorded with what it did. */
+export async function fetchNewsAsAdmin(actor: AdminActor): Promise<FetchNewsResult> {
+  const result = await fetchNews(actor);
+  const summary = result.ok
+    ? `${result.added} articles added, ${result.memorials.length} memorials drafted, ${result.feedsRead} feeds read${result.failures.length ? `, ${result.failures.length} failed` : ""}`
+    : result.message;
+  await recordAudit(prisma(), actor, { action: "news.fetch", targetType: "news", summary });
+  return result;
 }
