@@ -35,3 +35,14 @@ export async function backWithToast(request: Request, toast: ToastInput, to?: st
   const query = kept.toString();
   return redirect(to ?? `${url.pathname}${query ? `?${query}` : ""}`, { status: 303, headers: await withToast(toast) });
 }
+
+/** An /api caller already checked to be an administrator, as the audit log records them. */
+export function apiActor(user: { id: string; email: string }, request: Request): AdminActor {
+  return { id: user.id, email: user.email, isAdmin: true, ip: clientIp(request) };
+}
+
+/** ?limit= and ?offset= of an admin /api list: whole numbers, limit 1–100 (default 50), offset from 0. */
+export function apiWindow(url: URL) {
+  const int = (value: string | null, fallback: number) => (value !== null && /^\d{1,7}$/.test(value) ? Number(value) : fallback);
+  return { limit: Math.min(Math.max(int(url.searchParams.get("limit"), 50), 1), 100), offset: int(url.searchParams.get("offset"), 0) };
+}
