@@ -1,5 +1,8 @@
 import { prisma } from "~/services/db.server";
 import { ENDOWMENT_PERCENT } from "~/utils/plans";
+import { ANALYTICS_DAYS } from "~/utils/validation/admin";
+
+export { ANALYTICS_DAYS };
 
 // The Analytics tab (commerce-and-accounts.md §2 leaves it open; issue 19 §7, README): the last 30 days,
 // per day (UTC): new members, new memorials, tributes received and how many of those are approved by now,
@@ -8,7 +11,6 @@ import { ENDOWMENT_PERCENT } from "~/utils/plans";
 // generate_series makes the 30 days, and each table is read once over its createdAt index for the range,
 // grouped by day, so it stays fast at 100,000 memorials and 1,000,000 tributes (bench/admin-analytics).
 
-export const ANALYTICS_DAYS = 30;
 
 export type DayFigures = {
   day: string;

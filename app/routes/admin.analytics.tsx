@@ -1,8 +1,9 @@
 import type { Route } from "./+types/admin.analytics";
 import { BarChart } from "~/components/admin/bar-chart";
-import { ANALYTICS_DAYS, dailyFigures } from "~/models/analytics.server";
+import { dailyFigures } from "~/models/analytics.server";
 import { requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
+import { ANALYTICS_DAYS } from "~/utils/validation/admin";
 
 // Analytics tab (commerce-and-accounts.md §2: "contents: not shown"; our design, issue 19 §7, README):
 // the last 30 days per day, as SVG charts drawn on the server and one table of the same numbers (for

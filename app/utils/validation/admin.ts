@@ -19,6 +19,9 @@ export const ADMIN_TABS = [
   { to: "/admin/analytics", label: "Analytics" },
 ] as const;
 
+/** The Analytics tab covers this many days, today included. */
+export const ANALYTICS_DAYS = 30;
+
 /** Rows per page on every admin list (never unbounded). */
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_SEARCH_MAX = 200;
