@@ -80,6 +80,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-wrap items-start gap-2">
                   {u.isAdmin ? (
                     <ConfirmAction
+                      key="revoke"
                       summary="Remove admin rights…"
                       warning={<p>{`Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
                       confirm="Yes, remove admin rights"
@@ -98,6 +99,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                     </ConfirmAction>
                   ) : (
                     <ConfirmAction
+                      key="grant"
                       summary="Make admin…"
                       warning={<p>{`Make ${u.name} an administrator? They will be able to delete memorials, users and products, and see every order.`}</p>}
                       confirm="Yes, make administrator"
