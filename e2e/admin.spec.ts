@@ -19,8 +19,13 @@ test.afterEach(async () => {
 
 /** Opens a confirmation and presses its real button. */
 async function confirm(page: Page, scope: ReturnType<Page["getByRole"]>, summary: string, button: string) {
-  await scope.getByText(summary, { exact: true }).click();
-  await scope.getByRole("button", { name: button }).click();
+  const open = scope.getByRole("button", { name: button });
+  // With JavaScript a revalidation can land just after the click and re-render the list: open it again then.
+  await expect(async () => {
+    if (!(await open.isVisible())) await scope.getByText(summary, { exact: true }).click();
+    await expect(open).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await open.click();
 }
 
 async function expectAudited(page: Page, search: string, labels: string[]) {

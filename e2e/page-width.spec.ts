@@ -77,6 +77,8 @@ function defineBrokenWords() {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       // Hidden from everyone (the tribute form's honeypot) or visually hidden: not laid out for reading.
       if (node.parentElement?.closest("[aria-hidden='true'], .sr-only")) continue;
+      // Inside a closed <details> (the admin dashboard's confirmations): not shown, so laid out at no width.
+      if (node.parentElement?.closest("details:not([open]) > :not(summary)")) continue;
       for (const word of (node.textContent ?? "").matchAll(/[^\s-]+/g)) {
         if (word[0].length > 20) continue;
         const range = document.createRange();

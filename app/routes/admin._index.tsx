@@ -46,13 +46,13 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
           {items.map((m) => (
             <Card key={m.id}>
               <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <h3 className="font-semibold text-slate-900 break-words">
+                <div className="min-w-48 flex-1">
+                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
                     <Link to={`/memorials/${m.id}`} className="link">
                       {m.title}
                     </Link>
                   </h3>
-                  <p className="text-sm text-slate-700 break-words">
+                  <p className="text-sm text-slate-700 wrap-anywhere">
                     Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
                   </p>
                   <p className="mt-1 flex flex-wrap gap-2 text-sm text-slate-700">

@@ -32,7 +32,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             <li key={e.id} className="p-3 text-sm text-slate-800" data-testid="audit-entry">
               <p className="font-semibold text-slate-900">{e.label}</p>
               <p className="break-words">{e.summary}</p>
-              <p className="text-slate-700 break-words">
+              <p className="text-slate-700 wrap-anywhere">
                 {e.actorEmail} · {formatDateTime(e.createdAt)} · from {e.ip ?? "unknown address"} · {e.targetType}
                 {e.targetId ? ` ${e.targetId}` : ""}
               </p>

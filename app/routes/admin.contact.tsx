@@ -60,13 +60,13 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
         <ul className="mt-4 space-y-3">
           {items.map((m) => (
             <Card key={m.id} label={m.subject}>
-              <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 break-words">
-                {m.subject} <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
+              <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 wrap-anywhere">
+                <span className="min-w-0 wrap-anywhere">{m.subject}</span> <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
               </h3>
-              <p className="text-sm text-slate-700 break-words">
+              <p className="text-sm text-slate-700 wrap-anywhere">
                 {m.name} · <a href={`mailto:${m.email}`} className="link">{m.email}</a> · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
               </p>
-              <p className="mt-2 whitespace-pre-line text-slate-800 break-words">{m.message}</p>
+              <p className="mt-2 whitespace-pre-line text-slate-800 wrap-anywhere">{m.message}</p>
               <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
                 <input type="hidden" name="intent" value="status" />
                 <input type="hidden" name="messageId" value={m.id} />

@@ -29,11 +29,11 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
           {items.map((f) => (
             <Card key={f.id}>
               <h3 className="font-semibold text-slate-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
-              <p className="text-sm text-slate-700 break-words">
+              <p className="text-sm text-slate-700 wrap-anywhere">
                 {f.from} · {formatDateTime(f.createdAt)}
               </p>
               {f.answers.features.length ? <p className="mt-1 text-sm text-slate-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
-              {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 break-words">{f.answers.suggestions}</p> : null}
+              {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
             </Card>
           ))}
         </ul>

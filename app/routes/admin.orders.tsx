@@ -65,11 +65,11 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           {items.map((o) => (
             <Card key={o.id} label={`Order ${o.number}`}>
               <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
+                <div className="min-w-48 flex-1">
                   <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
                     Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null} {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
                   </h3>
-                  <p className="text-sm text-slate-700 break-words">
+                  <p className="text-sm text-slate-700 wrap-anywhere">
                     {o.customerName} · {o.customerEmail}
                     {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} · {formatDateTime(o.createdAt.toISOString())}
                   </p>

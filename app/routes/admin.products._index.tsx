@@ -61,8 +61,8 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <div className="h-16 w-16 shrink-0 overflow-hidden rounded">
                   <ProductImage src={p.image.src} srcSet={p.image.srcSet} sizes="64px" alt="" width={64} height={64} className="h-16 w-16" />
                 </div>
-                <div className="min-w-0 flex-1">
-                  <h3 className="font-semibold text-slate-900 break-words">
+                <div className="min-w-48 flex-1">
+                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
                     {p.name} {p.isActive ? <Tag tone="success">Active</Tag> : <Tag>Inactive</Tag>}
                   </h3>
                   <p className="text-sm text-slate-700">

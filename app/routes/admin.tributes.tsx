@@ -65,11 +65,11 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
                 </Link>{" "}
                 (owner {t.memorial.ownerEmail}) · {formatDateTime(t.createdAt)}
               </p>
-              <h3 className="mt-2 font-semibold text-slate-900 break-words">
+              <h3 className="mt-2 font-semibold text-slate-900 wrap-anywhere">
                 {t.authorName}
                 {t.authorEmail ? <span className="font-normal text-slate-700"> ({t.authorEmail})</span> : null}
               </h3>
-              <p className="mt-1 whitespace-pre-line text-slate-800 break-words">{t.content}</p>
+              <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{t.content}</p>
               {t.canAct ? (
                 <div className="mt-3 flex flex-wrap items-start gap-2">
                   <Form method="post">

@@ -68,11 +68,11 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
           {items.map((u) => (
             <Card key={u.id} label={`${u.name}, ${u.email}`}>
               <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <h3 className="font-semibold text-slate-900 break-words">
+                <div className="min-w-48 flex-1">
+                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
                     {u.name} {u.isAdmin ? <Tag tone="info">Admin</Tag> : null} {u.id === me ? <Tag>You</Tag> : null}
                   </h3>
-                  <p className="text-sm text-slate-700 break-all">{u.email}</p>
+                  <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
                   <p className="text-sm text-slate-700">
                     {u.memorials} {u.memorials === 1 ? "memorial" : "memorials"} · plan {u.subscriptionPlan} · joined {u.createdAt.slice(0, 10)}
                   </p>
