@@ -6,9 +6,9 @@ type Series = { label: string; values: number[]; className: string };
 
 export function BarChart({ title, days, series, format = String }: { title: string; days: string[]; series: [Series] | [Series, Series]; format?: (n: number) => string }) {
   const width = 600;
-  const height = 160;
-  const top = 12;
-  const bottom = 22;
+  const height = 220;
+  const top = 26;
+  const bottom = 30;
   const max = Math.max(1, ...series.flatMap((s) => s.values));
   const step = width / Math.max(1, days.length);
   const y = (v: number) => top + (height - top - bottom) * (1 - v / max);
@@ -27,9 +27,9 @@ export function BarChart({ title, days, series, format = String }: { title: stri
           ))}
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={description} className="mt-2 h-auto w-full" preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={description} className="mt-2 h-auto w-full">
         <line x1={0} x2={width} y1={height - bottom} y2={height - bottom} className="stroke-slate-300" />
-        <text x={0} y={10} className="fill-slate-600" fontSize={10}>
+        <text x={0} y={18} className="fill-slate-700" fontSize={18}>
           {format(max)}
         </text>
         {series.map((s, si) =>
@@ -39,13 +39,12 @@ export function BarChart({ title, days, series, format = String }: { title: stri
             return v > 0 ? <rect key={`${si}-${days[i]}`} x={x} y={y(v)} width={barWidth} height={height - bottom - y(v)} className={s.className} /> : null;
           }),
         )}
-        {days.map((d, i) =>
-          i % 7 === 0 || i === days.length - 1 ? (
-            <text key={d} x={i * step + step / 2} y={height - 6} textAnchor="middle" className="fill-slate-600" fontSize={10}>
-              {d.slice(5)}
-            </text>
-          ) : null,
-        )}
+        {/* The first, middle and last days: readable on a phone, where the chart is half its drawn width. */}
+        {[0, Math.floor(days.length / 2), days.length - 1].map((i, n) => (
+          <text key={days[i]} x={n === 0 ? 0 : n === 2 ? width : i * step + step / 2} y={height - 6} textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"} className="fill-slate-700" fontSize={18}>
+            {days[i]?.slice(5)}
+          </text>
+        ))}
       </svg>
     </figure>
   );
