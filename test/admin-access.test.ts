@@ -94,6 +94,26 @@ describe("every /admin page and action as a visitor, a member and an administrat
     expect((await callers.admin.get("/api/feedback")).status).toBe(200);
   });
 
+  it("keeps the last administrator's rights, over the /api and from the Users tab", async () => {
+    // The demo data's administrator is the only one here.
+    const me = (await callers.admin.get("/api/auth/user")).json.id as string;
+    const own = await callers.admin.request("PATCH", `/api/admin/users/${me}`, { json: { isAdmin: false } });
+    expect(own.status).toBe(409);
+    expect(own.json.reason).toBe("own-rights");
+    const last = await callers.admin.request("PATCH", `/api/admin/users/${me}`, { json: { isAdmin: false, confirmOwn: true } });
+    expect(last.status).toBe(409);
+    expect(last.json).toMatchObject({ reason: "last-admin", message: expect.stringContaining("This is the last administrator") });
+    const form = await callers.admin.request("POST", "/admin/users", {
+      body: new URLSearchParams({ intent: "revoke", userId: me, confirmOwn: "on" }).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+    });
+    expect(form.status).toBe(303);
+    const page = await callers.admin.get(form.headers.get("location")!);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("This is the last administrator");
+    expect((await callers.admin.get("/api/auth/user")).json.isAdmin).toBe(true);
+  });
+
   it("shows a member the spec's Access Denied words", async () => {
     const res = await callers.member.get("/admin/users");
     expect(res.status).toBe(403);
