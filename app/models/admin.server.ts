@@ -4,7 +4,7 @@ import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE, type ContactStatus } from "~/utils/validation/admin";
 import { eraseAccount } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
-import { deleteMemorial } from "./memorial.server";
+import { deleteMemorial, isRecordId } from "./memorial.server";
 import { fetchNews, type FetchNewsResult } from "./news.server";
 import { approveTribute, canModerate, deleteTribute, type ModerationResult } from "./tribute.server";
 import { getUserById, publicUserSelect, toPublic } from "./user.server";
@@ -75,6 +75,7 @@ export async function listMemorialsForAdmin({ search = "", page = 1 }: { search?
 
 /** Deletes any memorial (memorial-access.ts: administrators may), its files too; false when it was gone. */
 export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: string): Promise<{ ok: true; name: string } | { ok: false }> {
+  if (!isRecordId(memorialId)) return { ok: false };
   const memorial = await prisma().memorial.findUnique({ where: { id: memorialId }, select: { firstName: true, lastName: true, user: { select: { email: true } } } });
   if (!memorial || !(await deleteMemorial(memorialId, actor))) return { ok: false };
   await recordAudit(prisma(), actor, { action: "memorial.delete", targetType: "memorial", targetId: memorialId, summary: `${name(memorial)} (owner ${memorial.user.email})` });
@@ -132,6 +133,7 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
 
 /** Approves or deletes a pending tribute under the one moderation rule, recording it when done. */
 export async function moderateTributeAsAdmin(actor: AdminActor, intent: "approve" | "delete", tributeId: string): Promise<ModerationResult> {
+  if (!isRecordId(tributeId)) return "not-found";
   const tribute = await prisma().tribute.findUnique({ where: { id: tributeId }, select: { authorName: true, memorial: { select: { title: true } } } });
   const result = intent === "approve" ? await approveTribute(tributeId, actor) : await deleteTribute(tributeId, actor);
   if (result === "ok" && tribute) {

@@ -512,6 +512,7 @@ export type OrderStatusResult =
  * provider cannot refund just now, nothing changes and the administrator is told.
  */
 export async function changeOrderStatus(actor: AdminActor, orderId: string, status: OrderStatus, options: { provider?: PaymentProvider } = {}): Promise<OrderStatusResult> {
+  if (!isRecordId(orderId)) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
   const order = await prisma().order.findUnique({ where: { id: orderId }, select: { id: true, status: true, paymentIntentId: true, paymentProvider: true, refundId: true, totalAmount: true, customerEmail: true } });
   if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
   const number = orderNumber(order.id);

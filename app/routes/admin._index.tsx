@@ -4,14 +4,14 @@ import type { Route } from "./+types/admin._index";
 import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
-import { ADMIN_MESSAGES } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Memorials tab (issue 19 §2): every memorial with its owner, visibility, state and counts, newest first,
 // searched and paged; open one (administrators may see any: memorial-access.ts), or delete it after a
 // confirmation, with its photos and videos (deleteMemorial removes the files).
 
-const actionSchema = z.object({ intent: z.literal("delete"), memorialId: z.string().min(1).max(100) });
+const actionSchema = z.object({ intent: z.literal("delete"), memorialId: recordIdSchema });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -4,13 +4,13 @@ import type { Route } from "./+types/admin.contact";
 import { AdminPager, Card, Empty, formatDateTime, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { listContactMessages, setContactStatus } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
-import { CONTACT_STATUSES, contactStatusSchema } from "~/utils/validation/admin";
+import { CONTACT_STATUSES, contactStatusSchema, recordIdSchema } from "~/utils/validation/admin";
 import { CONTACT_TYPE_LABELS, type ContactType } from "~/utils/validation/contact";
 
 // Contact tab (commerce-and-accounts.md §4 "Contact message status", §6; issue 19 §6): messages newest
 // first, filtered by status and searched; an administrator sets any of new, read, replied, resolved.
 
-const actionSchema = z.object({ intent: z.literal("status"), messageId: z.string().min(1).max(100), status: contactStatusSchema });
+const actionSchema = z.object({ intent: z.literal("status"), messageId: recordIdSchema, status: contactStatusSchema });
 
 const LABELS: Record<string, string> = { new: "New", read: "Read", replied: "Replied", resolved: "Resolved" };
 

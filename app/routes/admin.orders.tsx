@@ -7,14 +7,14 @@ import { changeOrderStatus, listOrdersForAdmin } from "~/models/order.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ORDER_STATUS_BADGES } from "~/utils/shop";
-import { ORDER_STATUSES, orderStatusSchema } from "~/utils/validation/admin";
+import { ORDER_STATUSES, orderStatusSchema, recordIdSchema } from "~/utils/validation/admin";
 
 // Orders tab (commerce-and-accounts.md §3 "Admin views also carry user and items", §4; issue 19 §5): every
 // order with its customer, items, total, test marker and status, filtered by status and searched. The
 // status changes between pending, processing and completed with a select; cancelling is its own button
 // behind a confirmation, because cancelling a paid order refunds it (once) and emails the customer.
 
-const actionSchema = z.object({ intent: z.literal("status"), orderId: z.string().min(1).max(100), status: orderStatusSchema });
+const actionSchema = z.object({ intent: z.literal("status"), orderId: recordIdSchema, status: orderStatusSchema });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

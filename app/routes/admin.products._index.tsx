@@ -6,13 +6,13 @@ import { ProductImage } from "~/components/shop/product-image";
 import { listProductsForAdmin, productImage, removeProduct } from "~/models/product.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
-import { ADMIN_MESSAGES } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
 // Products tab (commerce-and-accounts.md §4 "Product", §6 "Admin"; issue 19 §4): every product, active
 // or not, with New product, Edit and Delete. A product that has been ordered is deactivated instead of
 // deleted (its orders keep pointing at it); the confirmation says which will happen.
 
-const actionSchema = z.object({ intent: z.literal("delete"), productId: z.string().min(1).max(100) });
+const actionSchema = z.object({ intent: z.literal("delete"), productId: recordIdSchema });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -4,7 +4,7 @@ import type { Route } from "./+types/admin.tributes";
 import { AdminPager, Card, ConfirmAction, Empty, formatDateTime, ListSummary, SearchForm } from "~/components/admin/admin-ui";
 import { listPendingTributesForAdmin, moderateTributeAsAdmin } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
-import { ADMIN_MESSAGES } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 
 // Tributes tab (commerce-and-accounts.md §6 "Admin"; issue 19 §2): pending tributes across the site.
@@ -12,7 +12,7 @@ import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 // not offered and the spec's note says why. The rule is canModerate (tribute.server.ts), the one the
 // memorial page and the /api use, and the use case applies it again whatever the form sends.
 
-const actionSchema = z.object({ intent: z.enum(["approve", "delete"]), tributeId: z.string().min(1).max(100) });
+const actionSchema = z.object({ intent: z.enum(["approve", "delete"]), tributeId: recordIdSchema });
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminActor(request);

@@ -3,7 +3,7 @@ import type { Route } from "./+types/admin.users";
 import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
-import { ADMIN_MESSAGES } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
 // Users tab (commerce-and-accounts.md §4 "User role", §6 "Admin"; issue 19 §3): search, delete with the
 // warning that all their memorials go too, grant or remove administrator rights with a confirmation.
@@ -11,9 +11,9 @@ import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 // deleted from Account settings, not here (admin.server.ts).
 
 const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("delete"), userId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("grant"), userId: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("revoke"), userId: z.string().min(1).max(100), confirmOwn: z.literal("on").optional() }),
+  z.object({ intent: z.literal("delete"), userId: recordIdSchema }),
+  z.object({ intent: z.literal("grant"), userId: recordIdSchema }),
+  z.object({ intent: z.literal("revoke"), userId: recordIdSchema, confirmOwn: z.literal("on").optional() }),
 ]);
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -107,6 +107,9 @@ export const apiProductSchema = z.object({
     .optional(),
 });
 
+/** A record's id as the forms send it: our ids are UUIDs, so anything else (a NUL byte…) is refused before any query. */
+export const recordIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
 export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be ${ORDER_STATUSES.join(", ")}` });
 export const contactStatusSchema = z.enum(CONTACT_STATUSES, { error: `status must be ${CONTACT_STATUSES.join(", ")}` });
 
