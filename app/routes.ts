@@ -68,7 +68,16 @@ export default [
     route("news", "routes/api/news.ts"), //                                    GET ?page
     route("contact", "routes/api/contact.ts"), //                              POST
     // commerce-and-accounts.md §7: admin
+    // (GET /api/memorials?admin=true, PUT /api/tributes/{id}/approve and DELETE /api/tributes/{id} are above;
+    // GET /api/feedback answers an administrator everyone's.)
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)
+    route("admin/users", "routes/api/admin.users.ts"), //                      GET ?search (admin)
+    route("admin/users/:id", "routes/api/admin.users.$id.ts"), //              DELETE, PATCH isAdmin (admin)
+    route("admin/contact-messages", "routes/api/admin.contact-messages.ts"), // GET (admin)
+    route("admin/contact-messages/:id/status", "routes/api/admin.contact-messages.$id.status.ts"), // PATCH status (admin)
+    route("admin/products", "routes/api/admin.products.ts"), //                GET, POST (admin)
+    route("admin/products/:id", "routes/api/admin.products.$id.ts"), //        PUT, DELETE (admin)
+    route("admin/orders", "routes/api/admin.orders.ts"), //                    GET (admin)
     route("admin/news/count", "routes/api/admin.news.count.ts"), //            GET (admin)
     route("admin/news/fetch", "routes/api/admin.news.fetch.ts"), //            POST (admin)
 
@@ -79,6 +88,8 @@ export default [
     // Ours: the built-in test provider's payment, paid through the /api (issue 16 §4).
     route("test-payments/pay", "routes/api/test-payments.pay.ts"), //          POST (member)
     route("friends/requests/:id", "routes/api/friends.requests.$id.ts"), //    DELETE: cancel a request I sent (member)
+    // Ours: an order's status from the /api, as the Orders tab changes it (issue 19).
+    route("admin/orders/:id/status", "routes/api/admin.orders.$id.status.ts"), // PATCH status (admin)
 
     route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
   ]),

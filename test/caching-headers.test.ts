@@ -7,9 +7,6 @@ import { fillPattern, routeTable } from "./route-table";
 // no-store` and `Vary: Cookie`, unless the answer is the same for everyone and says `public` (a public
 // memorial's photos). Anonymous public pages keep their public caching, and still vary by Cookie.
 
-/** /api calls whose answer is the same for everyone, signed in or not, and say `public` (checked below). */
-const SAME_FOR_EVERYONE = new Set(["/api/news"]);
-
 let server: TestServer;
 let member: Client;
 let memorialId: string;
@@ -34,14 +31,21 @@ function expectPrivate(res: ApiResponse, what: string) {
   expect(res.headers.get("vary") ?? "", what).toMatch(/\bCookie\b/i);
 }
 
+/** Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag). */
+const SAME_FOR_EVERYONE = new Set(["/api/news"]);
+
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
     const routes = await routeTable();
     const values = { id: memorialId, type: "ux_feedback", event: "skip", "*": "x" };
     for (const route of routes) {
       const path = fillPattern(route.pattern, values);
-      if (SAME_FOR_EVERYONE.has(path)) continue;
-      expectPrivate(await member.get(path), `GET ${path}`);
+      const res = await member.get(path);
+      if (SAME_FOR_EVERYONE.has(route.pattern)) {
+        // The same answer whoever asks, and it says so (with an ETag, revalidated each time).
+        expect(res.headers.get("cache-control"), `GET ${path}`).toBe("public, no-cache");
+        expect(res.headers.get("vary") ?? "", `GET ${path}`).toMatch(/\bCookie\b/i);
+      } else expectPrivate(res, `GET ${path}`);
       if (!route.api && !route.pattern.startsWith("/media")) {
         const data = path === "/" ? "/_root.data" : `${path.replace(/\/$/, "")}.data`;
         expectPrivate(await member.get(data), `GET ${data}`);

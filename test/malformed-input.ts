@@ -37,9 +37,15 @@ const VALID: Record<string, string> = {
   // Friends, news and contact (issue 18).
   receiverId: "00000000-0000-4000-8000-000000000000", requestId: "00000000-0000-4000-8000-000000000000", friendId: "00000000-0000-4000-8000-000000000000",
   response: "accepted", name: "Ann Lee", subject: "A question", message: "Hello, I have a question about memorials.",
+  // The admin dashboard (issue 19): products, orders, users, contact messages, tributes.
+  // Only names rare enough in the sources: "description", "userId" and "q" appear in nearly every module,
+  // and would multiply the whole walk (the product form's description is checked by the same schema as name).
+  price: "12.99", stockQuantity: "3", isActive: "on", removeImage: "on", status: "processing",
+  orderId: "00000000-0000-4000-8000-000000000004", messageId: "00000000-0000-4000-8000-000000000005",
+  tributeId: "00000000-0000-4000-8000-000000000007", confirmOwn: "on",
 };
 /** Fields whose value decides which path a request takes: spoiled only in their own ways. */
-const CHOICE_FIELDS = new Set(["js", "response", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard"]);
+const CHOICE_FIELDS = new Set(["js", "response", "visibility", "category", "defaultVisibility", "discoverable", "confirm", "type", "feature_satisfaction", "shareType", "redirectTo", "acknowledge", "planId", "paymentType", "testCard", "isActive", "removeImage", "status", "confirmOwn"]);
 /** Ways to spoil one field of a valid body; null where the spoiler means nothing for that field. */
 const SPOILERS: [string, (field: string) => string | null][] = [
   ["a NUL byte", (field) => (CHOICE_FIELDS.has(field) ? null : `a${NUL}b`)],
@@ -51,7 +57,7 @@ const SPOILERS: [string, (field: string) => string | null][] = [
 ];
 const INTENTS = ["publish", "draft", "ai-biography", "ai-tribute", "approve", "reject", "tribute", "profile", "picture", "remove-picture", "feedback-submit", "feedback-skip",
   "increment", "decrement", "set", "remove", "clear", "shipping", "pay", "hosted", "unlock", "lock", "upload", "delete", "set-password", "skip-password", "start", "cancel",
-  "request", "accept", "fetch"];
+  "request", "accept", "fetch", "grant", "revoke", "status"];
 
 const QUERIES = [
   "search=%00", "search=a%00b&category=%00&sort=%00&view=%00&page=%00", "page=1e20", "tributes=1e20", "tributes=-1", "tributes=0x10",
@@ -147,14 +153,18 @@ export function describeMalformedInput(database: ServerDatabase) {
 describe(`malformed input on ${database}`, () => {
   let server: TestServer;
   let member: Client;
+  let admin: Client;
   let routes: RouteInfo[];
   let stamp = "";
   const values: Record<string, string> = { type: "ux_feedback", event: "skip" };
 
   beforeAll(async () => {
-    server = await startServer({}, { database });
+    // The demo data brings an administrator (README), who walks the admin routes too.
+    server = await startServer({ SEED_DEMO_DATA: "true" }, { database });
     routes = await routeTable();
     member = (await registerMember(server.url)).api;
+    admin = client(server.url);
+    expect((await admin.post("/api/auth/login", { email: "admin@everlight.test", password: "AdminDemo123" })).status).toBe(200);
     const memorial = await member.post("/api/memorials", { firstName: "Fuzz", lastName: "Target", visibility: "public", isPublished: true });
     expect(memorial.status).toBe(201);
     values.id = memorial.json.id;
@@ -168,13 +178,13 @@ describe(`malformed input on ${database}`, () => {
     await server?.stop();
   });
 
-  it("answers every route's malformed requests below 500, as a visitor and as a member, and stays healthy", { timeout: 900_000 }, async () => {
+  it("answers every route's malformed requests below 500, as a visitor, a member and (on the admin routes) an administrator, and stays healthy", { timeout: 900_000 }, async () => {
     const failures = new Set<string>();
     let sent = 0;
-    const send = async (route: RouteInfo, who: "visitor" | "member", attack: Attack, query = "") => {
+    const send = async (route: RouteInfo, who: "visitor" | "member" | "admin", attack: Attack, query = "") => {
       sent++;
       // A visitor keeps no cookies from one request to the next: a registration must not sign them in.
-      const api = who === "member" ? member : client(server.url);
+      const api = who === "member" ? member : who === "admin" ? admin : client(server.url);
       const url = fillPattern(route.pattern, values) + (query ? `?${query}` : "");
       // A fresh address for each request, so per-address limits do not hide what lies behind them.
       const headers: Record<string, string> = { "X-Forwarded-For": `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`, ...(attack.contentType ? { "Content-Type": attack.contentType } : {}) };
@@ -188,8 +198,9 @@ describe(`malformed input on ${database}`, () => {
     type Job = () => Promise<void>;
     const jobs: Job[] = [];
     const lastJobs: Job[] = [];
-    for (const who of ["visitor", "member"] as const) {
-      for (const route of routes) {
+    for (const who of ["visitor", "member", "admin"] as const) {
+      // Administrators walk only the admin routes: the others answer them as they answer members.
+      for (const route of who === "admin" ? routes.filter((r) => /^\/(api\/)?admin(\/|$)/.test(r.pattern)) : routes) {
         const list = destructive(route) ? lastJobs : jobs;
         for (const query of QUERIES) list.push(() => send(route, who, { name: "hostile query", method: "GET" }, query));
         for (const method of ["TRACE", "PROPFIND", "OPTIONS", "FOO", "CONNECTX"]) list.push(() => send(route, who, { name: `method ${method}`, method }));

@@ -1,5 +1,6 @@
 import { render } from "@react-email/components";
 import { createElement, type ReactElement } from "react";
+import { OrderCancelledEmail, orderCancelledSubject, type OrderCancelledProps } from "./order-cancelled";
 import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
 import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
 import { PlanLapsedEmail, planLapsedSubject, type PlanLapsedProps } from "./plan-lapsed";
@@ -21,6 +22,7 @@ export type EmailPropsByKind = {
   "account-deleted": AccountDeletedProps;
   "tributes-waiting": TributesWaitingProps;
   "order-confirmation": OrderConfirmationProps;
+  "order-cancelled": OrderCancelledProps;
   "instalment-missed": InstalmentMissedProps;
   "plan-lapsed": PlanLapsedProps;
   "friend-request": FriendRequestProps;
@@ -37,6 +39,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
   "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
+  "order-cancelled": { subject: orderCancelledSubject, template: OrderCancelledEmail },
   "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
   "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
   "friend-request": { subject: friendRequestSubject, template: FriendRequestEmail },

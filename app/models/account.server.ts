@@ -1,3 +1,4 @@
+import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
 import { deleteObject } from "~/services/storage.server";
@@ -66,16 +67,33 @@ export async function deleteAccount(user: PublicUser, password: string, ip: stri
   const limit = await hitPasswordCheckLimits(user.id, ip);
   if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
   if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
+  await eraseAccount(user);
+  return { ok: true };
+}
+
+/**
+ * Removes an account and everything it holds, whoever asked (the member above, or an administrator:
+ * admin.server.ts): the rows in one transaction (`alsoInTransaction` runs first in it: the administrator's
+ * checks and audit record; it may throw to call the whole thing off), then the stored files. False when the account was already gone.
+ */
+export async function eraseAccount(
+  user: Pick<PublicUser, "id" | "email" | "firstName" | "profileImageUrl">,
+  alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
+): Promise<boolean> {
   const [memorialFiles, vaultFiles] = await Promise.all([storedMediaOfUser(user.id), storedVaultFilesOfUser(user.id)]);
-  await prisma().$transaction(async (tx) => {
-    await tx.user.deleteMany({ where: { id: user.id } });
+  const deleted = await prisma().$transaction(async (tx) => {
+    await alsoInTransaction?.(tx);
+    const { count } = await tx.user.deleteMany({ where: { id: user.id } });
+    if (!count) return false;
     // Always sent; the outbox keeps no link to the account, so the message outlives it.
     await queueMail(tx, { to: user.email, kind: "account-deleted", data: { firstName: user.firstName } });
+    return true;
   });
+  if (!deleted) return false;
   await deleteAvatarObject(user.profileImageUrl);
   await deleteStoredMedia(memorialFiles);
   await Promise.all(vaultFiles.map((key) => deleteObject(key).catch((error) => console.error(`Could not delete ${key}:`, error))));
-  return { ok: true };
+  return true;
 }
 
 function rateLimited(message: string, retryAfterSeconds: number): RateLimited {

@@ -111,6 +111,12 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeTributesWaiting(row, site);
     case "order-confirmation":
       return composeOrderConfirmation(row, site);
+    case "order-cancelled": {
+      const order = await prisma().order.findUnique({ where: { id: String(data.orderId) }, select: { id: true, customerName: true, totalAmount: true, isTest: true, refundId: true } });
+      if (!order?.refundId) return { skip: "the order was not refunded" };
+      const props = { customerName: order.customerName ?? "customer", orderNumber: orderNumber(order.id), refunded: formatPence(order.totalAmount), isTest: order.isTest };
+      return { to: row.to, kind: "order-cancelled", props: { ...props, ordersUrl: `${site}/orders`, supportEmail: getEnv().SUPPORT_EMAIL } };
+    }
     case "instalment-missed": {
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
       const props = { firstName: String(data.firstName), planName, amount: formatPence(Number(data.amount)), number: Number(data.number), count: Number(data.count) };

@@ -11,8 +11,11 @@ import {
 import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
 import { orderNumber, orderStatusBadge, ORDERS_PER_PAGE, SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
+import { pageWindow } from "~/utils/paging";
+import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, type OrderStatus } from "~/utils/validation/admin";
 import type { ShippingDetails } from "~/utils/validation/shop";
 import type { RateLimited } from "./account.server";
+import { recordAudit, type AdminActor } from "./audit.server";
 import { getBasket } from "./cart.server";
 import { queueMail } from "./mail.server";
 import { handlePlanWebhook } from "./plan.server";
@@ -464,4 +467,93 @@ export function toApiOrder(order: OrderRow) {
 /** One order as the /api answers it. */
 export async function apiOrder(orderId: string) {
   return toApiOrder(await loadOrder(orderId));
+}
+
+// ───────────────────────────── the admin dashboard's Orders tab (issue 19) ─────────────────────────────
+
+const adminOrderInclude = { ...orderInclude, user: { select: { email: true, firstName: true, lastName: true } } } satisfies Prisma.OrderInclude;
+
+/** Every order with its customer, items, total, test marker and status, newest first (§3 "Admin views"). */
+export async function listOrdersForAdmin({ search = "", status = null, page = 1 }: { search?: string; status?: string | null; page?: number }) {
+  const where: Prisma.OrderWhereInput = {
+    ...(status ? { status } : {}),
+    ...(search
+      ? {
+          OR: [
+            { customerEmail: { contains: search, mode: "insensitive" } },
+            { customerName: { contains: search, mode: "insensitive" } },
+            { paymentIntentId: search },
+            // The short order number people read out (orderNumber): the id's first characters.
+            ...(/^[0-9a-f]{4,8}$/i.test(search) ? [{ id: { startsWith: search.toLowerCase() } }] : []),
+          ],
+        }
+      : {}),
+  };
+  const total = await prisma().order.count({ where });
+  const w = pageWindow(total, page, ADMIN_PAGE_SIZE);
+  const rows = await prisma().order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: w.skip, take: w.take, include: adminOrderInclude });
+  return {
+    items: rows.map((o) => ({ ...toOrderView(o), refunded: !!o.refundId, refundedAt: o.refundedAt?.toISOString() ?? null, account: o.user ? o.user.email : null })),
+    total,
+    page: w.page,
+    pages: w.pages,
+  };
+}
+
+/** GET /api/admin/orders (§7): every order with its user and items, bounded. */
+export async function listOrdersForAdminApi({ limit = 50, offset = 0 } = {}) {
+  const rows = await prisma().order.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, include: adminOrderInclude });
+  return rows.map((o) => ({ ...toApiOrder(o), refundId: o.refundId, refundedAt: o.refundedAt, user: o.user }));
+}
+
+export type OrderStatusResult =
+  | { ok: true; status: OrderStatus; refunded: boolean; unchanged: boolean; number: string }
+  | { ok: false; reason: "not-found" | "refunded" | "refund-failed"; message: string };
+
+/**
+ * Changes an order's status (§4; issue 19 §5). Cancelling a paid order refunds it through its payments
+ * provider first (an idempotent refund keyed by the order), then records the refund on the order in a
+ * conditional update, so however many times it is cancelled, at once or again later, one refund is made,
+ * one email tells the customer and one audit record says so. A refunded order stays cancelled. If the
+ * provider cannot refund just now, nothing changes and the administrator is told.
+ */
+export async function changeOrderStatus(actor: AdminActor, orderId: string, status: OrderStatus, options: { provider?: PaymentProvider } = {}): Promise<OrderStatusResult> {
+  if (!isRecordId(orderId)) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
+  const order = await prisma().order.findUnique({ where: { id: orderId }, select: { id: true, status: true, paymentIntentId: true, paymentProvider: true, refundId: true, totalAmount: true, customerEmail: true } });
+  if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
+  const number = orderNumber(order.id);
+  if (order.refundId) {
+    if (status === "cancelled") return { ok: true, status, refunded: true, unchanged: true, number };
+    return { ok: false, reason: "refunded", message: `Order ${number} was refunded, so it stays cancelled.` };
+  }
+  if (order.status === status) return { ok: true, status, refunded: false, unchanged: true, number };
+
+  if (status === "cancelled" && order.paymentIntentId) {
+    const provider = options.provider ?? (order.paymentProvider === "test" ? testProvider : getPaymentProvider());
+    let refundId: string;
+    try {
+      refundId = (await provider.refund(order.paymentIntentId, { idempotencyKey: `order-refund-${order.id}` })).id;
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      console.error(`Refunding order ${order.id} failed:`, error.message);
+      return { ok: false, reason: "refund-failed", message: ADMIN_MESSAGES.refundFailed };
+    }
+    const first = await prisma().$transaction(async (tx) => {
+      const claimed = await tx.order.updateMany({ where: { id: order.id, refundId: null }, data: { status: "cancelled", refundId, refundedAt: new Date() } });
+      if (!claimed.count) return false;
+      await recordAudit(tx, actor, { action: "order.refund", targetType: "order", targetId: order.id, summary: `Order ${number} cancelled (was ${order.status}); ${formatPence(order.totalAmount)} refunded (${refundId})` });
+      if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
+      return true;
+    });
+    return { ok: true, status, refunded: true, unchanged: !first, number };
+  }
+
+  const changed = await prisma().$transaction(async (tx) => {
+    const updated = await tx.order.updateMany({ where: { id: order.id, refundId: null }, data: { status } });
+    if (!updated.count) return false;
+    await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
+    return true;
+  });
+  if (!changed) return { ok: false, reason: "refunded", message: `Order ${number} was refunded, so it stays cancelled.` };
+  return { ok: true, status, refunded: false, unchanged: false, number };
 }

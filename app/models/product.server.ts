@@ -3,12 +3,16 @@ import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { detectImageType, ImageRejectedError } from "~/services/images.server";
 import { groupOf, PRODUCTS_PER_PAGE, SHOP_GROUP_IDS, SHOP_GROUPS, type ShopGroup } from "~/utils/shop";
+import { formatPence } from "~/utils/money";
 import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
-import { imageSources, storeImage } from "./media.server";
+import { pageWindow } from "~/utils/paging";
+import { ADMIN_PAGE_SIZE, type ProductInput } from "~/utils/validation/admin";
+import { recordAudit, type AdminActor } from "./audit.server";
+import { deleteStoredMedia, imageSources, storeImage } from "./media.server";
 
 // Products (commerce-and-accounts.md §2 "Products", §3 "products"): the shop shows active products only,
 // with real data (the spec's original made up ratings, review counts and badges on the client; we show
-// none). Prices are pence. Creating and editing products is the admin dashboard's (a later issue); the
+// none). Prices are pence. Creating, editing and removing products is the admin dashboard's (below); the
 // picture it uploads is stored here, resized like memorial photos.
 
 export const productFields = {
@@ -83,4 +87,92 @@ export async function storeProductImage(bytes: Uint8Array): Promise<string> {
   } catch {
     throw new ImageRejectedError("unreadable");
   }
+}
+
+// ───────────────────────────── the admin dashboard's Products tab (issue 19) ─────────────────────────────
+
+/** Every product, active or not, newest first, searched by name or category. */
+export async function listProductsForAdmin({ search = "", page = 1 }: { search?: string; page?: number } = {}) {
+  const where: Prisma.ProductWhereInput = search
+    ? { OR: [{ name: { contains: search, mode: "insensitive" } }, { category: { contains: search, mode: "insensitive" } }] }
+    : {};
+  const total = await prisma().product.count({ where });
+  const w = pageWindow(total, page, ADMIN_PAGE_SIZE);
+  const rows = await prisma().product.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: w.skip,
+    take: w.take,
+    select: { ...productFields, _count: { select: { orderItems: true } } },
+  });
+  return { items: rows.map(({ _count, ...p }) => ({ ...p, orders: _count.orderItems })), total, page: w.page, pages: w.pages };
+}
+
+/** GET /api/admin/products (§7): every product, bounded. */
+export function listProductsForApi({ limit = 100, offset = 0 } = {}) {
+  return prisma().product.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, select: productFields });
+}
+
+export function findProduct(id: string) {
+  return prisma().product.findUnique({ where: { id }, select: productFields });
+}
+
+/** Creates a product (§4 "Product", §5 "Product form": the input is already checked), recorded. */
+export async function createProduct(actor: AdminActor, input: ProductInput) {
+  return prisma().$transaction(async (tx) => {
+    const product = await tx.product.create({ data: productData(input), select: productFields });
+    await recordAudit(tx, actor, { action: "product.create", targetType: "product", targetId: product.id, summary: `${product.name} at ${formatPence(product.price)}` });
+    return product;
+  });
+}
+
+/** Edits a product; a replaced uploaded picture's files are removed. Null when there is no such product. */
+export async function updateProduct(actor: AdminActor, id: string, input: ProductInput) {
+  const before = await findProduct(id);
+  if (!before) return null;
+  const product = await prisma().$transaction(async (tx) => {
+    const updated = await tx.product.updateMany({ where: { id }, data: productData(input) });
+    if (!updated.count) return null;
+    await recordAudit(tx, actor, { action: "product.update", targetType: "product", targetId: id, summary: `${input.name} at ${formatPence(input.price)}${input.isActive ? "" : " (inactive)"}` });
+    return tx.product.findUnique({ where: { id }, select: productFields });
+  });
+  if (product && before.imageUrl && input.imageUrl !== undefined && before.imageUrl !== product.imageUrl) await deleteStoredMedia([before.imageUrl]);
+  return product;
+}
+
+export type RemoveProductResult = { ok: true; outcome: "deleted" | "deactivated"; name: string } | { ok: false };
+
+/**
+ * Deletes a product, or deactivates it when it has been ordered (issue 19 §4): the orders keep pointing
+ * at it, and it leaves the shop and every basket either way.
+ */
+export async function removeProduct(actor: AdminActor, id: string): Promise<RemoveProductResult> {
+  const result = await prisma().$transaction(async (tx) => {
+    const product = await tx.product.findUnique({ where: { id }, select: { name: true, imageUrl: true, _count: { select: { orderItems: true } } } });
+    if (!product) return null;
+    if (product._count.orderItems > 0) {
+      await tx.product.update({ where: { id }, data: { isActive: false } });
+      await tx.cartItem.deleteMany({ where: { productId: id } });
+      await recordAudit(tx, actor, { action: "product.deactivate", targetType: "product", targetId: id, summary: product.name });
+      return { outcome: "deactivated" as const, name: product.name, imageUrl: null };
+    }
+    await tx.product.delete({ where: { id } });
+    await recordAudit(tx, actor, { action: "product.delete", targetType: "product", targetId: id, summary: product.name });
+    return { outcome: "deleted" as const, name: product.name, imageUrl: product.imageUrl };
+  });
+  if (!result) return { ok: false };
+  if (result.imageUrl) await deleteStoredMedia([result.imageUrl]);
+  return { ok: true, outcome: result.outcome, name: result.name };
+}
+
+function productData(input: ProductInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    category: input.category,
+    price: input.price,
+    stockQuantity: input.stockQuantity,
+    isActive: input.isActive,
+    ...(input.imageUrl !== undefined ? { imageUrl: input.imageUrl } : {}),
+  };
 }

@@ -3,6 +3,7 @@ import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute"
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import type { RateLimited } from "./account.server";
 import { queueTributeNotification } from "./mail.server";
+import { isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
@@ -85,6 +86,8 @@ export function canModerate(actor: Moderator | null, memorial: { userId: string;
 export type ModerationResult = "ok" | "not-found" | "forbidden";
 
 async function moderatable(tributeId: string, actor: Moderator) {
+  // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
+  if (!isRecordId(tributeId)) return { result: "not-found" as const };
   const tribute = await prisma().tribute.findUnique({
     where: { id: tributeId },
     select: { id: true, memorialId: true, memorial: { select: { userId: true, user: { select: { isAdmin: true } } } } },

@@ -12,3 +12,10 @@ export function parsePageNumber(value: string | null | undefined): number | null
   const page = Number(value);
   return page >= 1 && page <= MAX_PAGE_NUMBER ? page : null;
 }
+
+/** The page asked for, kept within the pages there are, with its offset: for lists paged in the database. */
+export function pageWindow(total: number, page: number, size: number) {
+  const pages = Math.max(1, Math.ceil(total / size));
+  const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
+  return { pages, page: current, skip: (current - 1) * size, take: size };
+}

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { listOwnFeedback, saveFeedback, toApiFeedback } from "~/models/feedback.server";
+import { listAllFeedbackForApi } from "~/models/admin.server";
+import { apiWindow } from "~/request/admin.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { FEEDBACK_MESSAGES, FEEDBACK_TYPES, RATING_MAX, RATING_MIN, uxFeedbackAnswersSchema } from "~/utils/feedback";
 
-// GET /api/feedback: the caller's own feedback, newest first. POST /api/feedback { type, content, rating }
+// GET /api/feedback: the caller's own feedback, newest first (an administrator's: everyone's). POST /api/feedback { type, content, rating }
 // (memorial-core.md §3, §7): content is a JSON string of the answers keyed by question id, checked like
 // the dialog's answers; rating, when given, is the ease_of_use answer.
 
@@ -35,7 +37,12 @@ const bodySchema = z
   .refine((body) => body.rating == null || body.rating === body.content.ease_of_use, { message: MESSAGES.ratingMismatch, path: ["rating"] });
 
 const api = apiRoute({
-  GET: endpoint({ access: "member", handle: async ({ user }) => (await listOwnFeedback(user.id)).map(toApiFeedback) }),
+  // An administrator gets everyone's (commerce-and-accounts.md §7 lists this call under Admin), ?mine=true their own.
+  GET: endpoint({
+    access: "member",
+    handle: async ({ user, url }) =>
+      (user.isAdmin && url.searchParams.get("mine") !== "true" ? await listAllFeedbackForApi(apiWindow(url)) : await listOwnFeedback(user.id)).map(toApiFeedback),
+  }),
   POST: endpoint({
     access: "member",
     body: bodySchema,

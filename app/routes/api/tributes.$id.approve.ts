@@ -1,4 +1,6 @@
+import { moderateTributeAsAdmin } from "~/models/admin.server";
 import { approveTribute } from "~/models/tribute.server";
+import { apiActor } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { moderationAnswer } from "~/request/api.server";
 
@@ -6,7 +8,12 @@ import { moderationAnswer } from "~/request/api.server";
 const api = apiRoute({
   PUT: endpoint({
     access: "member",
-    handle: async ({ user, params }) => moderationAnswer(await approveTribute(params.id ?? "", user), "The tribute has been approved and is now visible."),
+    // An administrator's moderation is recorded in the audit log (issue 19 §8); the rule is the same.
+    handle: async ({ user, params, request }) =>
+      moderationAnswer(
+        user.isAdmin ? await moderateTributeAsAdmin(apiActor(user, request), "approve", params.id ?? "") : await approveTribute(params.id ?? "", user),
+        "The tribute has been approved and is now visible.",
+      ),
   }),
 });
 export const loader = api.loader;

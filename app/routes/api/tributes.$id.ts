@@ -1,4 +1,6 @@
+import { moderateTributeAsAdmin } from "~/models/admin.server";
 import { deleteTribute } from "~/models/tribute.server";
+import { apiActor } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { moderationAnswer } from "~/request/api.server";
 
@@ -6,7 +8,11 @@ import { moderationAnswer } from "~/request/api.server";
 const api = apiRoute({
   DELETE: endpoint({
     access: "member",
-    handle: async ({ user, params }) => moderationAnswer(await deleteTribute(params.id ?? "", user), "The tribute has been deleted."),
+    handle: async ({ user, params, request }) =>
+      moderationAnswer(
+        user.isAdmin ? await moderateTributeAsAdmin(apiActor(user, request), "delete", params.id ?? "") : await deleteTribute(params.id ?? "", user),
+        "The tribute has been deleted.",
+      ),
   }),
 });
 export const loader = api.loader;

@@ -1,0 +1,83 @@
+import { Link } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/admin._index";
+import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
+import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
+import { VISIBILITY_LABELS } from "~/utils/validation/account";
+
+// Memorials tab (issue 19 §2): every memorial with its owner, visibility, state and counts, newest first,
+// searched and paged; open one (administrators may see any: memorial-access.ts), or delete it after a
+// confirmation, with its photos and videos (deleteMemorial removes the files).
+
+const actionSchema = z.object({ intent: z.literal("delete"), memorialId: recordIdSchema });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminActor(request);
+  const query = listQuery(request);
+  return { ...(await listMemorialsForAdmin(query)), search: query.search };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const actor = await requireAdminActor(request);
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  const result = await deleteMemorialAsAdmin(actor, parsed.data.memorialId);
+  if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.memorialNotFound });
+  return backWithToast(request, { type: "success", title: "Memorial deleted", description: `The memorial of ${result.name} and its files have been deleted.` });
+}
+
+export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
+  const { items, total, page, pages, search } = loaderData;
+  return (
+    <section aria-labelledby="memorials-heading">
+      <h2 id="memorials-heading" className="text-xl font-semibold text-slate-900">
+        Memorials
+      </h2>
+      <div className="mt-4">
+        <SearchForm label="Search memorials by name, title or owner's email" search={search} />
+      </div>
+      <ListSummary total={total} noun={["memorial", "memorials"]} search={search} />
+      {items.length === 0 ? (
+        <Empty>No memorials found.</Empty>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {items.map((m) => (
+            <Card key={m.id}>
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="min-w-48 flex-1">
+                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                    <Link to={`/memorials/${m.id}`} className="link">
+                      {m.title}
+                    </Link>
+                  </h3>
+                  <p className="text-sm text-slate-700 wrap-anywhere">
+                    Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
+                  </p>
+                  <p className="mt-1 flex flex-wrap gap-2 text-sm text-slate-700">
+                    <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
+                    <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
+                    <span>
+                      {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created {m.createdAt.slice(0, 10)}
+                    </span>
+                  </p>
+                </div>
+                <ConfirmAction
+                  summary="Delete…"
+                  warning={<p>{`Delete the memorial “${m.title}”? ${ADMIN_MESSAGES.deleteMemorialWarning}`}</p>}
+                  confirm="Yes, delete this memorial"
+                  intent="delete"
+                  fields={{ memorialId: m.id }}
+                />
+              </div>
+            </Card>
+          ))}
+        </ul>
+      )}
+      <AdminPager page={page} pages={pages} base="/admin" query={{ q: search }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Memorials · Admin · Everlight" }];

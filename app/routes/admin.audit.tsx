@@ -1,0 +1,48 @@
+import type { Route } from "./+types/admin.audit";
+import { AdminPager, Empty, formatDateTime, ListSummary, SearchForm } from "~/components/admin/admin-ui";
+import { listAudit } from "~/models/audit.server";
+import { listQuery, requireAdminActor } from "~/request/admin.server";
+
+// The audit log (issue 19 §8): every administrator's action, newest first, searched by who, what or the
+// record. Read only: there is no form here, and the database refuses changes to it.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminActor(request);
+  const query = listQuery(request);
+  return { ...(await listAudit(query)), search: query.search };
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const { items, total, page, pages, search } = loaderData;
+  return (
+    <section aria-labelledby="audit-heading">
+      <h2 id="audit-heading" className="text-xl font-semibold text-slate-900">
+        Audit log
+      </h2>
+      <p className="mt-1 text-slate-700">Every administrator&apos;s action, as it happened. It cannot be edited.</p>
+      <div className="mt-4">
+        <SearchForm label="Search by administrator's email, action or record" search={search} />
+      </div>
+      <ListSummary total={total} noun={["entry", "entries"]} search={search} />
+      {items.length === 0 ? (
+        <Empty>Nothing recorded yet.</Empty>
+      ) : (
+        <ol className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+          {items.map((e) => (
+            <li key={e.id} className="p-3 text-sm text-slate-800" data-testid="audit-entry">
+              <p className="font-semibold text-slate-900">{e.label}</p>
+              <p className="break-words">{e.summary}</p>
+              <p className="text-slate-700 wrap-anywhere">
+                {e.actorEmail} · {formatDateTime(e.createdAt)} · from {e.ip ?? "unknown address"} · {e.targetType}
+                {e.targetId ? ` ${e.targetId}` : ""}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+      <AdminPager page={page} pages={pages} base="/admin/audit" query={{ q: search }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Audit log · Admin · Everlight" }];

@@ -1,0 +1,46 @@
+import type { Route } from "./+types/admin.feedback";
+import { AdminPager, Card, Empty, formatDateTime } from "~/components/admin/admin-ui";
+import { listFeedbackForAdmin } from "~/models/admin.server";
+import { listQuery, requireAdminActor } from "~/request/admin.server";
+import { RATING_MAX } from "~/utils/feedback";
+
+// Feedback tab (commerce-and-accounts.md §6 "can see … feedback"; issue 19 §6): the UX answers and
+// ratings, newest first, with the average rating over all of them.
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminActor(request);
+  return listFeedbackForAdmin(listQuery(request));
+}
+
+export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
+  const { items, average, rated, total, page, pages } = loaderData;
+  return (
+    <section aria-labelledby="feedback-heading">
+      <h2 id="feedback-heading" className="text-xl font-semibold text-slate-900">
+        Feedback
+      </h2>
+      <p className="mt-2 text-slate-800" data-testid="feedback-average">
+        {average === null ? "No ratings yet." : `Average rating ${average.toFixed(1)} out of ${RATING_MAX}, from ${rated} ${rated === 1 ? "rating" : "ratings"}.`} {total} answers in all.
+      </p>
+      {items.length === 0 ? (
+        <Empty>No feedback yet.</Empty>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {items.map((f) => (
+            <Card key={f.id}>
+              <h3 className="font-semibold text-slate-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
+              <p className="text-sm text-slate-700 wrap-anywhere">
+                {f.from} · {formatDateTime(f.createdAt)}
+              </p>
+              {f.answers.features.length ? <p className="mt-1 text-sm text-slate-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
+              {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
+            </Card>
+          ))}
+        </ul>
+      )}
+      <AdminPager page={page} pages={pages} base="/admin/feedback" query={{}} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Feedback · Admin · Everlight" }];

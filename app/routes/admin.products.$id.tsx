@@ -1,0 +1,52 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.products.$id";
+import { ProductForm } from "~/components/admin/product-form";
+import { isRecordId } from "~/models/memorial.server";
+import { findProduct } from "~/models/product.server";
+import { requireAdminActor } from "~/request/admin.server";
+import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
+import { productFormAction } from "./admin.products.server";
+
+// Edit product (issue 19 §4): the same form, filled in; the price shown in pounds.
+
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdminActor(request);
+  const product = isRecordId(params.id) ? await findProduct(params.id) : null;
+  if (!product) throw data({ message: "Product not found" }, { status: 404 });
+  return { product: { ...product, pounds: (product.price / 100).toFixed(2) } };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  return productFormAction(request, isRecordId(params.id) ? params.id : "");
+}
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  return (
+    <section aria-labelledby="edit-product-heading">
+      <h2 id="edit-product-heading" className="text-xl font-semibold text-slate-900">
+        Edit {product.name}
+      </h2>
+      <div className="mt-4">
+        <ProductForm
+          key={product.updatedAt.toString()}
+          defaults={{
+            name: product.name,
+            description: product.description,
+            category: product.category,
+            price: product.pounds,
+            stockQuantity: String(product.stockQuantity),
+            isActive: product.isActive,
+            imageUrl: product.imageUrl,
+          }}
+          lastResult={actionData && "result" in actionData ? actionData.result : null}
+          submitLabel="Save product"
+        />
+      </div>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: `${data?.product.name ?? "Product"} · Admin · Everlight` }];

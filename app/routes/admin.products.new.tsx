@@ -1,0 +1,36 @@
+import type { Route } from "./+types/admin.products.new";
+import { ProductForm } from "~/components/admin/product-form";
+import { requireAdminActor } from "~/request/admin.server";
+import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
+import { productFormAction } from "./admin.products.server";
+
+// New product (issue 19 §4): the form of admin.products.server.ts; the shop shows it once it is active.
+
+// The form carries one picture: the server lets this route read that much (after the admin check).
+export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdminActor(request);
+  return null;
+}
+
+export const action = ({ request }: Route.ActionArgs) => productFormAction(request, null);
+
+export default function NewProduct({ actionData }: Route.ComponentProps) {
+  return (
+    <section aria-labelledby="new-product-heading">
+      <h2 id="new-product-heading" className="text-xl font-semibold text-slate-900">
+        New product
+      </h2>
+      <div className="mt-4">
+        <ProductForm
+          defaults={{ name: "", description: "", category: "", price: "", stockQuantity: "0", isActive: true, imageUrl: null }}
+          lastResult={actionData && "result" in actionData ? actionData.result : null}
+          submitLabel="Create product"
+        />
+      </div>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "New product · Admin · Everlight" }];

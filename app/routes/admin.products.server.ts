@@ -1,0 +1,48 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { createProduct, storeProductImage, updateProduct } from "~/models/product.server";
+import { backWithToast, requireAdminActor } from "~/request/admin.server";
+import { readImageUploadForm } from "~/request/multipart.server";
+import { ImageRejectedError } from "~/services/images.server";
+import { ADMIN_MESSAGES, productFormSchema } from "~/utils/validation/admin";
+
+// The product form's action, for New product and Edit product (commerce-and-accounts.md §5 "Product form"
+// and "Images"; issue 19 §4): the fields are checked by the same schema as in the browser, the picture
+// (optional) must be an image of at most 5MB and is stored resized like memorial photos. Bad input comes
+// back to the form with each message under its field and everything typed kept.
+
+export async function productFormAction(request: Request, productId: string | null) {
+  const actor = await requireAdminActor(request);
+  let formData: FormData;
+  try {
+    formData = await readImageUploadForm(request);
+  } catch (error) {
+    if (!(error instanceof ImageRejectedError)) throw error;
+    // Too large to read at all: nothing typed can be given back but the message under the picture field.
+    return data({ result: { status: "error" as const, error: { image: [error.message] } } }, { status: error.status });
+  }
+  const submission = parseWithZod(formData, { schema: productFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+
+  let imageUrl: string | null | undefined;
+  const image = formData.get("image");
+  if (image instanceof File && image.size > 0) {
+    try {
+      imageUrl = await storeProductImage(new Uint8Array(await image.arrayBuffer()));
+    } catch (error) {
+      if (!(error instanceof ImageRejectedError)) throw error;
+      return data({ result: submission.reply({ fieldErrors: { image: [error.message] } }) }, { status: error.status });
+    }
+  } else if (formData.get("removeImage") === "on") {
+    imageUrl = null;
+  }
+
+  const input = { ...submission.value, imageUrl };
+  if (productId === null) {
+    const product = await createProduct(actor, input);
+    return backWithToast(request, { type: "success", title: "Product created", description: `${product.name} is in the shop${product.isActive ? "" : " list, inactive"}.` }, "/admin/products");
+  }
+  const product = await updateProduct(actor, productId, input);
+  if (!product) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.productNotFound }, "/admin/products");
+  return backWithToast(request, { type: "success", title: "Product updated", description: `${product.name} has been saved.` }, "/admin/products");
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import type { Route } from "./+types/admin.users";
+import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
+import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
+
+// Users tab (commerce-and-accounts.md §4 "User role", §6 "Admin"; issue 19 §3): search, delete with the
+// warning that all their memorials go too, grant or remove administrator rights with a confirmation.
+// The last administrator keeps their rights; one's own go only with a tick box; one's own account is
+// deleted from Account settings, not here (admin.server.ts).
+
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("delete"), userId: recordIdSchema }),
+  z.object({ intent: z.literal("grant"), userId: recordIdSchema }),
+  z.object({ intent: z.literal("revoke"), userId: recordIdSchema, confirmOwn: z.literal("on").optional() }),
+]);
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const actor = await requireAdminActor(request);
+  const query = listQuery(request);
+  return { ...(await listUsersForAdmin(query)), search: query.search, me: actor.id };
+}
+
+const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string> = {
+  "not-found": ADMIN_MESSAGES.userNotFound,
+  "last-admin": ADMIN_MESSAGES.lastAdmin,
+  "own-rights": ADMIN_MESSAGES.ownRights,
+  "own-account": ADMIN_MESSAGES.ownAccount,
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const actor = await requireAdminActor(request);
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  const input = parsed.data;
+  if (input.intent === "delete") {
+    const result = await deleteUserAsAdmin(actor, input.userId);
+    if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to delete user", description: REFUSALS[result.reason] });
+    return backWithToast(request, { type: "success", title: "User deleted", description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted.` });
+  }
+  const result = await setAdminRights(actor, input.userId, input.intent === "grant", { confirmOwn: input.intent === "revoke" && input.confirmOwn === "on" });
+  if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to update user privileges", description: REFUSALS[result.reason] });
+  // Removing one's own rights ends one's access to this page: go home instead.
+  const own = result.user.id === actor.id && !result.user.isAdmin;
+  return backWithToast(
+    request,
+    { type: "success", title: "User updated", description: result.user.isAdmin ? `${result.user.name} is now an administrator.` : `${result.user.name} is no longer an administrator.` },
+    own ? "/" : undefined,
+  );
+}
+
+export default function AdminUsers({ loaderData }: Route.ComponentProps) {
+  const { items, total, page, pages, search, me } = loaderData;
+  return (
+    <section aria-labelledby="users-heading">
+      <h2 id="users-heading" className="text-xl font-semibold text-slate-900">
+        Users
+      </h2>
+      <div className="mt-4">
+        <SearchForm label="Search users by name or email" search={search} />
+      </div>
+      <ListSummary total={total} noun={["user", "users"]} search={search} />
+      {items.length === 0 ? (
+        <Empty>No users found.</Empty>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {items.map((u) => (
+            <Card key={u.id} label={`${u.name}, ${u.email}`}>
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="min-w-48 flex-1">
+                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                    {u.name} {u.isAdmin ? <Tag tone="info">Admin</Tag> : null} {u.id === me ? <Tag>You</Tag> : null}
+                  </h3>
+                  <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
+                  <p className="text-sm text-slate-700">
+                    {u.memorials} {u.memorials === 1 ? "memorial" : "memorials"} · plan {u.subscriptionPlan} · joined {u.createdAt.slice(0, 10)}
+                  </p>
+                </div>
+                <div className="flex flex-wrap items-start gap-2">
+                  {u.isAdmin ? (
+                    <ConfirmAction
+                      key="revoke"
+                      summary="Remove admin rights…"
+                      warning={<p>{`Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
+                      confirm="Yes, remove admin rights"
+                      intent="revoke"
+                      fields={{ userId: u.id }}
+                      danger={false}
+                    >
+                      {u.id === me ? (
+                        <div className="flex items-start gap-2">
+                          <input id={`confirm-own-${u.id}`} type="checkbox" name="confirmOwn" required className="mt-1 h-4 w-4" />
+                          <label htmlFor={`confirm-own-${u.id}`} className="text-sm text-slate-800">
+                            These are my own rights: I understand I will lose access to the admin dashboard.
+                          </label>
+                        </div>
+                      ) : null}
+                    </ConfirmAction>
+                  ) : (
+                    <ConfirmAction
+                      key="grant"
+                      summary="Make admin…"
+                      warning={<p>{`Make ${u.name} an administrator? They will be able to delete memorials, users and products, and see every order.`}</p>}
+                      confirm="Yes, make administrator"
+                      intent="grant"
+                      fields={{ userId: u.id }}
+                      danger={false}
+                    />
+                  )}
+                  {u.id === me ? null : (
+                    <ConfirmAction
+                      summary="Delete…"
+                      warning={<p>{`Delete ${u.name} (${u.email})? ${ADMIN_MESSAGES.deleteUserWarning}`}</p>}
+                      confirm="Yes, delete this user"
+                      intent="delete"
+                      fields={{ userId: u.id }}
+                    />
+                  )}
+                </div>
+              </div>
+            </Card>
+          ))}
+        </ul>
+      )}
+      <AdminPager page={page} pages={pages} base="/admin/users" query={{ q: search }} />
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Users · Admin · Everlight" }];

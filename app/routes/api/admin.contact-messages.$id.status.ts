@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { setContactStatus } from "~/models/admin.server";
+import { isRecordId } from "~/models/memorial.server";
+import { apiActor } from "~/request/admin.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { ADMIN_MESSAGES, contactStatusSchema } from "~/utils/validation/admin";
+
+// PATCH /api/admin/contact-messages/{id}/status { status } (commerce-and-accounts.md §4, §7): any of new,
+// read, replied, resolved.
+const api = apiRoute({
+  PATCH: endpoint({
+    access: "admin",
+    body: z.object({ status: contactStatusSchema }),
+    handle: async ({ user, params, body, request }) => {
+      const updated = isRecordId(params.id) ? await setContactStatus(apiActor(user, request), params.id, body.status) : null;
+      if (!updated) return apiError(404, ADMIN_MESSAGES.messageNotFound);
+      return updated;
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,10 @@
+import { listOrdersForAdminApi } from "~/models/order.server";
+import { apiWindow } from "~/request/admin.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+
+// GET /api/admin/orders (commerce-and-accounts.md §3 "Admin views also carry user and items", §7).
+const api = apiRoute({
+  GET: endpoint({ access: "admin", handle: ({ url }) => listOrdersForAdminApi(apiWindow(url)) }),
+});
+export const loader = api.loader;
+export const action = api.action;

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { deleteUserAsAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
+import { isRecordId } from "~/models/memorial.server";
+import { apiActor } from "~/request/admin.server";
+import { apiRoute, endpoint } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
+import { ADMIN_MESSAGES } from "~/utils/validation/admin";
+
+// DELETE /api/admin/users/{id} and PATCH /api/admin/users/{id} { isAdmin } (commerce-and-accounts.md §7):
+// the Users tab's use cases, with the same guards: never the last administrator, never one's own rights
+// unless `confirmOwn: true` is sent too, never one's own account (README "Admin dashboard").
+
+const patchSchema = z.object({
+  isAdmin: z.boolean({ error: "isAdmin must be true or false" }),
+  confirmOwn: z.boolean({ error: "confirmOwn must be true or false" }).optional(),
+});
+
+function refusal(result: Exclude<AdminUserResult, { ok: true }>) {
+  if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.userNotFound);
+  return apiError(409, result.reason === "last-admin" ? ADMIN_MESSAGES.lastAdmin : result.reason === "own-rights" ? ADMIN_MESSAGES.ownRights : ADMIN_MESSAGES.ownAccount, { reason: result.reason });
+}
+
+const api = apiRoute({
+  PATCH: endpoint({
+    access: "admin",
+    body: patchSchema,
+    handle: async ({ user, params, body, request }) => {
+      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.userNotFound);
+      const result = await setAdminRights(apiActor(user, request), params.id, body.isAdmin, { confirmOwn: body.confirmOwn === true });
+      if (!result.ok) return refusal(result);
+      return { message: "User updated", user: result.user };
+    },
+  }),
+  DELETE: endpoint({
+    access: "admin",
+    handle: async ({ user, params, request }) => {
+      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.userNotFound);
+      const result = await deleteUserAsAdmin(apiActor(user, request), params.id);
+      if (!result.ok) return refusal(result);
+      return { message: "User deleted", user: result.user };
+    },
+  }),
+});
+export const loader = api.loader;
+export const action = api.action;

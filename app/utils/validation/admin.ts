@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { parsePounds } from "~/utils/money";
+import { ADMIN_CATEGORIES } from "~/utils/shop";
+import { text } from "./text";
+
+// The admin dashboard's rules and words (commerce-and-accounts.md §2 "Admin dashboard", §4, §5 "Product
+// form", §6 "Admin", §8 "Admin"; issue 19), pure so the screens, the /api and the models share them.
+
+/** The nine tabs, each its own address (issue 19 §1), in the spec's order. */
+export const ADMIN_TABS = [
+  { to: "/admin", label: "Memorials" },
+  { to: "/admin/tributes", label: "Tributes" },
+  { to: "/admin/users", label: "Users" },
+  { to: "/admin/products", label: "Products" },
+  { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/news", label: "News" },
+  { to: "/admin/feedback", label: "Feedback" },
+  { to: "/admin/contact", label: "Contact" },
+  { to: "/admin/analytics", label: "Analytics" },
+] as const;
+
+/** The Analytics tab covers this many days, today included. */
+export const ANALYTICS_DAYS = 30;
+
+/** Rows per page on every admin list (never unbounded). */
+export const ADMIN_PAGE_SIZE = 20;
+export const ADMIN_SEARCH_MAX = 200;
+
+/** §4: an order's statuses an administrator may set. */
+export const ORDER_STATUSES = ["pending", "processing", "completed", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** §4: contact message statuses; "an admin can set any value freely". */
+export const CONTACT_STATUSES = ["new", "read", "replied", "resolved"] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/** §8 "Admin" (each adds "Please try again"), §8 "Success toasts", §5 "Product form", and ours. */
+export const ADMIN_MESSAGES = {
+  approveFailed: "Failed to approve tribute. Please try again.",
+  deleteTributeFailed: "Failed to delete tribute. Please try again.",
+  deleteUserFailed: "Failed to delete user. Please try again.",
+  privilegesFailed: "Failed to update user privileges. Please try again.",
+  statusFailed: "Failed to update status. Please try again.",
+  createProductFailed: "Failed to create product. Please try again.",
+  updateProductFailed: "Failed to update product. Please try again.",
+  deleteProductFailed: "Failed to delete product. Please try again.",
+  fetchNewsFailed: "Failed to fetch news. Please try again.",
+  price: "Please enter a valid price",
+  stock: "Please enter a valid stock quantity",
+  required: "Please fill in all required fields",
+  category: "Please choose one of the categories",
+  lastAdmin: "This is the last administrator: make someone else an administrator before removing these rights.",
+  ownRights: "To remove your own administrator rights, tick the box to confirm you will lose access to this dashboard.",
+  ownAccount: "You cannot delete your own account from the dashboard. Use Account settings instead.",
+  userNotFound: "That user no longer exists.",
+  productNotFound: "That product no longer exists.",
+  orderNotFound: "That order no longer exists.",
+  messageNotFound: "That message no longer exists.",
+  memorialNotFound: "That memorial no longer exists.",
+  refundFailed: "The payment could not be refunded just now, so the order was not cancelled. Please try again.",
+  deleteUserWarning: "Deleting this user also deletes all their memorials, with their photos, videos and tributes. This cannot be undone.",
+  deleteMemorialWarning: "Deleting this memorial also deletes its photos, videos and tributes. This cannot be undone.",
+} as const;
+
+const required = (max: number) =>
+  text({ error: ADMIN_MESSAGES.required }).trim().min(1, ADMIN_MESSAGES.required).max(max, `Please keep this under ${max} characters`);
+
+export const PRODUCT_LIMITS = { nameMax: 200, descriptionMax: 5000, maxPricePence: 100_000_00, maxStock: 1_000_000 } as const;
+
+const category = z.enum(ADMIN_CATEGORIES, { error: ADMIN_MESSAGES.category });
+
+/** The product form as typed (pounds, a whole number of stock), for the screen: pence come out. */
+export const productFormSchema = z.object({
+  name: required(PRODUCT_LIMITS.nameMax),
+  description: required(PRODUCT_LIMITS.descriptionMax),
+  category: z.preprocess((v) => (v === "" ? undefined : v), z.enum(ADMIN_CATEGORIES, { error: ADMIN_MESSAGES.required })),
+  price: text({ error: ADMIN_MESSAGES.price })
+    .transform((value, ctx) => {
+      const pence = parsePounds(value);
+      if (pence === null || pence <= 0 || pence > PRODUCT_LIMITS.maxPricePence) {
+        ctx.addIssue({ code: "custom", message: ADMIN_MESSAGES.price });
+        return z.NEVER;
+      }
+      return pence;
+    }),
+  stockQuantity: text({ error: ADMIN_MESSAGES.stock })
+    .trim()
+    .regex(/^\d{1,7}$/, ADMIN_MESSAGES.stock)
+    .transform(Number)
+    .pipe(z.int().min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock)),
+  isActive: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+});
+export type ProductInput = { name: string; description: string; category: string; price: number; stockQuantity: number; isActive: boolean; imageUrl?: string | null };
+
+/** POST/PUT /api/admin/products (§7): price in pence, imageUrl a URL of ours or null. */
+export const apiProductSchema = z.object({
+  name: required(PRODUCT_LIMITS.nameMax),
+  description: required(PRODUCT_LIMITS.descriptionMax),
+  category,
+  price: z.int({ error: ADMIN_MESSAGES.price }).min(1, ADMIN_MESSAGES.price).max(PRODUCT_LIMITS.maxPricePence, ADMIN_MESSAGES.price),
+  stockQuantity: z.int({ error: ADMIN_MESSAGES.stock }).min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock),
+  isActive: z.boolean({ error: "isActive must be true or false" }).optional().default(true),
+  imageUrl: text({ error: "imageUrl must be a path to an uploaded image, or null" })
+    .max(500)
+    .regex(/^(\/media\/[\w./-]+|https:\/\/\S+)$/, "imageUrl must be a path to an uploaded image, or null")
+    .nullable()
+    .optional(),
+});
+
+/** A record's id as the forms send it: our ids are UUIDs, so anything else (a NUL byte…) is refused before any query. */
+export const recordIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
+export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: `status must be ${ORDER_STATUSES.join(", ")}` });
+export const contactStatusSchema = z.enum(CONTACT_STATUSES, { error: `status must be ${CONTACT_STATUSES.join(", ")}` });
+
+/** A search box's text: at most ADMIN_SEARCH_MAX characters, control characters dropped. */
+export function cleanSearch(value: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  return (value ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, ADMIN_SEARCH_MAX);
+}

@@ -1,0 +1,190 @@
+import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, type TestUser } from "./db";
+import { expect, expectAccessible, test, toast } from "./fixtures";
+import { nextMailTo } from "./mail";
+
+// The admin dashboard (commerce-and-accounts.md §2, §4–§8; issue 19), with JavaScript on and off: every
+// confirmation is a <details> that opens onto the real button, so it works either way. Each journey ends
+// by finding its actions in the audit log.
+
+let admin: TestUser;
+test.beforeEach(async ({ page }) => {
+  admin = await createTestUser({ isAdmin: true, firstName: "Ada", lastName: "Admin" });
+  await loginAs(page, admin);
+});
+test.afterEach(async () => {
+  await deleteTestUser(admin);
+});
+
+/** Opens a confirmation and presses its real button. */
+async function confirm(page: Page, scope: ReturnType<Page["getByRole"]>, summary: string, button: string) {
+  const open = scope.getByRole("button", { name: button });
+  // With JavaScript a revalidation can land just after the click and re-render the list: open it again then.
+  await expect(async () => {
+    if (!(await open.isVisible())) await scope.getByText(summary, { exact: true }).click();
+    await expect(open).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await open.click();
+}
+
+async function expectAudited(page: Page, search: string, labels: string[]) {
+  await page.goto(`/admin/audit?q=${encodeURIComponent(search)}`);
+  const entries = page.getByTestId("audit-entry");
+  for (const label of labels) await expect(entries.filter({ hasText: label }).first()).toContainText(admin.email);
+}
+
+test("a member is refused with Access Denied, an administrator finds the dashboard in the menu and every tab", async ({ page, browser, member }) => {
+  test.setTimeout(120_000);
+  await page.goto("/");
+  // The avatar menu's Admin entry, for administrators only.
+  await expect(page.locator('a[href="/admin"]').first()).toBeAttached();
+  for (const [tab, heading] of [
+    ["Memorials", "Memorials"],
+    ["Tributes", "Pending tributes"],
+    ["Users", "Users"],
+    ["Products", "Products"],
+    ["Orders", "Orders"],
+    ["News", "News"],
+    ["Feedback", "Feedback"],
+    ["Contact", "Contact messages"],
+    ["Analytics", "Analytics"],
+    ["Audit log", "Audit log"],
+  ] as const) {
+    if (!page.url().includes("/admin")) await page.goto("/admin");
+    await page.getByRole("navigation", { name: "Admin dashboard" }).getByRole("link", { name: tab, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+    await expectAccessible(page);
+  }
+
+  const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false, baseURL: process.env.E2E_BASE_URL });
+  const other = await context.newPage();
+  await loginAs(other, member);
+  const res = await other.goto("/admin/users");
+  expect(res?.status()).toBe(403);
+  await expect(other.getByText("You don't have permission to access the admin dashboard.")).toBeVisible();
+  await context.close();
+});
+
+test("create a product (field errors kept with the input) and see it in the shop", async ({ page }) => {
+  const name = `Admin quilt ${randomBytes(3).toString("hex")}`;
+  await page.goto("/admin/products/new");
+  await expectAccessible(page);
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Price (£)").fill("twelve");
+  await page.getByRole("button", { name: "Create product" }).click();
+  await expect(page.getByText("Please enter a valid price")).toBeVisible();
+  await expect(page.getByText("Please fill in all required fields").first()).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page.getByLabel("Price (£)")).toHaveAttribute("aria-invalid", "true");
+  await expectAccessible(page);
+
+  await page.getByLabel("Description").fill("A quilt sewn from a loved one's shirts.");
+  await page.getByLabel("Category").selectOption("Textiles");
+  await page.getByLabel("Price (£)").fill("48.50");
+  await page.getByLabel("Stock quantity").fill("3");
+  await page.getByRole("button", { name: "Create product" }).click();
+  await expect(toast(page)).toContainText("Product created");
+  const { rows } = await db().query(`SELECT id, price FROM products WHERE name = $1`, [name]);
+  expect(rows[0].price).toBe(4850);
+  try {
+    await page.goto("/products?category=service");
+    await expect(page.getByRole("article", { name })).toContainText("£48.50");
+    await expectAudited(page, name, ["Created a product"]);
+  } finally {
+    await retireTestProducts(rows);
+  }
+});
+
+test("change an order's status, then cancel it: refunded once, the customer emailed, both in the audit log", async ({ page, member }) => {
+  const product = await createTestProduct({ category: "Textiles", price: 2000 });
+  const { orderId, paymentId } = await createTestCheckout(member, product, { placed: true });
+  const customer = `buyer-${randomBytes(4).toString("hex")}@example.com`;
+  await db().query(`UPDATE orders SET "customerEmail" = $2 WHERE id = $1`, [orderId, customer]);
+  try {
+    await page.goto(`/admin/orders?q=${paymentId}`);
+    const order = page.getByRole("listitem").filter({ hasText: customer });
+    await expect(order).toContainText("Pending");
+    await expect(order).toContainText("Test order");
+    await expectAccessible(page);
+    await order.getByLabel("Status").selectOption("processing");
+    await order.getByRole("button", { name: /Update status/ }).click();
+    await expect(toast(page)).toContainText("Status updated");
+    await expect(order).toContainText("Processing");
+
+    await confirm(page, order, "Cancel and refund…", "Yes, cancel and refund");
+    await expect(toast(page)).toContainText("refunded");
+    await expect(order).toContainText("Refunded");
+    await expect(order).toContainText("Cancelled");
+    const { rows } = await db().query(`SELECT "amountRefunded" FROM test_payments WHERE id = $1`, [paymentId]);
+    expect(rows[0].amountRefunded).toBe(2160);
+    const mail = await nextMailTo(customer, 0, 30_000);
+    expect(mail.subject).toContain("cancelled and refunded");
+    expect(mail.text).toContain("£21.60");
+    await page.goto(`/admin/audit?q=${orderId}`);
+    await expect(page.getByTestId("audit-entry").filter({ hasText: "Refunded an order" })).toHaveCount(1);
+    await expect(page.getByTestId("audit-entry").filter({ hasText: "Changed an order's status" })).toHaveCount(1);
+  } finally {
+    await retireTestProducts([product]);
+  }
+});
+
+test("approve a tribute on an administrator's memorial; a member's shows the restriction note and no actions", async ({ page, member }) => {
+  const token = `tr${randomBytes(4).toString("hex")}`;
+  const own = await createTestMemorial(admin, { firstName: `Own${token}` });
+  const theirs = await createTestMemorial(member, { firstName: `Theirs${token}` });
+  await createTestTribute(own, { authorName: `Ann ${token}`, content: `On the admin's memorial ${token}` });
+  await createTestTribute(theirs, { authorName: `Ben ${token}`, content: `On the member's memorial ${token}` });
+  await page.goto(`/admin/tributes?q=${token}`);
+  await expectAccessible(page);
+  const onTheirs = page.getByRole("listitem", { name: new RegExp(`Tribute by Ben ${token}`) });
+  await expect(onTheirs).toContainText("Actions restricted: Memorial created by non-admin user.");
+  await expect(onTheirs.getByRole("button")).toHaveCount(0);
+  const onOwn = page.getByRole("listitem", { name: new RegExp(`Tribute by Ann ${token}`) });
+  await onOwn.getByRole("button", { name: /Approve/ }).click();
+  await expect(toast(page)).toContainText("Tribute approved");
+  await expect(onOwn).toHaveCount(0);
+  const { rows } = await db().query(`SELECT "isApproved" FROM tributes WHERE "memorialId" = $1`, [own.id]);
+  expect(rows[0].isApproved).toBe(true);
+  await expectAudited(page, `Ann ${token}`, ["Approved a tribute"]);
+});
+
+test("grant and remove administrator rights, each after a confirmation", async ({ page, member }) => {
+  await page.goto(`/admin/users?q=${member.email}`);
+  const row = page.getByRole("listitem", { name: new RegExp(member.email) });
+  await expectAccessible(page);
+  await confirm(page, row, "Make admin…", "Yes, make administrator");
+  await expect(toast(page)).toContainText("User updated");
+  await expect(row.getByText("Admin", { exact: true })).toBeVisible();
+  expect((await db().query(`SELECT "isAdmin" FROM users WHERE id = $1`, [member.id])).rows[0].isAdmin).toBe(true);
+  await confirm(page, row, "Remove admin rights…", "Yes, remove admin rights");
+  await expect(toast(page)).toContainText("is no longer an administrator");
+  expect((await db().query(`SELECT "isAdmin" FROM users WHERE id = $1`, [member.id])).rows[0].isAdmin).toBe(false);
+  await expectAudited(page, member.email, ["Made a user an administrator", "Removed a user's administrator rights"]);
+});
+
+test("one's own rights go only with the tick box, and one's own account is not offered for deletion", async ({ page }) => {
+  await page.goto(`/admin/users?q=${admin.email}`);
+  const row = page.getByRole("listitem", { name: new RegExp(admin.email) });
+  await expect(row.getByText("Delete…")).toHaveCount(0);
+  await row.getByText("Remove admin rights…").click();
+  const tick = row.getByLabel(/These are my own rights/);
+  await expect(tick).toHaveAttribute("required", "");
+  // The browser will not send the form without the tick, with or without JavaScript.
+  await row.getByRole("button", { name: "Yes, remove admin rights" }).click();
+  expect((await db().query(`SELECT "isAdmin" FROM users WHERE id = $1`, [admin.id])).rows[0].isAdmin).toBe(true);
+});
+
+test("delete a user after the warning, and their memorials are gone", async ({ page }) => {
+  const doomed = await createTestUser({ firstName: "Doomed", lastName: "Member" });
+  const memorial = await createTestMemorial(doomed, { visibility: "public", isPublished: true });
+  await page.goto(`/admin/users?q=${doomed.email}`);
+  const row = page.getByRole("listitem", { name: new RegExp(doomed.email) });
+  await row.getByText("Delete…").click();
+  await expect(row).toContainText("Deleting this user also deletes all their memorials");
+  await row.getByRole("button", { name: "Yes, delete this user" }).click();
+  await expect(toast(page)).toContainText("User deleted");
+  const gone = await page.goto(`/memorials/${memorial.id}`);
+  expect(gone?.status()).toBe(404);
+  await expectAudited(page, doomed.email, ["Deleted a user"]);
+});
