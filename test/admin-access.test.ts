@@ -114,6 +114,26 @@ describe("every /admin page and action as a visitor, a member and an administrat
     expect((await callers.admin.get("/api/auth/user")).json.isAdmin).toBe(true);
   });
 
+  it("records an administrator's deletion of a member's memorial from its own page and from the /api in the audit log", async () => {
+    const made = async (firstName: string) => {
+      const res = await callers.member.post("/api/memorials", { firstName, lastName: "Audited", visibility: "public", isPublished: true });
+      expect(res.status).toBe(201);
+      return res.json.id as string;
+    };
+    const byApi = await made("Apiremoved");
+    const byPage = await made("Pageremoved");
+    expect((await callers.admin.request("DELETE", `/api/memorials/${byApi}`)).json).toEqual({ message: "Memorial deleted" });
+    const form = await callers.admin.request("POST", `/memorials/${byPage}/delete`, {
+      body: "",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+    });
+    expect(form.status).toBe(303);
+    for (const id of [byApi, byPage]) expect((await callers.member.get(`/api/memorials/${id}`)).status).toBe(404);
+    const audit = await callers.admin.get("/admin/audit");
+    expect(audit.text).toContain("Apiremoved Audited");
+    expect(audit.text).toContain("Pageremoved Audited");
+  });
+
   it("shows a member the spec's Access Denied words", async () => {
     const res = await callers.member.get("/admin/users");
     expect(res.status).toBe(403);

@@ -1,5 +1,7 @@
 import { isUsablePortraitUrl } from "~/models/media.server";
 import { deleteMemorial, findMemorialForViewer, isRecordId, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { deleteMemorialAsAdmin } from "~/models/admin.server";
+import { apiActor } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
@@ -38,10 +40,14 @@ const api = apiRoute({
       return updated ? toApiMemorial(updated) : notFound();
     },
   }),
-  /** The owner or an administrator; the stored photos and videos go with it (deleteMemorial). */
+  /** The owner or an administrator (recorded in the audit log); the stored photos and videos go with it. */
   DELETE: endpoint({
     access: "member",
-    handle: async ({ user, params }) => (isRecordId(params.id) && (await deleteMemorial(params.id, user)) ? { message: "Memorial deleted" } : notFound()),
+    handle: async ({ user, params, request }) => {
+      if (!isRecordId(params.id)) return notFound();
+      const deleted = user.isAdmin ? (await deleteMemorialAsAdmin(apiActor(user, request), params.id)).ok : await deleteMemorial(params.id, user);
+      return deleted ? { message: "Memorial deleted" } : notFound();
+    },
   }),
 });
 export const loader = api.loader;
