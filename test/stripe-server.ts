@@ -119,6 +119,8 @@ export type StripeTestServer = {
   decline: (intentId: string, message?: string) => Intent;
   /** While true, Stripe cannot be reached for refunds (503, as an outage answers): they must be retried. */
   refundsDown: boolean;
+  /** While true, every request is answered 503 (an outage): nothing changes on Stripe's side. */
+  unreachable: boolean;
   /**
    * The buyer pays on the Checkout page: a succeeded PaymentIntent is made for the session (mode payment),
    * or a customer and an active subscription whose first invoice that PaymentIntent paid (mode subscription).
@@ -167,7 +169,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
   const invoices = new Map<string, Invoice>();
   const invoiceOfIntent = new Map<string, string>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
-  const state = { refundsDown: false };
+  const state = { refundsDown: false, unreachable: false };
 
   const makeIntent = (amount: number, currency: string, metadata: Record<string, string>, description: string | null): Intent => {
     const intentId = id("pi");
@@ -436,6 +438,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (!/^Bearer sk_test_\w+$/.test(String(req.headers.authorization ?? ""))) {
       return send(res, 401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     }
+    if (state.unreachable) return send(res, 503, error("Stripe is temporarily unavailable.", "api_unavailable", "api_error"));
     if (req.method === "POST" && idempotencyKey) {
       const fingerprint = `${path} ${raw}`;
       const seen = idempotent.get(idempotencyKey);
@@ -521,6 +524,12 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         subscription.status = "active";
       } else subscription.status = "past_due";
       return { ...invoice };
+    },
+    get unreachable() {
+      return state.unreachable;
+    },
+    set unreachable(value: boolean) {
+      state.unreachable = value;
     },
     get refundsDown() {
       return state.refundsDown;
