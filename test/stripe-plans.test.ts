@@ -438,6 +438,23 @@ describe("one plan payment paid two ways (two tabs)", () => {
     expect(await sendEvent("payment_intent.succeeded", stripe.intents.get(paid.payment_intent!)!)).toMatchObject({ handled: "plan already granted" });
     expect(refundsOf(paymentIntentId)).toHaveLength(1);
     expect(await me(api)).toMatchObject({ subscriptionPlan: "forever_plus", subscriptionExpiryDate: null });
+
+    // A second Checkout page for the same plan payment (as after the first one expired), paid too: refunded.
+    const sdk = new Stripe(STRIPE_TEST_KEYS.STRIPE_SECRET_KEY, { host: "127.0.0.1", port: Number(new URL(stripe.url).port), protocol: "http" });
+    const second = await sdk.checkout.sessions.create({
+      mode: "payment",
+      line_items: [{ quantity: 1, price_data: { currency: "gbp", unit_amount: 42_900, product_data: { name: "Everlight Forever Plus" } } }],
+      metadata: session.metadata,
+      payment_intent_data: { metadata: session.metadata },
+      success_url: session.success_url,
+      cancel_url: session.cancel_url,
+    });
+    const secondPaid = stripe.completeSession(second.id);
+    expect(await returnTo(api, `/subscription?success=true&session_id=${second.id}`)).toContain(SUBSCRIPTION_MESSAGES.secondPaymentRefunded);
+    expect(await sendEvent("checkout.session.completed", secondPaid)).toMatchObject({ handled: "second payment refunded" });
+    expect(await sendEvent("payment_intent.succeeded", stripe.intents.get(secondPaid.payment_intent!)!)).toMatchObject({ handled: "second payment refunded" });
+    expect(refundsOf(secondPaid.payment_intent!)).toHaveLength(1);
+    expect(refundsOf(paid.payment_intent!)).toHaveLength(0);
   });
 
   it("monthly: a first invoice paid on the card form's ended subscription is refunded and that subscription stays ended; Checkout's runs on", async () => {

@@ -272,7 +272,7 @@ export async function completePlanPayment(
   // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
   // caller may see half-way on PGlite's single connection.
   if (row.status === "succeeded") return { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
-  if (purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (purchase.status !== "awaiting_payment") return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
   if (provider.name !== purchase.provider) return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
@@ -322,7 +322,12 @@ async function completeOtherPayment(paymentId: string, options: { userId?: strin
   if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe" || row.number !== 1) return NOT_FOUND;
   const planId = planIdOf(row.purchase.planId);
   if (!replaced) {
-    // Checkout's own payment: the session decides (it is checked there, and granted or refunded once).
+    // A Checkout page's payment. The plan paid already (by another payment): this one is a second payment.
+    if (row.status === "succeeded") {
+      if (payment.status !== "succeeded" || row.paymentId === paymentId) return { ok: true, planId, alreadyDone: true };
+      return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, { paymentId, amount: payment.amount, subscriptionId: null }, provider) };
+    }
+    // Not yet: the session decides (checked there, and granted once).
     if (row.checkoutSessionId) return completePlanSession(row.checkoutSessionId, options);
     return NOT_FOUND;
   }
@@ -383,6 +388,21 @@ export async function retryPlanRefunds(options: { provider?: PaymentProvider } =
   let done = 0;
   for (const record of pending) if (await finishPlanRefund(record, provider)) done++;
   return done;
+}
+
+/**
+ * The payment row and its purchase are read in two queries: a racing grant may land between them (its claim
+ * and the purchase's update share one transaction), so a purchase no longer waiting is checked against the
+ * payment row once more before "already used" is answered.
+ */
+async function grantedMeanwhile(rowId: string, planId: PlanId): Promise<Extract<CompletePlanResult, { ok: true }> | null> {
+  const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { status: true } });
+  return now?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : null;
+}
+
+async function isRecordedPayment(rowId: string, paymentId: string) {
+  const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { paymentId: true } });
+  return now?.paymentId === paymentId;
 }
 
 async function grant(
@@ -502,7 +522,8 @@ export async function startPlanCheckout(user: Member, paymentId: string, site: s
   } catch (error) {
     return fail(error);
   }
-  await prisma().planPayment.updateMany({ where: { id: row.id, checkoutSessionId: null }, data: { checkoutSessionId: session.id } });
+  // The newest page opened (the same one while Stripe's idempotency key lives; a new one after it expired).
+  await prisma().planPayment.update({ where: { id: row.id }, data: { checkoutSessionId: session.id } });
   return { ok: true, url: session.url };
 }
 
@@ -569,7 +590,11 @@ export async function completePlanSession(sessionId: string, options: { userId?:
     if (row.paymentId === taken.paymentId) return { ok: true, planId, alreadyDone: true };
     return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, taken, provider) };
   }
-  if (row.purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (row.purchase.status !== "awaiting_payment") {
+    const meanwhile = await grantedMeanwhile(row.id, planId);
+    if (meanwhile) return meanwhile.ok && meanwhile.alreadyDone && !(await isRecordedPayment(row.id, taken.paymentId)) ? afterLostRace(row.id, taken, provider, meanwhile) : meanwhile;
+    return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  }
   if (taken.amount !== row.amount || taken.currency.toLowerCase() !== row.currency) {
     console.error(`Checkout session ${sessionId} took ${taken.amount} ${taken.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
     return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
