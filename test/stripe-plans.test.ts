@@ -336,6 +336,10 @@ describe("monthly without JavaScript: Stripe Checkout in subscription mode", () 
     // The purchase follows Checkout's subscription: its next invoice counts as instalment 2.
     expect(await sendEvent("invoice.paid", stripe.billNextMonth(subscriptionId))).toMatchObject({ handled: "instalment recorded" });
     expect((await api.get("/subscription")).text).toContain("payment 3 of 36");
+    // And Cancel Subscription tells Stripe about that subscription.
+    expect((await formPost(api, "/subscription", { intent: "cancel" })).status).toBe(303);
+    expect(stripe.subscriptions.get(subscriptionId)).toMatchObject({ cancel_at_period_end: true, schedule: null });
+    expect((await api.get("/subscription")).text).toContain("Cancelled: active until");
   });
 
   it("grants nothing for a forged, replayed or another member's session", async () => {

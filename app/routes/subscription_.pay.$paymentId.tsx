@@ -57,7 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       return redirect("/subscription", { status: 303, headers: await withToast(toast) });
     }
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
-    return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 400 });
+    return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
   }
   const card = testCardSchema.safeParse(form.get("testCard"));
   const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
