@@ -4,7 +4,7 @@ import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/order.server";
-import { chargeDueInstalments } from "~/models/plan.server";
+import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
@@ -65,7 +65,10 @@ export async function prepare(log: (line: string) => void = console.log) {
       : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`,
   );
   mailWorker = startMailWorker();
-  const retryRefunds = () => void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));
+  const retryRefunds = () => {
+    void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));
+    void retryPlanRefunds().catch((error) => console.error("Retrying plan refunds failed:", error));
+  };
   refundTimer = setInterval(retryRefunds, REFUND_RETRY_MS).unref();
   retryRefunds();
   const chargeInstalments = () => void chargeDueInstalments().catch((error) => console.error("Charging instalments failed:", error));

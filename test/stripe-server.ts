@@ -6,12 +6,14 @@ import { readBody } from "./read-body";
 
 // A local stand-in for the parts of Stripe's API that Everlight calls (TESTING.md "Outside services,
 // offline"): the real `stripe` package talks to it through STRIPE_API_URL (host, port and protocol).
-// PaymentIntents (create, retrieve), Checkout Sessions (create, retrieve), Refunds (create), and for the
-// plans' monthly payments Customers, Products, Subscriptions (create incomplete with a first invoice,
-// retrieve, update) and Subscription Schedules (from a subscription, update phases, release), with
+// PaymentIntents (create, retrieve, cancel), Checkout Sessions (create in payment or subscription mode,
+// retrieve), Refunds (create), and for the plans' monthly payments Customers, Products, Subscriptions (create
+// incomplete with a first invoice, retrieve, update, cancel), Invoices (retrieve, with their payments) and
+// Subscription Schedules (from a subscription, retrieve, update phases, release), with
 // Stripe's idempotency keys (the same key answers the same object; a key reused with other parameters is
 // refused) and its error shape. It records every request, and the test plays the buyer: `succeed(pi)` is a
-// card payment going through, `completeSession(cs)` paying on the Checkout page. `event(…)` builds a
+// card payment going through, `completeSession(cs)` paying on the Checkout page (in subscription mode: a
+// customer and an active subscription whose first invoice is paid, as Checkout makes them). `event(…)` builds a
 // webhook event and `sign(…)` signs it with the official stripe.webhooks.generateTestHeaderString.
 
 export type RecordedStripeRequest = { method: string; path: string; idempotencyKey: string | null; authorization: string | null; body: Record<string, any> };
@@ -40,6 +42,10 @@ type Session = {
   payment_status: "unpaid" | "paid";
   status: "open" | "complete";
   payment_intent: string | null;
+  /** mode subscription: made when the buyer pays */
+  subscription: string | null;
+  invoice: string | null;
+  subscription_data: { metadata: Record<string, string>; description: string | null } | null;
   customer_email: string | null;
   client_reference_id: string | null;
   success_url: string;
@@ -57,9 +63,10 @@ export type Invoice = {
   amount_due: number;
   amount_paid: number;
   currency: string;
-  status: "open" | "paid";
+  status: "open" | "paid" | "void";
   billing_reason: "subscription_create" | "subscription_cycle";
   attempt_count: number;
+  payments: { object: "list"; data: { object: "invoice_payment"; status: "open" | "paid" | "canceled"; payment: { type: "payment_intent"; payment_intent: string } }[] };
   confirmation_secret: { type: "payment_intent"; client_secret: string } | null;
   livemode: boolean;
 };
@@ -68,6 +75,7 @@ export type Subscription = {
   object: "subscription";
   customer: string;
   status: "incomplete" | "active" | "past_due" | "canceled";
+  canceled_at: number | null;
   items: { object: "list"; data: { price: { unit_amount: number; currency: string; product: string; recurring: { interval: string } } }[] };
   metadata: Record<string, string>;
   schedule: string | null;
@@ -80,7 +88,7 @@ export type Schedule = {
   id: string;
   object: "subscription_schedule";
   subscription: string;
-  status: "active" | "released";
+  status: "active" | "released" | "canceled";
   end_behavior: string;
   phases: { start_date: number; end_date: number | null; items: { price_data?: { unit_amount: string | number }; price?: string }[]; duration?: { interval: string; interval_count: string | number } }[];
   metadata: Record<string, string>;
@@ -111,7 +119,12 @@ export type StripeTestServer = {
   decline: (intentId: string, message?: string) => Intent;
   /** While true, Stripe cannot be reached for refunds (503, as an outage answers): they must be retried. */
   refundsDown: boolean;
-  /** The buyer pays on the Checkout page: a succeeded PaymentIntent is made for the session. */
+  /** While true, every request is answered 503 (an outage): nothing changes on Stripe's side. */
+  unreachable: boolean;
+  /**
+   * The buyer pays on the Checkout page: a succeeded PaymentIntent is made for the session (mode payment),
+   * or a customer and an active subscription whose first invoice that PaymentIntent paid (mode subscription).
+   */
   completeSession: (sessionId: string) => Session;
   /** A webhook event about this object, as Stripe sends it. */
   event: (type: string, object: object, id?: string) => string;
@@ -156,7 +169,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
   const invoices = new Map<string, Invoice>();
   const invoiceOfIntent = new Map<string, string>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
-  const state = { refundsDown: false };
+  const state = { refundsDown: false, unreachable: false };
 
   const makeIntent = (amount: number, currency: string, metadata: Record<string, string>, description: string | null): Intent => {
     const intentId = id("pi");
@@ -189,6 +202,51 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const intent = intents.get(match[1]);
       return intent ? [200, intent] : [404, missing("payment_intent", match[1])];
     }
+    if (method === "POST" && (match = /^\/v1\/payment_intents\/([^/?]+)\/cancel$/.exec(path))) {
+      const intent = intents.get(match[1]);
+      if (!intent) return [404, missing("payment_intent", match[1])];
+      if (invoiceOfIntent.has(intent.id)) return [400, error("You cannot cancel this PaymentIntent because it was created by an invoice.", "payment_intent_invoice_cancel")];
+      if (intent.status === "succeeded" || intent.status === "processing" || intent.status === "canceled") {
+        return [400, error(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, "payment_intent_unexpected_state")];
+      }
+      intent.status = "canceled";
+      return [200, intent];
+    }
+    if (method === "GET" && (match = /^\/v1\/invoices\/([^/?]+)$/.exec(path))) {
+      const invoice = invoices.get(match[1]);
+      return invoice ? [200, invoice] : [404, missing("invoice", match[1])];
+    }
+    if (method === "POST" && path === "/v1/checkout/sessions" && body.mode === "subscription") {
+      const line = body.line_items?.[0];
+      const price = line?.price_data;
+      if (!price?.recurring) return [400, error("You must provide at least one recurring price in `subscription` mode when using prices.", "parameter_invalid")];
+      if (!products.has(price.product)) return [400, error("line_items[0][price_data][product] must be an existing product", "resource_missing")];
+      if (body.payment_intent_data) return [400, error("You can not pass `payment_intent_data` in `subscription` mode.", "parameter_unknown")];
+      const sessionId = id("cs_test");
+      const session: Session = {
+        id: sessionId,
+        object: "checkout.session",
+        mode: "subscription",
+        url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+        amount_total: Number(price.unit_amount) * Number(line.quantity ?? 1),
+        currency: price.currency,
+        payment_status: "unpaid",
+        status: "open",
+        payment_intent: null,
+        subscription: null,
+        invoice: null,
+        subscription_data: { metadata: body.subscription_data?.metadata ?? {}, description: body.subscription_data?.description ?? null },
+        customer_email: body.customer_email ?? null,
+        client_reference_id: body.client_reference_id ?? null,
+        success_url: body.success_url,
+        cancel_url: body.cancel_url,
+        metadata: body.metadata ?? {},
+        line_items_sent: [{ name: products.get(price.product)!.name, quantity: Number(line.quantity ?? 1), unit_amount: Number(price.unit_amount) }],
+        livemode: false,
+      };
+      sessions.set(sessionId, session);
+      return [200, session];
+    }
     if (method === "POST" && path === "/v1/checkout/sessions") {
       const lines = ((body.line_items ?? []) as any[]).map((l) => ({ name: l.price_data.product_data.name, quantity: Number(l.quantity), unit_amount: Number(l.price_data.unit_amount) }));
       const sessionId = id("cs_test");
@@ -202,6 +260,9 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         payment_status: "unpaid",
         status: "open",
         payment_intent: null,
+        subscription: null,
+        invoice: null,
+        subscription_data: null,
         customer_email: body.customer_email ?? null,
         client_reference_id: body.client_reference_id ?? null,
         success_url: body.success_url,
@@ -252,6 +313,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         status: "open",
         billing_reason: "subscription_create",
         attempt_count: 0,
+        payments: { object: "list", data: [{ object: "invoice_payment", status: "open", payment: { type: "payment_intent", payment_intent: intent.id } }] },
         confirmation_secret: { type: "payment_intent", client_secret: intent.client_secret },
         livemode: false,
       };
@@ -262,6 +324,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         object: "subscription",
         customer: body.customer,
         status: "incomplete",
+        canceled_at: null,
         items: { object: "list", data: [{ price: { unit_amount: amount, currency: item.currency, product: item.product, recurring: { interval: item.recurring?.interval } } }] },
         metadata: body.metadata ?? {},
         schedule: null,
@@ -277,6 +340,31 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (method === "GET" && (match = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path))) {
       const subscription = subscriptions.get(match[1]);
       return subscription ? [200, subscription] : [404, missing("subscription", match[1])];
+    }
+    if (method === "DELETE" && (match = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path))) {
+      // Cancelled at once: its open invoices are voided (their payments cancelled), its schedule with it.
+      const subscription = subscriptions.get(match[1]);
+      if (!subscription) return [404, missing("subscription", match[1])];
+      if (subscription.status === "canceled") return [400, error(`A canceled subscription can only update its cancellation_details and metadata.`, "resource_missing")];
+      subscription.status = "canceled";
+      subscription.canceled_at = Math.floor(Date.now() / 1000);
+      for (const invoice of invoices.values()) {
+        if (invoice.parent.subscription_details.subscription !== subscription.id || invoice.status !== "open") continue;
+        invoice.status = "void";
+        for (const p of invoice.payments.data) {
+          const intent = intents.get(p.payment.payment_intent);
+          if (intent && intent.status !== "succeeded") {
+            intent.status = "canceled";
+            p.status = "canceled";
+          }
+        }
+      }
+      if (subscription.schedule) schedules.get(subscription.schedule)!.status = "canceled";
+      return [200, subscription];
+    }
+    if (method === "GET" && (match = /^\/v1\/subscription_schedules\/([^/?]+)$/.exec(path))) {
+      const schedule = schedules.get(match[1]);
+      return schedule ? [200, schedule] : [404, missing("subscription_schedule", match[1])];
     }
     if (method === "POST" && (match = /^\/v1\/subscriptions\/([^/?]+)$/.exec(path))) {
       const subscription = subscriptions.get(match[1]);
@@ -350,6 +438,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (!/^Bearer sk_test_\w+$/.test(String(req.headers.authorization ?? ""))) {
       return send(res, 401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     }
+    if (state.unreachable) return send(res, 503, error("Stripe is temporarily unavailable.", "api_unavailable", "api_error"));
     if (req.method === "POST" && idempotencyKey) {
       const fingerprint = `${path} ${raw}`;
       const seen = idempotent.get(idempotencyKey);
@@ -418,17 +507,29 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         status: "open",
         billing_reason: "subscription_cycle",
         attempt_count: 0,
+        payments: { object: "list", data: [] },
         confirmation_secret: null,
         livemode: false,
       };
       invoices.set(invoice.id, invoice);
       invoice.attempt_count++;
       if (!options.fail) {
+        const intent = makeIntent(invoice.amount_due, invoice.currency, {}, "Subscription update");
+        intent.status = "succeeded";
+        intent.amount_received = intent.amount;
+        invoiceOfIntent.set(intent.id, invoice.id);
+        invoice.payments.data.push({ object: "invoice_payment", status: "paid", payment: { type: "payment_intent", payment_intent: intent.id } });
         invoice.status = "paid";
         invoice.amount_paid = invoice.amount_due;
         subscription.status = "active";
       } else subscription.status = "past_due";
       return { ...invoice };
+    },
+    get unreachable() {
+      return state.unreachable;
+    },
+    set unreachable(value: boolean) {
+      state.unreachable = value;
     },
     get refundsDown() {
       return state.refundsDown;
@@ -444,6 +545,7 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       // A subscription's first invoice is paid with its PaymentIntent, and the subscription starts.
       const invoice = invoices.get(invoiceOfIntent.get(intentId) ?? "");
       if (invoice) {
+        for (const p of invoice.payments.data) if (p.payment.payment_intent === intentId) p.status = "paid";
         invoice.status = "paid";
         invoice.amount_paid = invoice.amount_due;
         invoice.attempt_count = 1;
@@ -461,6 +563,54 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     completeSession(sessionId) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`No Checkout Session ${sessionId}`);
+      if (session.mode === "subscription") {
+        // Checkout makes the customer and the subscription, and the card pays its first invoice there and then.
+        const customer = { id: id("cus"), object: "customer" as const, email: session.customer_email, metadata: {} };
+        customers.set(customer.id, customer);
+        const line = session.line_items_sent[0];
+        const product = [...products.values()].find((p) => p.name === line.name)!;
+        const subId = id("sub");
+        const intent = makeIntent(session.amount_total, session.currency, {}, "Subscription creation");
+        intent.status = "succeeded";
+        intent.amount_received = intent.amount;
+        const metadata = session.subscription_data?.metadata ?? {};
+        const invoice: Invoice = {
+          id: id("in"),
+          object: "invoice",
+          customer: customer.id,
+          parent: { type: "subscription_details", subscription_details: { subscription: subId, metadata } },
+          amount_due: session.amount_total,
+          amount_paid: session.amount_total,
+          currency: session.currency,
+          status: "paid",
+          billing_reason: "subscription_create",
+          attempt_count: 1,
+          payments: { object: "list", data: [{ object: "invoice_payment", status: "paid", payment: { type: "payment_intent", payment_intent: intent.id } }] },
+          confirmation_secret: null,
+          livemode: false,
+        };
+        invoices.set(invoice.id, invoice);
+        invoiceOfIntent.set(intent.id, invoice.id);
+        subscriptions.set(subId, {
+          id: subId,
+          object: "subscription",
+          customer: customer.id,
+          status: "active",
+          canceled_at: null,
+          items: { object: "list", data: [{ price: { unit_amount: line.unit_amount, currency: session.currency, product: product.id, recurring: { interval: "month" } } }] },
+          metadata,
+          schedule: null,
+          cancel_at_period_end: false,
+          latest_invoice: invoice.id,
+          start_date: Math.floor(Date.now() / 1000),
+          livemode: false,
+        });
+        session.subscription = subId;
+        session.invoice = invoice.id;
+        session.payment_status = "paid";
+        session.status = "complete";
+        return session;
+      }
       const intent = makeIntent(session.amount_total, session.currency, session.metadata, null);
       intent.status = "succeeded";
       intent.amount_received = intent.amount;

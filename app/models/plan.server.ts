@@ -3,6 +3,7 @@ import { prisma } from "~/services/db.server";
 import { getPaymentProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvider, type ProviderPayment, type WebhookEvent } from "~/services/payments.server";
 import { formatLongDate } from "~/utils/dates";
 import {
+  describeInstalments,
   ENDOWMENT_PERCENT,
   INSTALMENT_GRACE_DAYS,
   INSTALMENT_RETRY_DAYS,
@@ -229,14 +230,24 @@ export async function getPendingPlanPayment(user: Member, paymentId: string) {
   if (!paymentId || paymentId.length > 255) return null;
   const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
   if (!row || row.purchase.userId !== user.id || row.status !== "pending" || row.purchase.status !== "awaiting_payment") return null;
-  return { paymentId, planId: planIdOf(row.purchase.planId), paymentType: row.purchase.paymentType as PaymentType, amountPence: row.amount, testCard: (row.purchase.testCard ?? "ok") as TestCard, provider: row.purchase.provider };
+  return {
+    paymentId,
+    planId: planIdOf(row.purchase.planId),
+    paymentType: row.purchase.paymentType as PaymentType,
+    amountPence: row.amount,
+    testCard: (row.purchase.testCard ?? "ok") as TestCard,
+    provider: row.purchase.provider,
+    /** A Stripe Checkout page was opened for it: the Payment Element's payment was cancelled then. */
+    checkoutOpened: row.replacedPaymentId !== null,
+  };
 }
 
 // ───────────────────────────── granting the plan ─────────────────────────────
 
 export type CompletePlanResult =
-  | { ok: true; planId: PlanId; alreadyDone: boolean }
-  | { ok: false; reason: "not-found" | "unpaid" | "mismatch" | "used" | "provider"; message: string };
+  /** secondPayment: this payment came after the plan was paid another way; refunded (or to be, when Stripe answers). */
+  | { ok: true; planId: PlanId; alreadyDone: boolean; secondPayment?: { refunded: boolean; message: string } }
+  | { ok: false; reason: "not-found" | "unpaid" | "mismatch" | "used" | "provider" | "refunded"; message: string };
 
 const NOT_FOUND: CompletePlanResult = { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
 
@@ -252,7 +263,8 @@ export async function completePlanPayment(
   const now = options.now ?? new Date();
   if (!paymentId || paymentId.length > 255) return NOT_FOUND;
   const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
-  if (!row || (options.userId !== undefined && row.purchase.userId !== options.userId) || !row.purchase.userId) return NOT_FOUND;
+  if (!row || row.replacedPaymentId === paymentId) return completeOtherPayment(paymentId, options);
+  if ((options.userId !== undefined && row.purchase.userId !== options.userId) || !row.purchase.userId) return NOT_FOUND;
   const { purchase } = row;
   if (options.expect?.planId && options.expect.planId !== purchase.planId) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
@@ -260,7 +272,7 @@ export async function completePlanPayment(
   // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
   // caller may see half-way on PGlite's single connection.
   if (row.status === "succeeded") return { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
-  if (purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (purchase.status !== "awaiting_payment") return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
   if (provider.name !== purchase.provider) return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
@@ -278,10 +290,128 @@ export async function completePlanPayment(
     console.error(`Plan payment ${paymentId} took ${payment.amount} ${payment.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
     return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
   }
-  return grant(row.id, purchase, now);
+  const result = await grant(row.id, purchase, now);
+  return result.ok && result.alreadyDone ? afterLostRace(row.id, { paymentId, amount: payment.amount, subscriptionId: purchase.paymentType === "monthly" ? purchase.stripeSubscriptionId : null }, provider, result) : result;
 }
 
-async function grant(paymentRowId: string, purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number }, now: Date, paidWith?: string): Promise<CompletePlanResult> {
+type TakenPayment = { paymentId: string; amount: number; subscriptionId: string | null };
+
+/**
+ * A provider payment that is not the one recorded on its plan payment: the Payment Element's payment that a
+ * Checkout page replaced (and cancelled), or the payment a Checkout page took. Found through what we
+ * recorded, or through the metadata Stripe itself holds on the payment (never through what a client sends).
+ * Paid after the plan was paid another way, it is refunded, once.
+ */
+async function completeOtherPayment(paymentId: string, options: { userId?: string; now?: Date; provider?: PaymentProvider }): Promise<CompletePlanResult> {
+  const provider = options.provider ?? getPaymentProvider();
+  if (provider.name !== "stripe") return NOT_FOUND;
+  let row = await prisma().planPayment.findUnique({ where: { replacedPaymentId: paymentId }, include: { purchase: true } });
+  let payment: ProviderPayment | null;
+  try {
+    payment = await provider.getPayment(paymentId);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+  }
+  if (!payment) return NOT_FOUND;
+  const replaced = !!row;
+  if (!row && payment.metadata.kind === "plan" && payment.metadata.planPaymentId) {
+    row = await prisma().planPayment.findUnique({ where: { id: payment.metadata.planPaymentId.slice(0, 255) }, include: { purchase: true } });
+  }
+  if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe" || row.number !== 1) return NOT_FOUND;
+  const planId = planIdOf(row.purchase.planId);
+  if (!replaced) {
+    // A Checkout page's payment. The plan paid already (by another payment): this one is a second payment.
+    if (row.status === "succeeded") {
+      if (payment.status !== "succeeded" || row.paymentId === paymentId) return { ok: true, planId, alreadyDone: true };
+      return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, { paymentId, amount: payment.amount, subscriptionId: null }, provider) };
+    }
+    // Not yet: the session decides (checked there, and granted once).
+    if (row.checkoutSessionId) return completePlanSession(row.checkoutSessionId, options);
+    return NOT_FOUND;
+  }
+  // The Payment Element's payment, cancelled when the Checkout page was opened.
+  if (payment.status !== "succeeded") {
+    if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true };
+    return { ok: false, reason: "unpaid", message: payment.failureMessage ?? SUBSCRIPTION_MESSAGES.unpaid };
+  }
+  const taken: TakenPayment = { paymentId, amount: payment.amount, subscriptionId: row.purchase.paymentType === "monthly" ? row.purchase.replacedSubscriptionId : null };
+  const refund = await refundSecondPayment(row.id, taken, provider);
+  if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true, secondPayment: refund };
+  // Paid in the card form at the very moment it was replaced by the Checkout page: given back.
+  return { ok: false, reason: "refunded", message: refund.refunded ? SUBSCRIPTION_MESSAGES.replacedPaymentRefunded : SUBSCRIPTION_MESSAGES.replacedPaymentRefundPending };
+}
+
+/** A grant that found its plan payment granted already: by this payment (done), or by another one (this one is refunded). */
+async function afterLostRace(rowId: string, taken: TakenPayment, provider: PaymentProvider, result: Extract<CompletePlanResult, { ok: true }>): Promise<CompletePlanResult> {
+  const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { paymentId: true } });
+  if (!now || now.paymentId === taken.paymentId) return result;
+  return { ...result, secondPayment: await refundSecondPayment(rowId, taken, provider) };
+}
+
+/**
+ * A second successful payment for a plan payment already paid (two tabs, the card form and Checkout's page):
+ * refunded in full, once (plan_refunds holds one row per payment; Stripe's idempotency keys make a retried
+ * refund the same refund), and a second subscription ended at once so it takes nothing more. If Stripe
+ * cannot be reached the row stays "refunding": the webhook is answered "retry" and the server tries again.
+ */
+async function refundSecondPayment(planPaymentId: string, taken: TakenPayment, provider: PaymentProvider): Promise<{ refunded: boolean; message: string }> {
+  await prisma().planRefund.createMany({ data: [{ planPaymentId, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount }], skipDuplicates: true });
+  const record = await prisma().planRefund.findUniqueOrThrow({ where: { paymentId: taken.paymentId } });
+  if (record.status === "refunding" && !(await finishPlanRefund(record, provider))) return { refunded: false, message: SUBSCRIPTION_MESSAGES.secondPaymentRefundPending };
+  console.warn(`Plan payment ${planPaymentId} was paid twice: ${taken.paymentId} refunded`);
+  return { refunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded };
+}
+
+async function finishPlanRefund(record: { id: string; paymentId: string; subscriptionId: string | null }, provider: PaymentProvider): Promise<boolean> {
+  try {
+    if (record.subscriptionId) {
+      if (!provider.endInstalmentPlanNow) throw new PaymentProviderError("Stripe is not configured to end a Stripe subscription");
+      await provider.endInstalmentPlanNow(record.subscriptionId, { idempotencyKey: `plan-refund-end:${record.paymentId}` });
+    }
+    const refund = await provider.refund(record.paymentId, { idempotencyKey: `plan-refund:${record.paymentId}` });
+    await prisma().planRefund.updateMany({ where: { id: record.id, status: "refunding" }, data: { status: "refunded", refundId: refund.id } });
+    return true;
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return false;
+  }
+}
+
+/** Second payments whose refund has not gone through yet (Stripe unreachable): tried again by the server's timer. */
+export async function retryPlanRefunds(options: { provider?: PaymentProvider } = {}): Promise<number> {
+  const provider = options.provider ?? getPaymentProvider();
+  if (provider.name !== "stripe") return 0;
+  const pending = await prisma().planRefund.findMany({ where: { status: "refunding" }, take: 50 });
+  let done = 0;
+  for (const record of pending) if (await finishPlanRefund(record, provider)) done++;
+  return done;
+}
+
+/**
+ * The payment row and its purchase are read in two queries: a racing grant may land between them (its claim
+ * and the purchase's update share one transaction), so a purchase no longer waiting is checked against the
+ * payment row once more before "already used" is answered.
+ */
+async function grantedMeanwhile(rowId: string, planId: PlanId): Promise<Extract<CompletePlanResult, { ok: true }> | null> {
+  const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { status: true } });
+  return now?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : null;
+}
+
+async function isRecordedPayment(rowId: string, paymentId: string) {
+  const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { paymentId: true } });
+  return now?.paymentId === paymentId;
+}
+
+async function grant(
+  paymentRowId: string,
+  purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number },
+  now: Date,
+  paidWith?: string,
+  subscriptionId?: string | null,
+): Promise<CompletePlanResult> {
   const planId = planIdOf(purchase.planId);
   const monthly = purchase.paymentType === "monthly";
   const nextDueAt = monthly ? addMonths(now, 1) : null;
@@ -292,7 +422,7 @@ async function grant(paymentRowId: string, purchase: { id: string; userId: strin
     const finished = !monthly || purchase.instalmentCount === 1;
     await tx.planPurchase.update({
       where: { id: purchase.id },
-      data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt },
+      data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt, ...(subscriptionId ? { stripeSubscriptionId: subscriptionId } : {}) },
     });
     // A plan held before (Forever, moving to Forever Plus) is replaced: its instalments stop.
     await tx.planPurchase.updateMany({ where: { userId: purchase.userId, id: { not: purchase.id }, status: { in: ["active", "completed", "cancelled", "lapsed"] } }, data: { status: "replaced" } });
@@ -309,72 +439,183 @@ async function grant(paymentRowId: string, purchase: { id: string; userId: strin
 
 // ───────────────────────────── Stripe Checkout (without JavaScript) ─────────────────────────────
 
-export type PlanCheckoutResult = { ok: true; url: string } | { ok: false; reason: "not-found" | "refused" | "provider"; message: string };
+export type PlanCheckoutResult =
+  | { ok: true; url: string }
+  /** The card form's payment had gone through after all: the plan was granted from it, no page was opened. */
+  | { ok: true; paid: CompletePlanResult }
+  | { ok: false; reason: "not-found" | "refused" | "provider"; message: string };
 
 /**
- * The payment screen without JavaScript, paying in full: a Stripe Checkout page (mode payment) for the
- * amount recorded on the plan payment, coming back to /subscription?success=true&session_id=…, where
- * completePlanSession grants the plan. Monthly payments need the Payment Element (a subscription's first
- * invoice), so they are not offered here.
+ * The payment screen's Pay on Stripe's secure page (it works without JavaScript): a Stripe Checkout page for
+ * the plan payment recorded, coming back to /subscription?success=true&session_id=…, where
+ * completePlanSession grants the plan. In full: Checkout in payment mode for the amount recorded. Monthly:
+ * Checkout in subscription mode at the first instalment's price, which completePlanSession then puts on the
+ * same schedule as the card form's subscription.
+ * One plan payment is paid one way: the card form's payment (monthly, its incomplete subscription) is
+ * cancelled before the page is opened and the session is remembered; if that payment went through a moment
+ * ago, the plan is granted from it and no page is opened.
  */
 export async function startPlanCheckout(user: Member, paymentId: string, site: string, options: { provider?: PaymentProvider } = {}): Promise<PlanCheckoutResult> {
   const pending = await getPendingPlanPayment(user, paymentId);
   if (!pending) return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
   const provider = options.provider ?? getPaymentProvider();
   if (pending.provider !== "stripe" || provider.name !== "stripe") return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
-  if (pending.paymentType !== "full") return { ok: false, reason: "refused", message: SUBSCRIPTION_MESSAGES.monthlyNeedsJavaScript };
   const row = await prisma().planPayment.findUniqueOrThrow({ where: { paymentId }, include: { purchase: true } });
+  const monthly = pending.paymentType === "monthly";
   const plan = PLANS[pending.planId];
-  try {
-    const session = await provider.createHostedCheckout({
-      amount: row.amount,
-      currency: row.currency,
-      idempotencyKey: `plan-session:${row.id}`,
-      description: `Everlight ${plan.name}`,
-      metadata: { kind: "plan", userId: user.id, planId: pending.planId, paymentType: "full", purchaseId: row.purchaseId, planPaymentId: row.id },
-      lines: [{ name: `Everlight ${plan.name}`, quantity: 1, unitAmount: row.amount }],
-      customerEmail: user.email,
-      successUrl: `${site}/subscription?success=true&session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${site}/subscription/pay/${encodeURIComponent(paymentId)}`,
-    });
-    return { ok: true, url: session.url };
-  } catch (error) {
+  const fail = (error: unknown): PlanCheckoutResult => {
     if (!(error instanceof PaymentProviderError)) throw error;
     console.error(error.message);
     return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.createFailed };
+  };
+
+  if (!row.replacedPaymentId) {
+    let state: ProviderPayment | null;
+    let ended = false;
+    try {
+      if (monthly) {
+        // An invoice's PaymentIntent cannot be cancelled by itself: the incomplete subscription is ended (its
+        // first invoice is voided with it), unless its card payment has gone through.
+        state = await provider.getPayment(paymentId);
+        if (state && state.status !== "succeeded" && state.status !== "processing" && row.purchase.stripeSubscriptionId) {
+          if (!provider.endInstalmentPlanNow) throw new PaymentProviderError("Stripe is not configured to end a Stripe subscription");
+          await provider.endInstalmentPlanNow(row.purchase.stripeSubscriptionId, { idempotencyKey: `plan-replace:${row.id}` });
+          ended = true;
+          state = await provider.getPayment(paymentId);
+        }
+      } else {
+        if (!provider.cancelPayment) throw new PaymentProviderError("Stripe is not configured to cancel a payment");
+        state = await provider.cancelPayment(paymentId, { idempotencyKey: `plan-replace:${row.id}` });
+      }
+    } catch (error) {
+      return fail(error);
+    }
+    if (state?.status === "succeeded" && !ended) return { ok: true, paid: await completePlanPayment(paymentId, { userId: user.id, provider }) };
+    if (state?.status === "processing") return { ok: false, reason: "refused", message: SUBSCRIPTION_MESSAGES.cardPaymentProcessing };
+    await prisma().$transaction([
+      prisma().planPayment.updateMany({ where: { id: row.id, replacedPaymentId: null }, data: { replacedPaymentId: paymentId } }),
+      ...(monthly && row.purchase.stripeSubscriptionId
+        ? [prisma().planPurchase.updateMany({ where: { id: row.purchaseId, stripeSubscriptionId: row.purchase.stripeSubscriptionId }, data: { replacedSubscriptionId: row.purchase.stripeSubscriptionId, stripeSubscriptionId: null } })]
+        : []),
+    ]);
+    // Paid in the card form as its subscription was being ended: that subscription is gone, so the payment
+    // is given back (completeOtherPayment refunds a replaced payment) and the member pays on the page.
+    if (state?.status === "succeeded") await completePlanPayment(paymentId, { userId: user.id, provider });
   }
+
+  const common = {
+    amount: row.amount,
+    currency: row.currency,
+    idempotencyKey: `plan-session:${row.id}`,
+    description: `Everlight ${plan.name}${monthly ? `, ${describeInstalments(plan)}` : ""}`,
+    metadata: { kind: "plan", userId: user.id, planId: pending.planId, paymentType: pending.paymentType, purchaseId: row.purchaseId, planPaymentId: row.id },
+    customerEmail: user.email,
+    successUrl: `${site}/subscription?success=true&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${site}/subscription/pay/${encodeURIComponent(paymentId)}`,
+  };
+  let session: { id: string; url: string };
+  try {
+    if (monthly) {
+      if (!provider.createInstalmentCheckout) throw new PaymentProviderError("Stripe is not configured for monthly payments");
+      session = await provider.createInstalmentCheckout({ ...common, product: planProduct(pending.planId) });
+    } else session = await provider.createHostedCheckout({ ...common, lines: [{ name: `Everlight ${plan.name}`, quantity: 1, unitAmount: row.amount }] });
+  } catch (error) {
+    return fail(error);
+  }
+  // The newest page opened (the same one while Stripe's idempotency key lives; a new one after it expired).
+  await prisma().planPayment.update({ where: { id: row.id }, data: { checkoutSessionId: session.id } });
+  return { ok: true, url: session.url };
 }
+
+const planProduct = (planId: PlanId) => ({ id: `everlight_plan_${planId}`, name: `Everlight ${PLANS[planId].name}` });
 
 /**
  * Back from Stripe Checkout (the success address), or its signed checkout.session.completed webhook: the
- * session is asked of Stripe; it must be paid, for the plan payment it was opened for (its metadata), at
- * the amount and currency recorded. The plan payment then records Checkout's PaymentIntent. Once only.
+ * session is asked of Stripe; it must be complete and paid, for the plan payment it was opened for (its
+ * metadata), by this member, at the amount and currency recorded. Monthly, the subscription Checkout made
+ * must be that plan payment's, its first invoice paid for the first instalment; it is then put on the
+ * instalments' schedule (as the card form's is) before the plan is granted. Once only; a session paid after
+ * the plan was paid another way is refunded (and its subscription ended).
  */
 export async function completePlanSession(sessionId: string, options: { userId?: string; now?: Date; provider?: PaymentProvider } = {}): Promise<CompletePlanResult> {
   const now = options.now ?? new Date();
   if (!/^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId)) return NOT_FOUND;
   const provider = options.provider ?? getPaymentProvider();
   if (provider.name !== "stripe") return NOT_FOUND;
+  const providerFailed = (error: unknown): CompletePlanResult => {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+  };
   let session;
   try {
     session = await provider.getHostedCheckout(sessionId);
   } catch (error) {
-    if (!(error instanceof PaymentProviderError)) throw error;
-    console.error(error.message);
-    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
+    return providerFailed(error);
   }
   if (!session || session.metadata.kind !== "plan" || !session.metadata.planPaymentId) return NOT_FOUND;
-  const row = await prisma().planPayment.findUnique({ where: { id: session.metadata.planPaymentId }, include: { purchase: true } });
+  const row = await prisma().planPayment.findUnique({ where: { id: session.metadata.planPaymentId.slice(0, 255) }, include: { purchase: true } });
   if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe") return NOT_FOUND;
-  if (row.number !== 1 || row.purchase.paymentType !== "full") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
-  if (row.status === "succeeded") return { ok: true, planId: planIdOf(row.purchase.planId), alreadyDone: true };
-  if (row.purchase.status !== "awaiting_payment") return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
-  if (!session.paid || !session.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
-  if (session.amount !== row.amount || session.currency.toLowerCase() !== row.currency) {
-    console.error(`Checkout session ${sessionId} took ${session.amount} ${session.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
+  const planId = planIdOf(row.purchase.planId);
+  const monthly = row.purchase.paymentType === "monthly";
+  if (row.number !== 1 || session.mode !== (monthly ? "subscription" : "payment")) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (!session.complete || !session.paid) {
+    // Nothing taken on this page: a plan paid another way is simply paid.
+    if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true };
+    return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
+  }
+
+  // What the page took: one payment, or a subscription whose first invoice was paid.
+  let taken: TakenPayment & { currency: string };
+  if (monthly) {
+    if (!session.subscriptionId || !session.invoiceId || !provider.getInvoice) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
+    let invoice;
+    try {
+      invoice = await provider.getInvoice(session.invoiceId);
+    } catch (error) {
+      return providerFailed(error);
+    }
+    if (!invoice || !invoice.paid || !invoice.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
+    if (invoice.subscriptionId !== session.subscriptionId || invoice.billingReason !== "subscription_create" || invoice.metadata.planPaymentId !== row.id) {
+      console.error(`Checkout session ${sessionId}'s invoice ${invoice.id} is not the first invoice of a subscription for plan payment ${row.id}: nothing granted`);
+      return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
+    }
+    taken = { paymentId: invoice.paymentId, amount: invoice.amountPaid, currency: invoice.currency, subscriptionId: invoice.subscriptionId };
+  } else {
+    if (!session.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
+    taken = { paymentId: session.paymentId, amount: session.amount, currency: session.currency, subscriptionId: null };
+  }
+
+  if (row.status === "succeeded") {
+    if (row.paymentId === taken.paymentId) return { ok: true, planId, alreadyDone: true };
+    return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, taken, provider) };
+  }
+  if (row.purchase.status !== "awaiting_payment") {
+    const meanwhile = await grantedMeanwhile(row.id, planId);
+    if (meanwhile) return meanwhile.ok && meanwhile.alreadyDone && !(await isRecordedPayment(row.id, taken.paymentId)) ? afterLostRace(row.id, taken, provider, meanwhile) : meanwhile;
+    return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  }
+  if (taken.amount !== row.amount || taken.currency.toLowerCase() !== row.currency) {
+    console.error(`Checkout session ${sessionId} took ${taken.amount} ${taken.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
     return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
   }
-  return grant(row.id, row.purchase, now, session.paymentId);
+  if (monthly) {
+    // The same schedule as the card form's subscription: the plans module's instalments, then it ends.
+    try {
+      if (!provider.scheduleInstalmentPlan) throw new PaymentProviderError("Stripe is not configured for monthly payments");
+      await provider.scheduleInstalmentPlan(taken.subscriptionId!, {
+        currency: row.currency,
+        idempotencyKey: `plan-subscription:${row.purchaseId}:${taken.subscriptionId}`,
+        product: planProduct(planId),
+        phases: instalmentPhases(instalments(PLANS[planId])),
+        metadata: { kind: "plan", userId: row.purchase.userId, planId, paymentType: "monthly", purchaseId: row.purchaseId, planPaymentId: row.id },
+      });
+    } catch (error) {
+      return providerFailed(error);
+    }
+  }
+  const result = await grant(row.id, row.purchase, now, taken.paymentId, taken.subscriptionId);
+  return result.ok && result.alreadyDone ? afterLostRace(row.id, taken, provider, result) : result;
 }
 
 /** The built-in provider's Complete Payment: its test payment succeeds (no card, no money), then the plan is granted. */
@@ -496,8 +737,7 @@ export async function handlePlanWebhook(subject: NonNullable<WebhookEvent["subje
     case "session": {
       if (subject.metadata.kind !== "plan") return null;
       const result = subject.kind === "payment" ? await completePlanPayment(subject.id, { now }) : await completePlanSession(subject.id, { now });
-      if (!result.ok && result.reason === "provider") return { retry: result.message };
-      return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
+      return webhookOutcome(result);
     }
     case "invoice-paid":
       return invoicePaid(subject.invoice, now);
@@ -523,14 +763,13 @@ async function purchaseOfInvoice(invoice: InvoiceFacts) {
 
 async function invoicePaid(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {
   const purchase = await purchaseOfInvoice(invoice);
-  if (!purchase) return null;
+  if (!purchase) return firstInvoiceOfOtherSubscription(invoice, now);
   if (invoice.billingReason === "subscription_create" || purchase.status === "awaiting_payment") {
     // The first instalment: its PaymentIntent is plan payment 1; granted once, whoever gets here first.
     const first = purchase.payments[0];
     if (!first?.paymentId) return { handled: "plan not-found" };
     const result = await completePlanPayment(first.paymentId, { now });
-    if (!result.ok && result.reason === "provider") return { retry: result.message };
-    return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
+    return webhookOutcome(result);
   }
   // A later instalment. The invoice id is the plan payment's provider id: a replayed or second event for
   // the same invoice finds it taken and changes nothing.
@@ -566,6 +805,29 @@ async function invoicePaid(invoice: InvoiceFacts, now: Date): Promise<PlanWebhoo
   });
   if (!moved) return { handled: "instalment raced" };
   return { handled: finished ? "plan completed" : "instalment recorded" };
+}
+
+/**
+ * The first invoice of a subscription no purchase holds (yet): the one a Checkout page made (before its
+ * session is completed here), or the card form's, replaced by a Checkout page. Found through the plan payment
+ * in its metadata (signed by Stripe); the session, or the replaced payment, decides: granted once, or refunded.
+ */
+async function firstInvoiceOfOtherSubscription(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {
+  if (invoice.billingReason !== "subscription_create" || invoice.metadata.kind !== "plan" || !invoice.metadata.planPaymentId) return null;
+  const row = await prisma().planPayment.findUnique({ where: { id: invoice.metadata.planPaymentId.slice(0, 255) }, include: { purchase: { select: { replacedSubscriptionId: true } } } });
+  if (!row) return null;
+  let result: CompletePlanResult;
+  if (row.purchase.replacedSubscriptionId === invoice.subscriptionId && row.replacedPaymentId) result = await completePlanPayment(row.replacedPaymentId, { now });
+  else if (row.checkoutSessionId) result = await completePlanSession(row.checkoutSessionId, { now });
+  else return { handled: "plan not-found" };
+  return webhookOutcome(result);
+}
+
+function webhookOutcome(result: CompletePlanResult): PlanWebhookOutcome {
+  if (!result.ok && result.reason === "provider") return { retry: result.message };
+  if (!result.ok && result.reason === "refunded") return result.message === SUBSCRIPTION_MESSAGES.replacedPaymentRefunded ? { handled: "replaced payment refunded" } : { retry: result.message };
+  if (result.ok && result.secondPayment) return result.secondPayment.refunded ? { handled: "second payment refunded" } : { retry: result.secondPayment.message };
+  return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
 }
 
 async function invoiceFailed(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {

@@ -65,11 +65,14 @@ async function completeReturn(userId: string, params: URLSearchParams): Promise<
   const paymentId = params.get("payment_intent");
   const sessionId = params.get("session_id");
   const result = sessionId ? await completePlanSession(sessionId, { userId }) : paymentId ? await completePlanPayment(paymentId, { userId }) : null;
+  // A second payment for a plan already paid (two tabs, two ways to pay) was refunded: the member is told.
   const toast = !result
     ? { type: "error" as const, title: "Upgrade Failed", description: SUBSCRIPTION_MESSAGES.paymentNotFound }
-    : result.ok
-      ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, description: SUBSCRIPTION_MESSAGES.paymentSuccessful }
-      : { type: "error" as const, title: result.reason === "unpaid" ? "Payment Failed" : "Upgrade Failed", description: result.message };
+    : result.ok && result.secondPayment
+      ? { type: "info" as const, title: SUBSCRIPTION_MESSAGES.alreadyPaidTitle, description: result.secondPayment.message }
+      : result.ok
+        ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, description: SUBSCRIPTION_MESSAGES.paymentSuccessful }
+        : { type: "error" as const, title: result.reason === "unpaid" ? "Payment Failed" : result.reason === "refunded" ? "Payment refunded" : "Upgrade Failed", description: result.message };
   throw redirect("/subscription", { status: 303, headers: await withToast(toast) });
 }
 

@@ -19,8 +19,9 @@ import { testCardSchema } from "~/utils/validation/subscription";
 // /api's complete-subscription-upgrade, which asks the provider about the payment first. A payment that
 // is not the caller's, or no longer waiting, is not found here.
 // With Stripe: the Payment Element with JavaScript (Stripe returns to /subscription?success=true, whose
-// loader completes the plan), and Stripe Checkout for paying in full without it (a plain form answering 303
-// to Stripe's page). Monthly payments are a Stripe subscription whose first invoice the Element pays.
+// loader completes the plan), and Stripe Checkout without it (a plain form answering 303 to Stripe's page):
+// in full, a payment; monthly, a subscription (Checkout's subscription mode) put on the same schedule as the
+// Element's. Opening Checkout cancels the Element's payment, so the page then offers Checkout only.
 
 const StripePayment = lazy(() => import("~/components/shop/stripe-payment"));
 
@@ -30,7 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!pending) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
   const provider = getPaymentProvider();
   let stripe: { publishableKey: string; clientSecret: string } | null = null;
-  if (provider.name === "stripe" && pending.provider === "stripe" && provider.publishableKey) {
+  if (provider.name === "stripe" && pending.provider === "stripe" && provider.publishableKey && !pending.checkoutOpened) {
     // The client secret goes to this member's own page only, for Stripe.js; it is never stored by us.
     const payment = await provider.getPayment(pending.paymentId).catch((error: unknown) => {
       if (error instanceof PaymentProviderError) return null;
@@ -38,7 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     });
     if (payment?.clientSecret) stripe = { publishableKey: provider.publishableKey, clientSecret: payment.clientSecret };
   }
-  return { ...pending, providerName: provider.name, stripe };
+  return { ...pending, providerName: provider.name, stripe, stripeCheckout: provider.name === "stripe" && pending.provider === "stripe" };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -46,9 +47,17 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get("intent") === "hosted") {
     const checkout = await startPlanCheckout(user, params.paymentId, publicUrl());
-    if (checkout.ok) return redirect(checkout.url, { status: 303 });
+    if (checkout.ok && "url" in checkout) return redirect(checkout.url, { status: 303 });
+    if (checkout.ok) {
+      // The card form's payment had gone through in another tab: nothing more is taken.
+      const paid = checkout.paid;
+      const toast = paid.ok
+        ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.upgradedTitle, description: SUBSCRIPTION_MESSAGES.upgraded(PLANS[paid.planId].name) }
+        : { type: "error" as const, title: "Upgrade Failed", description: paid.message };
+      return redirect("/subscription", { status: 303, headers: await withToast(toast) });
+    }
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
-    return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 400 });
+    return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
   }
   const card = testCardSchema.safeParse(form.get("testCard"));
   const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
@@ -96,35 +105,29 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
             </Link>
           </div>
         </Form>
-      ) : loaderData.stripe ? (
+      ) : loaderData.stripe || (loaderData.stripeCheckout && loaderData.checkoutOpened) ? (
         <div className="mt-6 space-y-6">
-          {hydrated ? (
+          {loaderData.checkoutOpened ? <p className="text-slate-800">{SUBSCRIPTION_MESSAGES.checkoutOpened}</p> : null}
+          {hydrated && loaderData.stripe ? (
             <Suspense fallback={<p role="status">Loading the secure payment form...</p>}>
               <StripePayment publishableKey={loaderData.stripe.publishableKey} clientSecret={loaderData.stripe.clientSecret} payLabel="Complete Payment" returnPath="/subscription?success=true" />
             </Suspense>
           ) : null}
-          {loaderData.paymentType === "full" ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="hosted" />
-              {hydrated ? <p className="text-sm text-slate-700">If the card form does not appear:</p> : null}
-              <div className="mt-2 flex flex-wrap gap-3">
-                <button type="submit" className={hydrated ? "btn-secondary" : "btn-primary"}>
-                  Pay on Stripe&apos;s secure page
-                </button>
-                <Link to="/subscription" className="btn-secondary">
-                  Cancel
-                </Link>
-              </div>
-            </Form>
-          ) : hydrated ? (
-            <Link to="/subscription" className="btn-secondary">
-              Cancel
-            </Link>
-          ) : (
-            <FormAlert title="Payment Setup Issue">
-              {SUBSCRIPTION_MESSAGES.monthlyNeedsJavaScript} <Link to="/subscription" className="link">Back to plans</Link>
-            </FormAlert>
-          )}
+          <Form method="post">
+            <input type="hidden" name="intent" value="hosted" />
+            {hydrated && loaderData.stripe ? <p className="text-sm text-slate-700">If the card form does not appear:</p> : null}
+            {loaderData.paymentType === "monthly" ? (
+              <p className="text-sm text-slate-700">On Stripe&apos;s page you pay the first instalment and agree to the monthly payments; they stop by themselves after the last one.</p>
+            ) : null}
+            <div className="mt-2 flex flex-wrap gap-3">
+              <button type="submit" className={hydrated && loaderData.stripe ? "btn-secondary" : "btn-primary"}>
+                Pay on Stripe&apos;s secure page
+              </button>
+              <Link to="/subscription" className="btn-secondary">
+                Cancel
+              </Link>
+            </div>
+          </Form>
         </div>
       ) : (
         <div className="mt-6">

@@ -27,6 +27,8 @@ export type ProviderPayment = {
   clientSecret: string | null;
   /** The provider's words when a payment attempt failed. */
   failureMessage: string | null;
+  /** What we attached when we made it (a plan payment's ids); empty for a subscription invoice's payment. */
+  metadata: Record<string, string>;
 };
 
 export type HostedCheckoutState = {
@@ -38,6 +40,27 @@ export type HostedCheckoutState = {
   amount: number;
   currency: string;
   /** What we attached when we opened it (which purchase it pays for). */
+  metadata: Record<string, string>;
+  /** payment (one payment) or subscription (monthly: a subscription whose first invoice Checkout paid). */
+  mode: "payment" | "subscription";
+  /** The buyer finished on the page (Stripe's status complete). */
+  complete: boolean;
+  /** mode subscription: the subscription Checkout made, and its first invoice. */
+  subscriptionId: string | null;
+  invoiceId: string | null;
+};
+
+/** A subscription's invoice as Stripe answers it now (the first one, paid on Checkout's page). */
+export type InvoiceState = {
+  id: string;
+  subscriptionId: string | null;
+  paid: boolean;
+  amountPaid: number;
+  currency: string;
+  billingReason: string | null;
+  /** The PaymentIntent that paid it. */
+  paymentId: string | null;
+  /** The subscription's metadata as the invoice carries it (which plan payment it is for). */
   metadata: Record<string, string>;
 };
 
@@ -52,6 +75,8 @@ export type InvoiceFacts = {
   /** subscription_create for the first invoice (paid in the Payment Element), subscription_cycle after */
   billingReason: string | null;
   attemptCount: number;
+  /** The subscription's metadata (which plan payment it was opened for). */
+  metadata: Record<string, string>;
 };
 
 export type WebhookEvent = {
@@ -92,6 +117,18 @@ export type HostedCheckoutInput = CreatePaymentInput & {
   cancelUrl: string;
 };
 
+/** Stripe Checkout in subscription mode: the first month's price (recurring monthly) on the plan's product. */
+export type InstalmentCheckoutInput = Omit<HostedCheckoutInput, "lines"> & { product: { id: string; name: string } };
+
+/** Puts a subscription on a schedule of `phases` that cancels it after the last one. */
+export type InstalmentScheduleInput = {
+  currency: string;
+  idempotencyKey: string;
+  product: { id: string; name: string };
+  phases: { amount: number; count: number }[];
+  metadata: Record<string, string>;
+};
+
 export interface PaymentProvider {
   readonly name: "stripe" | "test";
   /** Orders it makes are test orders (the test provider always; Stripe in test mode). */
@@ -117,6 +154,19 @@ export interface PaymentProvider {
   createInstalmentPlan?(input: InstalmentPlanInput): Promise<{ subscriptionId: string; payment: ProviderPayment }>;
   /** Stripe only: no further invoices; the subscription ends when the period paid for ends. */
   cancelInstalmentPlan?(subscriptionId: string, options: { idempotencyKey: string }): Promise<void>;
+  /**
+   * Cancels a payment nobody has paid yet (a Payment Element's, replaced by a Checkout page); answers the
+   * payment as it is afterwards: canceled, or succeeded / processing when it could no longer be cancelled.
+   */
+  cancelPayment?(id: string, options: { idempotencyKey: string }): Promise<ProviderPayment | null>;
+  /** Stripe only: Checkout in subscription mode, for paying monthly without JavaScript. */
+  createInstalmentCheckout?(input: InstalmentCheckoutInput): Promise<{ id: string; url: string }>;
+  /** Stripe only: an invoice, with the PaymentIntent that paid it. */
+  getInvoice?(id: string): Promise<InvoiceState | null>;
+  /** Stripe only: puts a subscription on the instalments' schedule (end_behavior cancel); idempotent. */
+  scheduleInstalmentPlan?(subscriptionId: string, input: InstalmentScheduleInput): Promise<{ scheduleId: string }>;
+  /** Stripe only: ends a subscription at once (an unpaid one replaced, or a second one refunded). */
+  endInstalmentPlanNow?(subscriptionId: string, options: { idempotencyKey: string }): Promise<void>;
 }
 
 /** The provider could not be reached or refused the request: callers say "Payment Error" and keep nothing. */
@@ -163,6 +213,7 @@ function fromIntent(intent: Stripe.PaymentIntent): ProviderPayment {
     live: intent.livemode,
     clientSecret: intent.client_secret,
     failureMessage: intent.last_payment_error?.message ?? null,
+    metadata: intent.metadata ?? {},
   };
 }
 
@@ -184,6 +235,46 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
     telemetry: false,
     appInfo: { name: "Everlight" },
   });
+  const monthlyPrice = (currency: string, product: string, amount: number) => ({ currency, product, unit_amount: amount, recurring: { interval: "month" as const } });
+  /** The product a plan's prices hang on (subscription prices need one): one per plan, made once. */
+  async function ensureProduct(product: { id: string; name: string }) {
+    try {
+      await stripe.products.retrieve(product.id);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      await stripe.products.create({ id: product.id, name: product.name }, { idempotencyKey: `product:${product.id}` });
+    }
+  }
+  /**
+   * A schedule ends the subscription after the last instalment (end_behavior cancel); Forever Plus's last
+   * payment is smaller, so it has a second phase of one month. Done once: a subscription already on a
+   * schedule that cancels is left as it is (the return address and the webhook may both get here).
+   */
+  async function schedule(subscriptionId: string, input: InstalmentScheduleInput): Promise<{ scheduleId: string }> {
+    const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+    const existing = typeof subscription.schedule === "string" ? subscription.schedule : (subscription.schedule?.id ?? null);
+    if (existing) {
+      const current = await stripe.subscriptionSchedules.retrieve(existing);
+      if (current.end_behavior === "cancel") return { scheduleId: existing };
+    }
+    const made = existing ? await stripe.subscriptionSchedules.retrieve(existing) : await stripe.subscriptionSchedules.create({ from_subscription: subscriptionId }, { idempotencyKey: `${input.idempotencyKey}:schedule` });
+    await stripe.subscriptionSchedules.update(
+      made.id,
+      {
+        end_behavior: "cancel",
+        proration_behavior: "none",
+        metadata: input.metadata,
+        phases: input.phases.map((phase, i) => ({
+          items: [{ price_data: monthlyPrice(input.currency, input.product.id, phase.amount) }],
+          duration: { interval: "month" as const, interval_count: phase.count },
+          ...(i === 0 ? { start_date: made.phases[0].start_date } : {}),
+          metadata: input.metadata,
+        })),
+      },
+      { idempotencyKey: `${input.idempotencyKey}:phases` },
+    );
+    return { scheduleId: made.id };
+  }
   return {
     name: "stripe",
     isTest: settings.secretKey.includes("_test_"),
@@ -245,7 +336,20 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       try {
         const session = await stripe.checkout.sessions.retrieve(id);
         const paymentId = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-        return { id: session.id, paid: session.payment_status === "paid", paymentId, amount: session.amount_total ?? 0, currency: session.currency ?? "", metadata: session.metadata ?? {} };
+        const subscriptionId = typeof session.subscription === "string" ? session.subscription : (session.subscription?.id ?? null);
+        const invoiceId = typeof session.invoice === "string" ? session.invoice : (session.invoice?.id ?? null);
+        return {
+          id: session.id,
+          paid: session.payment_status === "paid",
+          paymentId,
+          amount: session.amount_total ?? 0,
+          currency: session.currency ?? "",
+          metadata: session.metadata ?? {},
+          mode: session.mode === "subscription" ? "subscription" : "payment",
+          complete: session.status === "complete",
+          subscriptionId,
+          invoiceId,
+        };
       } catch (error) {
         if (isMissing(error)) return null;
         throw providerError("look up the payment page", error);
@@ -263,20 +367,13 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
 
     async createInstalmentPlan(input) {
       try {
-        // The product the prices hang on (subscription prices need one): one per plan, made once.
-        try {
-          await stripe.products.retrieve(input.product.id);
-        } catch (error) {
-          if (!isMissing(error)) throw error;
-          await stripe.products.create({ id: input.product.id, name: input.product.name }, { idempotencyKey: `product:${input.product.id}` });
-        }
-        const price = (amount: number) => ({ currency: input.currency, product: input.product.id, unit_amount: amount, recurring: { interval: "month" as const } });
+        await ensureProduct(input.product);
         const customer = await stripe.customers.create({ email: input.customerEmail, metadata: input.metadata }, { idempotencyKey: `${input.idempotencyKey}:customer` });
         // The first invoice waits for the card (default_incomplete): the Payment Element pays its PaymentIntent.
         const subscription = await stripe.subscriptions.create(
           {
             customer: customer.id,
-            items: [{ price_data: price(input.phases[0].amount) }],
+            items: [{ price_data: monthlyPrice(input.currency, input.product.id, input.phases[0].amount) }],
             payment_behavior: "default_incomplete",
             payment_settings: { save_default_payment_method: "on_subscription" },
             metadata: input.metadata,
@@ -284,24 +381,7 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
           },
           { idempotencyKey: `${input.idempotencyKey}:subscription` },
         );
-        // A schedule ends it after the last instalment (end_behavior cancel); Forever Plus's last payment is
-        // smaller, so it has a second phase of one month.
-        const schedule = await stripe.subscriptionSchedules.create({ from_subscription: subscription.id }, { idempotencyKey: `${input.idempotencyKey}:schedule` });
-        await stripe.subscriptionSchedules.update(
-          schedule.id,
-          {
-            end_behavior: "cancel",
-            proration_behavior: "none",
-            metadata: input.metadata,
-            phases: input.phases.map((phase, i) => ({
-              items: [{ price_data: price(phase.amount) }],
-              duration: { interval: "month" as const, interval_count: phase.count },
-              ...(i === 0 ? { start_date: schedule.phases[0].start_date } : {}),
-              metadata: input.metadata,
-            })),
-          },
-          { idempotencyKey: `${input.idempotencyKey}:phases` },
-        );
+        await schedule(subscription.id, input);
         const invoice = subscription.latest_invoice;
         const secret = typeof invoice === "object" ? invoice?.confirmation_secret?.client_secret : null;
         // A PaymentIntent's client secret is "<its id>_secret_<…>".
@@ -310,6 +390,82 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
         return { subscriptionId: subscription.id, payment: fromIntent(await stripe.paymentIntents.retrieve(intentId)) };
       } catch (error) {
         throw providerError("set up the monthly payments", error);
+      }
+    },
+
+    async scheduleInstalmentPlan(subscriptionId, input) {
+      try {
+        return await schedule(subscriptionId, input);
+      } catch (error) {
+        throw providerError("schedule the monthly payments", error);
+      }
+    },
+
+    async createInstalmentCheckout(input) {
+      try {
+        await ensureProduct(input.product);
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: "subscription",
+            line_items: [{ quantity: 1, price_data: monthlyPrice(input.currency, input.product.id, input.amount) }],
+            customer_email: input.customerEmail,
+            metadata: input.metadata,
+            subscription_data: { description: input.description, metadata: input.metadata },
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        if (!session.url) throw new Error("the session has no address");
+        return { id: session.id, url: session.url };
+      } catch (error) {
+        throw providerError("open its payment page", error);
+      }
+    },
+
+    async getInvoice(id) {
+      try {
+        const invoice = await stripe.invoices.retrieve(id, { expand: ["payments"] });
+        const sub = invoice.parent?.subscription_details?.subscription;
+        const paid = invoice.payments?.data.find((p) => p.status === "paid") ?? invoice.payments?.data[0];
+        const intent = paid?.payment.type === "payment_intent" ? paid.payment.payment_intent : null;
+        return {
+          id: invoice.id!,
+          subscriptionId: typeof sub === "string" ? sub : (sub?.id ?? null),
+          paid: invoice.status === "paid",
+          amountPaid: invoice.amount_paid,
+          currency: invoice.currency,
+          billingReason: invoice.billing_reason ?? null,
+          paymentId: typeof intent === "string" ? intent : (intent?.id ?? null),
+          metadata: invoice.parent?.subscription_details?.metadata ?? {},
+        };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw providerError("look up the invoice", error);
+      }
+    },
+
+    async cancelPayment(id, { idempotencyKey }) {
+      try {
+        return fromIntent(await stripe.paymentIntents.cancel(id, { cancellation_reason: "abandoned" }, { idempotencyKey }));
+      } catch (error) {
+        if (isMissing(error)) return null;
+        // Paid (or being paid) a moment ago: Stripe refuses to cancel it; the caller looks at what it is now.
+        if (error instanceof Stripe.errors.StripeError && error.code === "payment_intent_unexpected_state") {
+          return fromIntent(await stripe.paymentIntents.retrieve(id).catch((e: unknown) => Promise.reject(providerError("look up the payment", e))));
+        }
+        throw providerError("cancel the payment", error);
+      }
+    },
+
+    async endInstalmentPlanNow(subscriptionId, { idempotencyKey }) {
+      try {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+        if (subscription.status === "canceled" || subscription.status === "incomplete_expired") return;
+        await stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey });
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw providerError("end the monthly payments", error);
       }
     },
 
@@ -347,7 +503,16 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
         if (invoice.id && subscriptionId) {
           subject = {
             kind: event.type === "invoice.paid" ? "invoice-paid" : "invoice-failed",
-            invoice: { id: invoice.id, subscriptionId, amountPaid: invoice.amount_paid, amountDue: invoice.amount_due, currency: invoice.currency, billingReason: invoice.billing_reason ?? null, attemptCount: invoice.attempt_count ?? 0 },
+            invoice: {
+              id: invoice.id,
+              subscriptionId,
+              amountPaid: invoice.amount_paid,
+              amountDue: invoice.amount_due,
+              currency: invoice.currency,
+              billingReason: invoice.billing_reason ?? null,
+              attemptCount: invoice.attempt_count ?? 0,
+              metadata: invoice.parent?.subscription_details?.metadata ?? {},
+            },
           };
         }
       }
@@ -359,7 +524,7 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
 
 // ───────────────────────────── the test provider ─────────────────────────────
 
-type TestRow = { id: string; amount: number; currency: string; status: string };
+type TestRow = { id: string; amount: number; currency: string; status: string; metadata?: unknown };
 
 function fromTestRow(row: TestRow): ProviderPayment {
   return {
@@ -371,6 +536,7 @@ function fromTestRow(row: TestRow): ProviderPayment {
     // Nothing secret: paying a test payment needs the buyer's own session (app/models/order.server.ts).
     clientSecret: `${row.id}_secret_test`,
     failureMessage: null,
+    metadata: row.metadata && typeof row.metadata === "object" ? (row.metadata as Record<string, string>) : {},
   };
 }
 

@@ -159,5 +159,11 @@ export const SUBSCRIPTION_MESSAGES = {
   nothingToCancel: "You are on the free plan: there is nothing to cancel.",
   paidInFull: "Your plan is paid in full: there are no payments to stop, and it stays yours. If you want to give it up or ask for a refund, please contact us.",
   choosePaymentType: "Please choose how you would like to pay.",
-  monthlyNeedsJavaScript: "Monthly card payments use the card form on this page, which needs JavaScript. Please turn it on, or go back and choose to pay in full on Stripe's secure page.",
+  cardPaymentProcessing: "Your card payment is still being processed. Please wait a moment and reload this page before paying another way.",
+  checkoutOpened: "You chose to pay on Stripe's secure page, so the card form here was closed: one payment, never two. Continue on Stripe's page.",
+  alreadyPaidTitle: "Already paid",
+  secondPaymentRefunded: "This plan was already paid; your second payment has been refunded.",
+  secondPaymentRefundPending: "This plan was already paid; your second payment will be refunded (we could not reach the payment provider just now and will try again).",
+  replacedPaymentRefunded: "This card payment came after you chose Stripe's secure page, so it has been refunded. Please finish paying there.",
+  replacedPaymentRefundPending: "This card payment came after you chose Stripe's secure page, so it will be refunded (we could not reach the payment provider just now and will try again). Please finish paying there.",
 } as const;
