@@ -46,11 +46,7 @@ function start(batch: Batch) {
   const run = readNow([...batch.ids]).then(batch.resolve, batch.reject);
   running = run.finally(() => {
     running = null;
-    if (waiting) {
-      const next = waiting;
-      waiting = null;
-      start(next);
-    }
+    startWaiting();
   });
 }
 
@@ -65,14 +61,17 @@ export function readPageVersions(memorialId?: string): Promise<PageVersions> {
     let reject!: Batch["reject"];
     const promise = new Promise<PageVersions>((res, rej) => ((resolve = res), (reject = rej)));
     waiting = { ids: new Set(), promise, resolve, reject };
-    if (!running) {
-      const batch = waiting;
-      waiting = null;
-      if (id) batch.ids.add(id);
-      start(batch);
-      return batch.promise;
-    }
+    // Not at once: the requests that arrive in this turn of the event loop join this read (embedded PGlite
+    // answers within the turn, so nothing would ever be waiting otherwise). Each of them arrived before it starts.
+    if (!running) setImmediate(startWaiting);
   }
   if (id) waiting.ids.add(id);
   return waiting.promise;
+}
+
+function startWaiting() {
+  if (running || !waiting) return;
+  const batch = waiting;
+  waiting = null;
+  start(batch);
 }
