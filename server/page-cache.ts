@@ -35,6 +35,8 @@ const MEMORIAL = /^\/memorials?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 /** A browser's kept copy carries a form stamp; make it fetch a fresh page well inside the stamp's 24 h. Kept copies are renewed as often. */
 const PERIOD_MS = 6 * 60 * 60 * 1000;
+/** Paths whose route match is remembered (the not-found page). */
+const MAX_MATCHED_PATHS = 2000;
 /** All kept copies together, text and gzip. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -97,6 +99,8 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
   let totalBytes = 0;
   const rendering = new Map<string, Promise<Entry>>();
   let loaded: ServerBuild | undefined;
+  /** Whether only the catch-all route (the not-found page) claims a path. */
+  const onlyCatchAll = new Map<string, boolean>();
 
   function forget(kind: KindName, key: string) {
     const entries = kept.get(kind)!;
@@ -151,9 +155,15 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
     }
     // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
     if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
-    const matches = matchRoutes(routeTree(serverBuild), pathname);
-    if (matches?.[matches.length - 1]?.route.id !== "routes/$") return null;
-    return { kind: KINDS["not-found"], key: pathname + search };
+    let notFound = onlyCatchAll.get(pathname);
+    if (notFound === undefined) {
+      // Matching ranks every route of the app: a millisecond, so each path's answer is remembered (bounded).
+      const matches = matchRoutes(routeTree(serverBuild), pathname);
+      notFound = matches?.[matches.length - 1]?.route.id === "routes/$";
+      onlyCatchAll.set(pathname, notFound);
+      if (onlyCatchAll.size > MAX_MATCHED_PATHS) onlyCatchAll.delete(onlyCatchAll.keys().next().value!);
+    }
+    return notFound ? { kind: KINDS["not-found"], key: pathname + search } : null;
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, next: () => void) {
