@@ -2,6 +2,7 @@
 // from copies compressed at build time), and
 // the React Router app. `npm start` builds and runs this; `npm run dev` runs it with Vite in watch mode.
 import { existsSync, readdirSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import process from "node:process";
 import compression from "compression";
@@ -44,6 +45,8 @@ server.disable("x-powered-by");
 server.use(compression());
 
 let serverApp;
+/** The anonymous page cache (server/page-cache.ts), answering kept pages before Express sees them. */
+let publicPages = null;
 if (DEVELOPMENT) {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -61,6 +64,7 @@ if (DEVELOPMENT) {
   });
 } else {
   serverApp = await import("./build/server/index.js");
+  publicPages = serverApp.publicPages();
   server.use(serverApp.headers());
   // Hashed file names: safe to cache for a year, sent from the copies compressed at build time.
   server.use("/assets", precompressed("build/client/assets"));
@@ -79,7 +83,8 @@ try {
   process.exit(1);
 }
 
-const listener = server.listen(PORT, HOST, () => {
+const handler = publicPages ? (req, res) => publicPages(req, res, () => server(req, res)) : server;
+const listener = http.createServer(handler).listen(PORT, HOST, () => {
   const address = listener.address();
   const port = typeof address === "object" && address ? address.port : PORT;
   const shownHost = HOST === "0.0.0.0" || HOST === "::" ? "localhost" : HOST;

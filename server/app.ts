@@ -8,7 +8,7 @@ import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
-import { memorialPageCache } from "./page-cache";
+import { publicPageCache } from "./page-cache";
 import { keepConnectionsUsable } from "./request-body";
 import { createRequestHandler } from "./request-handler";
 import { refuseCrossOrigin, securityHeaders, stampClientIp } from "./security";
@@ -21,13 +21,24 @@ app.disable("x-powered-by");
 
 app.use(stampClientIp);
 app.use(refuseCrossOrigin);
-if (process.env.NODE_ENV !== "development") app.use(memorialPageCache(() => import("virtual:react-router/server-build")));
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
     getLoadContext: (_req, res) => ({ cspNonce: String(res.locals.cspNonce ?? "") }),
   }),
 );
+
+/**
+ * The anonymous page cache (server/page-cache.ts): server.js puts it on node:http ahead of Express, so a
+ * kept page is answered without the rest of the stack. Not in development (pages change as you edit).
+ */
+export function publicPages() {
+  const env = getEnv();
+  return publicPageCache(() => import("virtual:react-router/server-build"), {
+    hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production",
+    stripe: paymentSettings(env).provider === "stripe",
+  });
+}
 
 /** Runs first for every request, static files included: connections kept usable, security headers. */
 export function headers() {

@@ -1,4 +1,5 @@
-import { gunzipSync } from "node:zlib";
+import { randomBytes } from "node:crypto";
+import { crc32, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { fillGzip, fillText, packPage } from "./packed-page";
 
@@ -34,5 +35,22 @@ describe("a packed page", () => {
     expect(gunzipSync(first).toString()).toContain('nonce="first"');
     expect(gunzipSync(second).toString()).toContain('nonce="second"');
     expect(first.length).toBeLessThan(html.length / 10);
+  });
+});
+
+describe("a packed page with values as long as their placeholders (the fast path)", () => {
+  it("unpacks to the filled-in page, the CRC corrected without reading the page", () => {
+    const n = "N".repeat(24);
+    const s = "S".repeat(57);
+    const html = `<html><script nonce="${n}">go()</script>${"<p>Grüße, 祖母 — a long life.</p>".repeat(3000)}<input value="${s}"><script nonce="${n}"></script>${s}</html>`;
+    const page = packPage(html, [n, s]);
+    for (let i = 0; i < 5; i++) {
+      const values = { [n]: randomBytes(16).toString("base64"), [s]: `${Date.now() + i}.${randomBytes(32).toString("base64url")}` };
+      const expected = html.replaceAll(n, values[n]).replaceAll(s, values[s]);
+      expect(fillText(page, values).toString()).toBe(expected);
+      const gzip = fillGzip(page, values);
+      expect(gunzipSync(gzip).toString()).toBe(expected);
+      expect(gzip.readUInt32LE(gzip.length - 8)).toBe(crc32(Buffer.from(expected)) >>> 0);
+    }
   });
 });

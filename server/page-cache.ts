@@ -1,48 +1,133 @@
-import { randomBytes } from "node:crypto";
-import type { NextFunction, Request, Response } from "express";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import { publicMemorialVersion, recordView } from "~/models/memorial.server";
+import { randomBytes, randomFillSync } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { recordView } from "~/models/memorial.server";
+import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { issueFormStamp } from "~/request/form-guard.server";
 import { isPrefetch } from "~/request/facts.server";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
+import { routeTree } from "./request-handler";
+import { securityHeaderList } from "./security";
 
-// The anonymous memorial page cache (issue 7; DESIGN.md "Running at scale"). A shared link brings many
-// visitors without an account to one public memorial; they all see the same page, so it is rendered
-// once and kept here, keyed by the memorial's updatedAt read from the database on every request. Any
-// change to what the page shows moves updatedAt (an edit, a visibility change, media, an approved or
-// removed tribute), so the next request renders afresh; a memorial that is not published and public
-// has no version and is never served from here. Several instances stay correct: each reads the version.
+// The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
+// "Running at scale"). Every page a visitor can open without signing in — the landing page, browse (with
+// any query), a public memorial, the shop, the news, help, terms, privacy, contact and the not-found page —
+// is the same for every visitor, so it is rendered once and kept here, keyed by versions read from the
+// database on every request (app/models/page-version.server.ts): the memorial's updatedAt for its page;
+// for the others the version of what they show (memorials, products, news), which triggers in the
+// database move at the commit of any change (migration 20261124000000_page_versions). Pages that show
+// nothing from the database (help, terms, privacy, contact, 404) read nothing. Several instances stay
+// correct: each reads the versions; a change committed before a request arrived is seen by that request.
 //
-// What differs per request is put in on the way out: the Content-Security-Policy nonce and the signed
-// "form started at" stamp of the tribute form are rendered as random placeholders and replaced.
-// The copy is kept gzip-compressed with those two values spliced in per request (server/packed-page.ts).
-// Browsers and CDNs get an ETag and `Cache-Control: public, no-cache`: they may keep the page but ask
-// each time, and a 304 costs one indexed lookup.
+// Only a GET without the session cookie and without a flash message (the toast cookie) is answered from
+// here; anything else, and any page that did not render as a plain 200 (404 for the not-found page)
+// without setting a cookie, goes to the app. What differs per request is put in on the way out: the CSP
+// nonce and the signed "form started at" stamp (the tribute and contact forms) are rendered as random
+// placeholders of the same length and replaced in the kept gzip bytes (server/packed-page.ts).
+//
+// It runs on node:http ahead of Express (server.js): a hit costs the version read (shared by the requests
+// waiting for it), a copy of the compressed page and the headers. The kept copies are bounded in number per
+// kind of page (least recently used go first) and in bytes overall. Browsers and CDNs get an ETag and
+// `Cache-Control: public, no-cache`: they may keep the page but ask each time, and a 304 costs the version read.
 
-const PAGE = /^\/memorials?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+const MEMORIAL = /^\/memorials?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 /** Rendered output differs by these cookies (the signed-in shell, a toast); anything else is ignored. */
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
-const MAX_ENTRIES = 500;
-/** A browser's kept copy carries a form stamp; make it fetch a fresh page well inside the stamp's 24 h. */
-const ETAG_PERIOD_MS = 6 * 60 * 60 * 1000;
+/** A browser's kept copy carries a form stamp; make it fetch a fresh page well inside the stamp's 24 h. Kept copies are renewed as often. */
+const PERIOD_MS = 6 * 60 * 60 * 1000;
+/** Paths whose route match is remembered (the not-found page). */
+const MAX_MATCHED_PATHS = 2000;
+/** All kept copies together, text and gzip. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
+type KindName = "memorial" | "landing" | "browse" | "products" | "news" | "document" | "not-found";
+type Kind = { name: KindName; deps: PageVersionName[]; status: number; maxEntries: number };
+
+const KINDS: Record<KindName, Kind> = {
+  memorial: { name: "memorial", deps: [], status: 200, maxEntries: 500 },
+  landing: { name: "landing", deps: ["memorials"], status: 200, maxEntries: 20 },
+  browse: { name: "browse", deps: ["memorials"], status: 200, maxEntries: 300 },
+  products: { name: "products", deps: ["products"], status: 200, maxEntries: 60 },
+  news: { name: "news", deps: ["news"], status: 200, maxEntries: 60 },
+  document: { name: "document", deps: [], status: 200, maxEntries: 40 },
+  "not-found": { name: "not-found", deps: [], status: 404, maxEntries: 100 },
+};
+
+const PATHS: Record<string, KindName> = {
+  "/": "landing",
+  "/memorials": "browse",
+  "/market": "browse",
+  "/products": "products",
+  "/news": "news",
+  "/help": "document",
+  "/terms": "document",
+  "/privacy": "document",
+  "/contact": "document",
+};
+
+/** A nonce is 16 random bytes in base64 (24 characters), as server/security.ts makes them. */
 const NONCE_PLACEHOLDER = randomBytes(18).toString("base64url");
-const STAMP_PLACEHOLDER = randomBytes(18).toString("base64url");
+/** A stamp is `<13-digit ms>.<43-character signature>`: the placeholder is as long, so the fast fill applies. */
+const STAMP_PLACEHOLDER = randomBytes(42).toString("base64url").slice(0, 57);
 
-type Entry = { version: number; page: PackedPage; headers: [string, string][] };
+type Entry = {
+  version: string;
+  /** null: this address does not render as a page to keep (a redirect, a 400…): the app answers it. */
+  page: PackedPage | null;
+  headers: [string, string][];
+  bytes: number;
+};
 
-export function memorialPageCache(build: () => Promise<ServerBuild>) {
+type Options = { hsts: boolean; stripe?: boolean };
+
+/** Random bytes for nonces, drawn from a pool refilled 4 KB at a time. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function nonce() {
+  if (poolAt + 16 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += 16;
+  return pool.toString("base64", poolAt - 16, poolAt);
+}
+
+export function publicPageCache(build: () => Promise<ServerBuild>, options: Options) {
   const render = createRequestHandler(build, "production");
-  const entries = new Map<string, Entry>();
-  const rendering = new Map<string, Promise<Entry | null>>();
+  const kept = new Map<KindName, Map<string, Entry>>(Object.keys(KINDS).map((k) => [k as KindName, new Map()]));
+  const bytesOf = new Map<KindName, number>(Object.keys(KINDS).map((k) => [k as KindName, 0]));
+  let totalBytes = 0;
+  const rendering = new Map<string, Promise<Entry>>();
+  let loaded: ServerBuild | undefined;
+  /** Whether only the catch-all route (the not-found page) claims a path. */
+  const onlyCatchAll = new Map<string, boolean>();
 
-  function remember(key: string, entry: Entry) {
+  function forget(kind: KindName, key: string) {
+    const entries = kept.get(kind)!;
+    const entry = entries.get(key);
+    if (!entry) return;
     entries.delete(key);
-    entries.set(key, entry);
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    bytesOf.set(kind, bytesOf.get(kind)! - entry.bytes);
+    totalBytes -= entry.bytes;
   }
 
-  async function renderEntry(url: URL, req: Request, version: number): Promise<Entry | null> {
+  function remember(kind: Kind, key: string, entry: Entry) {
+    forget(kind.name, key);
+    const entries = kept.get(kind.name)!;
+    entries.set(key, entry);
+    bytesOf.set(kind.name, bytesOf.get(kind.name)! + entry.bytes);
+    totalBytes += entry.bytes;
+    if (entries.size > kind.maxEntries) forget(kind.name, entries.keys().next().value!);
+    while (totalBytes > MAX_BYTES) {
+      // The kind holding the most bytes gives up its least recently used copy.
+      const [largest] = [...bytesOf].sort((a, b) => b[1] - a[1])[0];
+      const oldest = kept.get(largest)!.keys().next().value;
+      if (oldest === undefined) break;
+      forget(largest, oldest);
+    }
+  }
+
+  async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string): Promise<Entry> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (name === "cookie" || name.startsWith("if-") || value === undefined) continue;
@@ -50,92 +135,159 @@ export function memorialPageCache(build: () => Promise<ServerBuild>) {
     }
     const response = await render(new Request(url, { headers }), { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
     const type = response.headers.get("content-type") ?? "";
-    if (response.status !== 200 || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
+    if (response.status !== kind.status || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
       await response.body?.cancel();
-      return null;
+      return { version, page: null, headers: [], bytes: 256 };
     }
     const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
-    const kept = [...response.headers].filter(([name]) => !["content-length", "content-encoding", "cache-control", "vary"].includes(name));
-    return { version, page, headers: kept };
+    const kept = [...response.headers].filter(([name]) => !["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"].includes(name));
+    return { version, page, headers: kept, bytes: page.text.length + page.gzip.length + 512 };
   }
 
-  return async function memorialPageCacheMiddleware(req: Request, res: Response, next: NextFunction) {
-    if (req.method !== "GET") return next();
-    const id = PAGE.exec(req.path)?.[1];
-    if (!id || PERSONAL_COOKIE.test(req.get("cookie") ?? "")) return next();
-    const page = tributesPage(req.query);
-    if (page === null) return next();
-    try {
-      const updatedAt = await publicMemorialVersion(id);
-      if (!updatedAt) return next();
-      const version = updatedAt.getTime();
-      const { assets } = await build();
-      const etag = `W/"${id}.${version.toString(36)}.${page}.${assets.version}.${Math.floor(Date.now() / ETAG_PERIOD_MS)}"`;
-      const countable = !isPrefetch(req.get("sec-purpose") ?? req.get("purpose"));
-
-      const shared = () => {
-        res.setHeader("Cache-Control", "public, no-cache");
-        res.setHeader("Vary", "Cookie, Accept-Encoding");
-        res.setHeader("ETag", etag);
-        res.setHeader("Last-Modified", updatedAt.toUTCString());
-      };
-      if (matchesEtag(req.get("if-none-match"), etag)) {
-        if (countable) await recordView(id);
-        shared();
-        // The browser keeps the page it has, rendered with an earlier nonce: it must keep that page's
-        // policy too, so this answer carries none (a 304's headers replace the stored ones).
-        res.removeHeader("Content-Security-Policy");
-        return void res.status(304).end();
-      }
-
-      const url = requestUrl(req);
-      const key = `${url.origin}|${id}|${page}`;
-      let entry = entries.get(key);
-      if (entry?.version === version) {
-        if (countable) await recordView(id); // a fresh render counts the view in the loader
-      } else {
-        let pending = rendering.get(key);
-        if (!pending) {
-          pending = renderEntry(url, req, version).finally(() => rendering.delete(key));
-          rendering.set(key, pending);
-        } else if (countable) await recordView(id);
-        entry = (await pending) ?? undefined;
-        if (!entry) return next();
-        if ((entries.get(key)?.version ?? -1) <= version) remember(key, entry);
-      }
-
-      const values = { [NONCE_PLACEHOLDER]: String(res.locals.cspNonce), [STAMP_PLACEHOLDER]: issueFormStamp() };
-      const gzip = req.acceptsEncodings("gzip") === "gzip";
-      const body = gzip ? fillGzip(entry.page, values) : fillText(entry.page, values);
-      for (const [name, value] of entry.headers) res.setHeader(name, value);
-      // Only a page served from here says it may be shared: anything handed on to the app does not.
-      shared();
-      if (gzip) res.setHeader("Content-Encoding", "gzip");
-      res.setHeader("Content-Length", body.length);
-      res.status(200).end(body);
-    } catch (error) {
-      next(error);
+  /** Which kept page an address is, or null; for a memorial its id and the tribute list's page. */
+  function classify(pathname: string, search: string, serverBuild: ServerBuild): { kind: Kind; id?: string; key: string } | null {
+    const named = PATHS[pathname];
+    if (named) return { kind: KINDS[named], key: pathname + search };
+    const id = MEMORIAL.exec(pathname)?.[1];
+    if (id) {
+      const page = tributesPage(search);
+      return page === null ? null : { kind: KINDS.memorial, id: id.toLowerCase(), key: `${id.toLowerCase()}|${page}` };
     }
+    // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
+    if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
+    let notFound = onlyCatchAll.get(pathname);
+    if (notFound === undefined) {
+      // Matching ranks every route of the app: a millisecond, so each path's answer is remembered (bounded).
+      const matches = matchRoutes(routeTree(serverBuild), pathname);
+      notFound = matches?.[matches.length - 1]?.route.id === "routes/$";
+      onlyCatchAll.set(pathname, notFound);
+      if (onlyCatchAll.size > MAX_MATCHED_PATHS) onlyCatchAll.delete(onlyCatchAll.keys().next().value!);
+    }
+    return notFound ? { kind: KINDS["not-found"], key: pathname + search } : null;
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, next: () => void) {
+    const serverBuild = (loaded ??= await build());
+    const raw = req.url ?? "/";
+    const at = raw.indexOf("?");
+    const pathname = at < 0 ? raw : raw.slice(0, at);
+    const search = at < 0 ? "" : raw.slice(at);
+    const host = req.headers.host ?? "localhost";
+    if (!/^[\w.-]+(?::\d{1,5})?$|^\[[\d:a-f.]+\](?::\d{1,5})?$/i.test(host) || raw.includes("%00") || !pathname.startsWith("/")) return next();
+    const found = classify(pathname, search, serverBuild);
+    if (!found) return next();
+    const { kind, id } = found;
+    const key = `${host}|${found.key}`;
+
+    const period = Math.floor(Date.now() / PERIOD_MS);
+    let versions: PageVersions | null = null;
+    if (id || kind.deps.length) versions = await readPageVersions(id);
+    const memorialVersion = id ? versions!.memorials.get(id) : undefined;
+    if (id && memorialVersion === undefined) return next(); // not (or no longer) public: the app answers
+    const version = [...kind.deps.map((d) => versions!.pages[d]), memorialVersion ?? "", serverBuild.assets.version, period].join(".");
+    const etag = `W/"${kind.name}.${hash(key)}.${version}"`;
+    const countable = !!id && !isPrefetch(header(req, "sec-purpose") ?? header(req, "purpose"));
+
+    const entries = kept.get(kind.name)!;
+    let entry = entries.get(key);
+    if (entry?.version === version && !entry.page) return next();
+
+    const cacheHeaders: [string, string][] = [
+      ["Cache-Control", "public, no-cache"],
+      ["Vary", "Cookie, Accept-Encoding"],
+      ["ETag", etag],
+    ];
+    if (memorialVersion !== undefined) cacheHeaders.push(["Last-Modified", new Date(memorialVersion).toUTCString()]);
+
+    if (matchesEtag(header(req, "if-none-match"), etag)) {
+      if (countable) await recordView(id!);
+      // The browser keeps the page it has, rendered with an earlier nonce: it must keep that page's
+      // policy too, so this answer carries none (a 304's headers replace the stored ones).
+      const security = securityHeaderList("", options).filter(([name]) => name !== "Content-Security-Policy");
+      res.writeHead(304, [...security, ...cacheHeaders].flat());
+      return void res.end();
+    }
+
+    if (entry?.version === version) {
+      entries.delete(key); // most recently used last
+      entries.set(key, entry);
+      if (countable) await recordView(id!); // a fresh render counts the view in the loader
+    } else {
+      const renderKey = `${kind.name}|${key}|${version}`;
+      let pending = rendering.get(renderKey);
+      if (!pending) {
+        const url = new URL(`http://${host}${raw}`);
+        pending = renderEntry(url, req, kind, version).finally(() => rendering.delete(renderKey));
+        rendering.set(renderKey, pending);
+      } else if (countable) await recordView(id!);
+      entry = await pending;
+      const current = entries.get(key);
+      if (!current || current.version !== version) remember(kind, key, entry);
+      if (!entry.page) return next();
+    }
+
+    const scriptNonce = nonce();
+    const values: Record<string, string> = { [NONCE_PLACEHOLDER]: scriptNonce };
+    if (entry.page!.slots.includes(STAMP_PLACEHOLDER)) values[STAMP_PLACEHOLDER] = issueFormStamp();
+    const gzip = acceptsGzip(header(req, "accept-encoding"));
+    const body = gzip ? fillGzip(entry.page!, values) : fillText(entry.page!, values);
+    const list: [string, string][] = [...securityHeaderList(scriptNonce, options), ...entry.headers, ...cacheHeaders];
+    if (gzip) list.push(["Content-Encoding", "gzip"]);
+    list.push(["Content-Length", String(body.length)]);
+    res.writeHead(kind.status, list.flat());
+    res.end(body);
+  }
+
+  /** Answers the request from a kept page, or hands it to `next` (the app) untouched. */
+  return function publicPageCacheHandler(req: IncomingMessage, res: ServerResponse, next: () => void) {
+    if (req.method !== "GET") return next();
+    const cookie = req.headers.cookie;
+    if (cookie && PERSONAL_COOKIE.test(cookie)) return next();
+    if ((req.headers["content-length"] && req.headers["content-length"] !== "0") || req.headers["transfer-encoding"]) return next();
+    answer(req, res, next).catch((error) => {
+      // Never an error from here: the app answers (and logs whatever is really wrong).
+      if (!res.headersSent) return next();
+      console.error("The public page cache failed while answering:", error);
+      res.destroy();
+    });
   };
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Whether Accept-Encoding takes gzip (or anything), not refused with q=0. */
+export function acceptsGzip(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let star = false;
+  for (const item of accept.split(",")) {
+    const [coding, ...params] = item.trim().split(";");
+    const name = coding.trim().toLowerCase();
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = !q || Number(q.slice(2)) > 0;
+    if (name === "gzip" || name === "x-gzip") return allowed;
+    if (name === "*") star = allowed;
+  }
+  return star;
+}
+
 /** The only query the memorial page reads: ?tributes=N (the tribute list's page). Anything else: no cache. */
-function tributesPage(query: Request["query"]): number | null {
-  const names = Object.keys(query);
-  if (names.length === 0) return 1;
-  if (names.length > 1 || names[0] !== "tributes" || typeof query.tributes !== "string") return null;
-  return /^[1-9]\d{0,3}$/.test(query.tributes) ? Number(query.tributes) : null;
+function tributesPage(search: string): number | null {
+  if (search === "" || search === "?") return 1;
+  const match = /^\?tributes=([1-9]\d{0,3})$/.exec(search);
+  return match ? Number(match[1]) : null;
 }
 
-function matchesEtag(header: string | undefined, etag: string) {
-  if (!header) return false;
-  return header.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
+function matchesEtag(value: string | undefined, etag: string) {
+  if (!value) return false;
+  return value.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
 }
 
-/** The address React Router's Express adapter would build for this request. */
-function requestUrl(req: Request) {
-  const forwarded = req.app.enabled("trust proxy") ? req.get("x-forwarded-host")?.split(":")[1] : undefined;
-  const port = Number.parseInt(forwarded ?? req.get("host")?.split(":")[1] ?? "", 10);
-  const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
-  return new URL(`${req.protocol}://${hostname}${Number.isSafeInteger(port) ? `:${port}` : ""}${req.originalUrl}`);
+/** A short hash of the address, so that each address's ETag is its own. */
+function hash(text: string) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }

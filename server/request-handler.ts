@@ -104,7 +104,7 @@ async function readsAsForm(body: Uint8Array, contentType: string) {
 // The route tree of each build, for finding the route a request is for (its `handle`).
 const trees = new WeakMap<ServerBuild, RouteObject[]>();
 
-function routeTree(build: ServerBuild): RouteObject[] {
+export function routeTree(build: ServerBuild): RouteObject[] {
   let tree = trees.get(build);
   if (tree) return tree;
   const children = new Map<string | undefined, RouteObject[]>();

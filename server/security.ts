@@ -39,17 +39,25 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
   ].join("; ");
 }
 
+/** The headers every answer carries, with this request's script nonce (also used by server/page-cache.ts). */
+export function securityHeaderList(nonce: string, options: { hsts: boolean; stripe?: boolean }): [string, string][] {
+  const list: [string, string][] = [
+    ["Content-Security-Policy", contentSecurityPolicy(nonce, { stripe: options.stripe })],
+    ["X-Content-Type-Options", "nosniff"],
+    ["X-Frame-Options", "DENY"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)"],
+  ];
+  if (options.hsts) list.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+  return list;
+}
+
 export function securityHeaders(options: { hsts: boolean; stripe?: boolean }) {
   return (req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.cspNonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, { stripe: options.stripe }));
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
-    if (options.hsts) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    for (const [name, value] of securityHeaderList(nonce, options)) res.setHeader(name, value);
     next();
   };
 }

@@ -23,12 +23,13 @@ import { CONTACT_LIMITS, CONTACT_MESSAGES, CONTACT_TYPE_LABELS, CONTACT_TYPES, c
 const FORM_SECTION = "contact-form";
 const FIELD_ORDER = ["name", "email", "subject", "type", "message"] as const;
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);
   return {
     defaults: { name: user ? `${user.firstName} ${user.lastName}` : "", email: user?.email ?? "", type: "general" as const },
     signedIn: !!user,
-    stamp: issueFormStamp(),
+    // A visitor's page may be kept by the anonymous page cache, which puts in a fresh stamp per copy.
+    stamp: context.formStamp ?? issueFormStamp(),
   };
 }
 

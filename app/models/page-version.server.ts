@@ -1,0 +1,77 @@
+import { getDatabase } from "~/services/db.server";
+import { isRecordId } from "./memorial.server";
+
+// The versions the anonymous page cache (server/page-cache.ts) keys its kept pages by, read from the
+// database on every request that could be served from it (DESIGN.md "Running at scale"; issue 20):
+// - per public page kind, a number in `page_versions` that triggers move at the commit of any change to
+//   what the kind shows (migration 20261124000000_page_versions);
+// - per public memorial, its "updatedAt" (moved by its edits and by triggers for its photos and tributes).
+//
+// One query answers both, and requests that arrive while a read is under way share the next one: a
+// request never uses a read that started before it arrived (so a change committed before a request
+// arrived is always seen by it), yet under load one small query serves every request waiting for it.
+
+export type PageVersionName = "memorials" | "products" | "news";
+
+export type PageVersions = {
+  /** Each page kind's version (as text: they are bigints). */
+  pages: Record<PageVersionName, string>;
+  /** The memorials asked for that are published and public, each with its updatedAt in ms. */
+  memorials: Map<string, number>;
+};
+
+type Batch = { ids: Set<string>; promise: Promise<PageVersions>; resolve: (v: PageVersions) => void; reject: (e: unknown) => void };
+
+let running: Promise<unknown> | null = null;
+let waiting: Batch | null = null;
+
+async function readNow(ids: string[]): Promise<PageVersions> {
+  const rows = await getDatabase().sql.query<{ name: string; version: string }>(
+    `SELECT "name", "version"::text AS "version" FROM "page_versions"
+     UNION ALL
+     SELECT "id", (floor(extract(epoch FROM "updatedAt") * 1000))::bigint::text FROM "memorials"
+      WHERE "id" = ANY($1::text[]) AND "isPublished" AND "visibility" = 'public'`,
+    [ids],
+  );
+  const pages = { memorials: "0", products: "0", news: "0" } as Record<PageVersionName, string>;
+  const memorials = new Map<string, number>();
+  for (const row of rows) {
+    if (row.name === "memorials" || row.name === "products" || row.name === "news") pages[row.name] = row.version;
+    else memorials.set(row.name, Number(row.version));
+  }
+  return { pages, memorials };
+}
+
+function start(batch: Batch) {
+  const run = readNow([...batch.ids]).then(batch.resolve, batch.reject);
+  running = run.finally(() => {
+    running = null;
+    startWaiting();
+  });
+}
+
+/**
+ * The page versions, and those of the given memorials, from a read that starts after this call. A
+ * memorial not in the answer is not (or no longer) published and public.
+ */
+export function readPageVersions(memorialId?: string): Promise<PageVersions> {
+  const id = memorialId && isRecordId(memorialId) ? memorialId : undefined;
+  if (!waiting) {
+    let resolve!: Batch["resolve"];
+    let reject!: Batch["reject"];
+    const promise = new Promise<PageVersions>((res, rej) => ((resolve = res), (reject = rej)));
+    waiting = { ids: new Set(), promise, resolve, reject };
+    // Not at once: the requests that arrive in this turn of the event loop join this read (embedded PGlite
+    // answers within the turn, so nothing would ever be waiting otherwise). Each of them arrived before it starts.
+    if (!running) setImmediate(startWaiting);
+  }
+  if (id) waiting.ids.add(id);
+  return waiting.promise;
+}
+
+function startWaiting() {
+  if (running || !waiting) return;
+  const batch = waiting;
+  waiting = null;
+  start(batch);
+}

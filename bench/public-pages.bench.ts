@@ -1,0 +1,314 @@
+// Every page a visitor can open without signing in, against the ceiling (issue 20). For each database —
+// embedded PGlite, and PostgreSQL in a throw-away cluster where initdb/pg_ctl exist — builds nothing
+// (run `npm run build` first, or leave BENCH_NO_BUILD unset to build), starts the production server with the
+// demo data on 127.0.0.1, takes each page's compressed bytes as an anonymous visitor gets them, and measures
+// with wrk (-t2 -c32, BENCH_DURATION seconds, 10 by default; gzip):
+//   - the app;
+//   - node:http answering the same bytes from memory (bench/ceiling-server.mjs): the ceiling for a Node
+//     server on this machine, measured in the same run;
+//   - nginx serving the same bytes from files (one worker), when nginx is there (installed from Debian
+//     when missing and we are root; skipped with a note otherwise).
+// Prints each page's requests/s, p99, ratio to the node:http ceiling and its target (≥ 5 %, the memorial
+// page ≥ 10 %, p99 ≤ 50 ms), writes bench/results/public-pages.json and a Markdown table beside it.
+// Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite (or postgres) runs one only.
+// The machines are shared and noisy: the figures are indicative; the ratio is what compares.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { findPostgresBinaries, freePort, startCluster } from "../test/postgres-cluster";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2);
+const CONNECTIONS = 32;
+const P99_TARGET_MS = 50;
+
+type Database = "pglite" | "postgres";
+type Page = { name: string; path: string; target: number };
+type Run = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
+type Row = { database: Database; page: string; path: string; bytes: number; app: Run; node: Run; nginx: Run | null; ratio: number; target: number; pass: boolean };
+
+// ───────────────────────────── tools ─────────────────────────────
+
+function have(command: string) {
+  return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+}
+
+/** wrk and nginx come from Debian: installed when missing (as root), as the project's machines allow. */
+function ensureDebianPackage(command: string, pkg: string): boolean {
+  if (have(command)) return true;
+  if (process.getuid?.() !== 0) return false;
+  console.log(`Installing ${pkg} from Debian…`);
+  spawnSync("apt-get", ["update", "-qq"], { stdio: "ignore" });
+  spawnSync("apt-get", ["install", "-y", "-qq", pkg], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  return have(command);
+}
+
+function nginxBinary() {
+  for (const candidate of ["nginx", "/usr/sbin/nginx"]) if (spawnSync(candidate, ["-v"]).status === 0) return candidate;
+  return null;
+}
+
+function parseDuration(text: string): number {
+  const match = /([\d.]+)(us|ms|s|m)/.exec(text);
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "ms" ? value : match[2] === "s" ? value * 1000 : value * 60_000;
+}
+
+function wrk(url: string, seconds: number): Run {
+  const result = spawnSync("wrk", ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url], { encoding: "utf8" });
+  const out = result.stdout ?? "";
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p99 = parseDuration(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "");
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return { requestsPerSecond: Math.round(rps), p99Ms: +p99.toFixed(2), non2xx, errors };
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 180_000): Promise<RegExpMatchArray> {
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in ${timeoutMs / 1000} s:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(force);
+}
+
+// ───────────────────────────── the app ─────────────────────────────
+
+async function startApp(databaseUrl: string) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SEED_DEMO_DATA: "true",
+      SESSION_COOKIE_SECURE: "false",
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      OPENAI_API_KEY: "",
+      SMTP_URL: "",
+      PAYMENT_PROVIDER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      STOP_WITH_PARENT_PID: String(process.pid),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, "The app");
+  return {
+    url,
+    stop: async () => {
+      await stop(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The pages: every one a visitor can open without signing in. */
+async function pages(base: string): Promise<Page[]> {
+  const memorials = (await (await fetch(`${base}/api/memorials`)).json()) as { id: string; lastName: string }[];
+  const memorial = memorials[0];
+  if (!memorial) throw new Error("The demo data has no public memorial");
+  return [
+    { name: "landing", path: "/", target: 0.05 },
+    { name: "browse", path: "/memorials", target: 0.05 },
+    { name: "browse, a search", path: `/memorials?search=${encodeURIComponent(memorial.lastName.toLowerCase())}`, target: 0.05 },
+    { name: "memorial page", path: `/memorials/${memorial.id}`, target: 0.1 },
+    { name: "products", path: "/products", target: 0.05 },
+    { name: "products, a category", path: "/products?category=physical", target: 0.05 },
+    { name: "news", path: "/news", target: 0.05 },
+    { name: "help", path: "/help", target: 0.05 },
+    { name: "terms", path: "/terms", target: 0.05 },
+    { name: "privacy", path: "/privacy", target: 0.05 },
+    { name: "contact", path: "/contact", target: 0.05 },
+    { name: "404", path: "/no-such-page", target: 0.05 },
+  ];
+}
+
+/** The page's bytes exactly as the app sends them to an anonymous visitor asking for gzip (compressed here if it came plain). */
+function pageBytes(url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "Accept-Encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve(res.headers["content-encoding"] === "gzip" ? body : gzipSync(body, { level: 9 }));
+        });
+      })
+      .on("error", reject);
+  });
+}
+
+// ───────────────────────────── the ceilings ─────────────────────────────
+
+async function startCeilings(dir: string, files: string[], withNginx: boolean) {
+  const manifest = Object.fromEntries(files.map((file, i) => [`/p${i}`, file]));
+  const manifestFile = path.join(dir, "manifest.json");
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+  const node = spawn(process.execPath, [path.join("bench", "ceiling-server.mjs"), manifestFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const [, port] = await waitForLine(node, /listening (\d+)/, "The node:http ceiling", 30_000);
+  let nginx: ChildProcess | null = null;
+  let nginxPort: number | null = null;
+  const binary = withNginx ? nginxBinary() : null;
+  if (binary) {
+    nginxPort = await freePort();
+    const conf = path.join(dir, "nginx.conf");
+    writeFileSync(
+      conf,
+      `daemon off; worker_processes 1; error_log ${dir}/nginx-error.log; pid ${dir}/nginx.pid;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp; uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
+  server {
+    listen 127.0.0.1:${nginxPort};
+    location / { root ${dir}; default_type text/html; add_header Content-Encoding gzip; try_files $uri.html.gz =404; }
+  }
+}
+`,
+    );
+    mkdirSync(path.join(dir, "tmp"), { recursive: true });
+    nginx = spawn(binary, ["-c", conf, "-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    // nginx prints nothing when it starts: ask it until it answers.
+    for (let i = 0; i < 50; i++) {
+      const ok = await fetch(`http://127.0.0.1:${nginxPort}/p0`).then((r) => r.ok, () => false);
+      if (ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    nodeUrl: (i: number) => `http://127.0.0.1:${port}/p${i}`,
+    nginxUrl: nginxPort ? (i: number) => `http://127.0.0.1:${nginxPort}/p${i}` : null,
+    stop: async () => {
+      await stop(node);
+      if (nginx) await stop(nginx);
+    },
+  };
+}
+
+// ───────────────────────────── a run ─────────────────────────────
+
+async function measure(database: Database, databaseUrl: string, withNginx: boolean): Promise<Row[]> {
+  const app = await startApp(databaseUrl);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "everlight-ceiling-"));
+  chmodSync(dir, 0o755);
+  try {
+    const list = await pages(app.url);
+    const files: string[] = [];
+    const sizes: number[] = [];
+    for (const [i, page] of list.entries()) {
+      await pageBytes(app.url + page.path); // the first request renders it
+      const gzip = await pageBytes(app.url + page.path);
+      const file = path.join(dir, `p${i}.html.gz`);
+      writeFileSync(file, gzip, { mode: 0o644 });
+      files.push(file);
+      sizes.push(gzip.length);
+    }
+    const ceilings = await startCeilings(dir, files, withNginx);
+    const rows: Row[] = [];
+    try {
+      for (const [i, page] of list.entries()) {
+        process.stdout.write(`${database} ${page.name}: `);
+        wrk(app.url + page.path, WARM_UP);
+        const appRun = wrk(app.url + page.path, DURATION);
+        const nodeRun = wrk(ceilings.nodeUrl(i), DURATION);
+        const nginxRun = ceilings.nginxUrl ? wrk(ceilings.nginxUrl(i), DURATION) : null;
+        const ratio = appRun.requestsPerSecond / nodeRun.requestsPerSecond;
+        const pass = ratio >= page.target && appRun.p99Ms <= P99_TARGET_MS && appRun.errors === 0 && appRun.non2xx <= (page.name === "404" ? Infinity : 0);
+        console.log(`${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms; node:http ${nodeRun.requestsPerSecond}${nginxRun ? `, nginx ${nginxRun.requestsPerSecond}` : ""}; ${(ratio * 100).toFixed(1)} %`);
+        rows.push({ database, page: page.name, path: page.path, bytes: sizes[i], app: appRun, node: nodeRun, nginx: nginxRun, ratio, target: page.target, pass });
+      }
+    } finally {
+      await ceilings.stop();
+    }
+    return rows;
+  } finally {
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function table(rows: Row[]) {
+  const lines = [
+    "| database | page | gzip bytes | app req/s | app p99 | node:http req/s (p99) | nginx req/s | ratio to node:http | target | result |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.database} | ${r.page} (\`${r.path.length > 40 ? `${r.path.slice(0, 40)}…` : r.path}\`) | ${r.bytes.toLocaleString("en-GB")} | ${r.app.requestsPerSecond.toLocaleString("en-GB")} | ${r.app.p99Ms} ms | ${r.node.requestsPerSecond.toLocaleString("en-GB")} (${r.node.p99Ms} ms) | ${r.nginx ? r.nginx.requestsPerSecond.toLocaleString("en-GB") : "—"} | ${(r.ratio * 100).toFixed(1)} % | ≥ ${r.target * 100} %, p99 ≤ ${P99_TARGET_MS} ms | ${r.pass ? "PASS" : "MISS"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main() {
+  if (!ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
+  const withNginx = ensureDebianPackage("nginx", "nginx-light") || !!nginxBinary();
+  if (!withNginx) console.log("nginx is missing and could not be installed: its column is left out.");
+  if (process.env.BENCH_NO_BUILD !== "1") {
+    console.log("Building the app…");
+    const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
+    if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
+  }
+  const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+  const rows: Row[] = [];
+  const load = () => os.loadavg().map((n) => n.toFixed(2)).join(", ");
+  const loadBefore = load();
+  if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "", withNginx)));
+  if (wanted.includes("postgres")) {
+    const bins = findPostgresBinaries();
+    if ("missing" in bins) console.log(`PostgreSQL skipped: ${bins.missing}.`);
+    else {
+      const cluster = await startCluster();
+      try {
+        rows.push(...(await measure("postgres", cluster.url, withNginx)));
+      } finally {
+        cluster.stop();
+      }
+    }
+  }
+  const markdown = table(rows);
+  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${load()}.`;
+  console.log(`\n${markdown}\n\n${note}`);
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync("bench/results/public-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows }, null, 2)}\n`);
+  writeFileSync("bench/results/public-pages.md", `${markdown}\n\n${note}\n`);
+  console.log("Written to bench/results/public-pages.json and public-pages.md");
+  const misses = rows.filter((r) => !r.pass).length;
+  console.log(misses ? `${misses} of ${rows.length} pages missed their target.` : `All ${rows.length} pages met their target.`);
+}
+
+await main();
