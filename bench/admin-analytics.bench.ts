@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { startCluster } from "../test/postgres-cluster";
+import { loadBulkData } from "./bulk-data";
 import { dailyFigures } from "~/models/analytics.server";
 import { openDatabase, setDatabase } from "~/services/db.server";
 import { migrate } from "~/services/migrate.server";
@@ -15,30 +16,6 @@ const MEMORIALS = Number(process.env.BENCH_MEMORIALS ?? 100_000);
 const TRIBUTES = Number(process.env.BENCH_TRIBUTES ?? 1_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 const DAYS_SPREAD = 730;
-
-async function load(sql: { exec(sql: string): Promise<void> }) {
-  await sql.exec(`
-    INSERT INTO users (id, email, "firstName", "lastName", password, "createdAt")
-    SELECT 'bench-' || g, 'bench' || g || '@example.test', 'Bench', 'Member', 'x', now() - make_interval(mins => (g * 97) % (${DAYS_SPREAD} * 1440))
-    FROM generate_series(1, ${Math.ceil(MEMORIALS / 4)}) AS g;
-    INSERT INTO memorials ("userId", title, "firstName", "lastName", "isPublished", "createdAt")
-    SELECT 'bench-' || (1 + g % ${Math.ceil(MEMORIALS / 4)}), 'In memory', 'Mary', 'Jones', true, now() - make_interval(mins => (g * 13) % (${DAYS_SPREAD} * 1440))
-    FROM generate_series(1, ${MEMORIALS}) AS g;
-    CREATE TEMP TABLE ids AS SELECT id, row_number() OVER () AS n FROM memorials;
-    INSERT INTO tributes ("memorialId", "authorName", content, "isApproved", "createdAt")
-    SELECT ids.id, 'A friend', 'Thinking of you all.', g % 3 <> 0, now() - make_interval(mins => (g * 7) % (${DAYS_SPREAD} * 1440))
-    FROM generate_series(1, ${TRIBUTES}) AS g JOIN ids ON ids.n = 1 + g % ${MEMORIALS};
-    INSERT INTO orders ("userId", "totalAmount", status, "createdAt")
-    SELECT 'bench-' || (1 + g % 1000), 1000 + g % 5000, CASE WHEN g % 10 = 0 THEN 'cancelled' ELSE 'completed' END, now() - make_interval(mins => (g * 31) % (${DAYS_SPREAD} * 1440))
-    FROM generate_series(1, ${Math.ceil(MEMORIALS / 2)}) AS g;
-    INSERT INTO plan_purchases (id, "userId", "planId", "paymentType", provider, status, "instalmentCount", "instalmentsPaid")
-    SELECT 'bp-' || g, 'bench-' || (1 + g % 1000), 'forever', 'full', 'test', 'completed', 1, 1 FROM generate_series(1, 5000) AS g;
-    INSERT INTO plan_payments ("purchaseId", number, amount, status, "dueAt", "paidAt")
-    SELECT 'bp-' || g, 1, 27900, 'succeeded', now() - make_interval(mins => (g * 211) % (${DAYS_SPREAD} * 1440)), now() - make_interval(mins => (g * 211) % (${DAYS_SPREAD} * 1440))
-    FROM generate_series(1, 5000) AS g;
-    ANALYZE;
-  `);
-}
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -51,7 +28,7 @@ async function main() {
     setDatabase(db);
     await migrate(db.sql);
     const loadStarted = performance.now();
-    await load(db.sql);
+    await loadBulkData(db.sql, { memorials: MEMORIALS, tributes: TRIBUTES });
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     for (let i = 0; i < 3; i++) await dailyFigures();
     const samples: number[] = [];

@@ -19,15 +19,13 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import autocannon from "autocannon";
-import * as chromeLauncher from "chrome-launcher";
-import lighthouse from "lighthouse";
 import sharp from "sharp";
+import { CHROME_FLAGS, median, runLighthouse, type LighthouseRun } from "./lighthouse";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const DURATION = Number(process.env.BENCH_DURATION ?? 20);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
 // ───────────────────────────── the server ─────────────────────────────
 
@@ -257,48 +255,7 @@ function documentBytes(url: string, encoding: string | null) {
 
 // ───────────────────────────── 2. Lighthouse ─────────────────────────────
 
-type LighthouseRun = { performance: number; accessibility: number; bestPractices: number; seo: number; lcpMs: number; fcpMs: number; tbtMs: number; cls: number };
-
-async function runLighthouse(url: string): Promise<LighthouseRun> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
-  try {
-    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
-    if (!result) throw new Error("Lighthouse returned nothing");
-    // The last run's full report, for a closer look at what a figure is made of.
-    mkdirSync("bench/results", { recursive: true });
-    writeFileSync("bench/results/memorial-page.lighthouse.json", JSON.stringify(result.lhr));
-    const { categories, audits } = result.lhr;
-    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-    const value = (id: string) => audits[id]?.numericValue ?? Number.NaN;
-    return {
-      performance: score("performance"),
-      accessibility: score("accessibility"),
-      bestPractices: score("best-practices"),
-      seo: score("seo"),
-      lcpMs: Math.round(value("largest-contentful-paint")),
-      fcpMs: Math.round(value("first-contentful-paint")),
-      tbtMs: Math.round(value("total-blocking-time")),
-      cls: +value("cumulative-layout-shift").toFixed(3),
-    };
-  } finally {
-    chrome.kill();
-  }
-}
-
-/** Each figure's median over the runs (so a figure is never taken from a run chosen by another). */
-function median(runs: LighthouseRun[]): LighthouseRun {
-  const of = (key: keyof LighthouseRun) => [...runs].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-  return {
-    performance: of("performance"),
-    accessibility: of("accessibility"),
-    bestPractices: of("bestPractices"),
-    seo: of("seo"),
-    lcpMs: of("lcpMs"),
-    fcpMs: of("fcpMs"),
-    tbtMs: of("tbtMs"),
-    cls: of("cls"),
-  };
-}
+// runLighthouse and median: bench/lighthouse.ts.
 
 // ───────────────────────────── 3. throughput ─────────────────────────────
 
@@ -347,7 +304,7 @@ async function main() {
     const withoutJs = await measureWeight(pageUrl, false);
 
     const runs: LighthouseRun[] = [];
-    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(pageUrl));
+    for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(pageUrl, "bench/results/memorial-page.lighthouse.json"));
     const lh = median(runs);
 
     const load = [];
