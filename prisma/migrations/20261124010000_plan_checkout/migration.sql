@@ -25,3 +25,5 @@ CREATE TABLE "plan_refunds" (
 ALTER TABLE "plan_refunds" ADD CONSTRAINT "plan_refunds_planPaymentId_fkey" FOREIGN KEY ("planPaymentId") REFERENCES "plan_payments"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 CREATE UNIQUE INDEX "plan_refunds_paymentId_key" ON "plan_refunds"("paymentId");
 CREATE INDEX "plan_refunds_status_idx" ON "plan_refunds"("status");
+-- A plan payment's refunds are found by it, and deleting a purchase cascades through it.
+CREATE INDEX "plan_refunds_planPaymentId_idx" ON "plan_refunds"("planPaymentId");
