@@ -156,10 +156,10 @@ test("nothing found says so and offers to clear; a hand-edited address falls bac
 
 test.describe("with JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the carousel moves by itself only with JavaScript");
-  test("the Featured carousel shows one memorial at a time, advances every 4 seconds and pauses when asked (needs JavaScript)", async ({ page }) => {
+  test("the Featured carousel has one current memorial, advances every 4 seconds and pauses when asked (needs JavaScript)", async ({ page }) => {
     await page.goto("/memorials");
     const carousel = page.locator("section[aria-roledescription='carousel']");
-    const visibleSlide = carousel.locator("li[aria-roledescription='slide']:visible");
+    const visibleSlide = carousel.locator("li[aria-roledescription='slide'][aria-current='true']");
     await expect(visibleSlide).toHaveCount(1);
     await expect(visibleSlide).toHaveAttribute("aria-label", "1 of 3");
     await page.mouse.move(0, 0);
@@ -174,6 +174,15 @@ test.describe("with JavaScript", () => {
     await expect(visibleSlide).toHaveAttribute("aria-label", shown!);
     await carousel.getByRole("button", { name: /Next/ }).click();
     await expect(visibleSlide).not.toHaveAttribute("aria-label", shown!);
+    // The current one is scrolled into the row's view.
+    await expect
+      .poll(() =>
+        carousel.locator("ul").evaluate((ul) => {
+          const li = ul.querySelector<HTMLElement>("li[aria-current='true']");
+          return !!li && li.offsetLeft >= ul.scrollLeft - 2 && li.offsetLeft + li.offsetWidth <= ul.scrollLeft + ul.clientWidth + 2;
+        }),
+      )
+      .toBe(true);
   });
 
   test("with reduced motion the carousel never moves by itself (needs JavaScript)", async ({ page }) => {
@@ -183,7 +192,7 @@ test.describe("with JavaScript", () => {
     // Hydrated: the controls are there, but no Pause, since it never moves by itself.
     await expect(carousel.getByRole("button", { name: /Next/ })).toBeVisible();
     await expect(carousel.getByRole("button", { name: /Pause/ })).toHaveCount(0);
-    const slide = carousel.locator("li[aria-roledescription='slide']:visible");
+    const slide = carousel.locator("li[aria-roledescription='slide'][aria-current='true']");
     await expect(slide).toHaveAttribute("aria-label", "1 of 3");
     await page.waitForTimeout(4500);
     await expect(slide).toHaveAttribute("aria-label", "1 of 3");
