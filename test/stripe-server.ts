@@ -422,7 +422,9 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       if (!intent) return [404, missing("payment_intent", body.payment_intent)];
       if (intent.status !== "succeeded") return [400, error("This PaymentIntent has no successful charge to refund.", "charge_not_refundable")];
       if (refunds.some((r) => r.payment_intent === intent.id)) return [400, error(`Charge for ${intent.id} has already been refunded.`, "charge_already_refunded")];
-      const refund: Refund = { id: id("re"), object: "refund", amount: intent.amount_received, payment_intent: intent.id, status: "succeeded", reason: body.reason ?? null };
+      const asked = body.amount === undefined ? intent.amount_received : Number(body.amount);
+      if (!Number.isInteger(asked) || asked < 1 || asked > intent.amount_received) return [400, error(`Refund amount (£${asked / 100}) is greater than charge amount (£${intent.amount_received / 100})`, "amount_too_large")];
+      const refund: Refund = { id: id("re"), object: "refund", amount: asked, payment_intent: intent.id, status: "succeeded", reason: body.reason ?? null };
       refunds.push(refund);
       return [200, refund];
     }

@@ -3,7 +3,11 @@ import { createElement, type ReactElement } from "react";
 import { OrderCancelledEmail, orderCancelledSubject, type OrderCancelledProps } from "./order-cancelled";
 import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
 import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
+import { PlanCancelledEmail, planCancelledSubject, type PlanCancelledProps } from "./plan-cancelled";
 import { PlanLapsedEmail, planLapsedSubject, type PlanLapsedProps } from "./plan-lapsed";
+import { PlanReceiptEmail, planReceiptSubject, type PlanReceiptProps } from "./plan-receipt";
+import { PlanRefundEmail, planRefundSubject, type PlanRefundProps } from "./plan-refund";
+import { PlanResumedEmail, planResumedSubject, type PlanResumedProps } from "./plan-resumed";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
 import { ContactCopyEmail, contactCopySubject, type ContactCopyProps } from "./contact-copy";
 import { ContactReceivedEmail, contactReceivedSubject, type ContactReceivedProps } from "./contact-received";
@@ -25,6 +29,10 @@ export type EmailPropsByKind = {
   "order-cancelled": OrderCancelledProps;
   "instalment-missed": InstalmentMissedProps;
   "plan-lapsed": PlanLapsedProps;
+  "plan-receipt": PlanReceiptProps;
+  "plan-refund": PlanRefundProps;
+  "plan-cancelled": PlanCancelledProps;
+  "plan-resumed": PlanResumedProps;
   "friend-request": FriendRequestProps;
   "contact-received": ContactReceivedProps;
   "contact-copy": ContactCopyProps;
@@ -42,6 +50,10 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "order-cancelled": { subject: orderCancelledSubject, template: OrderCancelledEmail },
   "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
   "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
+  "plan-receipt": { subject: planReceiptSubject, template: PlanReceiptEmail },
+  "plan-refund": { subject: planRefundSubject, template: PlanRefundEmail },
+  "plan-cancelled": { subject: planCancelledSubject, template: PlanCancelledEmail },
+  "plan-resumed": { subject: planResumedSubject, template: PlanResumedEmail },
   "friend-request": { subject: friendRequestSubject, template: FriendRequestEmail },
   "contact-received": { subject: contactReceivedSubject, template: ContactReceivedEmail },
   "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },

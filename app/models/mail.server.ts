@@ -126,6 +126,11 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
       return { to: row.to, kind: "plan-lapsed", props: { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` } };
     }
+    case "plan-receipt":
+    case "plan-refund":
+    case "plan-cancelled":
+    case "plan-resumed":
+      return composePlanMail(row, site);
     case "friend-request":
       return composeFriendRequest(row, site);
     case "contact-received":
@@ -133,6 +138,46 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeContactMail(row, site);
     default:
       return { skip: `no email of kind ${row.kind}` };
+  }
+}
+
+/** The plan's money emails (issue 24 §9): a receipt, a refund, payments cancelled or resumed. */
+function composePlanMail(row: OutboxRow, site: string): ComposedMail | { skip: string } {
+  const data = row.data;
+  const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
+  const common = { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` };
+  switch (row.kind) {
+    case "plan-receipt": {
+      const monthly = data.paymentType === "monthly";
+      const next = data.nextDueAt ? `Payment ${Number(data.number) + 1} of ${Number(data.count)} is due on ${formatLongDate(String(data.nextDueAt))}.` : null;
+      const props = {
+        ...common,
+        amount: formatPence(Number(data.amount)),
+        what: monthly ? `Monthly payment ${Number(data.number)} of ${Number(data.count)}` : "Paid in full, one time",
+        paidOn: formatLongDate(String(data.paidAt)),
+        paymentRef: String(data.paymentRef),
+        next,
+      };
+      return { to: row.to, kind: "plan-receipt", props };
+    }
+    case "plan-refund": {
+      const why =
+        typeof data.why === "string" && data.why
+          ? data.why
+          : data.reason === "excess"
+            ? `You had already paid part of your ${planName} plan, so we have given back the part of your payment above what it cost you.`
+            : `Your ${planName} plan was already paid, so your second payment was not needed.`;
+      const props = { ...common, amount: formatPence(Number(data.amount)), why, paymentRef: String(data.paymentRef), refundRef: String(data.refundRef) };
+      return { to: row.to, kind: "plan-refund", props };
+    }
+    case "plan-cancelled":
+      return { to: row.to, kind: "plan-cancelled", props: { ...common, accessUntil: formatLongDate(String(data.accessUntil)) } };
+    case "plan-resumed": {
+      const next = `Payment ${Number(data.number)} of ${Number(data.count)} (${formatPence(Number(data.amount))}) is due on ${formatLongDate(String(data.nextDueAt))}.`;
+      return { to: row.to, kind: "plan-resumed", props: { ...common, next } };
+    }
+    default:
+      return { skip: `no plan email of kind ${row.kind}` };
   }
 }
 

@@ -1,7 +1,8 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { getPaymentProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvider, type ProviderPayment, type WebhookEvent } from "~/services/payments.server";
 import { formatLongDate } from "~/utils/dates";
+import { formatPence } from "~/utils/money";
 import {
   describeInstalments,
   ENDOWMENT_PERCENT,
@@ -9,7 +10,12 @@ import {
   INSTALMENT_RETRY_DAYS,
   instalments,
   isPaidPlan,
+  judgePlanPayment,
+  OVERTAKEN_WHY,
+  planCredit,
+  PLAN_ORDER,
   PLANS,
+  type PlanHolding,
   SUBSCRIPTION_MESSAGES,
   type PaymentType,
   type PlanId,
@@ -80,9 +86,13 @@ function planIdOf(value: string | null | undefined): PlanId {
 
 /** The member's plan now, and the purchase behind it (the newest that granted anything). */
 export async function getSubscription(user: Member, now = new Date()): Promise<SubscriptionView> {
+  return subscriptionOf(prisma(), user, now);
+}
+
+async function subscriptionOf(db: Db, user: Pick<Member, "id" | "subscriptionPlan" | "subscriptionExpiryDate">, now: Date): Promise<SubscriptionView> {
   const recorded = planIdOf(user.subscriptionPlan);
   const inForce = isPaidPlan(recorded, user.subscriptionExpiryDate, now) ? recorded : "free";
-  const purchase = await prisma().planPurchase.findFirst({
+  const purchase = await db.planPurchase.findFirst({
     where: { userId: user.id, status: { in: ["active", "completed", "cancelled", "lapsed"] } },
     orderBy: { createdAt: "desc" },
     include: { payments: { orderBy: { number: "asc" } } },
@@ -140,13 +150,32 @@ export type PlanOffer = { planId: PlanId; pricePence: number; credit: number; mo
  * the free plan only: a member part-way through instalments pays the rest of the new plan at once.
  */
 export async function planOffer(user: Member, planId: PlanId, now = new Date()): Promise<PlanOffer | { refused: string }> {
+  return offerFrom(holdingOf(await getSubscription(user, now)), planId);
+}
+
+/** The offers of every plan above the one in force (the plan cards show this member's price). */
+export function planOffers(subscription: SubscriptionView): Partial<Record<PlanId, PlanOffer>> {
+  const holding = holdingOf(subscription);
+  const offers: Partial<Record<PlanId, PlanOffer>> = {};
+  for (const planId of PLAN_ORDER) {
+    const offer = offerFrom(holding, planId);
+    if (!("refused" in offer)) offers[planId] = offer;
+  }
+  return offers;
+}
+
+function holdingOf(subscription: SubscriptionView): PlanHolding {
+  const { purchase } = subscription;
+  return { planId: subscription.planId, purchase: purchase && subscription.planId !== "free" ? { planId: purchase.planId, paymentType: purchase.paymentType, paidPence: purchase.paidPence } : null };
+}
+
+function offerFrom(holding: PlanHolding, planId: PlanId): PlanOffer | { refused: string } {
   if (planId === "free") return { refused: SUBSCRIPTION_MESSAGES.downgrade };
-  const current = await getSubscription(user, now);
-  if (current.planId === planId) return { refused: SUBSCRIPTION_MESSAGES.alreadyOnPlan };
-  if (current.planId === "forever_plus") return { refused: SUBSCRIPTION_MESSAGES.downgrade };
-  const credit = current.planId === "forever" && current.purchase?.planId === "forever" ? current.purchase.paidPence : 0;
+  if (holding.planId === planId) return { refused: SUBSCRIPTION_MESSAGES.alreadyOnPlan };
+  if (holding.planId === "forever_plus") return { refused: SUBSCRIPTION_MESSAGES.downgrade };
+  const credit = planCredit(holding);
   const pricePence = PLANS[planId].pricePence - credit;
-  return { planId, pricePence, credit, monthly: credit === 0 && !!PLANS[planId].monthlyPayments };
+  return { planId, pricePence, credit, monthly: holding.planId === "free" && !!PLANS[planId].monthlyPayments };
 }
 
 // ───────────────────────────── starting a payment ─────────────────────────────
@@ -157,8 +186,10 @@ export type StartPlanResult =
 
 /**
  * POST /api/create-subscription-payment and the plan screen's Continue to Payment: records the purchase
- * and its first payment, then asks the provider for the payment (idempotent on the payment row, so a
- * retried request makes no second payment). A purchase still waiting for the same choice is reused.
+ * and its first payment, then asks the provider for the payment. One open purchase per member, plan and
+ * way to pay (a partial unique index): Continue to Payment pressed twice, in two tabs or in parallel gets
+ * the same purchase and the same provider payment. An open purchase whose price no longer holds (the
+ * member's plan changed meanwhile) is abandoned and its payment cancelled where the provider can.
  */
 export async function startPlanPurchase(user: Member, planId: PlanId, paymentType: PaymentType, options: { testCard?: TestCard; now?: Date; provider?: PaymentProvider } = {}): Promise<StartPlanResult> {
   const now = options.now ?? new Date();
@@ -169,30 +200,25 @@ export async function startPlanPurchase(user: Member, planId: PlanId, paymentTyp
   const monthly = paymentType === "monthly";
   const amount = monthly ? instalments(PLANS[planId])[0] : offer.pricePence;
 
-  const waiting = await prisma().planPurchase.findFirst({
-    where: { userId: user.id, planId, paymentType, provider: provider.name, status: "awaiting_payment" },
-    include: { payments: { where: { number: 1 } } },
-    orderBy: { createdAt: "desc" },
-  });
-  const reusable = waiting?.payments[0]?.amount === amount && waiting.payments[0].status === "pending" ? waiting : null;
-  const purchase =
-    reusable ??
-    (await prisma().planPurchase.create({
-      data: {
-        userId: user.id,
-        planId,
-        paymentType,
-        provider: provider.name,
-        instalmentCount: monthly ? PLANS[planId].monthlyPayments! : 1,
-        testCard: provider.name === "test" ? (options.testCard ?? "ok") : null,
-        payments: { create: { number: 1, amount, dueAt: now } },
-      },
-      include: { payments: { where: { number: 1 } } },
-    }));
-  if (reusable && options.testCard && reusable.testCard !== options.testCard) {
-    await prisma().planPurchase.update({ where: { id: reusable.id }, data: { testCard: options.testCard } });
-  }
+  const purchase = await openPurchase(user, { planId, paymentType, amount, now, provider, testCard: options.testCard });
   const row = purchase.payments[0];
+  const fail = (error: unknown): StartPlanResult => {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(error.message);
+    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.createFailed };
+  };
+  // Asked already (a second press, another tab): the same payment, as the provider knows it now.
+  const asked = async (paymentId: string): Promise<StartPlanResult> => {
+    let known: ProviderPayment | null;
+    try {
+      known = await provider.getPayment(paymentId);
+    } catch (error) {
+      return fail(error);
+    }
+    return { ok: true, purchaseId: purchase.id, paymentId, clientSecret: known?.clientSecret ?? null, amountPence: amount };
+  };
+  if (row.paymentId) return asked(row.paymentId);
+
   let payment: ProviderPayment;
   try {
     if (monthly && provider.createInstalmentPlan) {
@@ -217,12 +243,78 @@ export async function startPlanPurchase(user: Member, planId: PlanId, paymentTyp
       metadata: { kind: "plan", userId: user.id, planId, paymentType, purchaseId: purchase.id, planPaymentId: row.id },
     });
   } catch (error) {
-    if (!(error instanceof PaymentProviderError)) throw error;
-    console.error(error.message);
-    return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.createFailed };
+    // A parallel request for the same purchase may have been answered (Stripe refuses a key in use).
+    const meanwhile = await prisma().planPayment.findUnique({ where: { id: row.id }, select: { paymentId: true } });
+    if (meanwhile?.paymentId) return asked(meanwhile.paymentId);
+    return fail(error);
   }
   await prisma().planPayment.updateMany({ where: { id: row.id, paymentId: null }, data: { paymentId: payment.id } });
+  // Two requests that raced past the check above: the first recorded payment is the one (the same one,
+  // through the provider's idempotency key).
+  const recorded = await prisma().planPayment.findUnique({ where: { id: row.id }, select: { paymentId: true } });
+  if (recorded?.paymentId && recorded.paymentId !== payment.id) return asked(recorded.paymentId);
   return { ok: true, purchaseId: purchase.id, paymentId: payment.id, clientSecret: payment.clientSecret, amountPence: amount };
+}
+
+type OpenPurchase = Prisma.PlanPurchaseGetPayload<{ include: { payments: true } }>;
+
+/**
+ * The member's one open purchase for this plan and way to pay: reused when its first payment is still
+ * to be paid for the same amount with the same provider, else abandoned (its payment cancelled where the
+ * provider can; paid all the same, it is judged like any other when it completes) and a new one made.
+ * Parallel requests meet at the partial unique index: the loser reads the winner's row.
+ */
+async function openPurchase(
+  user: Member,
+  choice: { planId: PlanId; paymentType: PaymentType; amount: number; now: Date; provider: PaymentProvider; testCard?: TestCard },
+): Promise<OpenPurchase> {
+  const { planId, paymentType, amount, provider } = choice;
+  for (let attempt = 0; ; attempt++) {
+    const open = await prisma().planPurchase.findFirst({
+      where: { userId: user.id, planId, paymentType, status: "awaiting_payment" },
+      include: { payments: { where: { number: 1 } } },
+    });
+    if (open) {
+      const first = open.payments[0];
+      if (open.provider === provider.name && first?.status === "pending" && first.amount === amount) {
+        if (choice.testCard && open.testCard !== choice.testCard) await prisma().planPurchase.update({ where: { id: open.id }, data: { testCard: choice.testCard } });
+        return open;
+      }
+      const abandoned = await prisma().planPurchase.updateMany({ where: { id: open.id, status: "awaiting_payment" }, data: { status: "abandoned" } });
+      if (abandoned.count) await cancelAbandoned(open, provider);
+      continue;
+    }
+    try {
+      return await prisma().planPurchase.create({
+        data: {
+          userId: user.id,
+          planId,
+          paymentType,
+          provider: provider.name,
+          instalmentCount: paymentType === "monthly" ? PLANS[planId].monthlyPayments! : 1,
+          testCard: provider.name === "test" ? (choice.testCard ?? "ok") : null,
+          payments: { create: { number: 1, amount, dueAt: choice.now } },
+        },
+        include: { payments: { where: { number: 1 } } },
+      });
+    } catch (error) {
+      if (attempt < 5 && error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") continue;
+      throw error;
+    }
+  }
+}
+
+/** An abandoned purchase's payment is cancelled where the provider can (best effort: a payment made all the same is judged when it completes). */
+async function cancelAbandoned(purchase: OpenPurchase, provider: PaymentProvider) {
+  const first = purchase.payments[0];
+  if (!first?.paymentId || purchase.provider !== provider.name) return;
+  try {
+    if (purchase.stripeSubscriptionId && provider.endInstalmentPlanNow) await provider.endInstalmentPlanNow(purchase.stripeSubscriptionId, { idempotencyKey: `plan-abandon:${purchase.id}` });
+    else if (provider.cancelPayment) await provider.cancelPayment(first.paymentId, { idempotencyKey: `plan-abandon:${purchase.id}` });
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    console.error(`Abandoned plan purchase ${purchase.id}: ${error.message}`);
+  }
 }
 
 /** The payment screen's facts: the caller's own payment, still to be paid; null for anything else. */
@@ -245,8 +337,13 @@ export async function getPendingPlanPayment(user: Member, paymentId: string) {
 // ───────────────────────────── granting the plan ─────────────────────────────
 
 export type CompletePlanResult =
-  /** secondPayment: this payment came after the plan was paid another way; refunded (or to be, when Stripe answers). */
-  | { ok: true; planId: PlanId; alreadyDone: boolean; secondPayment?: { refunded: boolean; message: string } }
+  /**
+   * secondPayment: this payment came after the plan was paid another way; refunded (or to be, when Stripe answers).
+   * excessRefund: the part of this payment above what the plan cost the member by then, given back.
+   */
+  | { ok: true; planId: PlanId; alreadyDone: boolean; secondPayment?: { refunded: boolean; message: string }; excessRefund?: { pence: number; refunded: boolean; message: string } }
+  /** superseded: the member's plan had overtaken this payment when it completed; it granted nothing and is refunded whole. */
+  | { ok: false; reason: "superseded"; message: string; refunded: boolean }
   | { ok: false; reason: "not-found" | "unpaid" | "mismatch" | "used" | "provider" | "refunded"; message: string };
 
 const NOT_FOUND: CompletePlanResult = { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
@@ -272,7 +369,10 @@ export async function completePlanPayment(
   // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
   // caller may see half-way on PGlite's single connection.
   if (row.status === "succeeded") return { ok: true, planId: planIdOf(purchase.planId), alreadyDone: true };
-  if (purchase.status !== "awaiting_payment") return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (row.status === "refunded") return overtakenAnswer(row.id);
+  // An abandoned purchase's payment (its price no longer held when the member pressed again) may still be
+  // paid in a tab left open: it is judged like any other.
+  if (purchase.status !== "awaiting_payment" && purchase.status !== "abandoned") return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
   if (provider.name !== purchase.provider) return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.upgradeFailed };
@@ -290,8 +390,9 @@ export async function completePlanPayment(
     console.error(`Plan payment ${paymentId} took ${payment.amount} ${payment.currency}, expected ${row.amount} ${row.currency}: nothing granted`);
     return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount };
   }
-  const result = await grant(row.id, purchase, now);
-  return result.ok && result.alreadyDone ? afterLostRace(row.id, { paymentId, amount: payment.amount, subscriptionId: purchase.paymentType === "monthly" ? purchase.stripeSubscriptionId : null }, provider, result) : result;
+  const taken: TakenPayment = { paymentId, amount: payment.amount, subscriptionId: purchase.paymentType === "monthly" ? purchase.stripeSubscriptionId : null };
+  const result = await grant(row, purchase, taken, now, provider);
+  return result.ok && result.alreadyDone ? afterLostRace(row.id, taken, provider, result) : result;
 }
 
 type TakenPayment = { paymentId: string; amount: number; subscriptionId: string | null };
@@ -364,20 +465,48 @@ async function refundSecondPayment(planPaymentId: string, taken: TakenPayment, p
   return { refunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded };
 }
 
-async function finishPlanRefund(record: { id: string; paymentId: string; subscriptionId: string | null }, provider: PaymentProvider): Promise<boolean> {
+type RefundRecord = { id: string; paymentId: string; subscriptionId: string | null; amount: number };
+
+/**
+ * Asks the provider for a refund recorded in plan_refunds (its amount: the whole payment, or the part
+ * above the price) and, monthly, ends the subscription that payment started. The row moves to refunded
+ * once, and the member's refund email is queued with that move, so a retried or racing call sends none.
+ */
+async function finishPlanRefund(record: RefundRecord, provider: PaymentProvider): Promise<boolean> {
+  let refundId: string;
   try {
     if (record.subscriptionId) {
       if (!provider.endInstalmentPlanNow) throw new PaymentProviderError("Stripe is not configured to end a Stripe subscription");
       await provider.endInstalmentPlanNow(record.subscriptionId, { idempotencyKey: `plan-refund-end:${record.paymentId}` });
     }
-    const refund = await provider.refund(record.paymentId, { idempotencyKey: `plan-refund:${record.paymentId}` });
-    await prisma().planRefund.updateMany({ where: { id: record.id, status: "refunding" }, data: { status: "refunded", refundId: refund.id } });
-    return true;
+    refundId = (await provider.refund(record.paymentId, { idempotencyKey: `plan-refund:${record.paymentId}`, amount: record.amount })).id;
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     console.error(error.message);
     return false;
   }
+  await prisma().$transaction(async (tx) => {
+    const moved = await tx.planRefund.updateMany({ where: { id: record.id, status: "refunding" }, data: { status: "refunded", refundId } });
+    if (!moved.count) return;
+    const refund = await tx.planRefund.findUniqueOrThrow({ where: { id: record.id }, include: { planPayment: { include: { purchase: { include: { user: { select: { id: true, email: true, firstName: true } } } } } } } });
+    const { purchase } = refund.planPayment;
+    if (!purchase.user) return;
+    await queueMail(tx, {
+      to: purchase.user.email,
+      kind: "plan-refund",
+      data: {
+        userId: purchase.user.id,
+        firstName: purchase.user.firstName,
+        planId: purchase.planId,
+        amount: refund.amount,
+        paymentRef: refund.paymentId,
+        refundRef: refundId,
+        reason: refund.reason,
+        why: refund.reason === "superseded" ? refund.planPayment.lastError : null,
+      },
+    });
+  });
+  return true;
 }
 
 /** Second payments whose refund has not gone through yet (Stripe unreachable): tried again by the server's timer. */
@@ -395,8 +524,9 @@ export async function retryPlanRefunds(options: { provider?: PaymentProvider } =
  * and the purchase's update share one transaction), so a purchase no longer waiting is checked against the
  * payment row once more before "already used" is answered.
  */
-async function grantedMeanwhile(rowId: string, planId: PlanId): Promise<Extract<CompletePlanResult, { ok: true }> | null> {
+async function grantedMeanwhile(rowId: string, planId: PlanId): Promise<CompletePlanResult | null> {
   const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { status: true } });
+  if (now?.status === "refunded") return overtakenAnswer(rowId);
   return now?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : null;
 }
 
@@ -405,36 +535,98 @@ async function isRecordedPayment(rowId: string, paymentId: string) {
   return now?.paymentId === paymentId;
 }
 
+/** A plan payment that was judged overtaken (by this caller or a racing one): what it says, and whether the refund went through. */
+async function overtakenAnswer(rowId: string): Promise<CompletePlanResult> {
+  const row = await prisma().planPayment.findUniqueOrThrow({ where: { id: rowId }, include: { refunds: { where: { reason: "superseded" } } } });
+  const refunded = row.refunds[0]?.status === "refunded";
+  const why = row.lastError ?? OVERTAKEN_WHY["price-changed"]("");
+  return { ok: false, reason: "superseded", refunded, message: SUBSCRIPTION_MESSAGES.overtaken(why, formatPence(row.refunds[0]?.amount ?? row.amount), refunded) };
+}
+
+type Judged =
+  | { kind: "lost" }
+  | { kind: "granted"; excess: RefundRecord | null }
+  | { kind: "overtaken"; refund: RefundRecord };
+
+/**
+ * The grant, judged (issue 24 §1): under a lock on the member's row, what they hold now is read and the
+ * payment is honoured only if it still improves it (judgePlanPayment). Then, in the same transaction, the
+ * payment row is claimed (only one caller moves it from pending), and either the plan is granted and a
+ * receipt queued, or the purchase reads "refunded" and a refund is recorded. The refunds themselves are
+ * asked of the provider after the commit (finishPlanRefund: once, retried while the provider is down).
+ */
 async function grant(
-  paymentRowId: string,
+  row: { id: string },
   purchase: { id: string; userId: string | null; planId: string; paymentType: string; instalmentCount: number },
+  taken: TakenPayment,
   now: Date,
-  paidWith?: string,
-  subscriptionId?: string | null,
+  provider: PaymentProvider,
+  options: { paidWith?: string; subscriptionId?: string | null } = {},
 ): Promise<CompletePlanResult> {
   const planId = planIdOf(purchase.planId);
-  const monthly = purchase.paymentType === "monthly";
+  const paymentType = purchase.paymentType as PaymentType;
+  const monthly = paymentType === "monthly";
   const nextDueAt = monthly ? addMonths(now, 1) : null;
-  const done = await prisma().$transaction(async (tx) => {
+  const judged: Judged = await prisma().$transaction(async (tx) => {
+    // One completion at a time per member: what they hold is read, judged and changed under this lock.
+    await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${purchase.userId} FOR UPDATE`;
+    const member = await tx.user.findUnique({ where: { id: purchase.userId! }, select: { id: true, email: true, firstName: true, subscriptionPlan: true, subscriptionExpiryDate: true } });
+    if (!member) return { kind: "lost" };
+    const holding = holdingOf(await subscriptionOf(tx, member, now));
+    const verdict = judgePlanPayment(holding, { planId, paymentType, amountPence: taken.amount });
+    const why = verdict.grant ? null : OVERTAKEN_WHY[verdict.reason](PLANS[holding.planId].name);
     // The claim: only one caller moves this payment from pending; a replay or a race finds nothing.
-    const claimed = await tx.planPayment.updateMany({ where: { id: paymentRowId, status: "pending" }, data: { status: "succeeded", paidAt: now, attempts: { increment: 1 }, ...(paidWith ? { paymentId: paidWith } : {}) } });
-    if (!claimed.count) return false;
+    const claimed = await tx.planPayment.updateMany({
+      where: { id: row.id, status: "pending" },
+      data: { status: verdict.grant ? "succeeded" : "refunded", paidAt: now, attempts: { increment: 1 }, lastError: why, ...(options.paidWith ? { paymentId: options.paidWith } : {}) },
+    });
+    if (!claimed.count) return { kind: "lost" };
+    const subscription = options.subscriptionId ? { stripeSubscriptionId: options.subscriptionId } : {};
+    if (!verdict.grant) {
+      await tx.planPurchase.update({ where: { id: purchase.id }, data: { status: "refunded", retryAt: null, ...subscription } });
+      const refund = await tx.planRefund.create({ data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount, reason: "superseded" } });
+      return { kind: "overtaken", refund };
+    }
     const finished = !monthly || purchase.instalmentCount === 1;
     await tx.planPurchase.update({
       where: { id: purchase.id },
-      data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt, ...(subscriptionId ? { stripeSubscriptionId: subscriptionId } : {}) },
+      data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt, ...subscription },
     });
     // A plan held before (Forever, moving to Forever Plus) is replaced: its instalments stop.
     await tx.planPurchase.updateMany({ where: { userId: purchase.userId, id: { not: purchase.id }, status: { in: ["active", "completed", "cancelled", "lapsed"] } }, data: { status: "replaced" } });
-    await tx.user.update({ where: { id: purchase.userId! }, data: { subscriptionPlan: planId, subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
-    return true;
+    await tx.user.update({ where: { id: member.id }, data: { subscriptionPlan: planId, subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
+    await queueReceipt(tx, member, { planId, paymentType, number: 1, count: purchase.instalmentCount, amount: taken.amount, paymentRef: taken.paymentId, nextDueAt: finished ? null : nextDueAt });
+    const excess = verdict.excessPence
+      ? await tx.planRefund.create({ data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: null, amount: verdict.excessPence, reason: "excess" } })
+      : null;
+    return { kind: "granted", excess };
   });
-  if (!done) {
+  if (judged.kind === "overtaken") {
+    await finishPlanRefund(judged.refund, provider);
+    return overtakenAnswer(row.id);
+  }
+  if (judged.kind === "lost") {
     // Someone else's claim won: the payment row says so even before their transaction's last statement.
-    const claimed = await prisma().planPayment.findUnique({ where: { id: paymentRowId }, select: { status: true } });
+    const claimed = await prisma().planPayment.findUnique({ where: { id: row.id }, select: { status: true } });
+    if (claimed?.status === "refunded") return overtakenAnswer(row.id);
     return claimed?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   }
+  if (judged.excess) {
+    const refunded = await finishPlanRefund(judged.excess, provider);
+    return { ok: true, planId, alreadyDone: false, excessRefund: { pence: judged.excess.amount, refunded, message: SUBSCRIPTION_MESSAGES.excessRefunded(PLANS[planId].name, formatPence(judged.excess.amount), refunded) } };
+  }
   return { ok: true, planId, alreadyDone: false };
+}
+
+type ReceiptFacts = { planId: PlanId; paymentType: PaymentType; number: number; count: number; amount: number; paymentRef: string; nextDueAt: Date | null };
+
+/** Every plan payment taken is receipted by email (issue 24 §9), queued in the transaction that records it. */
+async function queueReceipt(db: Db, member: { id: string; email: string; firstName: string }, facts: ReceiptFacts) {
+  await queueMail(db, {
+    to: member.email,
+    kind: "plan-receipt",
+    data: { userId: member.id, firstName: member.firstName, ...facts, nextDueAt: facts.nextDueAt?.toISOString() ?? null, paidAt: new Date().toISOString() },
+  });
 }
 
 // ───────────────────────────── Stripe Checkout (without JavaScript) ─────────────────────────────
@@ -590,7 +782,11 @@ export async function completePlanSession(sessionId: string, options: { userId?:
     if (row.paymentId === taken.paymentId) return { ok: true, planId, alreadyDone: true };
     return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, taken, provider) };
   }
-  if (row.purchase.status !== "awaiting_payment") {
+  if (row.status === "refunded") {
+    if (row.paymentId !== taken.paymentId) await refundSecondPayment(row.id, taken, provider);
+    return overtakenAnswer(row.id);
+  }
+  if (row.purchase.status !== "awaiting_payment" && row.purchase.status !== "abandoned") {
     const meanwhile = await grantedMeanwhile(row.id, planId);
     if (meanwhile) return meanwhile.ok && meanwhile.alreadyDone && !(await isRecordedPayment(row.id, taken.paymentId)) ? afterLostRace(row.id, taken, provider, meanwhile) : meanwhile;
     return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
@@ -614,7 +810,7 @@ export async function completePlanSession(sessionId: string, options: { userId?:
       return providerFailed(error);
     }
   }
-  const result = await grant(row.id, row.purchase, now, taken.paymentId, taken.subscriptionId);
+  const result = await grant(row, row.purchase, taken, now, provider, { paidWith: taken.paymentId, subscriptionId: taken.subscriptionId });
   return result.ok && result.alreadyDone ? afterLostRace(row.id, taken, provider, result) : result;
 }
 
@@ -703,6 +899,10 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
       if (!moved.count) return false;
       await tx.planPayment.update({ where: { id: row.id }, data: { status: "succeeded", paidAt: now, paymentId: payment.id, attempts: attempt, lastError: null } });
       if (purchase.userId) await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
+      if (purchase.user) {
+        const facts = { planId: planIdOf(purchase.planId), paymentType: "monthly" as const, number, count: purchase.instalmentCount, amount, paymentRef: payment.id, nextDueAt };
+        await queueReceipt(tx, purchase.user, facts);
+      }
       return true;
     });
     if (!ok) return "charged";
@@ -801,6 +1001,10 @@ async function invoicePaid(invoice: InvoiceFacts, now: Date): Promise<PlanWebhoo
       const until = finished ? null : purchase.status === "active" ? graceAfter(nextDueAt!) : nextDueAt;
       await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: until } });
     }
+    if (purchase.user) {
+      const facts = { planId: planIdOf(purchase.planId), paymentType: "monthly" as const, number, count: purchase.instalmentCount, amount: expected, paymentRef: invoice.id, nextDueAt: purchase.status === "active" ? nextDueAt : null };
+      await queueReceipt(tx, purchase.user, facts);
+    }
     return true;
   });
   if (!moved) return { handled: "instalment raced" };
@@ -886,10 +1090,60 @@ export async function cancelPlan(user: Member, now = new Date(), options: { prov
     }
   }
   await prisma().$transaction(async (tx: Db) => {
-    await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "cancelled", cancelledAt: now, retryAt: null } });
+    const moved = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "cancelled", cancelledAt: now, retryAt: null } });
+    if (!moved.count) return;
     await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: accessUntil } });
+    await queueMail(tx, { to: user.email, kind: "plan-cancelled", data: { userId: user.id, firstName: user.firstName, planId: purchase.planId, accessUntil: accessUntil.toISOString() } });
   });
   return { ok: true, accessUntil, message: cancelledMessage(accessUntil) };
+}
+
+export type ResumeResult = { ok: true; message: string } | { ok: false; reason: "nothing" | "ended" | "provider"; message: string };
+
+/**
+ * Resume payments (issue 24 §3): a cancelled monthly plan whose paid month has not run out takes up its
+ * instalments again where they stopped, with its grace period back. With Stripe, the subscription stops
+ * ending at the period's end and is put back on the schedule of the instalments that are left (the current,
+ * paid month first); Stripe is asked first, so if it cannot be reached nothing changes here.
+ */
+export async function resumePlan(user: Member, now = new Date(), options: { provider?: PaymentProvider } = {}): Promise<ResumeResult> {
+  const current = await getSubscription(user, now);
+  const view = current.purchase;
+  if (!view || view.status !== "cancelled") return { ok: false, reason: "nothing", message: SUBSCRIPTION_MESSAGES.nothingToResume };
+  const purchase = await prisma().planPurchase.findUniqueOrThrow({ where: { id: view.id } });
+  if (current.planId === "free" || !purchase.nextDueAt || purchase.nextDueAt <= now) return { ok: false, reason: "ended", message: SUBSCRIPTION_MESSAGES.resumeEnded };
+  const planId = planIdOf(purchase.planId);
+  const amounts = purchaseAmounts(purchase);
+  if (purchase.stripeSubscriptionId) {
+    const provider = options.provider ?? getPaymentProvider();
+    try {
+      if (!provider.resumeInstalmentPlan) throw new PaymentProviderError("Stripe is not configured to resume a Stripe subscription");
+      await provider.resumeInstalmentPlan(purchase.stripeSubscriptionId, {
+        currency: "gbp",
+        idempotencyKey: `plan-resume:${purchase.id}:${purchase.cancelledAt?.getTime() ?? 0}`,
+        product: planProduct(planId),
+        phases: instalmentPhases(amounts.slice(Math.max(0, purchase.instalmentsPaid - 1))),
+        metadata: { kind: "plan", userId: user.id, planId, paymentType: "monthly", purchaseId: purchase.id },
+      });
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      console.error(error.message);
+      return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.resumeFailed };
+    }
+  }
+  const nextDueAt = purchase.nextDueAt;
+  const amount = amounts[purchase.instalmentsPaid] ?? 0;
+  await prisma().$transaction(async (tx: Db) => {
+    const moved = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "cancelled" }, data: { status: "active", cancelledAt: null, retryAt: null } });
+    if (!moved.count) return;
+    await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: graceAfter(nextDueAt) } });
+    await queueMail(tx, {
+      to: user.email,
+      kind: "plan-resumed",
+      data: { userId: user.id, firstName: user.firstName, planId, amount, number: purchase.instalmentsPaid + 1, count: purchase.instalmentCount, nextDueAt: nextDueAt.toISOString() },
+    });
+  });
+  return { ok: true, message: SUBSCRIPTION_MESSAGES.resumed(`${purchase.instalmentsPaid + 1} of ${purchase.instalmentCount}`, formatPence(amount), formatLongDate(nextDueAt)) };
 }
 
 function cancelledMessage(until: Date | null) {

@@ -4,9 +4,11 @@ import type { Route } from "./+types/subscription";
 import { SupportLink } from "~/components/contact-form-link";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, startPlanPurchase } from "~/models/plan.server";
+import { Icon, type IconName } from "~/components/icons";
+import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, planOffers, resumePlan, startPlanPurchase } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
+import { completionToast } from "./plan-answers.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
@@ -51,6 +53,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     subscription,
     fund,
     choice,
+    offers: planOffers(subscription),
+    confirmCancel: url.searchParams.has("cancel") && subscription.purchase?.status === "active" && subscription.planId !== "free",
     downgrade: url.searchParams.has("downgrade"),
     testProvider: getPaymentProvider().name === "test",
   };
@@ -66,14 +70,7 @@ async function completeReturn(userId: string, params: URLSearchParams): Promise<
   const sessionId = params.get("session_id");
   const result = sessionId ? await completePlanSession(sessionId, { userId }) : paymentId ? await completePlanPayment(paymentId, { userId }) : null;
   // A second payment for a plan already paid (two tabs, two ways to pay) was refunded: the member is told.
-  const toast = !result
-    ? { type: "error" as const, title: "Upgrade Failed", description: SUBSCRIPTION_MESSAGES.paymentNotFound }
-    : result.ok && result.secondPayment
-      ? { type: "info" as const, title: SUBSCRIPTION_MESSAGES.alreadyPaidTitle, description: result.secondPayment.message }
-      : result.ok
-        ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, description: SUBSCRIPTION_MESSAGES.paymentSuccessful }
-        : { type: "error" as const, title: result.reason === "unpaid" ? "Payment Failed" : result.reason === "refunded" ? "Payment refunded" : "Upgrade Failed", description: result.message };
-  throw redirect("/subscription", { status: 303, headers: await withToast(toast) });
+  throw redirect("/subscription", { status: 303, headers: await withToast(completionToast(result, { title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, text: () => SUBSCRIPTION_MESSAGES.paymentSuccessful })) });
 }
 
 type ActionData = { message: string; field?: "paymentType" };
@@ -87,6 +84,13 @@ export async function action({ request }: Route.ActionArgs) {
     if (!result.ok && result.reason === "provider") return redirect("/subscription", { status: 303, headers: await withToast({ type: "error", title: "Error", description: result.message }) });
     if (!result.ok) return redirect("/subscription", { status: 303, headers: await withToast({ type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message }) });
     return redirect("/subscription", { status: 303, headers: await withToast({ type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message }) });
+  }
+  if (intent === "resume") {
+    const result = await resumePlan(user);
+    const toast = result.ok
+      ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.resumeTitle, description: result.message }
+      : { type: result.reason === "provider" ? ("error" as const) : ("info" as const), title: result.reason === "provider" ? "Error" : "Nothing to resume", description: result.message };
+    return redirect("/subscription", { status: 303, headers: await withToast(toast) });
   }
   if (intent === "start") {
     const plan = planIdSchema.safeParse(form.get("planId"));
@@ -109,7 +113,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
       <h1 className="font-serif text-3xl font-bold text-slate-900">Subscription</h1>
       <p className="mt-2 text-slate-700">Choose how long your memorials are kept, and whether your family has the vault.</p>
 
-      <CurrentPlan subscription={subscription} />
+      <CurrentPlan subscription={subscription} confirmCancel={loaderData.confirmCancel} />
 
       {choice ? <PaymentChoice choice={choice} testProvider={loaderData.testProvider} error={actionData ?? null} /> : null}
       {downgrade ? (
@@ -130,7 +134,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
         </h2>
         <ul className="mt-4 grid gap-6 md:grid-cols-3">
           {PLAN_ORDER.map((id) => (
-            <PlanCard key={id} id={id} current={current.id === id} />
+            <PlanCard key={id} id={id} current={current.id} offer={loaderData.offers[id] ?? null} />
           ))}
         </ul>
       </section>
@@ -140,10 +144,15 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
   );
 }
 
-function CurrentPlan({ subscription }: { subscription: Route.ComponentProps["loaderData"]["subscription"] }) {
+type Subscription = Route.ComponentProps["loaderData"]["subscription"];
+
+function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscription; confirmCancel: boolean }) {
   const plan = PLANS[subscription.planId];
   const purchase = subscription.purchase && subscription.purchase.planId === plan.id ? subscription.purchase : null;
-  const billing = plan.id === "free" ? "No billing required" : purchase?.paymentType === "monthly" ? describeInstalments(plan) : "Paid in full, one time";
+  const monthly = purchase?.paymentType === "monthly";
+  const billing = plan.id === "free" ? "No billing required" : monthly ? describeInstalments(plan) : "Paid in full, one time";
+  // What this member pays or paid, never the other way to pay (issue 24 §3).
+  const price = plan.id === "free" ? "Free" : monthly ? `${describeInstalments(plan)} (${formatPence(plan.pricePence)} in all)` : `${formatPence(plan.pricePence)}, paid in full`;
   return (
     <section aria-labelledby="current-plan-title" className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
@@ -155,7 +164,7 @@ function CurrentPlan({ subscription }: { subscription: Route.ComponentProps["loa
       <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-2">
         <div>
           <dt className="text-sm text-slate-600">Price</dt>
-          <dd className="text-slate-900">{describePrice(plan)}</dd>
+          <dd className="text-slate-900">{price}</dd>
         </div>
         <div>
           <dt className="text-sm text-slate-600">Billing</dt>
@@ -195,40 +204,100 @@ function CurrentPlan({ subscription }: { subscription: Route.ComponentProps["loa
           free plan&apos;s rules apply to new memorials and vault uploads.
         </p>
       ) : null}
-      {plan.id !== "free" ? (
-        purchase?.status === "active" ? (
-          <Form method="post" className="mt-5">
-            <p id="cancel-explained" className="text-sm text-slate-700">
-              Cancelling stops the remaining payments. Your plan stays active until the end of the month you have paid for; memorials above the
-              free limit stay visible, and only new ones are refused after that.
-            </p>
-            <button type="submit" name="intent" value="cancel" aria-describedby="cancel-explained" className="btn-secondary mt-3">
-              Cancel Subscription
-            </button>
-          </Form>
-        ) : purchase?.status === "completed" || !purchase ? (
-          <details className="mt-5">
-            <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
-            <p className="mt-3 text-slate-800">
-              {SUBSCRIPTION_MESSAGES.paidInFull}{" "}
-              <SupportLink>Contact us</SupportLink>
-            </p>
-          </details>
-        ) : null
-      ) : null}
+      {plan.id !== "free" ? <CancelOrResume purchase={purchase} expiresAt={subscription.expiresAt} confirmCancel={confirmCancel} planName={plan.name} /> : null}
     </section>
   );
 }
 
-function PlanCard({ id, current }: { id: PlanId; current: boolean }) {
+/**
+ * Cancel Subscription asks first, on its own step (a plain link, so it works without JavaScript): what
+ * stops, until when the plan lasts, that nothing is deleted. A cancelled plan can be resumed until then.
+ */
+function CancelOrResume({ purchase, expiresAt, confirmCancel, planName }: { purchase: Subscription["purchase"]; expiresAt: Date | null; confirmCancel: boolean; planName: string }) {
+  if (purchase?.status === "active" && purchase.nextDueAt) {
+    const until = formatLongDate(purchase.nextDueAt);
+    if (!confirmCancel) {
+      return (
+        <Link to="/subscription?cancel#cancel-plan" className="btn-secondary mt-5">
+          Cancel Subscription
+        </Link>
+      );
+    }
+    return (
+      <section id="cancel-plan" aria-labelledby="cancel-plan-title" className="mt-5 rounded-lg border border-amber-300 bg-amber-50 p-5">
+        <h3 id="cancel-plan-title" className="text-lg font-semibold text-slate-900">
+          {SUBSCRIPTION_MESSAGES.cancelConfirmTitle}
+        </h3>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+          <li>No more monthly payments will be taken.</li>
+          <li>{`Your ${planName} plan stays active until ${until}. After that the free plan's rules apply to new memorials and vault uploads.`}</li>
+          <li>Nothing is deleted: every memorial, tribute and vault file stays exactly as it is.</li>
+          <li>{`You can resume the payments until ${until}.`}</li>
+        </ul>
+        <Form method="post" className="mt-4 flex flex-wrap gap-3">
+          <button type="submit" name="intent" value="cancel" className="btn bg-red-700 text-white hover:bg-red-800">
+            {SUBSCRIPTION_MESSAGES.confirmCancel}
+          </button>
+          <Link to="/subscription" className="btn-secondary">
+            {SUBSCRIPTION_MESSAGES.keepPlan}
+          </Link>
+        </Form>
+      </section>
+    );
+  }
+  if (purchase?.status === "cancelled" && expiresAt) {
+    return (
+      <Form method="post" className="mt-5">
+        <p id="resume-explained" className="text-sm text-slate-700">
+          {`Your payments are cancelled. Resume them before ${formatLongDate(expiresAt)} to keep your plan; nothing you have paid is lost.`}
+        </p>
+        <button type="submit" name="intent" value="resume" aria-describedby="resume-explained" className="btn-primary mt-3">
+          Resume payments
+        </button>
+      </Form>
+    );
+  }
+  if (purchase?.status === "completed" || !purchase) {
+    return (
+      <details className="mt-5">
+        <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
+        <p className="mt-3 text-slate-800">
+          {SUBSCRIPTION_MESSAGES.paidInFull}{" "}
+          <SupportLink>Contact us</SupportLink>
+        </p>
+      </details>
+    );
+  }
+  return null;
+}
+
+/** The spec's plan cards carry an icon each (drawn inline, decorative). */
+const PLAN_ICONS: Record<PlanId, IconName> = { free: "heart", forever: "infinity", forever_plus: "lock" };
+
+function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: { pricePence: number; credit: number; monthly: boolean } | null }) {
   const plan = PLANS[id];
   const monthly = instalments(plan);
+  const included = PLAN_ORDER.indexOf(id) < PLAN_ORDER.indexOf(current) && id !== "free";
+  // The price this member would pay: the difference after a plan paid for, and monthly only where offered.
+  const billing =
+    plan.pricePence === 0
+      ? "Free for ever"
+      : offer?.credit
+        ? `${formatPence(offer.pricePence)} for you, one-time (${formatPence(offer.credit)} already paid counts towards it)`
+        : monthly.length && (offer?.monthly ?? current === "free")
+          ? `one-time, or ${describeInstalments(plan)}`
+          : "one-time";
   return (
     <li className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-200"}`}>
       {plan.badge ? <p className="mb-2 self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm font-medium text-indigo-900">{plan.badge}</p> : null}
-      <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
+      <div className="flex items-center gap-3">
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700">
+          <Icon name={PLAN_ICONS[id]} className="h-5 w-5" />
+        </span>
+        <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
+      </div>
       <p className="mt-2 text-2xl font-bold text-slate-900">{plan.pricePence === 0 ? "£0" : formatPence(plan.pricePence)}</p>
-      <p className="text-sm text-slate-700">{plan.pricePence === 0 ? "Free for ever" : monthly.length ? `one-time, or ${describeInstalments(plan)}` : "one-time"}</p>
+      <p className="text-sm text-slate-700">{billing}</p>
       <p className="mt-3 text-slate-800">{plan.description}</p>
       <ul className="mt-4 flex-1 space-y-1 text-slate-800">
         {FEATURES[id].map((feature) => (
@@ -252,7 +321,7 @@ function PlanCard({ id, current }: { id: PlanId; current: boolean }) {
         </a>
       ) : null}
       <div className="mt-5">
-        {current ? (
+        {current === id ? (
           <button type="button" disabled className="btn-secondary w-full">
             Current Plan
           </button>
@@ -260,6 +329,8 @@ function PlanCard({ id, current }: { id: PlanId; current: boolean }) {
           <Link to="/subscription?downgrade#downgrade" className="btn-secondary w-full justify-center">
             Downgrade to Free
           </Link>
+        ) : included ? (
+          <p className="rounded-md bg-slate-100 px-3 py-2 text-center text-slate-800">{`Included in ${PLANS[current].name}`}</p>
         ) : (
           <Link to={`/subscription?plan=${id}#payment-choice`} className="btn-primary w-full justify-center" aria-label={`Upgrade Now to ${plan.name}`}>
             Upgrade Now

@@ -7,6 +7,7 @@ import { FormAlert, useHydrated } from "~/components/forms";
 import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/plan.server";
 import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
+import { completionToast } from "./plan-answers.server";
 import { publicUrl } from "~/services/env.server";
 import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
 import { formatPence } from "~/utils/money";
@@ -50,11 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (checkout.ok && "url" in checkout) return redirect(checkout.url, { status: 303 });
     if (checkout.ok) {
       // The card form's payment had gone through in another tab: nothing more is taken.
-      const paid = checkout.paid;
-      const toast = paid.ok
-        ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.upgradedTitle, description: SUBSCRIPTION_MESSAGES.upgraded(PLANS[paid.planId].name) }
-        : { type: "error" as const, title: "Upgrade Failed", description: paid.message };
-      return redirect("/subscription", { status: 303, headers: await withToast(toast) });
+      return redirect("/subscription", { status: 303, headers: await withToast(completionToast(checkout.paid, UPGRADED)) });
     }
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
     return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
@@ -62,13 +59,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   const card = testCardSchema.safeParse(form.get("testCard"));
   const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
   if (!result) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
-  if (!result.ok) return data({ title: "Upgrade Failed", message: result.message }, { status: result.reason === "not-found" ? 404 : 409 });
-  const plan = PLANS[result.planId];
-  return redirect("/subscription", {
-    status: 303,
-    headers: await withToast({ type: "success", title: SUBSCRIPTION_MESSAGES.upgradedTitle, description: SUBSCRIPTION_MESSAGES.upgraded(plan.name) }),
-  });
+  // Paid, or paid and refunded because the plan had moved on meanwhile (a tab left open): said on the plans page.
+  if (result.ok || result.reason === "superseded") return redirect("/subscription", { status: 303, headers: await withToast(completionToast(result, UPGRADED)) });
+  return data({ title: "Upgrade Failed", message: result.message }, { status: result.reason === "not-found" ? 404 : 409 });
 }
+
+const UPGRADED = { title: SUBSCRIPTION_MESSAGES.upgradedTitle, text: SUBSCRIPTION_MESSAGES.upgraded };
 
 export default function PlanPaymentPage({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();

@@ -141,8 +141,8 @@ export interface PaymentProvider {
   /** A hosted payment page (Stripe Checkout) for browsers without JavaScript. */
   createHostedCheckout(input: HostedCheckoutInput): Promise<{ id: string; url: string }>;
   getHostedCheckout(id: string): Promise<HostedCheckoutState | null>;
-  /** Refunds a succeeded payment in full. */
-  refund(paymentId: string, options: { idempotencyKey: string }): Promise<{ id: string }>;
+  /** Refunds a succeeded payment: in full, or `amount` pence of it. */
+  refund(paymentId: string, options: { idempotencyKey: string; amount?: number }): Promise<{ id: string }>;
   /** Checks a webhook's signature and timestamp on its raw body; throws WebhookRejectedError. */
   verifyWebhook(rawBody: string, signature: string | null): WebhookEvent;
   /** The test provider's Pay button: the payment succeeds (no card, no money). */
@@ -154,6 +154,8 @@ export interface PaymentProvider {
   createInstalmentPlan?(input: InstalmentPlanInput): Promise<{ subscriptionId: string; payment: ProviderPayment }>;
   /** Stripe only: no further invoices; the subscription ends when the period paid for ends. */
   cancelInstalmentPlan?(subscriptionId: string, options: { idempotencyKey: string }): Promise<void>;
+  /** Stripe only: a cancelled subscription whose period has not ended goes on, on a schedule of the instalments left. */
+  resumeInstalmentPlan?(subscriptionId: string, input: InstalmentScheduleInput): Promise<void>;
   /**
    * Cancels a payment nobody has paid yet (a Payment Element's, replaced by a Checkout page); answers the
    * payment as it is afterwards: canceled, or succeeded / processing when it could no longer be cancelled.
@@ -356,9 +358,9 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       }
     },
 
-    async refund(paymentId, { idempotencyKey }) {
+    async refund(paymentId, { idempotencyKey, amount }) {
       try {
-        const refund = await stripe.refunds.create({ payment_intent: paymentId, reason: "requested_by_customer" }, { idempotencyKey });
+        const refund = await stripe.refunds.create({ payment_intent: paymentId, reason: "requested_by_customer", ...(amount === undefined ? {} : { amount }) }, { idempotencyKey });
         return { id: refund.id };
       } catch (error) {
         throw providerError("refund the payment", error);
@@ -482,6 +484,17 @@ export function stripeProvider(settings: Extract<PaymentSettings, { provider: "s
       }
     },
 
+    async resumeInstalmentPlan(subscriptionId, input) {
+      try {
+        const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+        if (subscription.status === "canceled") throw new Error(`subscription ${subscriptionId} has ended`);
+        if (subscription.cancel_at_period_end) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }, { idempotencyKey: `${input.idempotencyKey}:resume` });
+        await schedule(subscriptionId, input);
+      } catch (error) {
+        throw providerError("resume the monthly payments", error);
+      }
+    },
+
     verifyWebhook(rawBody, signature) {
       if (!signature) throw new WebhookRejectedError("Missing Stripe-Signature header");
       let event: Stripe.Event;
@@ -582,9 +595,9 @@ export const testProvider: PaymentProvider = {
     return null;
   },
 
-  async refund(paymentId) {
-    // Refunded in full, in one statement, so a repeated refund changes nothing.
-    const refunded = await prisma().$executeRaw`UPDATE "test_payments" SET "amountRefunded" = "amount", "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
+  async refund(paymentId, { amount }) {
+    // One refund per payment (in full, or the part asked), in one statement, so a repeated refund changes nothing.
+    const refunded = await prisma().$executeRaw`UPDATE "test_payments" SET "amountRefunded" = LEAST("amount", COALESCE(${amount ?? null}::int, "amount")), "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
     if (!refunded) throw new PaymentProviderError("No such succeeded test payment to refund");
     return { id: `testrefund_${paymentId.slice(TEST_PAYMENT_PREFIX.length)}` };
   },

@@ -96,6 +96,39 @@ export function describePrice(plan: Plan): string {
   return `${formatPence(plan.pricePence)} one-time${monthly ? `, or ${monthly}` : ""}`;
 }
 
+/** What a member holds when a payment completes: the plan in force and the purchase behind it. */
+export type PlanHolding = { planId: PlanId; purchase: { planId: PlanId; paymentType: PaymentType; paidPence: number } | null };
+
+/**
+ * What moving to a plan is worth from what the member holds: Forever paid for (in full or in part) counts
+ * towards Forever Plus. Only the plan in force counts: an ended plan is no credit.
+ */
+export function planCredit(holding: PlanHolding): number {
+  return holding.planId === "forever" && holding.purchase?.planId === "forever" ? holding.purchase.paidPence : 0;
+}
+
+const rank = (planId: PlanId) => PLAN_ORDER.indexOf(planId);
+
+/** Why a payment that completed grants nothing (it is refunded whole). */
+export type OvertakenReason = "downgrade" | "same-plan" | "monthly-after-paid" | "price-changed";
+
+export type PaymentVerdict = { grant: true; excessPence: number } | { grant: false; reason: OvertakenReason };
+
+/**
+ * The one rule for a plan payment that has just succeeded (issue 24 §1): it is honoured only if it still
+ * improves what the member holds at that moment. Never a downgrade, never the same plan twice, never
+ * monthly instalments on top of a paid plan; a full payment above what the plan now costs this member
+ * (Forever paid in another tab meanwhile) grants the plan and the difference is given back.
+ */
+export function judgePlanPayment(holding: PlanHolding, payment: { planId: PlanId; paymentType: PaymentType; amountPence: number }): PaymentVerdict {
+  if (rank(payment.planId) < rank(holding.planId)) return { grant: false, reason: "downgrade" };
+  if (payment.planId === holding.planId) return { grant: false, reason: "same-plan" };
+  if (payment.paymentType === "monthly") return holding.planId === "free" ? { grant: true, excessPence: 0 } : { grant: false, reason: "monthly-after-paid" };
+  const price = PLANS[payment.planId].pricePence - planCredit(holding);
+  if (payment.amountPence < price) return { grant: false, reason: "price-changed" };
+  return { grant: true, excessPence: payment.amountPence - price };
+}
+
 export const MEMORIAL_LIMIT_TITLE = "Memorial limit reached";
 export const MEMORIAL_LIMIT_MESSAGE = `You've reached the ${FREE_MEMORIAL_LIMIT} memorial limit for free users. Please subscribe to create unlimited memorials.`;
 /** memorial-core.md §9: the redirect to the plans waits 2000 ms (with JavaScript). */
@@ -136,6 +169,14 @@ export const INSTALMENT_GRACE_DAYS = 7;
 /** A declined instalment is tried again this often while the grace period lasts. */
 export const INSTALMENT_RETRY_DAYS = 2;
 
+/** Why a payment the member's plan had overtaken changed nothing (said on the return screen and in the refund email). */
+export const OVERTAKEN_WHY: Record<OvertakenReason, (held: string) => string> = {
+  downgrade: (held) => `You already have the ${held} plan, which includes this one, so this payment changed nothing.`,
+  "same-plan": (held) => `You already have the ${held} plan, so this payment changed nothing.`,
+  "monthly-after-paid": (held) => `You already have the ${held} plan, so no monthly payments were started.`,
+  "price-changed": () => "Your plan changed while you were paying, so this payment no longer matched its price: nothing was changed.",
+};
+
 /** commerce-and-accounts.md §2, §4, §8 "Subscription": the texts, and ours where the spec has none. */
 export const SUBSCRIPTION_MESSAGES = {
   upgradedTitle: "Subscription Upgraded!",
@@ -165,5 +206,18 @@ export const SUBSCRIPTION_MESSAGES = {
   secondPaymentRefunded: "This plan was already paid; your second payment has been refunded.",
   secondPaymentRefundPending: "This plan was already paid; your second payment will be refunded (we could not reach the payment provider just now and will try again).",
   replacedPaymentRefunded: "This card payment came after you chose Stripe's secure page, so it has been refunded. Please finish paying there.",
+  overtakenTitle: "Payment refunded",
+  overtaken: (why: string, paid: string, refunded: boolean) =>
+    `${why} ${refunded ? `Your payment of ${paid} has been refunded.` : `Your payment of ${paid} will be refunded (we could not reach the payment provider just now and will try again).`}`,
+  excessRefunded: (plan: string, credit: string, refunded: boolean) =>
+    `You now have the ${plan} plan. You had already paid ${credit} towards it, so ${credit} of this payment ${refunded ? "has been refunded" : "will be refunded (we could not reach the payment provider just now and will try again)"}.`,
+  cancelConfirmTitle: "Cancel your monthly payments?",
+  keepPlan: "Keep my plan",
+  confirmCancel: "Yes, cancel payments",
+  resumeTitle: "Payments resumed",
+  resumed: (next: string, amount: string, date: string) => `Your monthly payments continue: payment ${next} (${amount}) is due on ${date}.`,
+  resumeFailed: "Failed to resume your payments. Please try again.",
+  nothingToResume: "There are no cancelled payments to resume.",
+  resumeEnded: "Your plan has already ended, so it cannot be resumed. You can choose a plan again below.",
   replacedPaymentRefundPending: "This card payment came after you chose Stripe's secure page, so it will be refunded (we could not reach the payment provider just now and will try again). Please finish paying there.",
 } as const;
