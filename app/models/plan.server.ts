@@ -322,7 +322,12 @@ export async function getPendingPlanPayment(user: Member, paymentId: string) {
   if (!paymentId || paymentId.length > 255) return null;
   const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
   if (!row || row.purchase.userId !== user.id || row.status !== "pending" || row.purchase.status !== "awaiting_payment") return null;
+  // A tab left open: the member's plan may have moved on since this payment was set up (issue 24 §1).
+  const holding = holdingOf(await getSubscription(user));
+  const verdict = judgePlanPayment(holding, { planId: planIdOf(row.purchase.planId), paymentType: row.purchase.paymentType as PaymentType, amountPence: row.amount });
   return {
+    /** Why paying this now would change nothing (it would be refunded): the screen offers no payment then. */
+    overtaken: !verdict.grant ? OVERTAKEN_WHY[verdict.reason](PLANS[holding.planId].name) : verdict.excessPence ? SUBSCRIPTION_MESSAGES.priceMovedOn : null,
     paymentId,
     planId: planIdOf(row.purchase.planId),
     paymentType: row.purchase.paymentType as PaymentType,
@@ -650,6 +655,7 @@ export type PlanCheckoutResult =
 export async function startPlanCheckout(user: Member, paymentId: string, site: string, options: { provider?: PaymentProvider } = {}): Promise<PlanCheckoutResult> {
   const pending = await getPendingPlanPayment(user, paymentId);
   if (!pending) return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
+  if (pending.overtaken) return { ok: false, reason: "refused", message: pending.overtaken };
   const provider = options.provider ?? getPaymentProvider();
   if (pending.provider !== "stripe" || provider.name !== "stripe") return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
   const row = await prisma().planPayment.findUniqueOrThrow({ where: { paymentId }, include: { purchase: true } });

@@ -84,7 +84,14 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
           <FormAlert title={actionData.title}>{actionData.message}</FormAlert>
         </div>
       ) : null}
-      {loaderData.providerName === "test" && loaderData.provider === "test" ? (
+      {loaderData.overtaken ? (
+        <div className="mt-6 space-y-4">
+          <FormAlert title={SUBSCRIPTION_MESSAGES.overtakenPayTitle}>{`${loaderData.overtaken} Nothing has been charged.`}</FormAlert>
+          <Link to="/subscription" className="btn-primary">
+            Back to plans
+          </Link>
+        </div>
+      ) : loaderData.providerName === "test" && loaderData.provider === "test" ? (
         <Form method="post" className="mt-6 space-y-4 rounded-lg border border-amber-300 bg-amber-50 p-5">
           <p className="text-slate-800">
             <strong>Test payment:</strong> payments are not set up on this site, so no card is asked for and no money moves.

@@ -211,6 +211,8 @@ export const SUBSCRIPTION_MESSAGES = {
     `${why} ${refunded ? `Your payment of ${paid} has been refunded.` : `Your payment of ${paid} will be refunded (we could not reach the payment provider just now and will try again).`}`,
   excessRefunded: (plan: string, credit: string, refunded: boolean) =>
     `You now have the ${plan} plan. You had already paid ${credit} towards it, so ${credit} of this payment ${refunded ? "has been refunded" : "will be refunded (we could not reach the payment provider just now and will try again)"}.`,
+  priceMovedOn: "Your plan has changed since this payment was set up, so it no longer matches what the new plan costs you. Please choose the plan again.",
+  overtakenPayTitle: "This payment is no longer needed",
   cancelConfirmTitle: "Cancel your monthly payments?",
   keepPlan: "Keep my plan",
   confirmCancel: "Yes, cancel payments",
