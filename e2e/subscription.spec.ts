@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { createTestMemorial, db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
+import { mailWithSubject } from "./mail";
 
 // Plans paid for real with the built-in provider (issue 17 §1–6), with JavaScript on and off: Forever
 // Plus paid in full opens the vault; Forever paid monthly shows its next payment, keeps the vault closed
@@ -34,6 +35,8 @@ test("Forever Plus paid in full: the current plan says so, and the vault opens",
 
   await upgrade(page, PLUS, /^Pay in full: £429\.00/);
   const current = page.getByRole("region", { name: `Current Plan: ${PLUS}` });
+  await expect(current).toContainText("£429.00, paid in full");
+  await expect(current).not.toContainText("monthly");
   await expect(current).toContainText("Unlimited");
   await expect(current).toContainText("Available");
   await expect(current).toContainText("paid in full, yours for good");
@@ -53,11 +56,66 @@ test("Forever paid monthly: the next payment shown, the vault still closed, and 
   await page.goto("/vault");
   await expect(page.getByRole("heading", { name: "Subscription required" })).toBeVisible();
 
-  await page.goto("/subscription");
-  await page.getByRole("button", { name: "Cancel Subscription" }).click();
+  const receipt = await mailWithSubject(member.email, "Your receipt: £7.75 for the Forever plan", 20_000);
+  expect(receipt.text).toContain("Monthly payment 1 of 36");
+  expect(receipt.text).toContain("Payment 2 of 36 is due on");
+});
+
+test("cancelling monthly payments asks first and says until when; resuming before then carries on; both are emailed", async ({ page, member }) => {
+  await loginAs(page, member);
+  await upgrade(page, "Forever", /^Pay monthly: 36 monthly payments of £7\.75/);
+
+  // Cancel Subscription opens a confirmation step; "Keep my plan" changes nothing.
+  await page.getByRole("link", { name: "Cancel Subscription" }).click();
+  const confirm = page.getByRole("region", { name: "Cancel your monthly payments?" });
+  await expect(confirm).toContainText("No more monthly payments will be taken.");
+  await expect(confirm).toContainText(/Your Forever plan stays active until \w+ \d+, \d{4}\./);
+  await expect(confirm).toContainText("Nothing is deleted");
+  await expectAccessible(page);
+  await confirm.getByRole("link", { name: "Keep my plan" }).click();
+  await expect(page.getByRole("region", { name: "Cancel your monthly payments?" })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Current Plan: Forever" })).toContainText("payment 2 of 36");
+
+  await page.getByRole("link", { name: "Cancel Subscription" }).click();
+  await page.getByRole("button", { name: "Yes, cancel payments" }).click();
   await expect(toast(page)).toContainText("Subscription cancelled");
   await expect(toast(page)).toContainText("No more payments will be taken.");
-  await expect(page.getByRole("region", { name: "Current Plan: Forever" })).toContainText("Cancelled: active until");
+  const current = page.getByRole("region", { name: "Current Plan: Forever" });
+  await expect(current).toContainText("Cancelled: active until");
+  await expectAccessible(page);
+
+  await current.getByRole("button", { name: "Resume payments" }).click();
+  await expect(toast(page)).toContainText("Payments resumed");
+  await expect(toast(page)).toContainText("payment 2 of 36 (£7.75) is due on");
+  await expect(page.getByRole("region", { name: "Current Plan: Forever" })).toContainText("payment 2 of 36 (£7.75) is due on");
+
+  const cancelled = await mailWithSubject(member.email, "Your Forever payments are cancelled", 20_000);
+  expect(cancelled.text).toMatch(/stays active until \w+ \d+, \d{4}/);
+  const resumed = await mailWithSubject(member.email, "Your Forever payments are back on", 20_000);
+  expect(resumed.text).toContain("Payment 2 of 36 (£7.75) is due on");
+});
+
+test("a tab left open: Forever paid there after Forever Plus was paid here is refunded, and the plan stays Forever Plus", async ({ page, member, context }) => {
+  await loginAs(page, member);
+  // The older tab: Forever's payment screen, opened while the member was on the free plan.
+  const older = await context.newPage();
+  await older.goto("/subscription?plan=forever#payment-choice");
+  await older.getByRole("region", { name: "Choose Payment Option: Forever" }).getByLabel(/^Pay in full: £279\.00/).check();
+  await older.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(older.getByRole("heading", { name: "Complete Your Payment", level: 1 })).toBeVisible();
+
+  await upgrade(page, PLUS, /^Pay in full: £429\.00/);
+  // The Forever card no longer offers an upgrade that would be a step down.
+  await expect(page.getByRole("link", { name: "Upgrade Now to Forever", exact: true })).toHaveCount(0);
+  await expect(page.getByText(`Included in ${PLUS}`)).toBeVisible();
+
+  await older.getByRole("button", { name: "Complete Payment" }).click();
+  await expect(toast(older)).toContainText("Payment refunded");
+  await expect(toast(older)).toContainText("Your payment of £279.00 has been refunded.");
+  await expect(older.getByRole("heading", { name: `Current Plan: ${PLUS}` })).toBeVisible();
+  const refund = await mailWithSubject(member.email, "We have refunded £279.00 to you", 20_000);
+  expect(refund.text).toContain("so this payment changed nothing");
+  await older.close();
 });
 
 test("a member at the free limit creates a 26th memorial once upgraded", async ({ page, member }) => {

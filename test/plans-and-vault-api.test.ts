@@ -30,6 +30,30 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     return { api, id, paymentIntentId: created.json.paymentIntentId as string };
   }
 
+  it("ten Continue to Payment at once give one payment; a tab left open never downgrades and is refunded; ten completions grant once", async () => {
+    const { api } = await registerMember(server.url);
+    const starts = await Promise.all(Array.from({ length: 10 }, () => api.post("/api/create-subscription-payment", { planId: "forever", paymentType: "full" })));
+    expect(starts.map((r) => r.status)).toEqual(starts.map(() => 200));
+    const ids = new Set(starts.map((r) => r.json.paymentIntentId as string));
+    expect(ids.size).toBe(1);
+    const [forever] = [...ids];
+
+    // Forever Plus is bought in another tab meanwhile, its completion asked ten times at once.
+    const plus = (await api.post("/api/create-subscription-payment", { planId: "forever_plus", paymentType: "full" })).json.paymentIntentId as string;
+    const paid = await Promise.all(Array.from({ length: 10 }, () => api.post("/api/test-payments/pay", { paymentIntentId: plus })));
+    expect(paid.map((r) => r.status)).toEqual(paid.map(() => 200));
+    expect(paid.filter((r) => r.json.alreadyDone === false)).toHaveLength(1);
+    const completions = await Promise.all(Array.from({ length: 5 }, () => api.post("/api/complete-subscription-upgrade", { paymentIntentId: plus })));
+    expect(completions.map((r) => [r.status, r.json.alreadyDone])).toEqual(completions.map(() => [200, true]));
+
+    // The older tab pays Forever: refused as a step down, refunded, the plan unchanged.
+    const stale = await api.post("/api/test-payments/pay", { paymentIntentId: forever });
+    expect(stale.status).toBe(409);
+    expect(stale.json.message).toMatch(/^You already have the Forever Plus \(with Vault\) plan, which includes this one, so this payment changed nothing\. Your payment of £279\.00 has been refunded\.$/);
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId: forever })).toMatchObject({ status: 409, json: { message: stale.json.message } });
+    expect((await api.get("/api/auth/user")).json).toMatchObject({ subscriptionPlan: "forever_plus", subscriptionExpiryDate: null });
+  });
+
   it("grants a plan only for its own paid payment, once, and says why not otherwise", async () => {
     const visitor = client(server.url);
     expect((await visitor.post("/api/create-subscription-payment", { planId: "forever" })).status).toBe(401);

@@ -1160,8 +1160,14 @@ function cancelledMessage(until: Date | null) {
 
 /** The fund's figure: 15% of every completed Forever and Forever Plus payment, in pence. */
 export async function endowmentFund(): Promise<{ pence: number; payments: number }> {
-  const sum = await prisma().planPayment.aggregate({ where: { status: "succeeded" }, _sum: { amount: true }, _count: { _all: true } });
-  return { pence: Math.floor(((sum._sum.amount ?? 0) * ENDOWMENT_PERCENT) / 100), payments: sum._count._all };
+  // Net of what was given back: a payment refunded whole reads "refunded", not succeeded; the part of a
+  // payment above the plan's price by then is an "excess" refund of a succeeded one.
+  const [sum, excess] = await Promise.all([
+    prisma().planPayment.aggregate({ where: { status: "succeeded" }, _sum: { amount: true }, _count: { _all: true } }),
+    prisma().planRefund.aggregate({ where: { reason: "excess" }, _sum: { amount: true } }),
+  ]);
+  const kept = (sum._sum.amount ?? 0) - (excess._sum.amount ?? 0);
+  return { pence: Math.floor((kept * ENDOWMENT_PERCENT) / 100), payments: sum._count._all };
 }
 
 /** Whether a provider payment id is one of the plans' (the test provider's Pay call serves the shop too). */

@@ -22,7 +22,7 @@ const api = apiRoute({
         const result = await payTestPlanPayment(user, body.paymentIntentId, undefined);
         if (!result) return apiError(404, "No payment information found.");
         if (!result.ok) return apiError(result.reason === "not-found" ? 404 : 409, result.message);
-        return { status: "succeeded", planId: result.planId, plan: PLANS[result.planId].name };
+        return { status: "succeeded", planId: result.planId, plan: PLANS[result.planId].name, alreadyDone: result.alreadyDone };
       }
       return orderAnswer(await payTestPayment(user, body.paymentIntentId));
     },
