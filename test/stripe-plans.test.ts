@@ -202,13 +202,15 @@ describe("monthly with Stripe", () => {
     expect(again.id).toBe(failed.id);
     expect(await sendEvent("invoice.payment_failed", again)).toMatchObject({ handled: "instalment failed again" });
     expect((await me(api)).subscriptionExpiryDate).toBe(afterSecond.subscriptionExpiryDate);
-    const mail = await mailTo(afterFirst.email);
+    const mail = await mailTo(afterFirst.email, "We could not take your Forever payment");
     expect(mail.subject).toBe("We could not take your Forever payment");
     expect((await api.get("/subscription")).text).toContain("A monthly payment did not go through");
     // Then the retry goes through.
     expect(await sendEvent("invoice.paid", stripe.billNextMonth(subscription.id))).toMatchObject({ handled: "instalment recorded" });
     expect((await api.get("/subscription")).text).toContain("payment 4 of 36");
-    expect(smtp.recipients.filter((r) => r.includes(afterFirst.email))).toHaveLength(1);
+    // One failure email; every instalment taken through Stripe's invoices is receipted.
+    expect(smtp.recipients.filter((r, i) => r.includes(afterFirst.email) && smtp.received[i]?.subject === "We could not take your Forever payment")).toHaveLength(1);
+    expect((await mailTo(afterFirst.email, "Your receipt: £7.75 for the Forever plan")).text).toMatch(/Monthly payment \d of 36/);
 
     // Cancel: Stripe is told (the schedule released, the subscription cancelled at the period's end).
     const cancelled = await api.post("/api/cancel-subscription", {});
@@ -536,10 +538,11 @@ describe("the end of a Stripe subscription", () => {
   });
 });
 
-async function mailTo(address: string) {
+/** The email to `address` with this subject (a plan payment's receipt comes first, so the subject picks). */
+async function mailTo(address: string, subject: string) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const index = smtp.recipients.findIndex((r) => r.includes(address));
+    const index = smtp.recipients.findIndex((r, i) => r.includes(address) && smtp.received[i]?.subject === subject);
     if (index >= 0) return smtp.received[index];
     if (Date.now() > deadline) throw new Error(`No email to ${address}`);
     await new Promise((r) => setTimeout(r, 100));
