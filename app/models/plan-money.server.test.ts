@@ -170,6 +170,44 @@ describe.each(databaseKinds)("plan money on $name", (kind) => {
     expect(await resumePlan(await reload(user.id), late)).toEqual({ ok: false, reason: "ended", message: SUBSCRIPTION_MESSAGES.resumeEnded });
   });
 
+  it.skipIf(skip)("with Stripe: resuming a cancelled monthly plan tells Stripe first (nothing changes while it is down), then puts the instalments left back on a schedule", async () => {
+    const stripe = await startStripeServer();
+    try {
+      const provider = createPaymentProvider({
+        provider: "stripe",
+        secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
+        publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
+        webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
+        apiUrl: stripe.url,
+      });
+      const user = await member();
+      const started = await startPlanPurchase(user, "forever_plus", "monthly", { now: JAN, provider });
+      if (!started.ok) throw new Error(started.message);
+      stripe.succeed(started.paymentId);
+      expect(await completePlanPayment(started.paymentId, { userId: user.id, provider, now: JAN })).toMatchObject({ ok: true, planId: "forever_plus" });
+      const purchase = await app.db.prisma.planPurchase.findFirstOrThrow({ where: { userId: user.id, status: "active" } });
+      const mid = new Date(JAN.getTime() + 5 * DAY);
+      expect(await cancelPlan(await reload(user.id), mid, { provider })).toMatchObject({ ok: true });
+      const subscription = stripe.subscriptions.get(purchase.stripeSubscriptionId!)!;
+      expect(subscription.cancel_at_period_end).toBe(true);
+
+      stripe.unreachable = true;
+      expect(await resumePlan(await reload(user.id), mid, { provider })).toEqual({ ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.resumeFailed });
+      expect(await app.db.prisma.planPurchase.findUniqueOrThrow({ where: { id: purchase.id } })).toMatchObject({ status: "cancelled" });
+      stripe.unreachable = false;
+
+      expect(await resumePlan(await reload(user.id), mid, { provider })).toMatchObject({ ok: true });
+      expect(subscription.cancel_at_period_end).toBe(false);
+      const schedule = stripe.schedules.get(subscription.schedule as string)!;
+      expect(schedule).toMatchObject({ end_behavior: "cancel" });
+      // The current (paid) month and the 35 left: 35 × £11.92 then £11.80, 36 months in all.
+      expect(schedule.phases.map((p) => (p as { duration: { interval_count: string | number } }).duration.interval_count).map(Number)).toEqual([35, 1]);
+      expect(await app.db.prisma.planPurchase.findUniqueOrThrow({ where: { id: purchase.id } })).toMatchObject({ status: "active", cancelledAt: null });
+    } finally {
+      await stripe.stop();
+    }
+  });
+
   it.skipIf(skip)("with Stripe: a stale tab's payment is refunded once even when Stripe is down at first, and a partial refund takes only the difference", async () => {
     const stripe = await startStripeServer();
     try {
