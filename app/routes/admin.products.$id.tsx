@@ -40,6 +40,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
             stockQuantity: String(product.stockQuantity),
             isActive: product.isActive,
             imageUrl: product.imageUrl,
+            stockLoaded: String(product.stockQuantity),
           }}
           lastResult={actionData && "result" in actionData ? actionData.result : null}
           submitLabel="Save product"
