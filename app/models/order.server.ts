@@ -608,9 +608,9 @@ export async function changeOrderStatus(
   });
   if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
   const number = orderNumber(order.id);
-  if (order.refundId || order.restockedAt) {
-    if (status === "cancelled") return { ok: true, status, refunded: !!order.refundId, unchanged: true, number };
-    return { ok: false, reason: "refunded", message: order.refundId ? `Order ${number} was refunded, so it stays cancelled.` : ADMIN_MESSAGES.restocked(number) };
+  if (order.refundId) {
+    if (status === "cancelled") return { ok: true, status, refunded: true, unchanged: true, number };
+    return { ok: false, reason: "refunded", message: `Order ${number} was refunded, so it stays cancelled.` };
   }
   if (order.status === status) return { ok: true, status, refunded: false, unchanged: true, number };
 
@@ -635,19 +635,46 @@ export async function changeOrderStatus(
     return { ok: true, status, refunded: true, unchanged: !first, number };
   }
 
-  const changed = await prisma().$transaction(async (tx) => {
-    const updated = await tx.order.updateMany({ where: { id: order.id, refundId: null, restockedAt: null }, data: { status } });
-    if (!updated.count) return false;
-    // An order without a payment (none is made so today; older data) is cancelled without a refund, restocked once.
-    if (status === "cancelled") {
-      await restockOrder(tx, order.id);
-      if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
-    }
-    await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
-    return true;
-  });
-  if (!changed) return { ok: false, reason: "refunded", message: `Order ${number} was refunded, so it stays cancelled.` };
+  let changed: boolean;
+  try {
+    changed = await prisma().$transaction(async (tx) => {
+      const updated = await tx.order.updateMany({ where: { id: order.id, status: order.status, refundId: null }, data: { status } });
+      if (!updated.count) return false;
+      // An order without a payment (none is made so today; older data) is cancelled without a refund and
+      // restocked once; cancelled by mistake and put back, its items leave the stock again (if still there).
+      if (status === "cancelled") {
+        await restockOrder(tx, order.id);
+        if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
+      } else if (order.restockedAt) {
+        await unrestockOrder(tx, order.id);
+      }
+      await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
+      return true;
+    });
+  } catch (error) {
+    if (!(error instanceof SoldOutError)) throw error;
+    return { ok: false, reason: "refunded", message: ADMIN_MESSAGES.restocked(number, error.names.join(", ")) };
+  }
+  if (!changed) {
+    // Someone else changed it meanwhile (two cancels at once): done if it is now what was asked.
+    const now = await prisma().order.findUnique({ where: { id: order.id }, select: { status: true } });
+    if (now?.status === status) return { ok: true, status, refunded: false, unchanged: true, number };
+    return { ok: false, reason: "refunded", message: `Order ${number} changed meanwhile (or was refunded). Please reload and try again.` };
+  }
   return { ok: true, status, refunded: false, unchanged: false, number };
+}
+
+/** Takes a restocked (unpaid) order's items out of stock again, only while enough are left; else SoldOutError. */
+async function unrestockOrder(tx: Prisma.TransactionClient, orderId: string) {
+  const claimed = await tx.order.updateMany({ where: { id: orderId, restockedAt: { not: null } }, data: { restockedAt: null } });
+  if (!claimed.count) return;
+  const items = await tx.orderItem.findMany({ where: { orderId, productId: { not: null } }, select: { productId: true, quantity: true, name: true } });
+  const short: string[] = [];
+  for (const item of items) {
+    const taken = await tx.product.updateMany({ where: { id: item.productId!, stockQuantity: { gte: item.quantity } }, data: { stockQuantity: { decrement: item.quantity } } });
+    if (!taken.count) short.push(item.name);
+  }
+  if (short.length) throw new SoldOutError(short);
 }
 
 export type ShipOrderResult = { ok: true; number: string; unchanged: boolean } | { ok: false; reason: "not-found" | "invalid"; message: string };

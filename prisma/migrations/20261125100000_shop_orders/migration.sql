@@ -13,3 +13,7 @@ ALTER TABLE "orders" ADD COLUMN "carrier" TEXT;
 ALTER TABLE "orders" ADD COLUMN "trackingNumber" TEXT;
 ALTER TABLE "orders" ADD COLUMN "shippedAt" TIMESTAMP(3);
 ALTER TABLE "orders" ADD COLUMN "restockedAt" TIMESTAMP(3);
+
+-- A second payment for a basket already ordered is refunded: a third reason.
+ALTER TABLE "checkouts" DROP CONSTRAINT "checkouts_refundReason_check";
+ALTER TABLE "checkouts" ADD CONSTRAINT "checkouts_refundReason_check" CHECK ("refundReason" IN ('sold-out', 'amount-mismatch', 'duplicate'));
