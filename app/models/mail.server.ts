@@ -211,10 +211,13 @@ async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedM
     if (order.status !== "cancelled") return { skip: "the order is not cancelled" };
     return { to: row.to, kind: "order-cancelled", props: { ...common, refunded: order.refundId ? formatPence(order.totalAmount) : null, supportEmail: getEnv().SUPPORT_EMAIL } };
   }
-  if (order.status !== "shipped" || !order.carrier || !order.trackingNumber) return { skip: "the order is no longer shipped" };
-  // Corrected tracking details are emailed again; an email for details since replaced says nothing.
-  if (row.data.trackingNumber !== undefined && row.data.trackingNumber !== order.trackingNumber) return { skip: "the tracking details were corrected since" };
-  return { to: row.to, kind: "order-shipped", props: { ...common, carrier: order.carrier, trackingNumber: order.trackingNumber, shipping: addressOf(order.shippingAddress) } };
+  // What was shipped, as the row recorded it (an order cancelled since was still shipped: the cancellation
+  // email follows). Corrected tracking details are emailed again, and an email for details since replaced says nothing.
+  const carrier = String(row.data.carrier ?? order.carrier ?? "");
+  const trackingNumber = String(row.data.trackingNumber ?? order.trackingNumber ?? "");
+  if (!carrier || !trackingNumber) return { skip: "the order has no tracking details" };
+  if (order.status === "shipped" && order.trackingNumber !== trackingNumber) return { skip: "the tracking details were corrected since" };
+  return { to: row.to, kind: "order-shipped", props: { ...common, carrier, trackingNumber, shipping: addressOf(order.shippingAddress) } };
 }
 
 // Issue 24 §9: a payment the shop refunded instead of making an order (sold out while paying, a basket already ordered).

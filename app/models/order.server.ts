@@ -699,7 +699,7 @@ export async function shipOrder(actor: AdminActor, orderId: string, input: ShipI
     });
     if (!updated.count) return false;
     await recordAudit(tx, actor, { action: "order.ship", targetType: "order", targetId: order.id, summary: `Order ${number} shipped with ${input.carrier}, tracking ${input.trackingNumber}` });
-    if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-shipped", data: { orderId: order.id, trackingNumber: input.trackingNumber } });
+    if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-shipped", data: { orderId: order.id, carrier: input.carrier, trackingNumber: input.trackingNumber } });
     return true;
   });
   if (!changed) return shipOrder(actor, orderId, input);
