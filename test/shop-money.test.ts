@@ -138,6 +138,10 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     expect(res.json.message).toBe(ADMIN_MESSAGES.externalImage);
     const made = await admin.post("/api/admin/products", { name: "Elsewhere", description: "x", category: "Candles", price: 100, stockQuantity: 1, imageUrl: "https://images.example.com/x.jpg" });
     expect(made.status).toBe(400);
+    // Our own pictures (the demo's drawings included) are sent back as they were read.
+    const ours = await admin.put(`/api/admin/products/${products.lamp.id}`, { name: "Lamp", description: "A lamp.", category: "Candles", price: 1800, stockQuantity: 50, imageUrl: "/demo/products/remembrance-lantern.svg" });
+    expect(ours.status, ours.text).toBe(200);
+    expect((await admin.put(`/api/admin/products/${products.lamp.id}`, { name: "Lamp", description: "A lamp.", category: "Candles", price: 1800, stockQuantity: 50, imageUrl: "/media/../../etc/passwd" })).status).toBe(400);
   });
 
   it("ships an order with carrier and tracking (the buyer sees them and is emailed), then cancels it twice: restocked once, refunded and emailed once", async () => {

@@ -114,7 +114,8 @@ export const apiProductSchema = z.object({
   // Our own pictures only (issue 24 §11): the CSP shows no other site's images, so one would never appear.
   imageUrl: text({ error: ADMIN_MESSAGES.externalImage })
     .max(500)
-    .regex(/^\/media\/[\w./-]+$/, ADMIN_MESSAGES.externalImage)
+    // Uploaded pictures (/media/…) and the demo's own drawings (/demo/…), so a product read can be sent back.
+    .regex(/^\/(media|demo)\/[\w./-]+$/, ADMIN_MESSAGES.externalImage)
     .refine((v) => !v.includes(".."), ADMIN_MESSAGES.externalImage)
     .nullable()
     .optional(),
