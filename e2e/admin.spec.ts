@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, type TestUser } from "./db";
+import { createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, stockOf, type TestUser } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { nextMailTo } from "./mail";
 
@@ -96,6 +96,40 @@ test("create a product (field errors kept with the input) and see it in the shop
   }
 });
 
+test("edit a product while it sells: the sale is kept; a changed stock figure is refused with the current one", async ({ page }) => {
+  const product = await createTestProduct({ category: "Urns", price: 12000, stock: 16 });
+  try {
+    await page.goto(`/admin/products/${product.id}`);
+    await expect(page.getByLabel("Stock quantity")).toHaveValue("16");
+    // The Active box is not required (issue 24 §11): a product can be saved inactive.
+    await expect(page.getByLabel("Active (shown in the shop)")).not.toHaveAttribute("required", /.*/);
+    // Three sold while the form is open.
+    await db().query(`UPDATE products SET "stockQuantity" = "stockQuantity" - 3 WHERE id = $1`, [product.id]);
+    await page.getByLabel("Price (£)").fill("125.00");
+    await page.getByRole("button", { name: "Save product" }).click();
+    await expect(toast(page)).toContainText("Product updated");
+    const { rows } = await db().query(`SELECT price, "stockQuantity" FROM products WHERE id = $1`, [product.id]);
+    expect(rows[0]).toEqual({ price: 12500, stockQuantity: 13 });
+
+    // The stock itself changed, and one more sold meanwhile: nothing saved, the current figure beside the field.
+    await page.goto(`/admin/products/${product.id}`);
+    await expect(page.getByLabel("Stock quantity")).toHaveValue("13");
+    await db().query(`UPDATE products SET "stockQuantity" = "stockQuantity" - 1 WHERE id = $1`, [product.id]);
+    await page.getByLabel("Stock quantity").fill("20");
+    await page.getByRole("button", { name: "Save product" }).click();
+    await expect(page.getByLabel("Stock quantity")).toHaveAccessibleDescription(/Stock changed to 12 while you were editing/);
+    await expect(page.getByLabel("Stock quantity")).toHaveValue("20");
+    expect(await stockOf(product)).toBe(12);
+    await expectAccessible(page);
+    // Saved again, knowingly: now it is set.
+    await page.getByRole("button", { name: "Save product" }).click();
+    await expect(toast(page)).toContainText("Product updated");
+    expect(await stockOf(product)).toBe(20);
+  } finally {
+    await retireTestProducts([product]);
+  }
+});
+
 test("change an order's status, then cancel it: refunded once, the customer emailed, both in the audit log", async ({ page, member }) => {
   const product = await createTestProduct({ category: "Textiles", price: 2000 });
   const { orderId, paymentId } = await createTestCheckout(member, product, { placed: true });
@@ -104,7 +138,7 @@ test("change an order's status, then cancel it: refunded once, the customer emai
   try {
     await page.goto(`/admin/orders?q=${paymentId}`);
     const order = page.getByRole("listitem").filter({ hasText: customer });
-    await expect(order).toContainText("Pending");
+    await expect(order).toContainText("Paid");
     await expect(order).toContainText("Test order");
     await expectAccessible(page);
     await order.getByLabel("Status").selectOption("processing");
@@ -112,8 +146,11 @@ test("change an order's status, then cancel it: refunded once, the customer emai
     await expect(toast(page)).toContainText("Status updated");
     await expect(order).toContainText("Processing");
 
+    const stockBefore = await stockOf(product);
     await confirm(page, order, "Cancel and refund…", "Yes, cancel and refund");
     await expect(toast(page)).toContainText("refunded");
+    // Issue 24 §6: the item is back in stock.
+    expect(await stockOf(product)).toBe(stockBefore + 1);
     await expect(order).toContainText("Refunded");
     await expect(order).toContainText("Cancelled");
     const { rows } = await db().query(`SELECT "amountRefunded" FROM test_payments WHERE id = $1`, [paymentId]);
@@ -121,10 +158,56 @@ test("change an order's status, then cancel it: refunded once, the customer emai
     const mail = await nextMailTo(customer, 0, 30_000);
     expect(mail.subject).toContain("cancelled and refunded");
     expect(mail.text).toContain("£21.60");
+    expect(mail.text).toContain(product.name);
+    expect(mail.text).toContain(paymentId);
+    expect(mail.text).toMatch(/https?:\/\/[^\s]+\/orders/);
     await page.goto(`/admin/audit?q=${orderId}`);
     await expect(page.getByTestId("audit-entry").filter({ hasText: "Refunded an order" })).toHaveCount(1);
     await expect(page.getByTestId("audit-entry").filter({ hasText: "Changed an order's status" })).toHaveCount(1);
   } finally {
+    await retireTestProducts([product]);
+  }
+});
+
+test("ship an order with its carrier and tracking number: the buyer sees them in My Orders and is emailed the amount", async ({ page, browser, member }) => {
+  const product = await createTestProduct({ category: "Frames", price: 3000 });
+  const { orderId, paymentId } = await createTestCheckout(member, product, { placed: true });
+  const customer = `ship-${randomBytes(4).toString("hex")}@example.com`;
+  await db().query(`UPDATE orders SET "customerEmail" = $2 WHERE id = $1`, [orderId, customer]);
+  const context = await browser.newContext({ javaScriptEnabled: test.info().project.use.javaScriptEnabled !== false, baseURL: process.env.E2E_BASE_URL });
+  try {
+    await page.goto(`/admin/orders?q=${paymentId}`);
+    const order = page.getByRole("listitem").filter({ hasText: customer });
+    await expect(order).toContainText("Paid");
+    // A tracking number of spaces: the message beside its field, the carrier kept.
+    await order.getByLabel("Carrier").fill("Royal Mail");
+    await order.getByLabel("Tracking number").fill("   ");
+    await order.getByRole("button", { name: /Mark as shipped/ }).click();
+    await expect(page.getByRole("listitem").filter({ hasText: customer }).getByLabel("Tracking number")).toHaveAccessibleDescription("Please enter the tracking number");
+    await expect(order.getByLabel("Carrier")).toHaveValue("Royal Mail");
+    await expectAccessible(page);
+    await order.getByLabel("Tracking number").fill("RM123456785GB");
+    await order.getByRole("button", { name: /Mark as shipped/ }).click();
+    await expect(toast(page)).toContainText("Order shipped");
+    await expect(order).toContainText("Shipped");
+    await expect(order).toContainText("Royal Mail, tracking RM123456785GB");
+    await expectAccessible(page);
+
+    const mail = await nextMailTo(customer, 0, 30_000);
+    expect(mail.subject).toMatch(/Your Everlight order [0-9A-F]{8} has shipped$/);
+    for (const text of ["Royal Mail", "RM123456785GB", "£32.40", product.name, paymentId]) expect(mail.text).toContain(text);
+    expect(mail.text).toMatch(/https?:\/\/[^\s]+\/orders/);
+
+    const buyer = await context.newPage();
+    await loginAs(buyer, member);
+    await buyer.goto("/orders");
+    const mine = buyer.getByTestId("order").filter({ hasText: product.name });
+    await expect(mine).toContainText("Shipped");
+    await expect(mine.getByTestId("shipment")).toContainText("with Royal Mail. Tracking number: RM123456785GB");
+    await page.goto(`/admin/audit?q=${orderId}`);
+    await expect(page.getByTestId("audit-entry").filter({ hasText: "Shipped an order" })).toHaveCount(1);
+  } finally {
+    await context.close();
     await retireTestProducts([product]);
   }
 });

@@ -119,7 +119,7 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   expect(paymentId).toMatch(/^testpay_/);
   await expect(page).toHaveURL(`/order-confirmation?payment_intent=${paymentId}`);
   await expect(page.getByRole("heading", { name: "What's Next" })).toBeVisible();
-  await expect(page.getByText("You will receive an email confirmation within 5 minutes.")).toBeVisible();
+  await expect(page.getByText("A confirmation email is on its way to you now.")).toBeVisible();
   await expectAccessible(page);
 
   // My Orders, the stock, the basket, the email.
@@ -127,7 +127,9 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   await expect(page.getByRole("heading", { level: 1, name: "My Orders" })).toBeVisible();
   const order = page.getByTestId("order");
   await expect(order).toHaveCount(1);
-  await expect(order).toContainText("Pending");
+  // Paid, not "Pending" (issue 24 §8).
+  await expect(order).toContainText("Paid");
+  await expect(order).not.toContainText("Pending");
   await expect(order).toContainText("Test order");
   await expect(order).toContainText(urn.name);
   await expect(order).toContainText("£81.00");
@@ -141,6 +143,9 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   expect(mail.subject).toMatch(/^\[Test order\] Your Everlight order [0-9A-F]{8} is confirmed$/);
   expect(mail.text).toContain(urn.name);
   expect(mail.text).toContain("£81.00");
+  // The confirmation does not promise itself (issue 24 §8); it says how shipping will be told.
+  expect(mail.text).not.toContain("within 5 minutes");
+  expect(mail.text).toContain("carrier and tracking number");
 });
 
 test("checkout with an empty basket says so and leads back to the basket", async ({ page, member }) => {

@@ -1,4 +1,8 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
 import { addToBasket, formPost, insertProducts, SHIPPING, shopProducts, withTax } from "./shop";
@@ -252,6 +256,66 @@ describe("refunds", () => {
     expect(await ordersOf(second)).toEqual([]);
   });
 });
+
+describe("one basket, one payment, one order (issue 24 §4)", () => {
+  it("reuses the PaymentIntent for a second checkout of an unchanged basket; paid again on Stripe's page, the second payment is refunded once and makes no order", async () => {
+    const api = await member();
+    await addToBasket(api, products.vase, 3);
+    const first = await api.post("/api/create-payment-intent", { shipping: SHIPPING });
+    const again = await Promise.all([1, 2, 3].map(() => api.post("/api/create-payment-intent", { shipping: SHIPPING })));
+    const intentId = first.json.paymentIntentId as string;
+    expect(again.map((a) => a.json.paymentIntentId)).toEqual([intentId, intentId, intentId]);
+    const checkoutId = stripe.intents.get(intentId)!.metadata.checkoutId;
+    const made = new Set(stripe.requests.filter((r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.checkoutId === checkoutId).map((r) => r.idempotencyKey));
+    expect(made).toEqual(new Set([`checkout-${checkoutId}-payment`]));
+
+    // The same basket paid a second way (an older tab without JavaScript, on Stripe's page) as well.
+    const hosted = await formPost(api, "/checkout", { intent: "shipping", ...SHIPPING });
+    expect(hosted.status).toBe(303);
+    const sessionId = hosted.headers.get("location")!.split("/").pop()!;
+    stripe.succeed(intentId);
+    const secondIntent = stripe.completeSession(sessionId).payment_intent as string;
+
+    const page = await api.get(`/order-confirmation?payment_intent=${intentId}`);
+    expect(page.status).toBe(200);
+    const back = await api.get(`/order-confirmation?session_id=${sessionId}`);
+    expect(back.status).toBe(409);
+    expect(back.text).toContain("This basket had already been ordered");
+    // Stripe's webhook for it, twice: acknowledged, nothing more.
+    const payload = stripe.event("checkout.session.completed", stripe.sessions.get(sessionId)!);
+    for (const _ of [1, 2]) expect((await postWebhook(payload, stripe.sign(payload))).status).toBe(200);
+    expect(stripe.refunds.filter((r) => r.payment_intent === secondIntent)).toHaveLength(1);
+    expect(stripe.refunds.filter((r) => r.payment_intent === intentId)).toEqual([]);
+    const orders = await ordersOf(api);
+    expect(orders).toEqual([expect.objectContaining({ paymentIntentId: intentId, totalAmount: withTax(3 * 1999) })]);
+
+    // The buyer is emailed the refund once, with the amount, the items, the payment and a link from PUBLIC_URL.
+    const refundMails = await waitForMail((m) => m.subject.includes("has been refunded") && m.text.includes(secondIntent));
+    expect(refundMails).toHaveLength(1);
+    expect(refundMails[0].text).toContain(formatPence(withTax(3 * 1999)));
+    expect(refundMails[0].text).toContain(`3 × ${products.vase.name}`);
+    expect(refundMails[0].text).toContain(`${SITE}/orders`);
+  });
+});
+
+/** The emails the server wrote (no SMTP: .eml files in DATA_DIR/outbox) that match, waiting a while for one. */
+async function waitForMail(match: (mail: { subject: string; text: string }) => boolean) {
+  const dir = path.join(server.dataDir, "outbox");
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".eml")) : [];
+    const mails = await Promise.all(files.map(async (f) => simpleParser(readFileSync(path.join(dir, f)))));
+    const found = mails.map((m) => ({ subject: m.subject ?? "", text: m.text ?? "" })).filter(match);
+    if (found.length || Date.now() > deadline) {
+      // A moment more, so that a second (wrong) email would be seen too.
+      await new Promise((r) => setTimeout(r, 1000));
+      return (await Promise.all(readdirSync(dir).filter((f) => f.endsWith(".eml")).map(async (f) => simpleParser(readFileSync(path.join(dir, f))))))
+        .map((m) => ({ subject: m.subject ?? "", text: m.text ?? "" }))
+        .filter(match);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 describe("start-up", () => {
   it("stops with a clear message when PAYMENT_PROVIDER=stripe has no keys", async () => {

@@ -1,6 +1,8 @@
 import { render } from "@react-email/components";
 import { createElement, type ReactElement } from "react";
 import { OrderCancelledEmail, orderCancelledSubject, type OrderCancelledProps } from "./order-cancelled";
+import { OrderShippedEmail, orderShippedSubject, type OrderShippedProps } from "./order-shipped";
+import { PaymentRefundedEmail, paymentRefundedSubject, type PaymentRefundedProps } from "./payment-refunded";
 import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
 import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
 import { PlanCancelledEmail, planCancelledSubject, type PlanCancelledProps } from "./plan-cancelled";
@@ -27,6 +29,8 @@ export type EmailPropsByKind = {
   "tributes-waiting": TributesWaitingProps;
   "order-confirmation": OrderConfirmationProps;
   "order-cancelled": OrderCancelledProps;
+  "order-shipped": OrderShippedProps;
+  "payment-refunded": PaymentRefundedProps;
   "instalment-missed": InstalmentMissedProps;
   "plan-lapsed": PlanLapsedProps;
   "plan-receipt": PlanReceiptProps;
@@ -48,6 +52,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
   "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
   "order-cancelled": { subject: orderCancelledSubject, template: OrderCancelledEmail },
+  "order-shipped": { subject: orderShippedSubject, template: OrderShippedEmail },
+  "payment-refunded": { subject: paymentRefundedSubject, template: PaymentRefundedEmail },
   "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
   "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
   "plan-receipt": { subject: planReceiptSubject, template: PlanReceiptEmail },

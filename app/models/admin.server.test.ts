@@ -5,7 +5,8 @@ import { deleteUserAsAdmin, listPendingTributesForAdmin, moderateTributeAsAdmin,
 import { dailyFigures } from "./analytics.server";
 import { listAudit, type AdminActor } from "./audit.server";
 import { changeOrderStatus } from "./order.server";
-import { createProduct, removeProduct } from "./product.server";
+import { createProduct, removeProduct, updateProduct } from "./product.server";
+import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 
 // The admin dashboard's rules (issue 19) on PGlite and PostgreSQL: the last administrator keeps their
 // rights and one's own go only when confirmed; deleting a user takes their memorials; tributes are
@@ -109,6 +110,27 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     expect(await changeOrderStatus(actor(admin), unpaid.id, "cancelled")).toMatchObject({ ok: true, refunded: false });
     expect(await changeOrderStatus(actor(admin), unpaid.id, "completed")).toMatchObject({ ok: true, status: "completed" });
     expect(await auditOf(unpaid.id)).toEqual(["order.status", "order.status"]);
+  });
+
+  it.skipIf(skip)("keeps a sale made while a product was being edited, and refuses a stock figure that changed meanwhile (issue 24 §5)", async () => {
+    const admin = await user(true);
+    const input = { name: "Urn", description: "A brass urn.", category: "Urns", price: 12000, stockQuantity: 16, isActive: true, imageUrl: null };
+    const urn = await createProduct(actor(admin), input);
+    // The form was loaded at 16; three sold; the price is edited, the stock left as loaded.
+    await app.db.prisma.product.update({ where: { id: urn.id }, data: { stockQuantity: { decrement: 3 } } });
+    expect(await updateProduct(actor(admin), urn.id, { ...input, price: 12500, expectedStock: 16 })).toMatchObject({ ok: true, product: { price: 12500, stockQuantity: 13 } });
+    // The stock changed in the form (to 20) while one more sold: nothing saved, the current figure told.
+    await app.db.prisma.product.update({ where: { id: urn.id }, data: { stockQuantity: { decrement: 1 } } });
+    expect(await updateProduct(actor(admin), urn.id, { ...input, name: "Brass urn", stockQuantity: 20, expectedStock: 13 })).toEqual({
+      ok: false,
+      reason: "stock-changed",
+      stock: 12,
+      message: ADMIN_MESSAGES.stockChanged(12),
+    });
+    expect(await app.db.prisma.product.findUniqueOrThrow({ where: { id: urn.id } })).toMatchObject({ name: "Urn", stockQuantity: 12 });
+    // Saved again from the figure now shown: set.
+    expect(await updateProduct(actor(admin), urn.id, { ...input, stockQuantity: 20, expectedStock: 12 })).toMatchObject({ ok: true, product: { stockQuantity: 20 } });
+    expect(await auditOf(urn.id)).toEqual(["product.create", "product.update", "product.update"]);
   });
 
   it.skipIf(skip)("counts the last 30 days per day exactly as direct counts do", async () => {

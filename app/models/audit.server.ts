@@ -26,6 +26,7 @@ export type AuditAction =
   | "product.delete"
   | "order.status"
   | "order.refund"
+  | "order.ship"
   | "contact.status"
   | "news.fetch";
 
@@ -42,6 +43,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   "product.delete": "Deleted a product",
   "order.status": "Changed an order's status",
   "order.refund": "Refunded an order",
+  "order.ship": "Shipped an order",
   "contact.status": "Changed a contact message's status",
   "news.fetch": "Fetched news",
 };

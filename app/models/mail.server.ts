@@ -8,7 +8,7 @@ import { countryName } from "~/utils/countries";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
-import { orderNumber, TAX_LABEL, WHATS_NEXT } from "~/utils/shop";
+import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
@@ -111,12 +111,11 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeTributesWaiting(row, site);
     case "order-confirmation":
       return composeOrderConfirmation(row, site);
-    case "order-cancelled": {
-      const order = await prisma().order.findUnique({ where: { id: String(data.orderId) }, select: { id: true, customerName: true, totalAmount: true, isTest: true, refundId: true } });
-      if (!order?.refundId) return { skip: "the order was not refunded" };
-      const props = { customerName: order.customerName ?? "customer", orderNumber: orderNumber(order.id), refunded: formatPence(order.totalAmount), isTest: order.isTest };
-      return { to: row.to, kind: "order-cancelled", props: { ...props, ordersUrl: `${site}/orders`, supportEmail: getEnv().SUPPORT_EMAIL } };
-    }
+    case "order-cancelled":
+    case "order-shipped":
+      return composeOrderNews(row, site);
+    case "payment-refunded":
+      return composePaymentRefunded(row, site);
     case "instalment-missed": {
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
       const props = { firstName: String(data.firstName), planName, amount: formatPence(Number(data.amount)), number: Number(data.number), count: Number(data.count) };
@@ -229,8 +228,66 @@ async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<C
       tax: formatPence(order.taxAmount),
       total: formatPence(order.totalAmount),
       shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter((s): s is string => !!s),
-      whatsNext: WHATS_NEXT,
+      whatsNext: WHATS_NEXT_EMAIL,
       ordersUrl: `${site}/orders`,
+    },
+  };
+}
+
+const addressOf = (shippingAddress: unknown) => {
+  const a = (shippingAddress ?? {}) as Partial<Record<"address" | "city" | "state" | "zipCode" | "country", string>>;
+  return [a.address, a.city, a.state, a.zipCode, a.country ? countryName(a.country) : undefined].filter((s): s is string => !!s);
+};
+
+// Issue 24 §8–§9: an order cancelled (and refunded) or shipped, with its items, amount and payment reference.
+async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedMail<"order-cancelled" | "order-shipped"> | { skip: string }> {
+  const order = await prisma().order.findUnique({ where: { id: String(row.data.orderId) }, include: { items: { orderBy: { createdAt: "asc" } } } });
+  if (!order) return { skip: "the order was deleted" };
+  const common = {
+    customerName: order.customerName ?? "customer",
+    orderNumber: orderNumber(order.id),
+    paymentId: order.paymentIntentId ?? "",
+    isTest: order.isTest,
+    lines: order.items.map((i) => ({ name: i.name, quantity: i.quantity, lineTotal: formatPence(i.price * i.quantity) })),
+    total: formatPence(order.totalAmount),
+    ordersUrl: `${site}/orders`,
+  };
+  if (row.kind === "order-cancelled") {
+    if (order.status !== "cancelled") return { skip: "the order is not cancelled" };
+    return { to: row.to, kind: "order-cancelled", props: { ...common, refunded: order.refundId ? formatPence(order.totalAmount) : null, supportEmail: getEnv().SUPPORT_EMAIL } };
+  }
+  // What was shipped, as the row recorded it (an order cancelled since was still shipped: the cancellation
+  // email follows). Corrected tracking details are emailed again, and an email for details since replaced says nothing.
+  const carrier = String(row.data.carrier ?? order.carrier ?? "");
+  const trackingNumber = String(row.data.trackingNumber ?? order.trackingNumber ?? "");
+  if (!carrier || !trackingNumber) return { skip: "the order has no tracking details" };
+  if (order.status === "shipped" && order.trackingNumber !== trackingNumber) return { skip: "the tracking details were corrected since" };
+  return { to: row.to, kind: "order-shipped", props: { ...common, carrier, trackingNumber, shipping: addressOf(order.shippingAddress) } };
+}
+
+// Issue 24 §9: a payment the shop refunded instead of making an order (sold out while paying, a basket already ordered).
+async function composePaymentRefunded(row: OutboxRow, site: string): Promise<ComposedMail<"payment-refunded"> | { skip: string }> {
+  const checkout = await prisma().checkout.findUnique({ where: { id: String(row.data.checkoutId) } });
+  if (!checkout || checkout.status !== "refunded") return { skip: "the payment was not refunded" };
+  const items = checkout.items as unknown as { name: string; quantity: number; unitPrice: number }[];
+  const shipping = checkout.shipping as unknown as { firstName?: string; lastName?: string };
+  const refunded = formatPence(checkout.totalAmount);
+  const duplicate = checkout.refundReason === "duplicate";
+  const reason = checkout.refundReason === "sold-out" ? SHOP_MESSAGES.soldOut(checkout.soldOutItems || "an item", refunded) : duplicate ? SHOP_MESSAGES.duplicatePayment(refunded) : `Your payment of ${refunded} has been refunded in full and no order was placed.`;
+  return {
+    to: row.to,
+    kind: "payment-refunded",
+    props: {
+      customerName: `${shipping.firstName ?? ""} ${shipping.lastName ?? ""}`.trim() || "customer",
+      reason,
+      refunded,
+      paymentId: checkout.paymentId ?? checkout.sessionId ?? "",
+      isTest: checkout.provider === "test",
+      lines: items.map((i) => ({ name: i.name, quantity: i.quantity, lineTotal: formatPence(i.unitPrice * i.quantity) })),
+      total: refunded,
+      linkUrl: duplicate ? `${site}/orders` : `${site}/basket`,
+      linkLabel: duplicate ? "See your orders" : "See your basket",
+      supportEmail: getEnv().SUPPORT_EMAIL,
     },
   };
 }

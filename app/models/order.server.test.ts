@@ -2,9 +2,13 @@ import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { SHIPPING as SHOP_SHIPPING } from "../../test/shop";
 import { addToCart, getBasket } from "./cart.server";
-import { completePayment, getCheckoutForPayment, listOrders, payTestPayment, retryPendingRefunds, startCheckout } from "./order.server";
+import { changeOrderStatus, completePayment, getCheckoutForPayment, listOrders, payTestPayment, retryPendingRefunds, shipOrder, startCheckout } from "./order.server";
+import { composeMail, type OutboxRow } from "./mail.server";
+import { renderEmail } from "~/emails";
 import { testProvider } from "~/services/payments.server";
-import { ORDERS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
+import { formatPence } from "~/utils/money";
+import { MAX_ORDER_PENCE, ORDERS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
+import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 import type { ShippingDetails } from "~/utils/validation/shop";
 
 // Checkout and orders with the built-in test provider (issue 16 §3–§6), on PGlite and PostgreSQL: what is
@@ -154,5 +158,157 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     expect(second.orders[1].badge).toEqual({ label: "Refund-requested", tone: "destructive" });
     expect(second.orders[0].badge).toEqual({ label: "Completed", tone: "success" });
     expect((await listOrders(user.id, 50)).page).toBe(2);
+  });
+
+  // ───────────── issue 24: one basket, one payment, one order; restock once; shipped; bounds ─────────────
+
+  const admin = async () => {
+    const u = await app.db.prisma.user.create({ data: { email: `oadm${Date.now().toString(36)}${n++}@example.com`, firstName: "Ada", lastName: "Admin", password: "x", isAdmin: true } });
+    return { id: u.id, email: u.email, isAdmin: true as const, ip: "10.0.0.1" };
+  };
+  const stockOf = async (id: string) => (await app.db.prisma.product.findUniqueOrThrow({ where: { id } })).stockQuantity;
+  /** The email a queued row becomes, as text (what the buyer reads). */
+  async function mailText(where: { kind: string; to?: string }) {
+    const rows = await app.db.prisma.mailOutbox.findMany({ where });
+    return Promise.all(
+      rows.map(async (row) => {
+        const composed = await composeMail({ ...row, data: row.data as Record<string, unknown> } as OutboxRow);
+        if ("skip" in composed) return `skipped: ${composed.skip}`;
+        const { subject, text } = await renderEmail(composed.kind, composed.props as never);
+        return `${subject}\n${text}`;
+      }),
+    );
+  }
+
+  it.skipIf(skip)("reuses the open payment for a second checkout of an unchanged basket, with the newest shipping, and makes a new one once the basket changes", async () => {
+    const user = await member();
+    const p = await product(1500, 10);
+    await addToCart(user, { productId: p.id, quantity: 2 });
+    const first = await checkout(user);
+    const second = await startCheckout(user, { ...SHIPPING, address: "2 Low Street" }, { hosted: false, site: SITE });
+    expect(second).toMatchObject({ ok: true, next: { kind: "pay-here", paymentId: first } });
+    expect(await app.db.prisma.checkout.count({ where: { userId: user.id } })).toBe(1);
+    expect(await app.db.prisma.testPayment.count({ where: { metadata: { path: ["userId"], equals: user.id } } })).toBe(1);
+    // Paid: the order goes to the address given last.
+    const paid = await payTestPayment(user, first);
+    expect(paid).toMatchObject({ ok: true, created: true });
+    if (paid.ok) expect(paid.order.shipping[0]).toBe("2 Low Street");
+
+    // A changed basket is another basket: another payment.
+    await addToCart(user, { productId: p.id, quantity: 1 });
+    const third = await checkout(user);
+    await addToCart(user, { productId: p.id, quantity: 1 });
+    const fourth = await checkout(user);
+    expect(new Set([first, third, fourth]).size).toBe(3);
+  });
+
+  it.skipIf(skip)("makes one open payment for ten checkouts of one basket at once", async () => {
+    const user = await member();
+    const p = await product(1000, 10);
+    await addToCart(user, { productId: p.id, quantity: 3 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => startCheckout(user, SHIPPING, { hosted: false, site: SITE })));
+    const ids = results.map((r) => (r.ok && r.next.kind === "pay-here" ? r.next.paymentId : `failed: ${JSON.stringify(r)}`));
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toMatch(/^testpay_/);
+    expect(await app.db.prisma.checkout.count({ where: { userId: user.id, status: "open" } })).toBe(1);
+    expect(await app.db.prisma.testPayment.count({ where: { metadata: { path: ["userId"], equals: user.id } } })).toBe(1);
+  });
+
+  it.skipIf(skip)("refunds once, and makes no second order, a second payment for a basket already ordered, and emails the buyer", async () => {
+    const user = await member();
+    const p = await product(2000, 10);
+    await addToCart(user, { productId: p.id, quantity: 2 });
+    const firstPayment = await checkout(user);
+    // A second checkout of the same basket paid another way (Stripe Checkout without JavaScript; an older tab):
+    // the same basket's row with a payment of its own.
+    const open = await app.db.prisma.checkout.findFirstOrThrow({ where: { paymentId: firstPayment } });
+    const other = await testProvider.createPayment({ amount: open.totalAmount, currency: "gbp", idempotencyKey: `other-${open.id}`, description: "x", metadata: { userId: user.id } });
+    const { id: _id, createdAt: _c, updatedAt: _u, orderId: _o, sessionId: _s, ...copy } = open;
+    await app.db.prisma.checkout.create({ data: { ...copy, items: copy.items as object, shipping: copy.shipping as object, paymentId: other.id } });
+    await testProvider.payTestPayment!(firstPayment);
+    await testProvider.payTestPayment!(other.id);
+
+    // Both completed at once (the webhook and the page): one order, one refund.
+    const results = await Promise.all([completePayment({ paymentId: firstPayment }), completePayment({ paymentId: other.id }), completePayment({ paymentId: other.id })]);
+    expect(results.filter((r) => r.ok && r.created)).toHaveLength(1);
+    expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(1);
+    expect(await stockOf(p.id)).toBe(8);
+    const refunded = results.find((r) => !r.ok);
+    expect(refunded).toMatchObject({ ok: false, reason: "refunded", message: SHOP_MESSAGES.duplicatePayment("£43.20") });
+    const loser = results[0].ok && results[0].created ? other.id : firstPayment;
+    expect((await app.db.prisma.testPayment.findUniqueOrThrow({ where: { id: loser } })).amountRefunded).toBe(4320);
+    // Asked again later: the same answer, nothing refunded or emailed twice.
+    expect(await completePayment({ paymentId: loser })).toMatchObject({ ok: false, reason: "refunded", refundPending: false });
+    expect(await retryPendingRefunds()).toBe(0);
+    const mails = await mailText({ kind: "payment-refunded", to: SHIPPING.email });
+    const mine = mails.filter((m) => m.includes(loser));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toContain("£43.20");
+    expect(mine[0]).toContain(`2 × ${p.name}`);
+    expect(mine[0]).toContain(`${SITE}/orders`);
+  });
+
+  it.skipIf(skip)("refuses a basket over what one order can take with a clear message, before anything is made", async () => {
+    const user = await member();
+    // £100,000 a piece (the highest price), 250 of them: £27m, over 2^31−1 pence.
+    const p = await product(10_000_000, 300);
+    await addToCart(user, { productId: p.id, quantity: 250 });
+    const total = 250 * 10_000_000 * 1.08;
+    expect(total).toBeGreaterThan(2 ** 31 - 1);
+    const result = await startCheckout(user, SHIPPING, { hosted: false, site: SITE });
+    expect(result).toEqual({ ok: false, reason: "too-large", message: SHOP_MESSAGES.orderTooLarge(formatPence(total)) });
+    if (!result.ok) expect(result.message).toContain(formatPence(MAX_ORDER_PENCE));
+    expect(await app.db.prisma.checkout.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it.skipIf(skip)("puts a cancelled order's items back in stock once, however often it is cancelled, and emails the amount", async () => {
+    const user = await member();
+    const urn = await product(9900, 16);
+    await addToCart(user, { productId: urn.id, quantity: 3 });
+    const paid = await payTestPayment(user, await checkout(user));
+    if (!paid.ok) throw new Error("not paid");
+    expect(await stockOf(urn.id)).toBe(13);
+    const a = await admin();
+    const results = await Promise.all([changeOrderStatus(a, paid.order.id, "cancelled"), changeOrderStatus(a, paid.order.id, "cancelled")]);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(await stockOf(urn.id)).toBe(16);
+    expect(await changeOrderStatus(a, paid.order.id, "cancelled")).toMatchObject({ ok: true, unchanged: true });
+    expect(await stockOf(urn.id)).toBe(16);
+    expect(await changeOrderStatus(a, paid.order.id, "pending")).toMatchObject({ ok: false, reason: "refunded" });
+    const mails = await mailText({ kind: "order-cancelled", to: SHIPPING.email });
+    const mine = mails.filter((m) => m.includes(paid.order.number));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toContain("£320.76");
+    expect(mine[0]).toContain(`3 × ${urn.name}`);
+    expect(mine[0]).toContain(paid.order.paymentId!);
+
+    // An order without a payment: cancelled and restocked once; put back, its items leave the stock again.
+    const unpaid = await app.db.prisma.order.create({ data: { totalAmount: 100, status: "pending", items: { create: [{ productId: urn.id, name: urn.name, quantity: 2, price: 50 }] } } });
+    await Promise.all([changeOrderStatus(a, unpaid.id, "cancelled"), changeOrderStatus(a, unpaid.id, "cancelled")]);
+    expect(await stockOf(urn.id)).toBe(18);
+    expect(await changeOrderStatus(a, unpaid.id, "processing")).toMatchObject({ ok: true });
+    expect(await stockOf(urn.id)).toBe(16);
+  });
+
+  it.skipIf(skip)("ships an order with its carrier and tracking number, shown in My Orders and emailed once, and never a cancelled one", async () => {
+    const user = await member();
+    const p = await product(2500, 5);
+    await addToCart(user, { productId: p.id });
+    const paid = await payTestPayment(user, await checkout(user));
+    if (!paid.ok) throw new Error("not paid");
+    expect(paid.order.badge.label).toBe("Paid");
+    const a = await admin();
+    expect(await changeOrderStatus(a, paid.order.id, "shipped")).toEqual({ ok: false, reason: "invalid", message: ADMIN_MESSAGES.needsTracking });
+    const details = { carrier: "Royal Mail", trackingNumber: "RM123456785GB" };
+    expect(await shipOrder(a, paid.order.id, details)).toMatchObject({ ok: true, unchanged: false });
+    expect(await shipOrder(a, paid.order.id, details)).toMatchObject({ ok: true, unchanged: true });
+    const [mine] = (await listOrders(user.id)).orders;
+    expect(mine).toMatchObject({ status: "shipped", badge: { label: "Shipped" }, carrier: "Royal Mail", trackingNumber: "RM123456785GB" });
+    const mails = (await mailText({ kind: "order-shipped", to: SHIPPING.email })).filter((m) => m.includes(paid.order.number));
+    expect(mails).toHaveLength(1);
+    for (const text of ["Royal Mail", "RM123456785GB", "£27.00", p.name, paid.order.paymentId!, `${SITE}/orders`]) expect(mails[0]).toContain(text);
+
+    await changeOrderStatus(a, paid.order.id, "cancelled");
+    expect(await shipOrder(a, paid.order.id, { carrier: "DPD", trackingNumber: "1" })).toEqual({ ok: false, reason: "invalid", message: ADMIN_MESSAGES.shipCancelled });
   });
 });

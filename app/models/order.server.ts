@@ -1,4 +1,5 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { createHash } from "node:crypto";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import {
   getPaymentProvider,
@@ -10,9 +11,9 @@ import {
 } from "~/services/payments.server";
 import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
-import { orderNumber, orderStatusBadge, ORDERS_PER_PAGE, SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
+import { MAX_ORDER_PENCE, orderNumber, orderStatusBadge, ORDERS_PER_PAGE, SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
 import { pageWindow } from "~/utils/paging";
-import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, type OrderStatus } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, type OrderStatus, type ShipInput } from "~/utils/validation/admin";
 import type { ShippingDetails } from "~/utils/validation/shop";
 import type { RateLimited } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
@@ -53,23 +54,47 @@ const shippingOf = (checkout: Pick<CheckoutRow, "shipping">) => checkout.shippin
 export type StartCheckoutResult =
   | { ok: true; checkoutId: string; next: { kind: "pay-here"; paymentId: string; clientSecret: string | null } | { kind: "redirect"; url: string } }
   | RateLimited
-  | { ok: false; reason: "empty" | "stock" | "provider"; message: string };
+  | { ok: false; reason: "empty" | "stock" | "provider" | "too-large"; message: string };
+
+/**
+ * Which basket a checkout pays for (issue 24 §4): the member, and each line's id, quantity and unit price.
+ * An unchanged basket has the same key; a changed one (a quantity, a price, a line) another. A basket
+ * ordered loses its lines, so buying the same things again later makes new lines and a new key.
+ */
+function basketKeyOf(userId: string, lines: { id: string; quantity: number; unitPrice: number }[]) {
+  const text = `${userId}|${lines.map((l) => `${l.id}:${l.quantity}:${l.unitPrice}`).join(",")}`;
+  return createHash("sha256").update(text).digest("hex");
+}
 
 /**
  * Step 1's Continue to Payment (§4: "submitting the shipping form creates a payment intent"). With
  * `hosted` (a browser without JavaScript) and Stripe, the payment is taken on a Stripe Checkout page the
  * buyer is sent to; otherwise on our own step 2 (the Payment Element, or the test provider's button).
+ *
+ * One basket, one payment (issue 24 §4; Stripe: one PaymentIntent per cart): a second Continue to Payment
+ * for an unchanged basket (another tab, the back button, a double click, ten at once) reuses the open
+ * checkout and its payment, with the newest shipping details. Finding or making that checkout happens
+ * under a per-member advisory lock, and its payment is made with an idempotency key of the checkout, so
+ * parallel requests get one payment.
  */
 export async function startCheckout(user: Member, shipping: ShippingDetails, options: { hosted: boolean; site: string }): Promise<StartCheckoutResult> {
   const basket = await getBasket(user);
   if (!basket.lines.length) return { ok: false, reason: "empty", message: SHOP_MESSAGES.basketEmpty };
   if (basket.hasProblems) return { ok: false, reason: "stock", message: SHOP_MESSAGES.basketChanged };
-  const limit = await hitRateLimit(RATE_LIMITS.checkoutPerUser, user.id);
-  if (!limit.allowed) {
-    return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.checkout} ${describeRetry(limit.retryAfterSeconds)}` };
-  }
+  // Issue 24 §7: more than one payment can take (and far below what an amount column holds).
+  if (basket.total > MAX_ORDER_PENCE) return { ok: false, reason: "too-large", message: SHOP_MESSAGES.orderTooLarge(formatPence(basket.total)) };
 
   const provider = getPaymentProvider();
+  const hosted = options.hosted && provider.name === "stripe";
+  const basketKey = basketKeyOf(user.id, basket.lines);
+  const reusable = { userId: user.id, basketKey, status: "open", provider: provider.name, sessionId: null } satisfies Prisma.CheckoutWhereInput;
+  if (hosted || !(await prisma().checkout.findFirst({ where: reusable, select: { id: true } }))) {
+    const limit = await hitRateLimit(RATE_LIMITS.checkoutPerUser, user.id);
+    if (!limit.allowed) {
+      return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.checkout} ${describeRetry(limit.retryAfterSeconds)}` };
+    }
+  }
+
   const items: CheckoutItem[] = basket.lines.map((line) => ({
     productId: line.productId,
     memorialId: line.memorialId,
@@ -78,21 +103,26 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
     quantity: line.quantity,
     unitPrice: line.unitPrice,
   }));
-  const checkout = await prisma().checkout.create({
-    data: {
-      userId: user.id,
-      provider: provider.name,
-      subtotalAmount: basket.subtotal,
-      taxAmount: basket.tax,
-      totalAmount: basket.total,
-      items,
-      shipping,
-    },
+  const fresh = {
+    userId: user.id,
+    provider: provider.name,
+    basketKey,
+    subtotalAmount: basket.subtotal,
+    taxAmount: basket.tax,
+    totalAmount: basket.total,
+    items,
+    shipping,
+  };
+  const { checkout, reused } = await prisma().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`checkout:${user.id}`}))`;
+    const open = hosted ? null : await tx.checkout.findFirst({ where: reusable, orderBy: { createdAt: "desc" } });
+    if (open) return { checkout: await tx.checkout.update({ where: { id: open.id }, data: { shipping } }), reused: true };
+    return { checkout: await tx.checkout.create({ data: fresh }), reused: false };
   });
   const metadata = { checkoutId: checkout.id, userId: user.id };
   const description = `Everlight order (${basket.count} item${basket.count === 1 ? "" : "s"})`;
   try {
-    if (options.hosted && provider.name === "stripe") {
+    if (hosted) {
       const session = await provider.createHostedCheckout({
         amount: basket.total,
         currency: checkout.currency,
@@ -110,14 +140,20 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
       await prisma().checkout.update({ where: { id: checkout.id }, data: { sessionId: session.id } });
       return { ok: true, checkoutId: checkout.id, next: { kind: "redirect", url: session.url } };
     }
-    const payment = await provider.createPayment({ amount: basket.total, currency: checkout.currency, idempotencyKey: `checkout-${checkout.id}-payment`, description, metadata });
-    await prisma().checkout.update({ where: { id: checkout.id }, data: { paymentId: payment.id } });
+    // The same idempotency key for the same checkout: however many requests get here, one payment.
+    const payment = await provider.createPayment({ amount: checkout.totalAmount, currency: checkout.currency, idempotencyKey: `checkout-${checkout.id}-payment`, description, metadata });
+    if (reused && payment.status === "canceled") {
+      // Its payment can no longer be paid (cancelled at the provider): this checkout is retired, a new one made.
+      await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { basketKey: null } });
+      return startCheckout(user, shipping, options);
+    }
+    await prisma().checkout.updateMany({ where: { id: checkout.id, paymentId: null }, data: { paymentId: payment.id } });
     return { ok: true, checkoutId: checkout.id, next: { kind: "pay-here", paymentId: payment.id, clientSecret: payment.clientSecret } };
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     console.error(error.message);
     // Nothing was created at the provider that anyone can pay: the record of it goes too.
-    await prisma().checkout.deleteMany({ where: { id: checkout.id, status: "open" } });
+    if (!reused) await prisma().checkout.deleteMany({ where: { id: checkout.id, status: "open", paymentId: null } });
     return { ok: false, reason: "provider", message: SHOP_MESSAGES.paymentCreateFailed };
   }
 }
@@ -287,12 +323,25 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
       return order.id;
     });
   } catch (error) {
+    if (isBasketOrderedError(error)) {
+      // Issue 24 §4: another payment for this same basket already made its order (at most one checkout of a
+      // basket is ever completed: a partial unique index). This one is refunded, once, and makes no order.
+      await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { status: "refunding", refundReason: "duplicate" } });
+      return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
+    }
     if (!(error instanceof SoldOutError)) throw error;
     await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { status: "refunding", refundReason: "sold-out", soldOutItems: error.names.join(", ") } });
     return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
   }
   if (orderId === null) return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
   return { ok: true, order: toOrderView(await loadOrder(orderId)), created: true };
+}
+
+/** The claim of a checkout whose basket another completed checkout already ordered (checkouts_basketKey_completed_key). */
+function isBasketOrderedError(error: unknown) {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== "P2002") return false;
+  const target = JSON.stringify(error.meta ?? {});
+  return target.includes("basketKey") || !target.includes("paymentIntentId");
 }
 
 /** What was bought leaves the basket; anything added since, or beyond what was bought, stays. */
@@ -313,7 +362,9 @@ async function settled(checkout: CheckoutRow): Promise<CompletePaymentResult> {
   const message =
     checkout.refundReason === "sold-out"
       ? SHOP_MESSAGES.soldOut(checkout.soldOutItems || "an item", amount)
-      : `Your payment of ${amount} has been refunded in full and no order was placed. ${SHOP_MESSAGES.paymentUnexpected}`;
+      : checkout.refundReason === "duplicate"
+        ? SHOP_MESSAGES.duplicatePayment(amount)
+        : `Your payment of ${amount} has been refunded in full and no order was placed. ${SHOP_MESSAGES.paymentUnexpected}`;
   return { ok: false, reason: "refunded", message, paymentId: checkout.paymentId ?? checkout.sessionId ?? "", refundPending: checkout.status !== "refunded" };
 }
 
@@ -323,7 +374,12 @@ async function finishRefund(checkout: CheckoutRow): Promise<CheckoutRow> {
   if (!provider || !checkout.paymentId) return checkout;
   try {
     const refund = await provider.refund(checkout.paymentId, { idempotencyKey: `refund-${checkout.id}` });
-    await prisma().checkout.updateMany({ where: { id: checkout.id, status: "refunding" }, data: { status: "refunded", refundId: refund.id } });
+    // Recorded once, and the buyer told once (issue 24 §9), by the one update that moves it to refunded.
+    await prisma().$transaction(async (tx) => {
+      const moved = await tx.checkout.updateMany({ where: { id: checkout.id, status: "refunding" }, data: { status: "refunded", refundId: refund.id } });
+      const email = shippingOf(checkout).email;
+      if (moved.count && email) await queueMail(tx, { to: email, kind: "payment-refunded", data: { checkoutId: checkout.id } });
+    });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     console.error(`Refund of checkout ${checkout.id} failed (it is retried on the next confirmation or webhook): ${error.message}`);
@@ -417,6 +473,9 @@ export function toOrderView(order: OrderRow) {
     items: order.items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity, unitPrice: i.price, lineTotal: i.price * i.quantity, productId: i.productId, memorialId: i.memorialId })),
     customerName: order.customerName,
     customerEmail: order.customerEmail,
+    carrier: order.carrier,
+    trackingNumber: order.trackingNumber,
+    shippedAt: order.shippedAt,
     shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter(Boolean) as string[],
   };
 }
@@ -458,6 +517,9 @@ export function toApiOrder(order: OrderRow) {
     customerEmail: order.customerEmail,
     customerName: order.customerName,
     customerPhone: order.customerPhone,
+    carrier: order.carrier,
+    trackingNumber: order.trackingNumber,
+    shippedAt: order.shippedAt,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
     items: order.items.map((i) => ({ id: i.id, productId: i.productId, memorialId: i.memorialId, name: i.name, quantity: i.quantity, price: i.price, createdAt: i.createdAt })),
@@ -508,18 +570,42 @@ export async function listOrdersForAdminApi({ limit = 50, offset = 0 } = {}) {
 
 export type OrderStatusResult =
   | { ok: true; status: OrderStatus; refunded: boolean; unchanged: boolean; number: string }
-  | { ok: false; reason: "not-found" | "refunded" | "refund-failed"; message: string };
+  | { ok: false; reason: "not-found" | "refunded" | "refund-failed" | "invalid"; message: string };
+
+/** Puts a cancelled order's products back in stock, once (issue 24 §6): restockedAt is claimed by a conditional update. */
+async function restockOrder(tx: Prisma.TransactionClient, orderId: string) {
+  const claimed = await tx.order.updateMany({ where: { id: orderId, restockedAt: null }, data: { restockedAt: new Date() } });
+  if (!claimed.count) return false;
+  const items = await tx.orderItem.findMany({ where: { orderId, productId: { not: null } }, select: { productId: true, quantity: true } });
+  for (const item of items) await tx.product.updateMany({ where: { id: item.productId! }, data: { stockQuantity: { increment: item.quantity } } });
+  return true;
+}
 
 /**
- * Changes an order's status (§4; issue 19 §5). Cancelling a paid order refunds it through its payments
- * provider first (an idempotent refund keyed by the order), then records the refund on the order in a
- * conditional update, so however many times it is cancelled, at once or again later, one refund is made,
- * one email tells the customer and one audit record says so. A refunded order stays cancelled. If the
- * provider cannot refund just now, nothing changes and the administrator is told.
+ * Changes an order's status (§4; issue 19 §5; issue 24 §6, §8). Cancelling a paid order refunds it through
+ * its payments provider first (an idempotent refund keyed by the order), then records the refund on the
+ * order, puts its items back in stock and emails the customer, in one transaction behind a conditional
+ * update: however many times it is cancelled, at once or again later, one refund, one restock, one email
+ * and one audit record. A refunded (or restocked) order stays cancelled. If the provider cannot refund just
+ * now, nothing changes and the administrator is told. "shipped" needs a carrier and a tracking number
+ * (shipOrder).
  */
-export async function changeOrderStatus(actor: AdminActor, orderId: string, status: OrderStatus, options: { provider?: PaymentProvider } = {}): Promise<OrderStatusResult> {
+export async function changeOrderStatus(
+  actor: AdminActor,
+  orderId: string,
+  status: OrderStatus,
+  options: { provider?: PaymentProvider; shipping?: ShipInput } = {},
+): Promise<OrderStatusResult> {
+  if (status === "shipped") {
+    if (!options.shipping) return { ok: false, reason: "invalid", message: ADMIN_MESSAGES.needsTracking };
+    const shipped = await shipOrder(actor, orderId, options.shipping);
+    return shipped.ok ? { ok: true, status, refunded: false, unchanged: shipped.unchanged, number: shipped.number } : shipped;
+  }
   if (!isRecordId(orderId)) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
-  const order = await prisma().order.findUnique({ where: { id: orderId }, select: { id: true, status: true, paymentIntentId: true, paymentProvider: true, refundId: true, totalAmount: true, customerEmail: true } });
+  const order = await prisma().order.findUnique({
+    where: { id: orderId },
+    select: { id: true, status: true, paymentIntentId: true, paymentProvider: true, refundId: true, restockedAt: true, totalAmount: true, customerEmail: true },
+  });
   if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
   const number = orderNumber(order.id);
   if (order.refundId) {
@@ -541,19 +627,81 @@ export async function changeOrderStatus(actor: AdminActor, orderId: string, stat
     const first = await prisma().$transaction(async (tx) => {
       const claimed = await tx.order.updateMany({ where: { id: order.id, refundId: null }, data: { status: "cancelled", refundId, refundedAt: new Date() } });
       if (!claimed.count) return false;
-      await recordAudit(tx, actor, { action: "order.refund", targetType: "order", targetId: order.id, summary: `Order ${number} cancelled (was ${order.status}); ${formatPence(order.totalAmount)} refunded (${refundId})` });
+      await restockOrder(tx, order.id);
+      await recordAudit(tx, actor, { action: "order.refund", targetType: "order", targetId: order.id, summary: `Order ${number} cancelled (was ${order.status}); ${formatPence(order.totalAmount)} refunded (${refundId}); items back in stock` });
       if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
       return true;
     });
     return { ok: true, status, refunded: true, unchanged: !first, number };
   }
 
+  let changed: boolean;
+  try {
+    changed = await prisma().$transaction(async (tx) => {
+      const updated = await tx.order.updateMany({ where: { id: order.id, status: order.status, refundId: null }, data: { status } });
+      if (!updated.count) return false;
+      // An order without a payment (none is made so today; older data) is cancelled without a refund and
+      // restocked once; cancelled by mistake and put back, its items leave the stock again (if still there).
+      if (status === "cancelled") {
+        await restockOrder(tx, order.id);
+        if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
+      } else if (order.restockedAt) {
+        await unrestockOrder(tx, order.id);
+      }
+      await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
+      return true;
+    });
+  } catch (error) {
+    if (!(error instanceof SoldOutError)) throw error;
+    return { ok: false, reason: "refunded", message: ADMIN_MESSAGES.restocked(number, error.names.join(", ")) };
+  }
+  if (!changed) {
+    // Someone else changed it meanwhile (two cancels at once): done if it is now what was asked.
+    const now = await prisma().order.findUnique({ where: { id: order.id }, select: { status: true } });
+    if (now?.status === status) return { ok: true, status, refunded: false, unchanged: true, number };
+    return { ok: false, reason: "refunded", message: `Order ${number} changed meanwhile (or was refunded). Please reload and try again.` };
+  }
+  return { ok: true, status, refunded: false, unchanged: false, number };
+}
+
+/** Takes a restocked (unpaid) order's items out of stock again, only while enough are left; else SoldOutError. */
+async function unrestockOrder(tx: Prisma.TransactionClient, orderId: string) {
+  const claimed = await tx.order.updateMany({ where: { id: orderId, restockedAt: { not: null } }, data: { restockedAt: null } });
+  if (!claimed.count) return;
+  const items = await tx.orderItem.findMany({ where: { orderId, productId: { not: null } }, select: { productId: true, quantity: true, name: true } });
+  const short: string[] = [];
+  for (const item of items) {
+    const taken = await tx.product.updateMany({ where: { id: item.productId!, stockQuantity: { gte: item.quantity } }, data: { stockQuantity: { decrement: item.quantity } } });
+    if (!taken.count) short.push(item.name);
+  }
+  if (short.length) throw new SoldOutError(short);
+}
+
+export type ShipOrderResult = { ok: true; number: string; unchanged: boolean } | { ok: false; reason: "not-found" | "invalid"; message: string };
+
+/**
+ * Marks an order shipped with its carrier and tracking number (issue 24 §8), shown in My Orders and emailed
+ * to the buyer. Saving the same details again changes nothing and sends nothing; corrected details are
+ * saved and emailed again. A cancelled order cannot be shipped.
+ */
+export async function shipOrder(actor: AdminActor, orderId: string, input: ShipInput): Promise<ShipOrderResult> {
+  if (!isRecordId(orderId)) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
+  const order = await prisma().order.findUnique({ where: { id: orderId }, select: { id: true, status: true, carrier: true, trackingNumber: true, customerEmail: true } });
+  if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
+  const number = orderNumber(order.id);
+  if (order.status === "cancelled") return { ok: false, reason: "invalid", message: ADMIN_MESSAGES.shipCancelled };
+  if (order.status === "shipped" && order.carrier === input.carrier && order.trackingNumber === input.trackingNumber) return { ok: true, number, unchanged: true };
   const changed = await prisma().$transaction(async (tx) => {
-    const updated = await tx.order.updateMany({ where: { id: order.id, refundId: null }, data: { status } });
+    // Conditional on what was read: two administrators saving at once send one email each for what they saved, never for a cancelled order.
+    const updated = await tx.order.updateMany({
+      where: { id: order.id, status: order.status, carrier: order.carrier, trackingNumber: order.trackingNumber, refundId: null },
+      data: { status: "shipped", carrier: input.carrier, trackingNumber: input.trackingNumber, shippedAt: new Date() },
+    });
     if (!updated.count) return false;
-    await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
+    await recordAudit(tx, actor, { action: "order.ship", targetType: "order", targetId: order.id, summary: `Order ${number} shipped with ${input.carrier}, tracking ${input.trackingNumber}` });
+    if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-shipped", data: { orderId: order.id, carrier: input.carrier, trackingNumber: input.trackingNumber } });
     return true;
   });
-  if (!changed) return { ok: false, reason: "refunded", message: `Order ${number} was refunded, so it stays cancelled.` };
-  return { ok: true, status, refunded: false, unchanged: false, number };
+  if (!changed) return shipOrder(actor, orderId, input);
+  return { ok: true, number, unchanged: false };
 }

@@ -6,7 +6,7 @@ import { groupOf, PRODUCTS_PER_PAGE, SHOP_GROUP_IDS, SHOP_GROUPS, type ShopGroup
 import { formatPence } from "~/utils/money";
 import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 import { pageWindow } from "~/utils/paging";
-import { ADMIN_PAGE_SIZE, type ProductInput } from "~/utils/validation/admin";
+import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, type ProductInput } from "~/utils/validation/admin";
 import { recordAudit, type AdminActor } from "./audit.server";
 import { deleteStoredMedia, imageSources, storeImage } from "./media.server";
 
@@ -126,18 +126,37 @@ export async function createProduct(actor: AdminActor, input: ProductInput) {
   });
 }
 
-/** Edits a product; a replaced uploaded picture's files are removed. Null when there is no such product. */
-export async function updateProduct(actor: AdminActor, id: string, input: ProductInput) {
+export type UpdateProductResult = { ok: true; product: ProductRow } | { ok: false; reason: "not-found" } | { ok: false; reason: "stock-changed"; stock: number; message: string };
+
+/**
+ * Edits a product; a replaced uploaded picture's files are removed (issue 19 §4). The stock is never
+ * written back as it was when the editor loaded it (issue 24 §5): with `expectedStock` (the figure the
+ * form or the /api client read), a stock left as it was is not touched, so whatever sold meanwhile stays
+ * sold; a changed stock is set only if it is still the figure the editor saw (a conditional update), and
+ * otherwise nothing is saved and the editor is told the current figure. Without `expectedStock` (an /api
+ * client that sent none) the stock is set as given.
+ */
+export async function updateProduct(actor: AdminActor, id: string, input: ProductInput): Promise<UpdateProductResult> {
   const before = await findProduct(id);
-  if (!before) return null;
-  const product = await prisma().$transaction(async (tx) => {
-    const updated = await tx.product.updateMany({ where: { id }, data: productData(input) });
+  if (!before) return { ok: false, reason: "not-found" };
+  const { expectedStock } = input;
+  const keepStock = expectedStock !== undefined && input.stockQuantity === expectedStock;
+  const result = await prisma().$transaction(async (tx) => {
+    const { stockQuantity, ...rest } = productData(input);
+    const where: Prisma.ProductWhereInput = { id, ...(expectedStock !== undefined && !keepStock ? { stockQuantity: expectedStock } : {}) };
+    const updated = await tx.product.updateMany({ where, data: keepStock ? rest : { ...rest, stockQuantity } });
     if (!updated.count) return null;
-    await recordAudit(tx, actor, { action: "product.update", targetType: "product", targetId: id, summary: `${input.name} at ${formatPence(input.price)}${input.isActive ? "" : " (inactive)"}` });
+    const stockNote = keepStock ? "" : `, stock ${stockQuantity}`;
+    await recordAudit(tx, actor, { action: "product.update", targetType: "product", targetId: id, summary: `${input.name} at ${formatPence(input.price)}${stockNote}${input.isActive ? "" : " (inactive)"}` });
     return tx.product.findUnique({ where: { id }, select: productFields });
   });
-  if (product && before.imageUrl && input.imageUrl !== undefined && before.imageUrl !== product.imageUrl) await deleteStoredMedia([before.imageUrl]);
-  return product;
+  if (!result) {
+    const now = await findProduct(id);
+    if (!now) return { ok: false, reason: "not-found" };
+    return { ok: false, reason: "stock-changed", stock: now.stockQuantity, message: ADMIN_MESSAGES.stockChanged(now.stockQuantity) };
+  }
+  if (before.imageUrl && input.imageUrl !== undefined && before.imageUrl !== result.imageUrl) await deleteStoredMedia([before.imageUrl]);
+  return { ok: true, product: result };
 }
 
 export type RemoveProductResult = { ok: true; outcome: "deleted" | "deactivated"; name: string } | { ok: false };

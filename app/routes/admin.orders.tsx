@@ -1,20 +1,26 @@
-import { Form, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.orders";
 import { AdminPager, Card, ConfirmAction, Empty, formatDateTime, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
-import { changeOrderStatus, listOrdersForAdmin } from "~/models/order.server";
+import { Field } from "~/components/forms";
+import { changeOrderStatus, listOrdersForAdmin, shipOrder } from "~/models/order.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ORDER_STATUS_BADGES } from "~/utils/shop";
-import { ORDER_STATUSES, orderStatusSchema, recordIdSchema } from "~/utils/validation/admin";
+import { ORDER_STATUSES, orderStatusSchema, recordIdSchema, SHIP_LIMITS, shipOrderSchema } from "~/utils/validation/admin";
 
 // Orders tab (commerce-and-accounts.md §3 "Admin views also carry user and items", §4; issue 19 §5): every
 // order with its customer, items, total, test marker and status, filtered by status and searched. The
 // status changes between pending, processing and completed with a select; cancelling is its own button
-// behind a confirmation, because cancelling a paid order refunds it (once) and emails the customer.
+// behind a confirmation, because cancelling a paid order refunds it (once), puts its items back in stock
+// (once) and emails the customer. Mark as shipped takes the carrier and tracking number, shown to the buyer
+// in My Orders and emailed (issue 24 §8); a mistake there comes back beside its field with what was typed.
 
-const actionSchema = z.object({ intent: z.literal("status"), orderId: recordIdSchema, status: orderStatusSchema });
+const actionSchema = z.object({ intent: z.literal("status"), orderId: recordIdSchema, status: orderStatusSchema.exclude(["shipped"]) });
+const shipSchema = z.object({ intent: z.literal("ship"), orderId: recordIdSchema }).and(shipOrderSchema);
+
+type ShipFailure = { orderId: string; values: { carrier: string; trackingNumber: string }; errors: Partial<Record<"carrier" | "trackingNumber" | "form", string[]>> };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);
@@ -25,7 +31,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === "ship") return shipAction(request, actor, form);
+  const parsed = actionSchema.safeParse(form);
   if (!parsed.success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
   const result = await changeOrderStatus(actor, parsed.data.orderId, parsed.data.status);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
@@ -35,8 +43,25 @@ export async function action({ request }: Route.ActionArgs) {
   return backWithToast(request, { type: "success", title: "Status updated", description });
 }
 
-export default function AdminOrders({ loaderData }: Route.ComponentProps) {
+async function shipAction(request: Request, actor: Awaited<ReturnType<typeof requireAdminActor>>, form: Record<string, FormDataEntryValue>) {
+  const values = { carrier: String(form.carrier ?? "").slice(0, 500), trackingNumber: String(form.trackingNumber ?? "").slice(0, 500) };
+  const orderId = String(form.orderId ?? "");
+  const parsed = shipSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors = z.flattenError(parsed.error).fieldErrors as ShipFailure["errors"];
+    if (!recordIdSchema.safeParse(orderId).success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+    return data({ ship: { orderId, values, errors } satisfies ShipFailure }, { status: 400 });
+  }
+  const result = await shipOrder(actor, parsed.data.orderId, { carrier: parsed.data.carrier, trackingNumber: parsed.data.trackingNumber });
+  if (!result.ok && result.reason === "not-found") return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
+  if (!result.ok) return data({ ship: { orderId, values, errors: { form: [result.message] } } satisfies ShipFailure }, { status: 409 });
+  const description = result.unchanged ? `Order ${result.number} was already shipped with these details.` : `Order ${result.number} is marked shipped; the customer has been emailed the tracking number.`;
+  return backWithToast(request, { type: "success", title: "Order shipped", description });
+}
+
+export default function AdminOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { items, total, page, pages, search, status } = loaderData;
+  const shipFailure = actionData && "ship" in actionData ? actionData.ship : null;
   const navigation = useNavigation();
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("orderId") : null;
   return (
@@ -82,6 +107,11 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                   </ul>
                   <p className="mt-1 text-sm font-semibold text-slate-900">Total {formatPence(o.total)}</p>
                   {o.refundedAt ? <p className="text-sm text-slate-700">Refunded {formatDateTime(o.refundedAt)}</p> : null}
+                  {o.carrier && o.trackingNumber ? (
+                    <p className="text-sm text-slate-700 wrap-anywhere">
+                      Shipped{o.shippedAt ? ` ${formatDateTime(o.shippedAt.toISOString())}` : ""} with {o.carrier}, tracking {o.trackingNumber}
+                    </p>
+                  ) : null}
                 </div>
                 {o.refunded ? null : (
                   <div className="flex flex-wrap items-end gap-2">
@@ -93,7 +123,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                           Status
                         </label>
                         <select id={`status-${o.id}`} name="status" defaultValue={o.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
-                          {ORDER_STATUSES.filter((s) => s !== "cancelled" || !o.paymentId || o.status === "cancelled").map((s) => (
+                          {ORDER_STATUSES.filter((s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped")).map((s) => (
                             <option key={s} value={s}>
                               {ORDER_STATUS_BADGES[s].label}
                             </option>
@@ -113,6 +143,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                         fields={{ orderId: o.id, status: "cancelled" }}
                       />
                     ) : null}
+                    {o.status !== "cancelled" ? <ShipForm order={o} failure={shipFailure?.orderId === o.id ? shipFailure : null} busy={busyId === o.id} /> : null}
                   </div>
                 )}
               </div>
@@ -122,6 +153,38 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       )}
       <AdminPager page={page} pages={pages} base="/admin/orders" query={{ q: search, status }} />
     </section>
+  );
+}
+
+/** Mark as shipped (issue 24 §8): a plain form per order, its carrier and tracking number beside their messages. */
+function ShipForm({ order, failure, busy }: { order: { id: string; number: string; status: string; carrier: string | null; trackingNumber: string | null }; failure: ShipFailure | null; busy: boolean }) {
+  const shipped = order.status === "shipped";
+  return (
+    <Form method="post" className="w-full space-y-2 rounded-md border border-slate-200 p-3" aria-label={`Shipping of order ${order.number}`}>
+      <input type="hidden" name="intent" value="ship" />
+      <input type="hidden" name="orderId" value={order.id} />
+      {failure?.errors.form ? (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {failure.errors.form.join(" ")}
+        </p>
+      ) : null}
+      <div className="grid gap-2 sm:grid-cols-2">
+        <Field
+          label="Carrier"
+          errors={failure?.errors.carrier}
+          inputProps={{ id: `carrier-${order.id}`, name: "carrier", type: "text", maxLength: SHIP_LIMITS.carrierMax, defaultValue: failure?.values.carrier ?? order.carrier ?? "", required: true }}
+        />
+        <Field
+          label="Tracking number"
+          errors={failure?.errors.trackingNumber}
+          inputProps={{ id: `tracking-${order.id}`, name: "trackingNumber", type: "text", maxLength: SHIP_LIMITS.trackingMax, defaultValue: failure?.values.trackingNumber ?? order.trackingNumber ?? "", required: true }}
+        />
+      </div>
+      <button type="submit" className="btn-secondary" disabled={busy}>
+        {shipped ? "Update tracking" : "Mark as shipped"}
+        <span className="sr-only"> (order {order.number})</span>
+      </button>
+    </Form>
   );
 }
 

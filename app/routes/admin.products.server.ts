@@ -37,12 +37,16 @@ export async function productFormAction(request: Request, productId: string | nu
     imageUrl = null;
   }
 
-  const input = { ...submission.value, imageUrl };
+  const { stockLoaded, ...fields } = submission.value;
+  const input = { ...fields, imageUrl, expectedStock: productId === null ? undefined : stockLoaded };
   if (productId === null) {
     const product = await createProduct(actor, input);
     return backWithToast(request, { type: "success", title: "Product created", description: `${product.name} is in the shop${product.isActive ? "" : " list, inactive"}.` }, "/admin/products");
   }
-  const product = await updateProduct(actor, productId, input);
-  if (!product) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.productNotFound }, "/admin/products");
-  return backWithToast(request, { type: "success", title: "Product updated", description: `${product.name} has been saved.` }, "/admin/products");
+  const result = await updateProduct(actor, productId, input);
+  if (!result.ok && result.reason === "not-found") return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.productNotFound }, "/admin/products");
+  // Issue 24 §5: sold (or edited) meanwhile; the form comes back as typed, the current figure beside it.
+  // stockNow: the figure the form now carries as loaded (loaders are not run again after a 4xx).
+  if (!result.ok) return data({ result: submission.reply({ fieldErrors: { stockQuantity: [result.message] } }), stockNow: result.stock }, { status: 409 });
+  return backWithToast(request, { type: "success", title: "Product updated", description: `${result.product.name} has been saved.` }, "/admin/products");
 }

@@ -90,8 +90,8 @@ export async function action({ request }: Route.ActionArgs) {
   }
   if (result.reason === "empty") return redirect("/checkout", { status: 303 });
   if (result.reason === "rate-limited") return data({ result: submission.reply(), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
-  const failure = result.reason === "stock" ? { title: SHOP_MESSAGES.stockTitle, message: result.message } : { title: "Error", message: result.message };
-  return data({ result: submission.reply(), failure }, { status: result.reason === "stock" ? 409 : 502 });
+  const failure = result.reason === "stock" ? { title: SHOP_MESSAGES.stockTitle, message: result.message } : { title: result.reason === "too-large" ? "Order too large" : "Error", message: result.message };
+  return data({ result: submission.reply(), failure }, { status: result.reason === "stock" ? 409 : result.reason === "too-large" ? 422 : 502 });
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -134,7 +134,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 {actionData?.failure ? (
                   <FormAlert title={actionData.failure.title}>
                     {actionData.failure.message}{" "}
-                    {actionData.failure.title === SHOP_MESSAGES.stockTitle ? (
+                    {actionData.failure.title === SHOP_MESSAGES.stockTitle || actionData.failure.title === "Order too large" ? (
                       <Link to="/basket" className="link">
                         Check your basket
                       </Link>

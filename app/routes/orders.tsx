@@ -9,8 +9,8 @@ import { formatPence } from "~/utils/money";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 // My Orders (commerce-and-accounts.md §2 "My Orders"; issue 16 §6): the member's orders, newest first,
-// a page at a time, each with its status badge (completed, pending, processing, cancelled; any other value
-// destructive) and, for test payments, a Test order badge. Links to the account, the shop and memorials.
+// a page at a time, each with its status badge (a paid order reads Paid; processing, shipped with its carrier
+// and tracking number, completed, cancelled; any other value destructive) and, for test payments, a Test order badge. Links to the account, the shop and memorials.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -58,6 +58,11 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                     </div>
                   </div>
                   <p className="text-sm text-slate-700">Placed on {formatLongDate(order.createdAt)}</p>
+                  {order.status === "shipped" && order.carrier && order.trackingNumber ? (
+                    <p className="mt-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 wrap-anywhere" data-testid="shipment">
+                      Shipped{order.shippedAt ? ` on ${formatLongDate(order.shippedAt)}` : ""} with {order.carrier}. Tracking number: <span className="font-semibold">{order.trackingNumber}</span>
+                    </p>
+                  ) : null}
                   <ul className="mt-3 space-y-1 text-slate-800">
                     {order.items.map((item) => (
                       <li key={item.id} className="flex justify-between gap-4">

@@ -1,4 +1,4 @@
-import { TAX_PERCENT } from "./money";
+import { formatPence, TAX_PERCENT } from "./money";
 
 // The shop's rules and words, in one place (commerce-and-accounts.md §2 "Products", "Cart page",
 // "My Orders", §5 "Cart", §8, §9). Pure: the screens, the /api and the models all read them from here.
@@ -112,13 +112,27 @@ export const SHOP_MESSAGES = {
   soldOut: (names: string, amount: string) =>
     `Sorry: ${names} sold out while you were paying, so no order was placed. Your payment of ${amount} has been refunded in full; the refund may take a few days to appear. The item is no longer in stock.`,
   unavailable: "Payments are not available right now. Please try again in a few minutes.",
+  // Issue 24 §4: a second payment for a basket already ordered.
+  duplicatePayment: (amount: string) =>
+    `This basket had already been ordered, so this second payment of ${amount} has been refunded in full and no second order was placed. Your first order stands; see My Orders.`,
+  // Issue 24 §7: what one order may come to (Stripe's largest charge in pounds; it also fits the database).
+  orderTooLarge: (total: string) =>
+    `Your basket comes to ${total}, more than the ${formatPence(MAX_ORDER_PENCE)} one order can take. Please lower a quantity or split it into smaller orders.`,
 } as const;
 
-/** §2 "My Orders": the four known statuses and their badges; any other value is shown as destructive. */
+/** The most one order can come to, tax included: Stripe's largest charge (£999,999.99), well inside a 32-bit column. */
+export const MAX_ORDER_PENCE = 99_999_999;
+
+/**
+ * §2 "My Orders": the known statuses and their badges; any other value is shown as destructive. An order
+ * exists only once it is paid, so "pending" (the spec's first status) reads "Paid" (issue 24 §8); "shipped"
+ * is ours (issue 24 §8: carrier and tracking number).
+ */
 export const ORDER_STATUS_BADGES: Record<string, { label: string; tone: "success" | "warning" | "info" | "muted" }> = {
-  completed: { label: "Completed", tone: "success" },
-  pending: { label: "Pending", tone: "warning" },
+  pending: { label: "Paid", tone: "warning" },
   processing: { label: "Processing", tone: "info" },
+  shipped: { label: "Shipped", tone: "success" },
+  completed: { label: "Completed", tone: "success" },
   cancelled: { label: "Cancelled", tone: "muted" },
 };
 
@@ -131,13 +145,16 @@ export function orderNumber(orderId: string) {
   return orderId.replace(/-/g, "").slice(0, 8).toUpperCase();
 }
 
-/** §2 "Order confirmation": the What's Next list. */
+/** §2 "Order confirmation": the What's Next list (the email is sent at once; shipping is emailed when it ships). */
 export const WHATS_NEXT = [
-  "You will receive an email confirmation within 5 minutes.",
+  "A confirmation email is on its way to you now.",
   "Your order will be processed within 1-2 business days.",
-  "Shipping information will be sent once your order ships.",
+  "When your order ships we will email you the carrier and tracking number, also shown in My Orders.",
   "Physical memorial products are carefully packaged.",
 ] as const;
+
+/** The same list in the confirmation email itself (which is the confirmation: it does not promise one). */
+export const WHATS_NEXT_EMAIL = WHATS_NEXT.slice(1);
 
 /** §2, §9: the payment form that has not loaded within this long says so (SHOP_MESSAGES.loadTimeout). */
 export const PAYMENT_FORM_TIMEOUT_MS = 10_000;

@@ -11,7 +11,8 @@ import { productFormSchema } from "~/utils/validation/admin";
 // pounds, stock, active, and an optional picture. A plain multipart form; with JavaScript the fields are
 // checked as they are sent and a picture over 5MB is refused before it is uploaded.
 
-export type ProductDefaults = { name: string; description: string; category: string; price: string; stockQuantity: string; isActive: boolean; imageUrl: string | null };
+/** `stockLoaded`: editing, the stock as it is now (issue 24 §5: a stock left as loaded is not written back). */
+export type ProductDefaults = { name: string; description: string; category: string; price: string; stockQuantity: string; isActive: boolean; imageUrl: string | null; stockLoaded?: string };
 
 const TOO_LARGE = "File too large: Please select an image smaller than 5MB";
 
@@ -74,8 +75,10 @@ export function ProductForm({ defaults, lastResult, submitLabel }: { defaults: P
         <Field label="Price (£)" hint="In pounds, e.g. 24.99" errors={fields.price.errors} inputProps={{ ...getInputProps(fields.price, { type: "text" }), inputMode: "decimal" }} />
         <Field label="Stock quantity" hint="A whole number, 0 or more" errors={fields.stockQuantity.errors} inputProps={{ ...getInputProps(fields.stockQuantity, { type: "text" }), inputMode: "numeric" }} />
       </div>
+      {defaults.stockLoaded !== undefined ? <input type="hidden" name="stockLoaded" value={defaults.stockLoaded} readOnly /> : null}
       <div className="flex items-center gap-2">
-        <input {...getInputProps(fields.isActive, { type: "checkbox" })} key={fields.isActive.key} className="h-4 w-4" />
+        {/* Unticked is a valid answer (inactive): never `required` (issue 24 §11). */}
+        <input {...getInputProps(fields.isActive, { type: "checkbox" })} required={false} key={fields.isActive.key} className="h-4 w-4" />
         <label htmlFor={fields.isActive.id} className="text-sm font-medium text-slate-800">
           Active (shown in the shop)
         </label>

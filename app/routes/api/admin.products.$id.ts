@@ -6,15 +6,20 @@ import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, apiProductSchema } from "~/utils/validation/admin";
 
 // PUT and DELETE /api/admin/products/{id} (commerce-and-accounts.md §7). DELETE answers what happened:
-// a product with orders is deactivated rather than deleted (issue 19 §4).
+// a product with orders is deactivated rather than deleted (issue 19 §4). PUT takes an optional
+// expectedStockQuantity, the stock the client read (issue 24 §5): a sale meanwhile is then never undone.
 const api = apiRoute({
   PUT: endpoint({
     access: "admin",
     body: apiProductSchema,
     handle: async ({ user, params, body, request }) => {
-      const product = isRecordId(params.id) ? await updateProduct(apiActor(user, request), params.id, body) : null;
-      if (!product) return apiError(404, ADMIN_MESSAGES.productNotFound);
-      return product;
+      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.productNotFound);
+      const { expectedStockQuantity, ...input } = body;
+      const result = await updateProduct(apiActor(user, request), params.id, { ...input, expectedStock: expectedStockQuantity });
+      if (result.ok) return result.product;
+      if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.productNotFound);
+      // Issue 24 §5: a sale (or another edit) changed the stock since the client read it; the current figure.
+      return apiError(409, result.message, { stockQuantity: result.stock });
     },
   }),
   DELETE: endpoint({

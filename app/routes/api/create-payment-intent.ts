@@ -16,7 +16,7 @@ const api = apiRoute({
       const result = await startCheckout(user, body.shipping, { hosted: false, site: publicUrl() });
       if (!result.ok) {
         if (result.reason === "rate-limited") return rateLimitedAnswer(result);
-        return apiError(result.reason === "empty" ? 400 : result.reason === "stock" ? 409 : 502, result.message);
+        return apiError(result.reason === "empty" ? 400 : result.reason === "stock" ? 409 : result.reason === "too-large" ? 422 : 502, result.message);
       }
       if (result.next.kind !== "pay-here") return apiError(502, "Failed to create payment intent. Please try again.");
       const provider = getPaymentProvider();

@@ -26,8 +26,8 @@ export const ANALYTICS_DAYS = 30;
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_SEARCH_MAX = 200;
 
-/** §4: an order's statuses an administrator may set. */
-export const ORDER_STATUSES = ["pending", "processing", "completed", "cancelled"] as const;
+/** §4: an order's statuses an administrator may set ("shipped" only with a carrier and tracking number). */
+export const ORDER_STATUSES = ["pending", "processing", "shipped", "completed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** §4: contact message statuses; "an admin can set any value freely". */
@@ -58,6 +58,13 @@ export const ADMIN_MESSAGES = {
   messageNotFound: "That message no longer exists.",
   memorialNotFound: "That memorial no longer exists.",
   refundFailed: "The payment could not be refunded just now, so the order was not cancelled. Please try again.",
+  stockChanged: (stock: number) => `Stock changed to ${stock} while you were editing (an order or another edit). Check the figure and save again.`,
+  externalImage: "imageUrl must be a path to a picture uploaded here (/media/…), or null: pictures from other sites cannot be shown. Upload the picture in the product form instead.",
+  carrier: "Please enter the carrier",
+  trackingNumber: "Please enter the tracking number",
+  shipCancelled: "A cancelled order cannot be shipped.",
+  needsTracking: "To mark an order shipped, give its carrier and tracking number.",
+  restocked: (number: string, names: string) => `Order ${number} stays cancelled: its items went back into stock and ${names} is no longer in stock to send.`,
   deleteUserWarning: "Deleting this user also deletes all their memorials, with their photos, videos and tributes. This cannot be undone.",
   deleteMemorialWarning: "Deleting this memorial also deletes its photos, videos and tributes. This cannot be undone.",
 } as const;
@@ -88,9 +95,13 @@ export const productFormSchema = z.object({
     .regex(/^\d{1,7}$/, ADMIN_MESSAGES.stock)
     .transform(Number)
     .pipe(z.int().min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock)),
-  isActive: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  isActive: z.preprocess((v) => v === "on" || v === "true", z.boolean()).optional().default(false),
+  // Edit product: the stock the form was loaded with (issue 24 §5). Left as it was, the stock is not
+  // touched (sales meanwhile stay sold); changed, it is set only if nothing sold meanwhile.
+  stockLoaded: z.preprocess((v) => (v === "" || v === undefined ? undefined : v), text().regex(/^\d{1,7}$/).transform(Number).optional()),
 });
-export type ProductInput = { name: string; description: string; category: string; price: number; stockQuantity: number; isActive: boolean; imageUrl?: string | null };
+/** `expectedStock`: the stock the editor saw; absent, stockQuantity is set as given. */
+export type ProductInput = { name: string; description: string; category: string; price: number; stockQuantity: number; isActive: boolean; imageUrl?: string | null; expectedStock?: number };
 
 /** POST/PUT /api/admin/products (§7): price in pence, imageUrl a URL of ours or null. */
 export const apiProductSchema = z.object({
@@ -100,12 +111,28 @@ export const apiProductSchema = z.object({
   price: z.int({ error: ADMIN_MESSAGES.price }).min(1, ADMIN_MESSAGES.price).max(PRODUCT_LIMITS.maxPricePence, ADMIN_MESSAGES.price),
   stockQuantity: z.int({ error: ADMIN_MESSAGES.stock }).min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock),
   isActive: z.boolean({ error: "isActive must be true or false" }).optional().default(true),
-  imageUrl: text({ error: "imageUrl must be a path to an uploaded image, or null" })
+  // Our own pictures only (issue 24 §11): the CSP shows no other site's images, so one would never appear.
+  imageUrl: text({ error: ADMIN_MESSAGES.externalImage })
     .max(500)
-    .regex(/^(\/media\/[\w./-]+|https:\/\/\S+)$/, "imageUrl must be a path to an uploaded image, or null")
+    // Uploaded pictures (/media/…) and the demo's own drawings (/demo/…), so a product read can be sent back.
+    .regex(/^\/(media|demo)\/[\w./-]+$/, ADMIN_MESSAGES.externalImage)
+    .refine((v) => !v.includes(".."), ADMIN_MESSAGES.externalImage)
     .nullable()
     .optional(),
+  /** PUT only (issue 24 §5): the stock the client last read; with it, a sale meanwhile is never undone. */
+  expectedStockQuantity: z.int({ error: ADMIN_MESSAGES.stock }).min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock).optional(),
 });
+
+/** Marking an order shipped (issue 24 §8): the Orders tab's form and the /api. */
+export const SHIP_LIMITS = { carrierMax: 100, trackingMax: 100 } as const;
+export const shipOrderSchema = z.object({
+  carrier: text({ error: ADMIN_MESSAGES.carrier }).trim().min(1, ADMIN_MESSAGES.carrier).max(SHIP_LIMITS.carrierMax, `Please keep this under ${SHIP_LIMITS.carrierMax} characters`),
+  trackingNumber: text({ error: ADMIN_MESSAGES.trackingNumber })
+    .trim()
+    .min(1, ADMIN_MESSAGES.trackingNumber)
+    .max(SHIP_LIMITS.trackingMax, `Please keep this under ${SHIP_LIMITS.trackingMax} characters`),
+});
+export type ShipInput = z.infer<typeof shipOrderSchema>;
 
 /** A record's id as the forms send it: our ids are UUIDs, so anything else (a NUL byte…) is refused before any query. */
 export const recordIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);

@@ -1,0 +1,35 @@
+import { Column, Row, Section, Text } from "@react-email/components";
+
+// The items of an order or a payment and what they came to, as every money email shows them (issue 24 §9).
+
+export type MoneyLines = { lines: { name: string; quantity: number; lineTotal: string }[]; total: string; totalLabel: string };
+
+const cell = { fontSize: "15px", lineHeight: "24px", margin: 0 };
+const right = { ...cell, textAlign: "right" as const };
+
+export function OrderLines({ lines, total, totalLabel }: MoneyLines) {
+  return (
+    <Section style={{ margin: "0 0 16px" }}>
+      {lines.map((line, i) => (
+        <Row key={i}>
+          <Column>
+            <Text style={cell}>
+              {line.quantity} × {line.name}
+            </Text>
+          </Column>
+          <Column>
+            <Text style={right}>{line.lineTotal}</Text>
+          </Column>
+        </Row>
+      ))}
+      <Row>
+        <Column>
+          <Text style={{ ...cell, fontWeight: "bold" }}>{totalLabel}</Text>
+        </Column>
+        <Column>
+          <Text style={{ ...right, fontWeight: "bold" }}>{total}</Text>
+        </Column>
+      </Row>
+    </Section>
+  );
+}
