@@ -58,6 +58,7 @@ export const ADMIN_MESSAGES = {
   messageNotFound: "That message no longer exists.",
   memorialNotFound: "That memorial no longer exists.",
   refundFailed: "The payment could not be refunded just now, so the order was not cancelled. Please try again.",
+  revokeOwnWarning: "Remove your own administrator rights? You will no longer see this dashboard.",
   deleteUserWarning: "Deleting this user also deletes all their memorials, with their photos, videos and tributes. This cannot be undone.",
   deleteMemorialWarning: "Deleting this memorial also deletes its photos, videos and tributes. This cannot be undone.",
 } as const;
