@@ -223,13 +223,15 @@ async function composeFriendRequest(row: OutboxRow, site: string): Promise<Compo
 
 /** The acknowledgement to the sender and the copy for the support address, from the stored message. */
 async function composeContactMail(row: OutboxRow, site: string): Promise<ComposedMail<"contact-received" | "contact-copy"> | { skip: string }> {
-  const message = await prisma().contactMessage.findUnique({ where: { id: String(row.data.messageId) } });
+  const message = await prisma().contactMessage.findUnique({ where: { id: String(row.data.messageId) }, include: { user: { select: { email: true } } } });
   if (!message) return { skip: "the message was deleted" };
   if (row.kind === "contact-received") {
+    // Quoted back only to a member's own account address: to any other address the form would be a relay.
+    const own = message.user?.email.toLowerCase() === message.email.toLowerCase();
     return {
       to: row.to,
       kind: "contact-received",
-      props: { name: message.name, subject: message.subject, message: message.message, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
+      props: { quoted: own ? { name: message.name, subject: message.subject, message: message.message } : null, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
     };
   }
   return {
