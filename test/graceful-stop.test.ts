@@ -67,5 +67,5 @@ describe.each(serverDatabases())("a stop signal on %s", (database) => {
     } finally {
       await server.stop();
     }
-  });
+  }, 180_000);
 });

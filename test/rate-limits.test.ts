@@ -38,7 +38,7 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     const right = await client(server.url).post("/api/auth/login", { email, password: PASSWORD });
     expect(right.status).toBe(429);
     expect(right.headers.get("retry-after")).toMatch(/^\d+$/);
-  });
+  }, 180_000);
 
   it("sign-in: a stranger's wrong passwords lock the account at the stranger's address only; the owner signs in from theirs (issue 25 §9)", async () => {
     const { email } = await memberWithEmail();
@@ -50,7 +50,7 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     expect((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(429);
     // …and accepted at the owner's own.
     expect((await client(server.url).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
-  });
+  }, 180_000);
 
   it("sign-in through the /login form: the same limit", async () => {
     const { email } = await memberWithEmail();
@@ -60,7 +60,7 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     expect(countOf(responses, 401), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.loginPerEmail.limit);
     expect(countOf(responses, 429)).toBe(ATTEMPTS - countOf(responses, 401));
     expect(responses.find((r) => r.status === 429)?.text).toContain("Too many failed sign-in attempts.");
-  });
+  }, 180_000);
 
   it("sign-in from one address: at most 20 attempts a quarter of an hour, whatever the emails", async () => {
     const ip = randomIp();
