@@ -11,7 +11,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  timeout: 30_000,
+  // CI's machine is shared and slow (2 cores, Chromium and the server on them): a journey gets a minute there.
+  timeout: process.env.CI ? 60_000 : 30_000,
   expect: { timeout: 5_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
   use: {

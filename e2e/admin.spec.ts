@@ -35,7 +35,7 @@ async function expectAudited(page: Page, search: string, labels: string[]) {
 }
 
 test("a member is refused with Access Denied, an administrator finds the dashboard in the menu and every tab", async ({ page, browser, member }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.goto("/");
   // The avatar menu's Admin entry, for administrators only.
   await expect(page.locator('a[href="/admin"]').first()).toBeAttached();
