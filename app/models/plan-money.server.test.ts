@@ -19,6 +19,16 @@ process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "plan-money-"));
 process.env.SESSION_SECRET ??= "plan-money-test-secret-that-is-long-enough-0123456789";
 
 const DAY = 86_400_000;
+
+/** The official stripe package, pointed at the local Stripe server. */
+const stripeProvider = (apiUrl: string) =>
+  createPaymentProvider({
+    provider: "stripe",
+    secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
+    publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
+    webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
+    apiUrl,
+  });
 const JAN = new Date("2026-01-15T10:00:00Z");
 
 describe("judgePlanPayment, the one rule for a payment that completes", () => {
@@ -173,13 +183,7 @@ describe.each(databaseKinds)("plan money on $name", (kind) => {
   it.skipIf(skip)("with Stripe: resuming a cancelled monthly plan tells Stripe first (nothing changes while it is down), then puts the instalments left back on a schedule", async () => {
     const stripe = await startStripeServer();
     try {
-      const provider = createPaymentProvider({
-        provider: "stripe",
-        secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
-        publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
-        webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
-        apiUrl: stripe.url,
-      });
+      const provider = stripeProvider(stripe.url);
       const user = await member();
       const started = await startPlanPurchase(user, "forever_plus", "monthly", { now: JAN, provider });
       if (!started.ok) throw new Error(started.message);
@@ -211,13 +215,7 @@ describe.each(databaseKinds)("plan money on $name", (kind) => {
   it.skipIf(skip)("with Stripe: a stale tab's payment is refunded once even when Stripe is down at first, and a partial refund takes only the difference", async () => {
     const stripe = await startStripeServer();
     try {
-      const provider = createPaymentProvider({
-        provider: "stripe",
-        secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
-        publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
-        webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
-        apiUrl: stripe.url,
-      });
+      const provider = stripeProvider(stripe.url);
       const user = await member();
       const plus = await startPlanPurchase(user, "forever_plus", "full", { now: JAN, provider });
       const forever = await startPlanPurchase(user, "forever", "full", { now: JAN, provider });
