@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
+import { sendFormsBackAtOnce } from "./form-stamp";
 
 // A visitor leaves tributes; they stay hidden until the owner approves one and rejects the other.
 // JavaScript on and off.
@@ -65,6 +66,7 @@ test("a visitor's tribute waits for the owner, who approves one and rejects anot
 
 test("a tribute sent back too fast is refused with a reason, and nothing is stored", async ({ page, member }) => {
   const memorialId = await publicMemorialOf(member.id);
+  await sendFormsBackAtOnce(page);
   await page.goto(`/memorials/${memorialId}`);
   await page.getByLabel("Your name").fill("Quick Typist");
   await page.getByLabel("Your tribute").fill("Typed faster than any person could.");

@@ -1,0 +1,27 @@
+import { createHmac } from "node:crypto";
+import type { Page } from "@playwright/test";
+
+// Anonymous forms carry a signed "started at" stamp, and one sent back within seconds is refused
+// (app/request/form-guard.server.ts). A test cannot fill a form in "too quickly" on purpose: on a
+// loaded machine typing alone can take longer than the limit. So the tests that need the refusal
+// re-sign the stamp of the page's form posts as "now", the moment they leave the browser.
+
+function freshStamp() {
+  const secret = process.env.E2E_SESSION_SECRET;
+  if (!secret) throw new Error("E2E_SESSION_SECRET is not set");
+  const ts = String(Date.now());
+  return `${ts}.${createHmac("sha256", secret).update(`form-stamp:${ts}`).digest("base64url")}`;
+}
+
+/** Every form the page posts from now on reaches the server as if sent back the instant it was served. */
+export async function sendFormsBackAtOnce(page: Page) {
+  await page.route("**/*", async (route, request) => {
+    const body = request.method() === "POST" ? request.postData() : null;
+    if (!body || !body.includes("formStartedAt")) return route.fallback();
+    const stamp = freshStamp();
+    const postData = body
+      .replace(/(formStartedAt=)[^&]*/, `$1${stamp}`)
+      .replace(/(name="formStartedAt"\r\n\r\n)[^\r]*/, `$1${stamp}`);
+    await route.continue({ postData });
+  });
+}
