@@ -1,12 +1,51 @@
 import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Browser, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type ConsoleMessage, type Page } from "@playwright/test";
 import { createTestUser, deleteTestUser, type TestUser } from "./db";
 
 const noJsPages = new WeakSet<Page>();
 
+// No page throws in the browser (issue 25 item 10): every page of every journey is watched, and a test
+// in which a page threw, or logged an error to the console (React reports a hydration mismatch there),
+// fails at its end with what was seen. The list belongs to the test running now (a worker runs one at a time).
+let browserProblems: string[] | null = null;
+const watchedPages = new WeakSet<Page>();
+
+function watchForErrors(page: Page) {
+  if (watchedPages.has(page)) return;
+  watchedPages.add(page);
+  page.on("pageerror", (error) => browserProblems?.push(`${page.url()} threw ${error.name}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !isExpectedHttpRefusal(message)) browserProblems?.push(`${page.url()} logged an error: ${message.text()}`);
+  });
+}
+
+// Chromium logs every response with a 4xx status as a console error ("Failed to load resource: the server
+// responded with a status of 400 (Bad Request)"), including the ones journeys cause on purpose and the
+// app answers in the page: a form refused with field errors (400), a rate limit (429), a page for which
+// the visitor lacks rights (403/404), a missing picture replaced by its placeholder (404). Those are the
+// server's answers, not the page failing; a 5xx is never expected, so it still fails the test.
+function isExpectedHttpRefusal(message: ConsoleMessage) {
+  return /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text());
+}
+
 // Every test runs against the server e2e/global-setup.ts started.
-export const test = base.extend<{ member: TestUser }>({
+export const test = base.extend<{ member: TestUser; browserErrors: void }>({
+  browserErrors: [
+    async ({}, use) => {
+      browserProblems = [];
+      await use();
+      const seen = browserProblems;
+      browserProblems = null;
+      expect(seen, "errors in the browser (uncaught exceptions and console errors)").toEqual([]);
+    },
+    { auto: true },
+  ],
+  // Pages the test opens itself in its context (popups, a second tab) are watched as `page` is.
+  context: async ({ context }, use) => {
+    context.on("page", watchForErrors);
+    await use(context);
+  },
   // Each test comes from an address of its own (the e2e server trusts X-Forwarded-For, as behind a load
   // balancer): the limits per address (tributes, registrations, sign-in) then count each test alone, as
   // they count each visitor, instead of the whole suite's posts from 127.0.0.1 adding up.
@@ -30,6 +69,7 @@ export const test = base.extend<{ member: TestUser }>({
 });
 
 function prepare(page: Page, javaScriptEnabled: boolean): Page {
+  watchForErrors(page);
   if (!javaScriptEnabled) noJsPages.add(page);
   else {
     // With JavaScript, act on the page once it is interactive. The memorial page loads its scripts

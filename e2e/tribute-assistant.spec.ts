@@ -80,6 +80,9 @@ test("the draft becomes a tribute only when the visitor presses Leave Tribute", 
   await page.getByRole("button", { name: "Leave Tribute" }).click();
   await expect(page.getByTestId("toast-in-place")).toContainText("Tribute submitted");
   expect(await tributesContaining(memory)).toBe(1);
+  // The box is empty for the next tribute, and the note about the assistant's draft has gone with the draft.
+  await expect(page.getByLabel("Your tribute")).toHaveValue("");
+  await expect(page.getByText("AI tribute generated")).toHaveCount(0);
   await db().query(`DELETE FROM tributes WHERE content LIKE $1`, [`%${memory}%`]);
 });
 

@@ -8,6 +8,7 @@ import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
+import { refuseUnreadableHost } from "./host";
 import { publicPageCache } from "./page-cache";
 import { keepConnectionsUsable } from "./request-body";
 import { createRequestHandler } from "./request-handler";
@@ -45,6 +46,7 @@ export function headers() {
   const env = getEnv();
   return [
     keepConnectionsUsable,
+    refuseUnreadableHost,
     securityHeaders({ hsts: env.HSTS ? env.HSTS === "true" : env.NODE_ENV === "production", stripe: paymentSettings(env).provider === "stripe" }),
   ];
 }

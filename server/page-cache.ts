@@ -5,6 +5,7 @@ import { recordView } from "~/models/memorial.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { issueFormStamp } from "~/request/form-guard.server";
 import { isPrefetch } from "~/request/facts.server";
+import { isReadableHost } from "./host";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
 import { routeTree } from "./request-handler";
 import { securityHeaderList } from "./security";
@@ -173,7 +174,8 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
     const pathname = at < 0 ? raw : raw.slice(0, at);
     const search = at < 0 ? "" : raw.slice(at);
     const host = req.headers.host ?? "localhost";
-    if (!/^[\w.-]+(?::\d{1,5})?$|^\[[\d:a-f.]+\](?::\d{1,5})?$/i.test(host) || raw.includes("%00") || !pathname.startsWith("/")) return next();
+    // An unreadable Host is refused by the app (server/host.ts), and no kept page is keyed by one.
+    if (!isReadableHost(host) || raw.includes("%00") || !pathname.startsWith("/")) return next();
     const found = classify(pathname, search, serverBuild);
     if (!found) return next();
     const { kind, id } = found;

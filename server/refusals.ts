@@ -30,6 +30,11 @@ export const REFUSALS = {
     title: "This address cannot be read",
     message: "It holds a hidden character (a NUL byte) that no address of ours has. Please check the link, or start again from the home page.",
   },
+  unreadableHost: {
+    status: 400,
+    title: "This request names no site we know",
+    message: "Its Host header is empty or not a site's name. Please open the site from its address, or from the home page.",
+  },
   method: {
     status: 405,
     title: "Not something this address can do",

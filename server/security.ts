@@ -30,7 +30,10 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
     `img-src 'self' data: blob:${stripe ? ` ${stripe.img}` : ""}`,
     "media-src 'self' blob:",
     "font-src 'self'",
-    `connect-src 'self'${stripe ? ` ${stripe.connect}` : ""}`,
+    // blob: because Chromium reports a chosen photo it cannot decode (the memorial form's preview of an
+    // object URL) as a connection to that blob, a CSP error in the page (issue 25 item 10). An object URL
+    // belongs to the page's own origin and holds what the page itself made: nothing can leave through it.
+    `connect-src 'self' blob:${stripe ? ` ${stripe.connect}` : ""}`,
     ...(stripe ? [`frame-src ${stripe.frame}`] : []),
     "object-src 'none'",
     "base-uri 'self'",

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Icon, IconBadge } from "~/components/icons";
+import { plural } from "~/components/memorial/memorial-card";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import type { MemorialCard } from "~/models/memorial.server";
 import { SITE_NAME } from "~/utils/site";
@@ -137,7 +138,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               {featured.biography && (
                 <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>
               )}
-              <CardFooter id={featured.id} name={featuredName} />
+              <CardFooter memorial={featured} name={featuredName} />
             </div>
           </article>
           {others.length > 0 && (
@@ -163,7 +164,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
                           {truncate(memorial.biography, 120)}
                         </p>
                       )}
-                      <CardFooter id={memorial.id} name={name} />
+                      <CardFooter memorial={memorial} name={name} />
                     </div>
                   </li>
                 );
@@ -181,16 +182,19 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
   );
 }
 
-// The counts are fixed text until tributes and views are counted (the spec asks for "0" here).
-function CardFooter({ id, name }: { id: string; name: string }) {
+// The real counts (issue 24 item 14): approved tributes, which a visitor can read, and page views.
+function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }) {
+  const id = memorial.id;
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
       <p className="flex gap-4 text-slate-600">
         <span className="inline-flex items-center gap-1.5">
-          <Icon name="tribute" className="h-4 w-4" />0 tributes
+          <Icon name="tribute" className="h-4 w-4" />
+          {plural(memorial.tributeCount, "tribute")}
         </span>
         <span className="inline-flex items-center gap-1.5">
-          <Icon name="eye" className="h-4 w-4" />0 views
+          <Icon name="eye" className="h-4 w-4" />
+          {plural(memorial.viewCount, "view")}
         </span>
       </p>
       {/* Several cards share the visible text, so the name completes each link's accessible name. */}

@@ -78,6 +78,8 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
     expect(await stepCartQuantity(user, id, 1)).toMatchObject({ ok: true, quantity: 2 });
     expect(await stepCartQuantity(user, id, 1)).toEqual({ ok: false, reason: "stock", message: SHOP_MESSAGES.quantityAboveStock(2) });
     expect(await setCartQuantity(user, id, 0)).toMatchObject({ ok: false, message: "Quantity must be at least 1" });
+    expect(await setCartQuantity(user, id, 1.5)).toMatchObject({ ok: false, message: "Quantity must be a whole number" });
+    expect(await addToCart(user, { productId: p.id, quantity: 0.5 })).toMatchObject({ ok: false, message: "Quantity must be a whole number" });
     expect(await setCartQuantity(user, id, 3)).toMatchObject({ ok: false, reason: "stock" });
     expect(await setCartQuantity(user, id, 1)).toMatchObject({ ok: true, quantity: 1 });
     // Stock falls below the basket's quantity: the line says so and checkout waits.

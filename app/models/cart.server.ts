@@ -164,7 +164,9 @@ export type AddToCartResult = { ok: true; itemId: string; name: string; quantity
  * product already in the basket adds to its line. The price is the database's.
  */
 export async function addToCart(user: Member, input: { productId?: string; memorialId?: string; quantity?: number }): Promise<AddToCartResult> {
-  const quantity = Math.max(MIN_QUANTITY, Math.floor(input.quantity ?? 1));
+  const quantity = input.quantity ?? 1;
+  if (!Number.isInteger(quantity)) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.quantityWhole };
+  if (quantity < MIN_QUANTITY) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.quantityMin };
   return input.memorialId ? addMemorial(user, input.memorialId, quantity) : addProduct(user, input.productId ?? "", quantity);
 }
 
@@ -230,8 +232,9 @@ export async function setCartQuantity(user: Member, itemId: string, quantity: nu
   const row = rows.find((r) => r.id === itemId);
   if (!row) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.notFound };
   const line = lineOf(row, visible);
-  const wanted = Math.floor(quantity);
-  if (!(wanted >= MIN_QUANTITY)) return { ok: false, reason: "unavailable", message: "Quantity must be at least 1" };
+  const wanted = quantity;
+  if (!Number.isInteger(wanted)) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.quantityWhole };
+  if (!(wanted >= MIN_QUANTITY)) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.quantityMin };
   if (line.maxQuantity === 0) return { ok: false, reason: "stock", message: line.problem ?? SHOP_MESSAGES.outOfStock };
   if (wanted > line.maxQuantity) {
     return { ok: false, reason: line.kind === "product" ? "stock" : "unavailable", message: line.kind === "product" ? SHOP_MESSAGES.quantityAboveStock(line.maxQuantity) : SHOP_MESSAGES.memorialLimit };

@@ -19,6 +19,9 @@ export type MemorialCard = {
   lastName: string;
   biography: string | null;
   profileImageUrl: string | null;
+  /** Approved tributes: the ones a visitor can read. */
+  tributeCount: number;
+  viewCount: number;
 };
 
 /**
@@ -26,12 +29,21 @@ export type MemorialCard = {
  * Uses the (visibility, isPublished, createdAt) index; bounded by `limit`.
  */
 export async function listRecentPublicMemorials(limit: number): Promise<MemorialCard[]> {
-  return prisma().memorial.findMany({
+  const rows = await prisma().memorial.findMany({
     where: { visibility: "public", isPublished: true },
     orderBy: { createdAt: "desc" },
     take: Math.min(Math.max(limit, 0), 50),
-    select: { id: true, firstName: true, lastName: true, biography: true, profileImageUrl: true },
+    select: {
+      id: true,
+      firstName: true,
+      lastName: true,
+      biography: true,
+      profileImageUrl: true,
+      viewCount: true,
+      _count: { select: { tributes: { where: { isApproved: true } } } },
+    },
   });
+  return rows.map(({ _count, ...m }) => ({ ...m, tributeCount: _count.tributes }));
 }
 
 /** The memorials a viewer may see, as a Prisma filter (the list form of decideAccess). */

@@ -82,7 +82,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                     <ConfirmAction
                       key="revoke"
                       summary="Remove admin rights…"
-                      warning={<p>{`Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
+                      warning={<p>{u.id === me ? ADMIN_MESSAGES.revokeOwnWarning : `Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
                       confirm="Yes, remove admin rights"
                       intent="revoke"
                       fields={{ userId: u.id }}

@@ -29,7 +29,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") {
     const itemId = String(formData.get("itemId") ?? "");
     if (formData.get("intent") === "set" && itemId) {
-      const message = submission.error?.quantity?.[0] ?? "Quantity must be at least 1";
+      const message = submission.error?.quantity?.[0] ?? SHOP_MESSAGES.quantityMin;
       return data({ quantityError: { itemId, quantity: String(formData.get("quantity") ?? "").slice(0, 20), message } satisfies QuantityError }, { status: 400 });
     }
     return redirect("/basket", { status: 303, headers: await withToast({ type: "error", title: SHOP_MESSAGES.updateFailed }) });

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { useState } from "react";
 import type { Route } from "./+types/contact";
 import { documentLink } from "~/components/document-page";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
@@ -60,9 +61,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  // A message sent brings a new page (a redirect): a new form id, so the fields start afresh with JavaScript too.
-  const { key } = useLocation();
-  const [form, fields] = useSchemaForm(contactSchema, { id: `contact-${key}`, lastResult: actionData?.result, defaultValue: loaderData.defaults });
+  const [form, fields] = useSchemaForm(contactSchema, { id: useContactFormId(), lastResult: actionData?.result, defaultValue: loaderData.defaults });
   const stamp = actionData?.stamp ?? loaderData.stamp;
   // Without JavaScript the browser lands on the first field to correct (autofocus scrolls to it).
   const firstError = FIELD_ORDER.find((name) => fields[name].errors?.length);
@@ -231,6 +230,19 @@ const FAQ = [
     answer: `Not at the moment. Email ${SUPPORT_EMAIL} or use this form, and a member of our team will write back.`,
   },
 ];
+
+/**
+ * The form's id: the same in the server's page and in the browser as it takes the page over, and a new
+ * one once a message sent has brought a new page (a redirect), so the fields start afresh with JavaScript
+ * too. The location's key alone differed between the two ("default" on the server, the history entry's
+ * own in the browser after a reload or a way back): the form kept the server's id and every submit threw
+ * (issue 25 item 10).
+ */
+function useContactFormId() {
+  const { key } = useLocation();
+  const [firstKey] = useState(key);
+  return key === firstKey ? "contact" : `contact-${key}`;
+}
 
 export const meta: Route.MetaFunction = () => [
   { title: "Contact us · Everlight" },

@@ -178,12 +178,20 @@ function ProductCard({ product }: { product: CardProduct }) {
           {product.name}
         </h2>
         {product.description.length > product.preview.length ? (
-          <details className="text-slate-700 wrap-anywhere">
-            <summary className="cursor-pointer">
-              {product.preview} <span className="link text-sm">More</span>
-            </summary>
-            <p className="mt-1 wrap-anywhere">{product.description}</p>
-          </details>
+          // Closed: the preview, then More. Open: the whole description in its place, then Less (the
+          // preview is hidden so nothing is said twice; column-reverse puts the summary after the text).
+          // A <details>, so it works without JavaScript and is announced as expanded or collapsed.
+          <div className="group/description text-slate-700 wrap-anywhere">
+            <p className="group-has-[details[open]]/description:hidden">{product.preview}</p>
+            <details className="flex flex-col-reverse">
+              <summary className="link w-fit cursor-pointer list-none text-sm [&::-webkit-details-marker]:hidden">
+                <span className="group-has-[details[open]]/description:hidden">More</span>
+                <span className="hidden group-has-[details[open]]/description:inline">Less</span>
+                <span className="sr-only"> about {product.name}</span>
+              </summary>
+              <p className="wrap-anywhere">{product.description}</p>
+            </details>
+          </div>
         ) : (
           <p className="text-slate-700 wrap-anywhere">{product.preview}</p>
         )}

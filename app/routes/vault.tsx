@@ -204,7 +204,9 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
             accept={VAULT_ACCEPT}
             aria-invalid={failure ? true : undefined}
             aria-describedby={["vault-file-hint", errorId].filter(Boolean).join(" ")}
-            className="mt-1 block w-full max-w-full text-sm text-slate-800"
+            // The browser's own "Choose file" looked like plain text (issue 24 item 14): styled as our secondary
+            // button, with the focus ring on the control when it is reached by keyboard.
+            className="mt-1 block w-full max-w-full cursor-pointer rounded-md text-sm text-slate-800 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-slate-400 file:bg-white file:px-4 file:py-2 file:font-semibold file:text-slate-800 hover:file:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           />
           <ErrorList id={errorId} errors={failure ? [failure] : undefined} />
         </div>

@@ -91,6 +91,9 @@ export const SHOP_MESSAGES = {
       ? `Only ${stock} in stock: your basket already holds ${stock === 1 ? "it" : "them all"}.`
       : `Only ${stock} in stock and your basket holds ${inBasket}: you can add ${stock - inBasket} more.`,
   quantityAboveStock: (stock: number) => `Only ${stock} in stock. Please choose ${stock === 1 ? "1" : `${stock} or fewer`}.`,
+  quantityMin: `Quantity must be at least ${MIN_QUANTITY}`,
+  // 2.5 is not "below 1": say what is wrong with it (issue 24 item 13).
+  quantityWhole: "Quantity must be a whole number",
   memorialLimit: `You can order up to ${MEMORIAL_ITEM.maxQuantity} copies at a time.`,
   notFound: "That item is no longer in your basket.",
   productGone: "That product is no longer available.",

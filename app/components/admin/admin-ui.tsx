@@ -76,9 +76,11 @@ export function ConfirmAction({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent && Object.entries(fields).every(([k, v]) => navigation.formData?.get(k) === v);
   return (
-    <details className="group rounded-md">
+    // min-w-0/max-w-full and wrap-anywhere: a long unbroken name in the warning wraps inside a 390 px phone
+    // instead of widening the page (issue 24 item 10).
+    <details className="group min-w-0 max-w-full rounded-md">
       <summary className={`btn-secondary cursor-pointer list-none ${danger ? "text-red-800" : ""}`}>{summary}</summary>
-      <Form method="post" className="mt-2 space-y-3 rounded-md border border-slate-300 bg-slate-50 p-3">
+      <Form method="post" className="mt-2 space-y-3 rounded-md border border-slate-300 bg-slate-50 p-3 wrap-anywhere">
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />

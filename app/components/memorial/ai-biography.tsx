@@ -126,6 +126,10 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
 
   async function generate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // The dialog is portalled out of the memorial form in the page, but React still bubbles its submit
+    // through the memorial form's handler, which (Conform) throws on a submit from another form (issue 25
+    // item 10). This form's submit is its own business.
+    event.stopPropagation();
     const own = new FormData(event.currentTarget);
     const firstName = formValue("firstName").trim();
     const lastName = formValue("lastName").trim();
@@ -182,7 +186,7 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
               onClose={() => document.getElementById(OPENER_ID)?.focus()}
               className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
             >
-              <form method="post" noValidate onSubmit={generate} className="space-y-4">
+              <form id="ai-biography-form" method="post" noValidate onSubmit={generate} className="space-y-4">
                 <h2 id="ai-biography-title" className="text-lg font-semibold text-slate-900">
                   Generate AI Biography
                 </h2>

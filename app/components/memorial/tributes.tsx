@@ -166,7 +166,11 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
     if (sending) sent.current = true;
     else if (sent.current && navigation.state === "idle") {
       sent.current = false;
-      if (!lastResult) formRef.current?.reset();
+      if (!lastResult) {
+        formRef.current?.reset();
+        // The emptied box no longer holds the assistant's draft: its note goes too (issue 24 item 14).
+        setWriter({ state: "idle" });
+      }
     }
   }, [sending, navigation.state, lastResult]);
   const check = (field: TributeField, value: string) =>

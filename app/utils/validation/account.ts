@@ -124,11 +124,14 @@ const STAND_IN_ORIGIN = "https://everlight.invalid";
  * Only same-site paths: never `//evil.example` or `https://…` (open redirects), however it is written.
  * Browsers drop tabs and newlines from addresses and read a backslash as a slash, so `/\tevil` and
  * `/\\evil` would leave the site; a path that needs control characters, backslashes or encoded slashes
- * is not one of ours either, so any of those means home.
+ * is not one of ours either, so any of those, or anything not printable ASCII, means home.
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//")) return fallback;
-  if (/[\\\u0000-\u001f\u007f-\u009f]/.test(to)) return fallback;
+  // Our own addresses are sent percent-encoded (requireUser's redirectTo is a URL's path and query), so a
+  // character outside printable ASCII (a control, a space, "。") is not one; it cannot go into a Location
+  // header either (issue 25 item 6: a correct sign-in answered 500).
+  if (/[\\\u0000-\u0020\u007f-\uffff]/.test(to)) return fallback;
   const path = to.split(/[?#]/, 1)[0];
   if (/%(?:2f|5c|[01][0-9a-f]|7f)/i.test(path)) return fallback;
   try {

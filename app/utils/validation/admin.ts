@@ -65,6 +65,7 @@ export const ADMIN_MESSAGES = {
   shipCancelled: "A cancelled order cannot be shipped.",
   needsTracking: "To mark an order shipped, give its carrier and tracking number.",
   restocked: (number: string, names: string) => `Order ${number} stays cancelled: its items went back into stock and ${names} is no longer in stock to send.`,
+  revokeOwnWarning: "Remove your own administrator rights? You will no longer see this dashboard.",
   deleteUserWarning: "Deleting this user also deletes all their memorials, with their photos, videos and tributes. This cannot be undone.",
   deleteMemorialWarning: "Deleting this memorial also deletes its photos, videos and tributes. This cannot be undone.",
 } as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_COUNTRY, isCountryCode } from "../countries";
-import { MIN_QUANTITY } from "../shop";
+import { MIN_QUANTITY, SHOP_MESSAGES } from "../shop";
 import { text } from "./text";
 
 // The shop's forms and calls (commerce-and-accounts.md §5 "Shipping" and "Cart", §7): one schema each,
@@ -67,13 +67,12 @@ export function shippingDefaults(user: { firstName: string; lastName: string; em
   return { firstName: user.firstName, lastName: user.lastName, email: user.email, country: DEFAULT_COUNTRY };
 }
 
-const QUANTITY_MESSAGE = "Quantity must be at least 1";
 // Far above any stock; the real ceiling is the product's stock, checked against the database.
 const QUANTITY_MAX = 10_000;
 const quantity = z
-  .number({ error: QUANTITY_MESSAGE })
-  .int(QUANTITY_MESSAGE)
-  .min(MIN_QUANTITY, QUANTITY_MESSAGE)
+  .number({ error: SHOP_MESSAGES.quantityMin })
+  .int(SHOP_MESSAGES.quantityWhole)
+  .min(MIN_QUANTITY, SHOP_MESSAGES.quantityMin)
   .max(QUANTITY_MAX, `Quantity must be at most ${QUANTITY_MAX}`);
 
 const id = (name: string) => text({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(100, `${name} is not valid`);
