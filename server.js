@@ -83,7 +83,21 @@ try {
   process.exit(1);
 }
 
-const handler = publicPages ? (req, res) => publicPages(req, res, () => server(req, res)) : server;
+/** Set once a stop signal came: answers from then on close their connection (no keep-alive). */
+let stopping = false;
+/** Answers being worked on, so that a stop lets them finish (bounded by DRAIN_MS). */
+const inFlight = new Set();
+const app = publicPages ? (req, res) => publicPages(req, res, () => server(req, res)) : server;
+function handler(req, res) {
+  if (stopping) res.shouldKeepAlive = false;
+  inFlight.add(res);
+  res.on("close", () => {
+    inFlight.delete(res);
+    // Its connection is idle now: while stopping, close it rather than keep it for another request.
+    if (stopping) setImmediate(() => listener.closeIdleConnections?.());
+  });
+  return app(req, res);
+}
 const listener = http.createServer(handler).listen(PORT, HOST, () => {
   const address = listener.address();
   const port = typeof address === "object" && address ? address.port : PORT;
@@ -91,18 +105,30 @@ const listener = http.createServer(handler).listen(PORT, HOST, () => {
   console.log(`Everlight is listening on http://${shownHost}:${port}`);
 });
 
-// Ctrl-C or a stop signal: stop taking requests, then close the database so the embedded one is
-// flushed to disk and the next start finds it intact.
-let stopping = false;
+/** How long requests in flight may take to finish once a stop signal came. */
+const DRAIN_MS = 10_000;
+
+// Ctrl-C or a stop signal (issue 25 §4): stop accepting connections, close the idle keep-alive ones,
+// let the requests in flight finish (their answers close their connections), for at most DRAIN_MS; then
+// stop the workers and close the database, so the embedded one is flushed and the next start finds it intact.
 async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal} received: shutting down…`);
+  const closed = new Promise((resolve) => listener.close(() => resolve(true)));
+  listener.closeIdleConnections?.();
+  for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  let timer;
+  const drained = await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_MS)))]);
+  clearTimeout(timer);
+  if (!drained) {
+    console.warn(`${inFlight.size} request(s) still running after ${DRAIN_MS / 1000} s: closing their connections.`);
+    listener.closeAllConnections?.();
+  }
   const force = setTimeout(() => process.exit(1), 10_000).unref();
-  listener.close();
-  listener.closeAllConnections?.();
   await serverApp.closeDatabase().catch((error) => console.error(error));
   clearTimeout(force);
+  console.log("Stopped.");
   process.exit(0);
 }
 process.on("SIGINT", () => shutdown("SIGINT"));

@@ -6,6 +6,7 @@ import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/order.server";
 import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
+import { secureDataDir } from "~/services/data-dir.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
 import { refuseUnreadableHost } from "./host";
@@ -64,6 +65,7 @@ const REFUND_RETRY_MS = 5 * 60_000;
 /** Applies pending migrations, starts the mail worker, the refund retries and the instalments, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
+  secureDataDir(env.dataDir);
   const db = getDatabase();
   log(
     db.sql.kind === "pglite"

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { clientAddress, parseTrustProxy, type TrustedProxies } from "~/request/facts.server";
+import { getEnv } from "~/services/env.server";
 
 // Security headers and the cross-origin check for every response (DESIGN.md security notes; OWASP
 // ASVS 5.0). React Router refuses cross-origin form posts to UI routes itself; resource routes under
@@ -94,8 +96,14 @@ export function refuseCrossOrigin(req: Request, res: Response, next: NextFunctio
   res.status(403).type("text/plain").send(message);
 }
 
-/** Passes the socket's address to the app, replacing anything a client sent under that name. */
+let trustedProxies: TrustedProxies | undefined;
+
+/**
+ * Passes the client's address to the app (the socket's peer, or the right-most X-Forwarded-For hop not
+ * added by a proxy TRUST_PROXY trusts), replacing anything a client sent under that name.
+ */
 export function stampClientIp(req: Request, _res: Response, next: NextFunction) {
-  req.headers["x-everlight-ip"] = req.socket.remoteAddress ?? "unknown";
+  trustedProxies ??= parseTrustProxy(getEnv().TRUST_PROXY);
+  req.headers["x-everlight-ip"] = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
   next();
 }

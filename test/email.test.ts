@@ -95,6 +95,22 @@ describe("email from the running server", () => {
     expect(again.text).toContain("already been used");
   });
 
+  it("a reset link asked for earlier dies when the member changes the password in Account → Security (issue 25 §2)", async () => {
+    const { owner, email } = await ownerWithMemorial();
+    expect((await client(server.url).request("POST", "/forgot-password", form({ email }))).status).toBe(303);
+    const link = linkIn(await mailTo(email), `${SITE}/reset-password?token=`);
+    expect((await client(server.url).get(local(server, link))).status).toBe(200);
+    expect((await owner.put("/api/auth/change-password", { currentPassword: "Correct1horse", newPassword: "Changed2pass" })).status).toBe(200);
+    // Whoever read the email cannot take the account over.
+    const attacker = client(server.url);
+    expect((await attacker.get(local(server, link))).status).toBe(410);
+    const token = new URL(link).searchParams.get("token")!;
+    const taken = await attacker.request("POST", "/reset-password", form({ token, password: "Takeover3pass", confirmPassword: "Takeover3pass" }));
+    expect(taken.status).not.toBe(303);
+    expect((await client(server.url).post("/api/auth/login", { email, password: "Takeover3pass" })).status).toBe(401);
+    expect((await client(server.url).post("/api/auth/login", { email, password: "Changed2pass" })).status).toBe(200);
+  });
+
   it("gives the same answer for an address without an account, and sends nothing", async () => {
     const before = smtp.received.length;
     const asked = await client(server.url).request("POST", "/forgot-password", form({ email: "nobody-here@example.test" }));

@@ -27,6 +27,9 @@ export type TestServer = {
   dataDir: string;
   /** Everything the server printed so far. */
   output: () => string;
+  /** Sends the server process a signal (a stop, as a deployment would), and how it ended. */
+  kill: (signal: NodeJS.Signals) => void;
+  exited: Promise<number | null>;
   stop: () => Promise<void>;
 };
 
@@ -122,6 +125,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     databaseUrl: database?.url,
     dataDir,
     output: () => output,
+    kill: (signal) => void child.kill(signal),
+    exited,
     stop: () => (stopped ??= stopChild(child, exited).then(cleanUp)),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { VAULT_MESSAGES } from "~/utils/vault-rules";
+import { hashPassword } from "~/services/password.server";
+import { VAULT_LIMITS, VAULT_MESSAGES } from "~/utils/vault-rules";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 
 // Plans and the vault over real HTTP on the built server with the built-in test provider (commerce-and-
@@ -13,8 +14,25 @@ const dataUrl = (type: string, content: string | Buffer) => `data:${type};base64
 
 describe.each(serverDatabases())("plans and the vault over the /api on %s", (database) => {
   let server: TestServer;
+  /** A Forever Plus member whose vault is 3 MB short of full (written straight into the database). */
+  const nearlyFull = { email: `full-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`, password: "Correct1horse" };
   beforeAll(async () => {
-    server = await startServer({}, { database });
+    server = await startServer({}, {
+      database,
+      prepare: async (db) => {
+        const user = await db.prisma.user.create({
+          data: { email: nearlyFull.email, firstName: "Full", lastName: "Vault", password: await hashPassword(nearlyFull.password), subscriptionPlan: "forever_plus" },
+        });
+        const fileSize = 10 * 1024 * 1024;
+        const count = Math.floor((VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024) / fileSize);
+        const rest = VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024 - count * fileSize;
+        await db.prisma.vaultFile.createMany({
+          data: [...Array.from({ length: count }, () => fileSize), rest].map((size, i) => ({
+            userId: user.id, fileName: `vault/${user.id}/f${i}`, originalFileName: `old-${i}.pdf`, fileSize: size, fileType: "application/pdf", category: "document", storageKey: `vault/${user.id}/f${i}`, encryptionKey: "unused",
+          })),
+        });
+      },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -163,5 +181,53 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     await second.post("/api/auth/logout", {});
     expect((await second.post("/api/auth/login", { email, password: "Correct1horse" })).status).toBe(200);
     expect((await second.get("/api/vault/files")).status).toBe(423);
+  });
+
+  it("the lock hides the vault's file names from the account download too, and a name's quotes and brackets are percent-encoded (issue 25 §3)", async () => {
+    const { api } = await memberOn("forever_plus");
+    const name = "Mum's diagnosis (draft)*.pdf";
+    const uploaded = await api.post("/api/vault/files", { fileName: name, fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });
+    expect(uploaded.status).toBe(201);
+    const download = await api.get(`/api/vault/files/${uploaded.json.id}/download`);
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="Mum's diagnosis (draft)*.pdf"; filename*=UTF-8''Mum%27s%20diagnosis%20%28draft%29%2A.pdf`);
+    expect((await api.post("/api/vault/password", { password: "Str0ng-pass" })).status).toBe(201);
+
+    const email = (await api.get("/api/auth/user")).json.email;
+    const other = client(server.url);
+    expect((await other.post("/api/auth/login", { email, password: "Correct1horse" })).status).toBe(200);
+    const locked = await other.get("/account/export");
+    expect(locked.status).toBe(200);
+    expect(locked.text).not.toContain("diagnosis");
+    expect(locked.json.vaultFiles).toEqual({ locked: true, count: 1, note: VAULT_MESSAGES.exportLocked });
+    // The session that knows the password gets the names.
+    expect((await other.post("/api/vault/verify", { password: "Str0ng-pass" })).json.valid).toBe(true);
+    const unlocked = await other.get("/account/export");
+    expect(unlocked.json.vaultFiles.map((f: { originalFileName: string }) => f.originalFileName)).toEqual([name]);
+  });
+
+  it("the right vault password never counts against the unlock limit; wrong ones still do", async () => {
+    const { api } = await memberOn("forever_plus");
+    expect((await api.post("/api/vault/password", { password: "Str0ng-pass" })).status).toBe(201);
+    const statuses: unknown[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await api.post("/api/vault/verify", { password: "Str0ng-pass" })).json.valid);
+    expect(statuses).toEqual(Array(8).fill(true));
+    const wrong = [];
+    for (let i = 0; i < 6; i++) wrong.push((await api.post("/api/vault/verify", { password: "Wrong-pass1" })).status);
+    expect(wrong).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it("parallel uploads never pass the 500 MB quota", async () => {
+    const api = client(server.url);
+    expect((await api.post("/api/auth/login", nearlyFull)).status).toBe(200);
+    // 3 MB left, 8 files of 1 MB at once: at most 3 fit.
+    const file = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(1024 * 1024 - 9, 32)]);
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client(server.url, { cookie: api.cookie }).post("/api/vault/files", { fileName: `part-${i}.pdf`, fileType: "application/pdf", fileData: dataUrl("application/pdf", file) })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201).length, String(statuses)).toBe(3);
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 413 || s === 507 || s === 400), String(statuses)).toBe(true);
+    const listed = await api.get("/api/vault/files");
+    expect(listed.status).toBe(200);
   });
 });

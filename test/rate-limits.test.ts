@@ -29,16 +29,28 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     return { api, email };
   }
 
-  it("sign-in through the /api: at most 5 wrong passwords are checked, and the right one just after is refused too", async () => {
+  it("sign-in through the /api: from many addresses at most the account's ceiling of wrong passwords is checked, and the right one just after is refused too", async () => {
     const { email } = await memberWithEmail();
-    // From many addresses at once, so only the per-email limit stands between them and the password.
+    // From many addresses at once, so only the account's ceiling stands between them and the password.
     const responses = await Promise.all(Array.from({ length: ATTEMPTS }, () => client(server.url).post("/api/auth/login", { email, password: "Wrong1horse" })));
     expect(countOf(responses, 401), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.loginPerEmail.limit);
     expect(countOf(responses, 429)).toBe(ATTEMPTS - countOf(responses, 401));
     const right = await client(server.url).post("/api/auth/login", { email, password: PASSWORD });
     expect(right.status).toBe(429);
     expect(right.headers.get("retry-after")).toMatch(/^\d+$/);
-  });
+  }, 180_000);
+
+  it("sign-in: a stranger's wrong passwords lock the account at the stranger's address only; the owner signs in from theirs (issue 25 §9)", async () => {
+    const { email } = await memberWithEmail();
+    const stranger = randomIp();
+    const guesses = [];
+    for (let i = 0; i < RATE_LIMITS.loginPerEmailAndIp.limit + 1; i++) guesses.push((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: "Wrong1horse" })).status);
+    expect(guesses).toEqual([...Array(RATE_LIMITS.loginPerEmailAndIp.limit).fill(401), 429]);
+    // Even the right password is refused at the stranger's address…
+    expect((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(429);
+    // …and accepted at the owner's own.
+    expect((await client(server.url).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
+  }, 180_000);
 
   it("sign-in through the /login form: the same limit", async () => {
     const { email } = await memberWithEmail();
@@ -48,7 +60,7 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     expect(countOf(responses, 401), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.loginPerEmail.limit);
     expect(countOf(responses, 429)).toBe(ATTEMPTS - countOf(responses, 401));
     expect(responses.find((r) => r.status === 429)?.text).toContain("Too many failed sign-in attempts.");
-  });
+  }, 180_000);
 
   it("sign-in from one address: at most 20 attempts a quarter of an hour, whatever the emails", async () => {
     const ip = randomIp();

@@ -48,6 +48,8 @@ export async function changePassword(
   await prisma().$transaction(async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { password } });
     await tx.session.deleteMany({ where: { userId: user.id, ...(context.keepSessionId ? { NOT: { sid: context.keepSessionId } } : {}) } });
+    // A reset link asked for earlier dies with the old password (issue 25 §2): it would be an hour's way in.
+    await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
     // Always sent, whatever the member's choices: a change they did not make must not go unnoticed.
     await queueMail(tx, { to: user.email, kind: "password-changed", data: { firstName: user.firstName } });
   });

@@ -178,6 +178,8 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const entry = await app.db.prisma.auditLog.findFirstOrThrow({ where: { actorId: admin.id } });
     await expect(app.db.prisma.auditLog.update({ where: { id: entry.id }, data: { summary: "nothing happened" } })).rejects.toThrow();
     await expect(app.db.prisma.auditLog.delete({ where: { id: entry.id } })).rejects.toThrow();
+    // Nor emptied at once (issue 25 §9).
+    await expect(app.db.prisma.$executeRawUnsafe('TRUNCATE "audit_log"')).rejects.toThrow(/audit log cannot be changed/);
     expect((await app.db.prisma.auditLog.findUniqueOrThrow({ where: { id: entry.id } })).summary).toBe(entry.summary);
   });
 });

@@ -54,15 +54,38 @@ describe.each(databaseKinds)("contact messages on $name", (kind) => {
       const composed = await composeMail({ ...row, data: row.data as Record<string, unknown> } as OutboxRow);
       if ("skip" in composed) throw new Error(composed.skip);
       const rendered = await renderEmail(composed.kind, composed.props as never);
-      expect(rendered.text).toContain("Could you help me move a photo?");
       if (row.kind === "contact-received") {
-        expect(rendered.subject).toBe("We have your message: About my memorial");
+        // A visitor's address is not known to be theirs: the acknowledgement repeats nothing they wrote (issue 25 §7).
+        expect(rendered.subject).toBe("We have your message");
         expect(rendered.text).toContain(SUPPORT_HOURS);
+        for (const words of ["Could you help me move a photo?", "About my memorial", "Ann Lee"]) {
+          expect(rendered.text).not.toContain(words);
+          expect(rendered.html).not.toContain(words);
+        }
       } else {
+        expect(rendered.text).toContain("Could you help me move a photo?");
         expect(rendered.subject).toBe("[Contact: support] About my memorial");
         expect(composed.headers).toEqual({ "Reply-To": stored.email });
       }
     }
+  });
+
+  it.skipIf(kind.skip)("quotes the message back only to a member writing from their own account's address", async () => {
+    const user = await app.db.prisma.user.create({ data: { email: `own${n++}@example.test`, firstName: "M", lastName: "M", password: "x" } });
+    const acknowledgement = async (email: string) => {
+      const result = await sendContactMessage(input(email), { user, ip: `198.51.100.${n++}` });
+      if (!result.ok) throw new Error(result.message);
+      const row = await app.db.prisma.mailOutbox.findFirstOrThrow({ where: { kind: "contact-received", data: { equals: { messageId: result.message.id } } } });
+      const composed = await composeMail({ ...row, data: row.data as Record<string, unknown> } as OutboxRow);
+      if ("skip" in composed) throw new Error(composed.skip);
+      return renderEmail(composed.kind, composed.props as never);
+    };
+    const own = await acknowledgement(user.email);
+    expect(own.subject).toBe("We have your message: About my memorial");
+    expect(own.text).toContain("Could you help me move a photo?");
+    const other = await acknowledgement(`someone-else${n++}@example.test`);
+    expect(other.subject).toBe("We have your message");
+    expect(other.text).not.toContain("Could you help me move a photo?");
   });
 
   it.skipIf(kind.skip)("keeps the member's id, and limits per address and per email address before storing", async () => {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { EmailKind, EmailPropsByKind } from "~/emails";
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
@@ -98,9 +98,15 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
   const site = publicUrl();
   switch (row.kind) {
     case "password-reset": {
-      const token = await prisma().passwordResetToken.findUnique({ where: { id: String(data.tokenId) }, select: { usedAt: true, expiresAt: true, user: { select: { firstName: true } } } });
+      // Rows queued before issue 25 carry the token's id; now the link is made here (issueResetToken).
+      const tokenId = data.tokenId ? String(data.tokenId) : row.id;
+      if (!data.tokenId) {
+        const issued = await issueResetToken(row.id, String(data.email ?? row.to), new Date(String(data.requestedAt)), Number(data.validMinutes));
+        if (issued) return issued;
+      }
+      const token = await prisma().passwordResetToken.findUnique({ where: { id: tokenId }, select: { usedAt: true, expiresAt: true, user: { select: { firstName: true } } } });
       if (!token || token.usedAt || token.expiresAt <= new Date()) return { skip: "the link is no longer valid" };
-      const resetUrl = `${site}/reset-password?${new URLSearchParams({ token: resetTokenFor(String(data.tokenId)) })}`;
+      const resetUrl = `${site}/reset-password?${new URLSearchParams({ token: resetTokenFor(tokenId) })}`;
       return { to: row.to, kind: "password-reset", props: { firstName: token.user.firstName, resetUrl, validMinutes: Number(data.validMinutes) } };
     }
     case "password-changed":
@@ -319,13 +325,15 @@ async function composeFriendRequest(row: OutboxRow, site: string): Promise<Compo
 
 /** The acknowledgement to the sender and the copy for the support address, from the stored message. */
 async function composeContactMail(row: OutboxRow, site: string): Promise<ComposedMail<"contact-received" | "contact-copy"> | { skip: string }> {
-  const message = await prisma().contactMessage.findUnique({ where: { id: String(row.data.messageId) } });
+  const message = await prisma().contactMessage.findUnique({ where: { id: String(row.data.messageId) }, include: { user: { select: { email: true } } } });
   if (!message) return { skip: "the message was deleted" };
   if (row.kind === "contact-received") {
+    // Quoted back only to a member's own account address: to any other address the form would be a relay.
+    const own = message.user?.email.toLowerCase() === message.email.toLowerCase();
     return {
       to: row.to,
       kind: "contact-received",
-      props: { name: message.name, subject: message.subject, message: message.message, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
+      props: { quoted: own ? { name: message.name, subject: message.subject, message: message.message } : null, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
     };
   }
   return {
@@ -394,6 +402,33 @@ function matchesAnySecret(purpose: string, value: string, signature: string) {
   return getSessionSecrets().some((secret) => {
     const expected = Buffer.from(sign(purpose, value, secret));
     return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+}
+
+/** What is stored of a reset link's token: its hash only. */
+export function hashResetToken(token: string) {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * "Forgot your password?" queues a row for every address asked about, known or not, so that the answer
+ * takes the same time either way (issue 25 §2); the link is made when the email is sent. Its token's id
+ * is the row's id (a retry sends the same link), it is valid for an hour from the request, and making it
+ * uses up every earlier link of the member. Answers why nothing is to be sent, or null.
+ */
+async function issueResetToken(id: string, email: string, requestedAt: Date, validMinutes: number): Promise<{ skip: string } | null> {
+  return prisma().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+    if (!user) return { skip: "no account has this address" };
+    // One member's links are made one at a time (two workers, two requests).
+    await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${user.id} FOR UPDATE`;
+    if (await tx.passwordResetToken.findUnique({ where: { id }, select: { id: true } })) return null;
+    if (await tx.passwordResetToken.count({ where: { userId: user.id, createdAt: { gt: requestedAt } } })) return { skip: "a newer link was asked for" };
+    await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
+    await tx.passwordResetToken.create({
+      data: { id, userId: user.id, tokenHash: hashResetToken(resetTokenFor(id)), createdAt: requestedAt, expiresAt: new Date(requestedAt.getTime() + validMinutes * 60_000) },
+    });
+    return null;
   });
 }
 

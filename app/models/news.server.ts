@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";
-import { fetchBounded } from "~/services/fetch-bounded.server";
+import { fetchBounded, hostAndPort } from "~/services/fetch-bounded.server";
 import { readFeed, type FeedEntry, type ReadFeedOptions } from "~/services/feeds.server";
 import { newsImageVariants } from "~/services/images.server";
 import { deleteObject, objectUrl, putObject } from "~/services/storage.server";
@@ -103,6 +103,7 @@ export type FetchNewsOptions = ReadFeedOptions & {
   image?: { timeoutMs?: number; maxBytes?: number };
 };
 
+/** feedHost: the feed's host and port (hostAndPort), the one place its pictures may come from inside our network. */
 type Candidate = FeedEntry & { source: string; feedHost: string };
 
 /**
@@ -122,8 +123,8 @@ export async function fetchNews(trigger: { id: string } | null, options: FetchNe
   const candidates: Candidate[] = [];
   reads.forEach((read, i) => {
     if (!read.ok) return;
-    const host = new URL(feeds[i]).hostname;
-    for (const entry of read.entries) candidates.push({ ...entry, source: read.title ?? host, feedHost: host });
+    const feedUrl = new URL(feeds[i]);
+    for (const entry of read.entries) candidates.push({ ...entry, source: read.title ?? feedUrl.hostname, feedHost: hostAndPort(feedUrl) });
   });
   const feedsRead = reads.length - failures.length;
 

@@ -1,21 +1,22 @@
-import { createHash, randomUUID } from "node:crypto";
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
 import { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 import type { RateLimited } from "./account.server";
-import { queueMail, resetTokenFor } from "./mail.server";
+import { hashResetToken, queueMail } from "./mail.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 import { publicUserSelect, toPublic, type PublicUser } from "./user.server";
 
 export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 
-// "Forgot your password?" (issue 15 §3). Asking gives the same answer whether or not an account exists;
-// the email carries a link valid once, for an hour; only a hash of its token is stored (the token itself
-// is derived from the row's id with the server's secret when the email is written: mail.server.ts).
+// "Forgot your password?" (issue 15 §3). Asking gives the same answer, in the same time, whether or not an
+// account exists: the request only queues an email row; the mail worker makes the link (mail.server.ts,
+// issueResetToken). The link is valid once, for an hour; only a hash of its token is stored (the token
+// itself is derived from the row's id with the server's secret). A newer link, a password changed in
+// Account → Security, or a reset use up every earlier link (issue 25 §2).
 // Choosing a new password ends every session of the member, tells them by email, and signs them in.
 
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = hashResetToken;
 
 export type ResetRequestResult = { ok: true } | RateLimited;
 
@@ -28,16 +29,8 @@ export async function requestPasswordReset(email: string, ip: string, now = new 
       return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RESET_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
     }
   }
-  const user = await prisma().user.findUnique({ where: { email: address }, select: { id: true, email: true } });
-  if (user) {
-    const id = randomUUID();
-    await prisma().$transaction(async (tx) => {
-      await tx.passwordResetToken.create({
-        data: { id, userId: user.id, tokenHash: hashToken(resetTokenFor(id)), expiresAt: new Date(now.getTime() + RESET_VALID_MINUTES * 60_000) },
-      });
-      await queueMail(tx, { to: user.email, kind: "password-reset", data: { tokenId: id, validMinutes: RESET_VALID_MINUTES } });
-    });
-  }
+  // The same single insert whether or not the address has an account; the mail worker makes the link.
+  await queueMail(prisma(), { to: address, kind: "password-reset", data: { email: address, requestedAt: now.toISOString(), validMinutes: RESET_VALID_MINUTES } });
   return { ok: true };
 }
 

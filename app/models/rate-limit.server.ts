@@ -7,7 +7,13 @@ export type RateLimitRule = { name: string; limit: number; windowMs: number };
 
 /** The limits, in one place (and shown to users in words by `describeRetry`). */
 export const RATE_LIMITS = {
-  loginPerEmail: { name: "login-email", limit: 5, windowMs: 15 * 60_000 },
+  /**
+   * Sign-in (README "Sign-in lockout", issue 25 §9): 5 wrong passwords for one account from one address a
+   * quarter of an hour, so a stranger's guesses never lock the owner out of their own address; and a slower
+   * ceiling per account from everywhere, for guessing spread over many addresses.
+   */
+  loginPerEmailAndIp: { name: "login-email-ip", limit: 5, windowMs: 15 * 60_000 },
+  loginPerEmail: { name: "login-email", limit: 20, windowMs: 60 * 60_000 },
   loginPerIp: { name: "login-ip", limit: 20, windowMs: 15 * 60_000 },
   registerPerIp: { name: "register-ip", limit: 5, windowMs: 60 * 60_000 },
   /** Attempts to register one email address, from anywhere (a taken address is tried again and again). */
@@ -112,18 +118,29 @@ export async function forgiveRateLimitHit(rule: RateLimitRule, subject: string) 
   await getDatabase().sql.query(`UPDATE "rate_limits" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = $1`, [key(rule, subject)]);
 }
 
+const accountAtAddress = (email: string, ip: string) => `${email}|${ip}`;
+
 /**
- * Counts one sign-in attempt against the email and the address, before any password work (issue 13:
- * counting after the check let 29 parallel guesses through). Refused once either is over its limit.
+ * Counts one sign-in attempt against the account from this address, the account from anywhere (a slower
+ * ceiling) and the address, before any password work (issue 13: counting after the check let 29 parallel
+ * guesses through). Refused once any is over its limit.
  */
 export async function hitLoginLimits(email: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number; message: string }> {
-  const [byEmail, byIp] = await Promise.all([hitRateLimit(RATE_LIMITS.loginPerEmail, email), hitRateLimit(RATE_LIMITS.loginPerIp, ip)]);
-  if (byEmail.allowed && byIp.allowed) return { allowed: true };
-  const retryAfterSeconds = Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds);
+  const hits = await Promise.all([
+    hitRateLimit(RATE_LIMITS.loginPerEmailAndIp, accountAtAddress(email, ip)),
+    hitRateLimit(RATE_LIMITS.loginPerEmail, email),
+    hitRateLimit(RATE_LIMITS.loginPerIp, ip),
+  ]);
+  if (hits.every((h) => h.allowed)) return { allowed: true };
+  const retryAfterSeconds = Math.max(...hits.map((h) => h.retryAfterSeconds));
   return { allowed: false, retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.login} ${describeRetry(retryAfterSeconds)}` };
 }
 
-/** After a successful sign-in: the email's failures are forgotten and this attempt does not count. */
+/** After a successful sign-in: the account's failures are forgotten and this attempt does not count. */
 export async function recordLoginSuccess(email: string, ip: string) {
-  await Promise.all([resetRateLimit(RATE_LIMITS.loginPerEmail, email), forgiveRateLimitHit(RATE_LIMITS.loginPerIp, ip)]);
+  await Promise.all([
+    resetRateLimit(RATE_LIMITS.loginPerEmailAndIp, accountAtAddress(email, ip)),
+    resetRateLimit(RATE_LIMITS.loginPerEmail, email),
+    forgiveRateLimitHit(RATE_LIMITS.loginPerIp, ip),
+  ]);
 }

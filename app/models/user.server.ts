@@ -2,6 +2,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
+import { vaultFilesForExport, type VaultCaller } from "./vault.server";
 import {
   DEFAULT_NOTIFICATIONS,
   type NotificationKey,
@@ -140,8 +141,12 @@ export async function deleteUser(userId: string) {
   await prisma().user.deleteMany({ where: { id: userId } });
 }
 
-/** Everything we hold about the user, for the Account tab's download (UK GDPR right of access). */
-export async function exportUserData(userId: string) {
+/**
+ * Everything we hold about the user, for the Account tab's download (UK GDPR right of access). The vault's
+ * file names are vault content: listed only for a session that has unlocked the vault (issue 25 §3).
+ */
+export async function exportUserData(caller: VaultCaller) {
+  const userId = caller.user.id;
   const db = prisma();
   const [user, memorials, orders, feedback, contactMessages, friendships, cartItems, vaultFiles] = await Promise.all([
     getUserById(userId),
@@ -162,7 +167,7 @@ export async function exportUserData(userId: string) {
     }),
     db.cartItem.findMany({ where: { userId } }),
     // Vault files are listed, not included: their contents are downloaded from the vault itself.
-    db.vaultFile.findMany({ where: { userId }, select: { id: true, originalFileName: true, fileSize: true, fileType: true, category: true, createdAt: true } }),
+    vaultFilesForExport(caller),
   ]);
   return { exportedAt: new Date().toISOString(), user, memorials, orders, feedback, contactMessages, friends: friendships, cartItems, vaultFiles };
 }

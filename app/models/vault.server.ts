@@ -6,7 +6,7 @@ import { addKeyVersion, loadKeyRing, openFile, retireKeyVersion, rewrapKey, seal
 import { isPaidPlan, PLANS } from "~/utils/plans";
 import { passwordStrength, VAULT_LIMITS, VAULT_MESSAGES, vaultTypeOf, type VaultCategory } from "~/utils/vault-rules";
 import type { RateLimited } from "./account.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, forgiveRateLimitHit, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 
 // The encrypted vault (commerce-and-accounts.md §2 "Vault", §4, §5, §6; issue 17 §7–10): use cases for
 // its page and its /api alike. Who may use it: members on a plan that opens it (Forever Plus; README);
@@ -84,6 +84,8 @@ export async function unlockVault(caller: VaultCaller, password: string, ip: str
   if (!stored) return { ok: true };
   if (!caller.sessionId || !(await verifyPassword(password, stored.passwordHash))) return { ok: false, reason: "wrong", message: VAULT_MESSAGES.invalidPassword };
   await prisma().vaultUnlock.upsert({ where: { sid: caller.sessionId }, create: { sid: caller.sessionId, userId: caller.user.id, lastUsedAt: now }, update: { lastUsedAt: now } });
+  // The right password is not an attempt against the limit (issue 25 §3): only wrong ones add up.
+  await Promise.all([forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerUser, caller.user.id), forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerIp, ip)]);
   return { ok: true };
 }
 
@@ -116,6 +118,19 @@ export async function listVaultFiles(caller: VaultCaller, now = new Date()): Pro
     prisma().vaultFile.aggregate({ where: { userId: caller.user.id }, _sum: { fileSize: true } }),
   ]);
   return { ok: true, files: files.map(toView), usedBytes: used._sum.fileSize ?? 0 };
+}
+
+/**
+ * The vault's files as the account download lists them: names only for a session that has unlocked the
+ * vault (a name like "Mum diagnosis.pdf" is itself private); otherwise how many there are and how to get
+ * the list (issue 25 §3).
+ */
+export async function vaultFilesForExport(caller: VaultCaller, now = new Date()) {
+  const access = await vaultAccess(caller, now);
+  if (!access.unlocked) {
+    return { locked: true, count: await prisma().vaultFile.count({ where: { userId: caller.user.id } }), note: VAULT_MESSAGES.exportLocked };
+  }
+  return prisma().vaultFile.findMany({ where: { userId: caller.user.id }, orderBy: { createdAt: "asc" }, select: { id: true, originalFileName: true, fileSize: true, fileType: true, category: true, createdAt: true } });
 }
 
 /** What a file's bytes say it is, for the kinds the vault takes; an SVG must also be free of script. */
@@ -167,6 +182,11 @@ function cleanName(name: string) {
   return base.length > 255 ? base.slice(base.length - 255) : base;
 }
 
+async function usedVaultBytes(db: Pick<ReturnType<typeof prisma>, "vaultFile">, userId: string) {
+  const used = await db.vaultFile.aggregate({ where: { userId }, _sum: { fileSize: true } });
+  return used._sum.fileSize ?? 0;
+}
+
 export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, now = new Date()): Promise<UploadResult> {
   const access = await gate(caller, "upload", now);
   if ("ok" in access) return access;
@@ -174,18 +194,20 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
   const kind = vaultTypeOf(name, input.mimeType);
   if (input.bytes.byteLength > VAULT_LIMITS.fileBytes) return { ok: false, reason: "too-large", message: VAULT_MESSAGES.tooLarge };
   if (!kind || input.bytes.byteLength === 0 || !contentMatches(kind.label, input.bytes)) return { ok: false, reason: "invalid-type", message: VAULT_MESSAGES.invalidType };
-  const [used, before] = await Promise.all([
-    prisma().vaultFile.aggregate({ where: { userId: caller.user.id }, _sum: { fileSize: true } }),
-    prisma().vaultFile.count({ where: { userId: caller.user.id } }),
-  ]);
-  if ((used._sum.fileSize ?? 0) + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
+  // A quick refusal before the work; the check that counts is made again under the lock below.
+  if ((await usedVaultBytes(prisma(), caller.user.id)) + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
 
   const id = randomUUID();
   const storageKey = `vault/${caller.user.id}/${id}`;
   const sealed = sealFile(input.bytes, { fileId: id, userId: caller.user.id });
   await putObject(storageKey, sealed.ciphertext, "application/octet-stream");
   try {
-    const row = await prisma().vaultFile.create({
+    const stored = await prisma().$transaction(async (tx) => {
+      // Parallel uploads of one member take turns here (issue 25 §3): the sum and the new row are one step.
+      await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${caller.user.id} FOR UPDATE`;
+      const [used, before] = await Promise.all([usedVaultBytes(tx, caller.user.id), tx.vaultFile.count({ where: { userId: caller.user.id } })]);
+      if (used + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return null;
+      const row = await tx.vaultFile.create({
       data: {
         id,
         userId: caller.user.id,
@@ -200,8 +222,14 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
       },
       select: fileView,
     });
+      return { row, before };
+    });
+    if (!stored) {
+      await deleteObject(storageKey).catch(() => {});
+      return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
+    }
     // §2: the first upload into an empty vault without a password asks for one (or an acknowledged skip).
-    return { ok: true, file: toView(row), askForPassword: before === 0 && !access.hasPassword };
+    return { ok: true, file: toView(stored.row), askForPassword: stored.before === 0 && !access.hasPassword };
   } catch (error) {
     await deleteObject(storageKey).catch(() => {});
     throw error;

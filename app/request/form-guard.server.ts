@@ -21,9 +21,14 @@ export function issueFormStamp(now = Date.now()) {
 
 export type GuardResult = "ok" | "honeypot" | "too-fast" | "invalid";
 
+/** Whether the field people never see was filled in (a form's value, or a JSON body's: docs/decisions/013). */
+export function honeypotFilled(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  return typeof value !== "string" || value.trim() !== "";
+}
+
 export function checkFormGuard(form: FormData, now = Date.now()): GuardResult {
-  const honeypot = form.get(HONEYPOT_FIELD);
-  if (typeof honeypot === "string" && honeypot.trim() !== "") return "honeypot";
+  if (honeypotFilled(form.get(HONEYPOT_FIELD))) return "honeypot";
   const stamp = form.get(STAMP_FIELD);
   if (typeof stamp !== "string") return "invalid";
   const [ts, signature] = stamp.split(".");

@@ -9,10 +9,14 @@ export async function vaultCaller(request: Request, user: PublicUser): Promise<V
   return { user, sessionId: (await getSession(request)).id || undefined };
 }
 
-/** RFC 6266 Content-Disposition for a download: an ASCII fallback and the UTF-8 name, never inline. */
+/**
+ * RFC 6266 Content-Disposition for a download: an ASCII fallback and the UTF-8 name, never inline. The
+ * name is an RFC 8187 ext-value: encodeURIComponent leaves ' ( ) * as they are, which attr-char does not allow.
+ */
 export function attachment(fileName: string) {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Headers of a vault file sent to its owner: never cached, never sniffed, always downloaded. */

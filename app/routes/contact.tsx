@@ -49,7 +49,7 @@ export async function action({ request }: Route.ActionArgs) {
   // The confirmation is shown where the person is looking: at the form they just sent.
   return redirect(`/contact#${FORM_SECTION}`, {
     status: 303,
-    headers: await withToast({ type: "success", title: CONTACT_MESSAGES.sentTitle, description: `${SUPPORT_REPLY_TIME} We have emailed you a copy of your message.`, at: FORM_SECTION }),
+    headers: await withToast({ type: "success", title: CONTACT_MESSAGES.sentTitle, description: `${SUPPORT_REPLY_TIME} We have emailed you to confirm it arrived.`, at: FORM_SECTION }),
   });
 }
 

@@ -13,6 +13,9 @@ import { getObject, isValidKey } from "~/services/storage.server";
 // Anything else is a 404, so nothing stored elsewhere (the vault) can be fetched here by accident.
 // A refusal is a 404 too: it does not tell a stranger that the file exists.
 
+/** How long a shared cache may keep a public memorial's file: 5 minutes, then it asks again. */
+const PUBLIC_MEMORIAL_MEDIA_CACHE = "public, max-age=300, must-revalidate";
+
 const MEMORIAL_KEY = /^memorials\/([0-9a-f-]{36})\//;
 const NEWS_KEY = /^news\/[0-9a-f-]{36}-\d{2,4}\.webp$/;
 
@@ -27,8 +30,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (!memorialId) return notFound();
     const access = await canViewMemorial(memorialId, await getOptionalUser(request));
     if (!access?.allowed) return notFound();
-    // A memorial can turn private later: its files must then stop being served from shared caches.
-    cacheControl = access.isPublic ? "public, max-age=86400, stale-while-revalidate=604800" : "private, no-cache";
+    // A memorial can turn private later: its files must then stop being served from shared caches within
+    // minutes (issue 25 §9; a day plus a week of stale-while-revalidate kept them out there for 8 days).
+    cacheControl = access.isPublic ? PUBLIC_MEMORIAL_MEDIA_CACHE : "private, no-cache";
   }
   const object = await getObject(key);
   if (!object) return notFound();

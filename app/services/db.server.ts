@@ -91,7 +91,7 @@ export function openDatabase(config: DatabaseConfig): Database {
   let pglite: PGlite;
   if ("pglite" in config) pglite = config.pglite;
   else {
-    mkdirSync(config.pgliteDir, { recursive: true });
+    mkdirSync(config.pgliteDir, { recursive: true, mode: 0o700 });
     pglite = new PGlite(config.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   }
   const sql = pgliteDriver(pglite);

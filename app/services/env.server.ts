@@ -44,8 +44,17 @@ const envSchema = z.object({
     .refine((v) => !v || v.split(",").every((s) => s.trim().length >= 32), "each secret must be at least 32 characters"),
   /** Secure cookies; defaults to on in production. Off only for plain-http setups you trust. */
   SESSION_COOKIE_SECURE: z.enum(["true", "false"]).optional(),
-  /** Behind a load balancer: take the client's address from the first X-Forwarded-For hop. */
-  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  /**
+   * Behind proxies: which may add to X-Forwarded-For (app/request/facts.server.ts): false, true (one proxy),
+   * the number of proxies, or their addresses/subnets separated by commas (10.0.0.0/8,192.168.1.5).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .refine(
+      (v) => /^(?:true|false|\d+)$/i.test(v.trim()) || v.split(",").every((e) => /^[\da-f.:]+(?:\/\d{1,3})?$/i.test(e.trim())),
+      "TRUST_PROXY must be true, false, the number of proxies in front of the app, or their addresses (10.0.0.0/8,192.168.1.5)",
+    ),
   /** Media in an S3-compatible bucket instead of DATA_DIR/uploads (app/services/storage.server.ts). */
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default("us-east-1"),

@@ -1,5 +1,5 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
-import { fetchBounded, type FetchOptions } from "./fetch-bounded.server";
+import { fetchBounded, hostAndPort, type FetchOptions } from "./fetch-bounded.server";
 
 // Reading one RSS or Atom feed (issue 18): fetched within bounds (fetch-bounded.server.ts), parsed by
 // @rowanmanning/feed-parser (fast-xml-parser underneath, lenient with real-world feeds), and turned into
@@ -32,10 +32,13 @@ export type ReadFeedOptions = Partial<Pick<FetchOptions, "timeoutMs" | "maxBytes
 const ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1";
 
 export async function readFeed(address: string, options: ReadFeedOptions = {}): Promise<FeedRead> {
+  // The feed's own host and port were configured by an administrator; where it redirects must be public.
+  const own = URL.canParse(address) ? [hostAndPort(new URL(address))] : [];
   const fetched = await fetchBounded(address, {
     timeoutMs: options.timeoutMs ?? FEED_LIMITS.timeoutMs,
     maxBytes: options.maxBytes ?? FEED_LIMITS.maxBytes,
     accept: ACCEPT,
+    publicOnly: { except: own },
   });
   if (!fetched.ok) return { ok: false, message: `The feed ${address} ${fetched.message}.` };
   const parsed = parseFeedText(decode(fetched.bytes, fetched.contentType), fetched.url);

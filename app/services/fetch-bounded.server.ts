@@ -1,13 +1,16 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 
 // Fetching from other sites (issue 18: news feeds and the pictures their articles name), always bounded:
 // a whole answer must arrive within `timeoutMs` and be at most `maxBytes` long (a declared length over it
 // is refused before reading, a body that outgrows it is cut off while streaming), so a feed that hangs,
 // trickles or is huge cannot hold or fill the server. Redirects are followed by hand (at most 3), each
-// hop checked again. Pictures come from addresses a feed names, so they are refused on private, loopback
-// and link-local addresses (a feed must not make the server fetch from inside its own network) unless the
-// host is one the caller trusts (the feed's own host, which an administrator configured).
+// hop checked again. Every address a feed leads to (its redirects, the pictures it names) is refused on
+// private, loopback and link-local addresses (a feed must not make the server fetch from inside its own
+// network) unless its host and port are one the caller trusts (the feed's own, which an administrator
+// configured). A name is resolved once per hop and the connection made to the address that was checked.
 
 export type Fetched = { ok: true; bytes: Buffer; contentType: string; url: string };
 export type FetchRefusal = {
@@ -22,7 +25,7 @@ export type FetchOptions = {
   timeoutMs: number;
   maxBytes: number;
   accept?: string;
-  /** Refuse hosts on private, loopback or link-local addresses, except these host names. */
+  /** Refuse hosts on private, loopback or link-local addresses, except these hosts with their ports (hostAndPort). */
   publicOnly?: { except: string[] };
   maxRedirects?: number;
 };
@@ -45,18 +48,53 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
-async function refusedHost(url: URL, publicOnly: FetchOptions["publicOnly"]): Promise<boolean> {
-  if (!publicOnly) return false;
+/** A URL's host and port as compared with a trusted one ("feeds.example:8080"; the default port left out). */
+export function hostAndPort(url: URL): string {
+  return url.host.toLowerCase();
+}
+
+type Resolved = { address: string; family: 4 | 6 };
+
+/**
+ * The one address this hop connects to, resolved once and checked (issue 25 §8: resolving again to
+ * connect let a name change its answer in between). With `publicOnly`, a private, loopback or link-local
+ * answer is refused unless the host AND port are one the caller trusts.
+ */
+async function resolveHop(url: URL, publicOnly: FetchOptions["publicOnly"]): Promise<Resolved | FetchRefusal> {
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (publicOnly.except.some((h) => h.toLowerCase() === host)) return false;
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host)) return isPrivateAddress(host);
-  try {
-    const addresses = await lookup(host, { all: true });
-    return addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address));
-  } catch {
-    return false; // unknown names fail at the fetch itself, with its own message
+  const trusted = !publicOnly || publicOnly.except.some((h) => h.toLowerCase() === hostAndPort(url));
+  const refused: FetchRefusal = { ok: false, reason: "private-address", message: "points at a private network address" };
+  if (!trusted && (host === "localhost" || host.endsWith(".localhost"))) return refused;
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await lookup(host, { all: true });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { ok: false, reason: "network", message: `could not be reached${code ? ` (${code})` : ""}` };
+    }
   }
+  if (addresses.length === 0) return { ok: false, reason: "network", message: "could not be reached" };
+  if (!trusted && addresses.some((a) => isPrivateAddress(a.address))) return refused;
+  return { address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+}
+
+type Answer = { status: number; statusText: string; headers: http.IncomingHttpHeaders; body: http.IncomingMessage };
+
+/** One request to the checked address (the name still used for the Host header and for TLS). */
+function requestAt(url: URL, to: Resolved, headers: Record<string, string>, signal: AbortSignal): Promise<Answer> {
+  const lookupChecked: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: to.address, family: to.family }]);
+    else callback(null, to.address, to.family);
+  };
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === "https:" ? https : http).request(url, { method: "GET", headers, signal, lookup: lookupChecked, agent: false }, (res) =>
+      resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers: res.headers, body: res }),
+    );
+    request.on("error", reject);
+    request.end();
+  });
 }
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} seconds` : `${(ms / 1000).toFixed(1)} seconds`);
@@ -72,56 +110,60 @@ export async function fetchBounded(address: string, options: FetchOptions): Prom
   } catch {
     return { ok: false, reason: "bad-address", message: "is not a web address" };
   }
+  const headers = { Accept: accept ?? "*/*", "User-Agent": "Everlight news reader (+https://everlight.uk)" };
   for (let hop = 0; ; hop++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, reason: "bad-address", message: "is not an http or https address" };
-    if (await refusedHost(url, publicOnly)) return { ok: false, reason: "private-address", message: "points at a private network address" };
-    let response: Response;
+    // Every hop, redirects included, is resolved and checked again, and connected to as checked.
+    const to = await resolveHop(url, publicOnly);
+    if ("ok" in to) return to;
+    let response: Answer;
     try {
-      response = await fetch(url, { signal, redirect: "manual", headers: { Accept: accept ?? "*/*", "User-Agent": "Everlight news reader (+https://everlight.uk)" } });
+      response = await requestAt(url, to, headers, signal);
     } catch (error) {
       if (signal.aborted) return timedOut();
-      const code = (error as { cause?: { code?: string } }).cause?.code;
+      const code = (error as { code?: string }).code;
       return { ok: false, reason: "network", message: `could not be reached${code ? ` (${code})` : ""}` };
     }
-    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
-      await response.body?.cancel().catch(() => {});
+    const location = response.headers.location;
+    if (response.status >= 300 && response.status < 400 && location) {
+      response.body.destroy();
       if (hop >= maxRedirects) return { ok: false, reason: "redirects", message: "redirected too many times" };
       try {
-        url = new URL(response.headers.get("location")!, url);
+        url = new URL(location, url);
       } catch {
         return { ok: false, reason: "bad-address", message: "redirected to something that is not a web address" };
       }
       continue;
     }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
+    if (response.status < 200 || response.status >= 300) {
+      response.body.destroy();
       return { ok: false, reason: "status", status: response.status, message: `answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}` };
     }
     const tooLarge: FetchRefusal = { ok: false, reason: "too-large", message: `is larger than ${megabytes(maxBytes)}, so it was not read` };
-    const declared = Number(response.headers.get("content-length"));
+    const declared = Number(response.headers["content-length"]);
     if (Number.isFinite(declared) && declared > maxBytes) {
-      await response.body?.cancel().catch(() => {});
+      response.body.destroy();
       return tooLarge;
     }
-    const chunks: Uint8Array[] = [];
+    const chunks: Buffer[] = [];
     let size = 0;
     try {
-      const reader = response.body?.getReader();
-      for (;;) {
-        if (!reader) break;
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
         if (size > maxBytes) {
-          await reader.cancel().catch(() => {});
+          response.body.destroy();
           return tooLarge;
         }
-        chunks.push(value);
+        chunks.push(chunk);
       }
     } catch (error) {
       if (signal.aborted) return timedOut();
       return { ok: false, reason: "network", message: `broke off while sending (${error instanceof Error ? error.message : "unknown error"})` };
     }
-    return { ok: true, bytes: Buffer.concat(chunks), contentType: response.headers.get("content-type") ?? "", url: url.toString() };
+    if (!response.body.complete) {
+      if (signal.aborted) return timedOut();
+      return { ok: false, reason: "network", message: "broke off while sending" };
+    }
+    return { ok: true, bytes: Buffer.concat(chunks), contentType: String(response.headers["content-type"] ?? ""), url: url.toString() };
   }
 }

@@ -42,9 +42,9 @@ export function createMailTransport(env = getEnv()): MailTransport {
     name: "outbox",
     send: async (mail) => {
       const info = await writer.sendMail({ from, ...mail });
-      mkdirSync(folder, { recursive: true });
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
       const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, "-")}-${safeName(mail.to)}-${Math.random().toString(36).slice(2, 8)}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       console.log(`Email to ${mail.to} ("${mail.subject}") written to ${file} (no SMTP_URL set)`);
     },
     close: () => {},

@@ -47,7 +47,7 @@ function filePath(key: string): string {
 async function writeAtomically(file: string, data: Uint8Array | string) {
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, data);
+    await writeFile(temp, data, { mode: 0o600 });
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
@@ -85,7 +85,7 @@ export async function putObject(key: string, body: Uint8Array, contentType: stri
   const remote = bucket();
   if (remote) return remote.put(key, body, contentType);
   const file = filePath(key);
-  await mkdir(path.dirname(file), { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   // Metadata first: once the object itself exists, its content type does too.
   await writeAtomically(file + META_SUFFIX, JSON.stringify({ contentType }));
   await writeAtomically(file, body);

@@ -31,6 +31,8 @@ export type VaultType = (typeof VAULT_TYPES)[number];
 export const VAULT_ACCEPT = VAULT_TYPES.flatMap((t) => [...t.extensions.map((e) => `.${e}`), ...t.mimeTypes]).join(",");
 
 export const VAULT_MESSAGES = {
+  /** In the account download when the vault is locked for that session: its file names are private too. */
+  exportLocked: "Your vault is locked, so its file names are not listed. Unlock your vault, then download your data again to include them.",
   invalidType: "Invalid File Type",
   invalidTypeHint: `Please choose a ${VAULT_TYPES.map((t) => t.label).join(", ")} file.`,
   tooLarge: "File Too Large",

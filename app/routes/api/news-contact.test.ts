@@ -118,8 +118,9 @@ describe("contact over HTTP", () => {
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ id: expect.any(String), status: "new", type: "support", message: CONTACT_MESSAGES.sentTitle, description: "We'll get back to you within 24 hours." });
     const [ack] = await mailTo(body.email, 1);
-    expect(ack.subject).toBe("We have your message: A question about plans");
-    expect(ack.text).toContain("Could you tell me more about the Forever plan?");
+    // A visitor's address is not known to be theirs: nothing they wrote is repeated to it (issue 25 §7).
+    expect(ack.subject).toBe("We have your message");
+    expect(ack.text).not.toContain("Could you tell me more about the Forever plan?");
     expect(ack.text).toContain("Monday to Friday, 9am to 6pm UK time");
     const copies = await mailTo("support@everlight.uk", 1);
     const copy = copies.find((m) => m.replyTo?.text === body.email);
