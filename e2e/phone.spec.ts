@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { createTestMemorial, createTestTribute, db, loginAs, type TestMemorial } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { PLANS_HREF } from "../app/utils/plans";
+import { sendFormsBackAtOnce } from "./form-stamp";
 
 // Issue 13, "What a person on a phone must see" (items 9, 10 and 13), on a 390 × 844 screen with
 // JavaScript on and off: the answer to "did it work?" appears where the person is looking, a refused
@@ -121,6 +122,7 @@ test.describe("a refused form lands at its errors (item 10)", () => {
 
   test("a tribute sent back too quickly comes back to the form with the reason in view and focused", async ({ page, member }) => {
     const memorial = await longMemorial(member);
+    await sendFormsBackAtOnce(page);
     await page.goto(`/memorials/${memorial.id}`);
     await fillTribute(page, "Quick Typist", "Typed faster than any person could.");
     await page.getByRole("button", { name: "Leave Tribute" }).click();

@@ -187,12 +187,12 @@ function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }
   const id = memorial.id;
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
-      <p className="flex gap-4 text-slate-600">
-        <span className="inline-flex items-center gap-1.5">
+      <p className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
+        <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
           <Icon name="tribute" className="h-4 w-4" />
           {plural(memorial.tributeCount, "tribute")}
         </span>
-        <span className="inline-flex items-center gap-1.5">
+        <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
           <Icon name="eye" className="h-4 w-4" />
           {plural(memorial.viewCount, "view")}
         </span>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
-import { useState } from "react";
+import { useRef } from "react";
 import type { Route } from "./+types/contact";
 import { documentLink } from "~/components/document-page";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
@@ -61,7 +61,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [form, fields] = useSchemaForm(contactSchema, { id: useContactFormId(), lastResult: actionData?.result, defaultValue: loaderData.defaults });
+  const [form, fields] = useSchemaForm(contactSchema, { id: useContactFormId(actionData !== undefined), lastResult: actionData?.result, defaultValue: loaderData.defaults });
   const stamp = actionData?.stamp ?? loaderData.stamp;
   // Without JavaScript the browser lands on the first field to correct (autofocus scrolls to it).
   const firstError = FIELD_ORDER.find((name) => fields[name].errors?.length);
@@ -232,16 +232,18 @@ const FAQ = [
 ];
 
 /**
- * The form's id: the same in the server's page and in the browser as it takes the page over, and a new
- * one once a message sent has brought a new page (a redirect), so the fields start afresh with JavaScript
- * too. The location's key alone differed between the two ("default" on the server, the history entry's
- * own in the browser after a reload or a way back): the form kept the server's id and every submit threw
- * (issue 25 item 10).
+ * The form's id: the same in the server's page and in the browser as it takes the page over, the same
+ * while the action answers on this page (a refusal keeps what was typed), and a new one once a message
+ * sent has brought a new page (a redirect), so the fields start afresh with JavaScript too. The
+ * location's key alone differed between the server ("default") and the browser (the history entry's own
+ * after a reload or a way back): the form kept the server's id and every submit threw (issue 25 item 10).
  */
-function useContactFormId() {
+function useContactFormId(answered: boolean) {
   const { key } = useLocation();
-  const [firstKey] = useState(key);
-  return key === firstKey ? "contact" : `contact-${key}`;
+  const firstKey = useRef(key);
+  const id = useRef("contact");
+  if (!answered && key !== firstKey.current) id.current = `contact-${key}`;
+  return id.current;
 }
 
 export const meta: Route.MetaFunction = () => [
