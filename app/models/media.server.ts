@@ -93,18 +93,23 @@ export async function storeImage(prefix: string, bytes: Uint8Array, type: ImageT
 }
 
 /** Checks and stores one uploaded file of a memorial; returns its URL and real type. Nothing is stored on refusal. */
-export async function storeMemorialFile(memorialId: string, bytes: Uint8Array, options: { imagesOnly?: boolean } = {}) {
-  const image = detectImageType(bytes);
-  const video = image || options.imagesOnly ? null : detectVideoType(bytes);
+export async function storeMemorialFile(memorialId: string, file: Uint8Array | Blob, options: { imagesOnly?: boolean } = {}) {
+  // A Blob may be a file on disk (an upload, app/request/multipart.server.ts): only its first bytes are
+  // read to know what it is, a video is streamed to storage, and only a photo (20 MB at most) is read whole.
+  const head = file instanceof Blob ? new Uint8Array(await file.slice(0, 16).arrayBuffer()) : file;
+  const size = file instanceof Blob ? file.size : file.byteLength;
+  const image = detectImageType(head);
+  const video = image || options.imagesOnly ? null : detectVideoType(head);
   if (!image && !video) throw new MediaRejectedError(MEDIA_MESSAGES.type, 415);
   const prefix = `memorials/${memorialId}/${randomUUID()}`;
   if (image) {
-    if (bytes.byteLength > MEDIA_LIMITS.imageBytes) throw new MediaRejectedError(MEDIA_MESSAGES.imageSize, 413);
+    if (size > MEDIA_LIMITS.imageBytes) throw new MediaRejectedError(MEDIA_MESSAGES.imageSize, 413);
+    const bytes = file instanceof Blob ? new Uint8Array(await file.arrayBuffer()) : file;
     return { mediaUrl: await storeImage(prefix, bytes, image), mediaType: image as string };
   }
-  if (bytes.byteLength > MEDIA_LIMITS.videoBytes) throw new MediaRejectedError(MEDIA_MESSAGES.videoSize, 413);
+  if (size > MEDIA_LIMITS.videoBytes) throw new MediaRejectedError(MEDIA_MESSAGES.videoSize, 413);
   const key = `${prefix}/original.${EXTENSIONS[video!]}`;
-  await putObject(key, bytes, video!);
+  await putObject(key, file, video!);
   return { mediaUrl: objectUrl(key), mediaType: video as string };
 }
 
@@ -136,7 +141,7 @@ export function imageSources(mediaUrl: string): { src: string; srcSet?: string; 
 }
 
 /** Adds a photo or video to a memorial the caller owns. Null when the memorial is not theirs. */
-export async function addMemorialMedia(memorialId: string, ownerId: string, bytes: Uint8Array, options: { caption?: string | null; order?: number } = {}) {
+export async function addMemorialMedia(memorialId: string, ownerId: string, bytes: Uint8Array | Blob, options: { caption?: string | null; order?: number } = {}) {
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { id: true, _count: { select: { media: true } } } });
   if (!memorial) return null;
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
@@ -155,7 +160,7 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
 }
 
 /** Replaces the memorial's profile photo (images only); the old one's files are removed. */
-export async function setMemorialPortrait(memorialId: string, ownerId: string, bytes: Uint8Array) {
+export async function setMemorialPortrait(memorialId: string, ownerId: string, bytes: Uint8Array | Blob) {
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
   if (!memorial) return null;
   const stored = await storeMemorialFile(memorialId, bytes, { imagesOnly: true });

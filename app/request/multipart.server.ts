@@ -1,3 +1,12 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream, openAsBlob } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import { getEnv } from "~/services/env.server";
 import { ImageRejectedError } from "~/services/images.server";
 import { MAX_IMAGE_UPLOAD_BYTES } from "~/utils/upload-limits";
 
@@ -68,4 +77,95 @@ export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UP
     if (error instanceof MalformedFormError) throw new ImageRejectedError("unreadable");
     throw error;
   }
+}
+
+// ------------------------------------------------------------------ forms whose files go to disk
+
+/** A form whose files wait on disk (DATA_DIR/incoming) until the caller is done with them. */
+export type SpooledForm = {
+  form: FormData;
+  /** Files cut off at `fileBytes`: what is on disk is only their beginning. */
+  tooLarge: Set<File>;
+  /** Removes the files from disk; call it once the request is answered, whatever happened. */
+  discard(): Promise<void>;
+};
+
+/** The text fields of one post together: they are kept in memory, so they are bounded apart from the files. */
+const TEXT_BYTES = 1024 * 1024;
+
+/**
+ * Reads a form post whose files may be large (photos and videos of a memorial) without holding them in
+ * memory (issue 25 item 5): each file part is streamed to its own temporary file and cut off past
+ * `fileBytes` (it is then in `tooLarge`, and the rest of its bytes is read and dropped, so that the
+ * fields after it still arrive and nothing typed is lost); the text fields are kept, up to 1 MB in
+ * all. The whole body is bounded by `bodyBytes`: a declared Content-Length above it is refused before
+ * reading, and a body without one is counted as it arrives (BodyTooLargeError). A broken envelope is a
+ * MalformedFormError. The files are disk-backed Blobs: their size and first bytes are read without
+ * reading the rest, and storing one streams it.
+ */
+export async function readSpooledForm(request: Request, limits: { bodyBytes: number; fileBytes: number }): Promise<SpooledForm> {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > limits.bodyBytes) throw new BodyTooLargeError(limits.bodyBytes);
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(contentType)) throw new MalformedFormError();
+
+  const folder = path.join(getEnv().dataDir, "incoming", randomUUID());
+  const discard = () => rm(folder, { recursive: true, force: true });
+  // The entries in the order they were sent (a file's takes its place once it is on disk).
+  const entries: [string, string | File][] = [];
+  const tooLarge = new Set<File>();
+  const written: Promise<void>[] = [];
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { fileSize: limits.fileBytes, fieldSize: TEXT_BYTES, fields: 1000, files: 100 } });
+  } catch {
+    throw new MalformedFormError();
+  }
+  let textBytes = 0;
+  let failure: Error | null = null;
+  parser.on("field", (name, value) => {
+    textBytes += name.length + value.length;
+    if (textBytes > TEXT_BYTES) failure ??= new BodyTooLargeError(limits.bodyBytes);
+    else entries.push([name, value]);
+  });
+  parser.on("file", (name, stream, info) => {
+    const file = path.join(folder, String(written.length));
+    const at = entries.push([name, ""]) - 1;
+    written.push(
+      (async () => {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        await pipeline(stream, createWriteStream(file, { mode: 0o600 }));
+        const blob = await openAsBlob(file, { type: info.mimeType });
+        const entry = new File([blob], info.filename ?? "", { type: info.mimeType });
+        entries[at] = [name, entry];
+        if ((stream as typeof stream & { truncated?: boolean }).truncated) tooLarge.add(entry);
+      })(),
+    );
+  });
+  parser.on("filesLimit", () => (failure ??= new BodyTooLargeError(limits.bodyBytes)));
+  parser.on("fieldsLimit", () => (failure ??= new BodyTooLargeError(limits.bodyBytes)));
+
+  let total = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      total += chunk.byteLength;
+      if (total > limits.bodyBytes) return done(new BodyTooLargeError(limits.bodyBytes));
+      done(null, chunk);
+    },
+  });
+  try {
+    const body = request.body ? Readable.fromWeb(request.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+    await pipeline(body, counted, parser);
+    await Promise.all(written);
+    if (failure) throw failure;
+  } catch (error) {
+    // Every file still being written ends (their streams were destroyed with the parser) before the folder goes.
+    await Promise.allSettled(written);
+    await discard();
+    if (error instanceof BodyTooLargeError) throw error;
+    throw new MalformedFormError();
+  }
+  const form = new FormData();
+  for (const [name, value] of entries) form.append(name, value);
+  return { form, tooLarge, discard };
 }

@@ -19,7 +19,7 @@ import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { prisma } from "~/services/db.server";
 import { detectImageType } from "~/services/images.server";
 import { clientIp } from "~/request/facts.server";
-import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "~/request/multipart.server";
+import { BodyTooLargeError, MalformedFormError, readSpooledForm, type SpooledForm } from "~/request/multipart.server";
 import { withToast } from "~/request/toast.server";
 import { MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE } from "~/utils/plans";
 import { AI_MESSAGES, aiFailureTitle, biographyRequestSchema, tributeRequestSchema } from "~/utils/validation/ai";
@@ -68,13 +68,14 @@ function displayName(file: File) {
 }
 
 /** What a file is, from its first bytes, and whether it is within its size limit. */
-async function checkFile(file: File, imagesOnly: boolean): Promise<Rejection | null> {
+/** `cutOff`: the upload stopped reading the file at the largest size allowed, so it is larger still. */
+async function checkFile(file: File, imagesOnly: boolean, cutOff: boolean): Promise<Rejection | null> {
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
   const image = detectImageType(head);
   const video = image || imagesOnly ? null : detectVideoType(head);
   if (!image && !video) return { status: 415, message: imagesOnly ? MEMORIAL_FORM_MESSAGES.portraitType : MEDIA_MESSAGES.type };
-  if (image && file.size > MEDIA_LIMITS.imageBytes) return { status: 413, message: MEDIA_MESSAGES.imageSize };
-  if (video && file.size > MEDIA_LIMITS.videoBytes) return { status: 413, message: MEDIA_MESSAGES.videoSize };
+  if (image && (cutOff || file.size > MEDIA_LIMITS.imageBytes)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
+  if (video && (cutOff || file.size > MEDIA_LIMITS.videoBytes)) return { status: 413, message: MEDIA_MESSAGES.videoSize };
   return null;
 }
 
@@ -88,10 +89,6 @@ function textFields(formData: FormData) {
   const text = new FormData();
   for (const [name, value] of formData) if (typeof value === "string") text.append(name, value);
   return text;
-}
-
-async function bytesOf(file: File) {
-  return new Uint8Array(await file.arrayBuffer());
 }
 
 function failure(status: number, body: Partial<MemorialFormFailure>) {
@@ -172,15 +169,23 @@ export async function writeWithAi(
  * answer with the user's input (400 fields, 413/415 files, 403 plan limit).
  */
 export async function submitMemorialForm(request: Request, user: PublicUser, existing: MemorialWithMedia | null) {
-  let formData: FormData;
+  // The files wait on disk, each cut off past the largest a video may be, until the post is answered.
+  let spooled: SpooledForm;
   try {
-    formData = await readMultipartForm(request, MEDIA_LIMITS.requestBytes);
+    spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes });
   } catch (error) {
     if (error instanceof BodyTooLargeError) return failure(413, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.requestTooLarge } });
     if (error instanceof MalformedFormError) return failure(400, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.unreadableForm } });
     throw error;
   }
+  try {
+    return await saveMemorialForm(request, user, existing, spooled);
+  } finally {
+    await spooled.discard();
+  }
+}
 
+async function saveMemorialForm(request: Request, user: PublicUser, existing: MemorialWithMedia | null, { form: formData, tooLarge }: SpooledForm) {
   const pressed = formData.get("intent");
   if (isAiIntent(pressed)) return writeWithAi(request, user, formData, pressed);
 
@@ -193,11 +198,11 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
   // Every file is checked before anything is written, so one bad file refuses the whole post.
   const rejections: { field: "profileImage" | "media"; message: string; status: 400 | 413 | 415 }[] = [];
   if (portrait) {
-    const rejection = await checkFile(portrait, true);
+    const rejection = await checkFile(portrait, true, tooLarge.has(portrait));
     if (rejection) rejections.push({ field: "profileImage", status: rejection.status, message: `${displayName(portrait)}: ${rejection.message}` });
   }
   for (const file of media) {
-    const rejection = await checkFile(file, false);
+    const rejection = await checkFile(file, false, tooLarge.has(file));
     if (rejection) rejections.push({ field: "media", status: rejection.status, message: `${displayName(file)}: ${rejection.message}` });
   }
   if ((existing?.media.length ?? 0) + media.length > MEDIA_LIMITS.filesPerMemorial) {
@@ -240,11 +245,11 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
     try {
       if (portrait) {
         current = { field: "profileImage", file: portrait };
-        await setMemorialPortrait(memorial.id, user.id, await bytesOf(portrait));
+        await setMemorialPortrait(memorial.id, user.id, portrait);
       }
       for (const [index, file] of media.entries()) {
         current = { field: "media", file };
-        await addMemorialMedia(memorial.id, user.id, await bytesOf(file), { order: index });
+        await addMemorialMedia(memorial.id, user.id, file, { order: index });
       }
     } catch (error) {
       // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
@@ -260,13 +265,13 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
     const nextOrder = existing.media.reduce((max, m) => Math.max(max, m.order + 1), existing.media.length);
     for (const [index, file] of media.entries()) {
       current = { field: "media", file };
-      const item = await addMemorialMedia(existing.id, user.id, await bytesOf(file), { order: nextOrder + index });
+      const item = await addMemorialMedia(existing.id, user.id, file, { order: nextOrder + index });
       if (!item) throw new Error(`Memorial ${existing.id} is no longer ${user.id}'s`);
       added.push(item.id);
     }
     if (portrait) {
       current = { field: "profileImage", file: portrait };
-      await setMemorialPortrait(existing.id, user.id, await bytesOf(portrait));
+      await setMemorialPortrait(existing.id, user.id, portrait);
     } else if (removePortrait && existing.profileImageUrl) {
       await removeMemorialPortrait(existing.id, user.id);
     }

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -10,7 +10,30 @@ import path from "node:path";
 export function secureDataDir(dir: string) {
   process.umask(0o077);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  discardAbandonedUploads(dir);
   tighten(dir);
+}
+
+/** How long an upload may take before its temporary files count as abandoned. */
+const UPLOAD_HOURS = 24;
+
+/**
+ * Uploads wait under DATA_DIR/incoming until their post is answered (readSpooledForm); a process that
+ * stopped hard leaves theirs behind. Only folders a day old go: another instance on the same DATA_DIR
+ * may be receiving one right now.
+ */
+export function discardAbandonedUploads(dir: string, now = Date.now()) {
+  const incoming = path.join(dir, "incoming");
+  let entries;
+  try {
+    entries = readdirSync(incoming, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const full = path.join(incoming, entry.name);
+    if (now - lstatSync(full).mtimeMs > UPLOAD_HOURS * 3600_000) rmSync(full, { recursive: true, force: true });
+  }
 }
 
 function tighten(dir: string) {

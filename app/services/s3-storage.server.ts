@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 
 // The S3-compatible half of storage.server.ts: any bucket that speaks S3 (AWS, R2, MinIO, a local test
@@ -17,11 +19,17 @@ export function s3Backend(config: S3Config) {
     region: config.region,
     endpoint: config.endpoint,
     forcePathStyle: config.forcePathStyle ?? !!config.endpoint,
+    // A streamed upload would otherwise be sent "aws-chunked" with a trailing checksum, which many
+    // S3-compatible stores (and the local test server) keep as part of the object: checksums only where
+    // an operation requires one, so every store receives the plain bytes with their length.
+    requestChecksumCalculation: "WHEN_REQUIRED",
     credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
   });
   return {
-    async put(key: string, body: Uint8Array, contentType: string) {
-      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, Body: body, ContentType: contentType }));
+    /** A Blob (an upload waiting on disk) is streamed with its length, never read into memory. */
+    async put(key: string, body: Uint8Array | Blob, contentType: string) {
+      const streamed = body instanceof Blob ? { Body: Readable.fromWeb(body.stream() as WebReadableStream<Uint8Array>), ContentLength: body.size } : { Body: body };
+      await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, ...streamed, ContentType: contentType }));
     },
     async get(key: string) {
       try {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, openAsBlob, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -204,6 +204,28 @@ describe.each([disk, bucket])("storage on $name", (backend) => {
 
     await media.deleteStoredMedia([mediaUrl]);
     expect(await backend.keys(`memorials/${memorialId}/`)).toEqual([]);
+  });
+
+  it("streams a video waiting on disk (an upload) into storage byte for byte, and refuses one over the limit", async () => {
+    const memorialId = randomUUID();
+    const video = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 31) % 251);
+    video.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypmp42")]);
+    const file = path.join(dataDir, `upload-${randomUUID()}`);
+    writeFileSync(file, video);
+    const { mediaUrl, mediaType } = await media.storeMemorialFile(memorialId, await openAsBlob(file));
+    expect(mediaType).toBe("video/mp4");
+    const stored = await storage.getObject(storage.keyFromUrl(mediaUrl)!);
+    expect(stored!.contentType).toBe("video/mp4");
+    expect(Buffer.compare(stored!.body, Buffer.from(video))).toBe(0);
+    if (backend === bucket) expect(uploadsOnDisk()).toEqual([]);
+    await media.deleteStoredMedia([mediaUrl]);
+
+    // Its size is known from the disk, so a video over the limit is refused without reading it.
+    const huge = await openAsBlob(file);
+    Object.defineProperty(huge, "size", { value: media.MEDIA_LIMITS.videoBytes + 1 });
+    await expect(media.storeMemorialFile(memorialId, huge)).rejects.toMatchObject({ status: 413, message: media.MEDIA_MESSAGES.videoSize });
+    expect(await backend.keys(`memorials/${memorialId}/`)).toEqual([]);
+    rmSync(file);
   });
 
   it("refuses a file that is not a photo or video, storing nothing", async () => {

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { getEnv } from "./env.server";
 import { s3Backend } from "./s3-storage.server";
 
@@ -43,11 +45,11 @@ function filePath(key: string): string {
   return file;
 }
 
-/** Writes to a temp file first and renames, so a reader never sees half an object. */
-async function writeAtomically(file: string, data: Uint8Array | string) {
+/** Writes to a temp file first and renames, so a reader never sees half an object. A Blob is streamed. */
+async function writeAtomically(file: string, data: Uint8Array | string | Blob) {
   const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await writeFile(temp, data, { mode: 0o600 });
+    await writeFile(temp, data instanceof Blob ? Readable.fromWeb(data.stream() as WebReadableStream<Uint8Array>) : data, { mode: 0o600 });
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
@@ -80,7 +82,8 @@ export function resetStorageBackend() {
   s3 = undefined;
 }
 
-export async function putObject(key: string, body: Uint8Array, contentType: string): Promise<void> {
+/** Stores an object; a Blob (an upload waiting on disk) is streamed rather than read into memory. */
+export async function putObject(key: string, body: Uint8Array | Blob, contentType: string): Promise<void> {
   if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
   const remote = bucket();
   if (remote) return remote.put(key, body, contentType);

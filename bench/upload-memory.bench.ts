@@ -1,0 +1,161 @@
+// How much memory uploads take (issue 25 item 5): six members post 240 MB each to /memorials/create at
+// the same moment, and the server's resident memory (RSS, sampled every 50 ms from /proc) must move by
+// under 200 MB. Two kinds of post: what a family sends (three videos, 95 + 95 + 50 MB, all stored), and
+// what an attacker sends (one 240 MB file, cut off at the video limit and refused). The built server
+// on embedded PGlite, on 127.0.0.1. Run `npm run build`, then `npm run bench -- upload-memory`.
+// Prints the figures and writes bench/results/upload-memory.json.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+
+const MB = 1024 * 1024;
+const POSTS = 6;
+const TARGET_MB = 200;
+const BOUNDARY = "----everlight-bench";
+const MP4_HEAD = new Uint8Array([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypmp42"), 0, 0, 0, 0]);
+/** One megabyte of a video, sent again and again: the test never holds a large file either. */
+const CHUNK = new Uint8Array(MB).map((_, i) => (i * 31 + 7) % 251);
+
+type Scenario = { name: string; files: number[]; expected: number };
+const SCENARIOS: Scenario[] = [
+  { name: "a family's videos (95 + 95 + 50 MB, stored)", files: [95 * MB, 95 * MB, 50 * MB], expected: 303 },
+  { name: "one 240 MB file (cut off at 100 MB, refused)", files: [240 * MB], expected: 413 },
+];
+
+async function startApp() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-upload-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      SEED_DEMO_DATA: "false",
+      SESSION_COOKIE_SECURE: "false",
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+      TRUST_PROXY: "true",
+      OPENAI_API_KEY: "",
+      SMTP_URL: "",
+      PAYMENT_PROVIDER: "",
+      STOP_WITH_PARENT_PID: String(process.pid),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`The app did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`The app exited with ${code}:\n${output}`)));
+  });
+  return { url, child, stop: () => stop(child).then(() => rmSync(dataDir, { recursive: true, force: true })) };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(force);
+}
+
+/** The process's resident memory in MB, from /proc. */
+function rssMb(pid: number) {
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** A new member, signed in: their cookie and the address they post from. */
+async function member(base: string) {
+  const ip = `10.${[0, 0, 0].map(() => randomBytes(1)[0]).join(".")}`;
+  const res = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
+    body: JSON.stringify({ firstName: "Bench", lastName: "Member", email: `bench-${randomBytes(5).toString("hex")}@example.test`, password: "Correct1horse" }),
+  });
+  if (res.status !== 201) throw new Error(`Registering answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return { cookie, ip };
+}
+
+/** One memorial form with `files` videos, sent chunked as it is generated. */
+function post(base: string, who: { cookie: string; ip: string }, files: number[]) {
+  return new Promise<number>((resolve, reject) => {
+    const req = http.request(new URL("/memorials/create", base), {
+      method: "POST",
+      agent: false,
+      headers: { Cookie: who.cookie, "X-Forwarded-For": who.ip, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`, "Transfer-Encoding": "chunked" },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    const write = async (bytes: Uint8Array | string) => {
+      if (!req.write(bytes)) await new Promise((r) => req.once("drain", r));
+    };
+    void (async () => {
+      for (const [name, value] of [["firstName", "Bench"], ["lastName", "Upload"], ["visibility", "private"], ["category", "individual"], ["intent", "draft"]]) {
+        await write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      }
+      for (const [index, bytes] of files.entries()) {
+        await write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="video-${index}.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+        for (let sent = 0; sent < bytes; sent += MB) {
+          const chunk = CHUNK.subarray(0, Math.min(MB, bytes - sent));
+          if (sent === 0) await write(Uint8Array.from([...MP4_HEAD, ...chunk.subarray(MP4_HEAD.length)]));
+          else await write(chunk);
+        }
+        await write("\r\n");
+      }
+      await write(`--${BOUNDARY}--\r\n`);
+      req.end();
+    })().catch(reject);
+  });
+}
+
+const app = await startApp();
+const results: { scenario: string; posts: number; mbEach: number; statuses: number[]; baselineMb: number; peakMb: number; movedMb: number; seconds: number }[] = [];
+try {
+  for (const scenario of SCENARIOS) {
+    const members = await Promise.all(Array.from({ length: POSTS }, () => member(app.url)));
+    // The server settles after registering (scrypt) before the baseline is taken.
+    await new Promise((r) => setTimeout(r, 2000));
+    const baselineMb = rssMb(app.child.pid!);
+    let peakMb = baselineMb;
+    const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(app.child.pid!))), 50);
+    const started = performance.now();
+    const statuses = await Promise.all(members.map((who) => post(app.url, who, scenario.files)));
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peakMb = Math.max(peakMb, rssMb(app.child.pid!));
+    const movedMb = peakMb - baselineMb;
+    results.push({ scenario: scenario.name, posts: POSTS, mbEach: scenario.files.reduce((a, b) => a + b, 0) / MB, statuses, baselineMb, peakMb, movedMb, seconds });
+    const ok = statuses.every((s) => s === scenario.expected);
+    console.log(
+      `${scenario.name}: ${POSTS} parallel posts in ${seconds.toFixed(1)} s, answered ${statuses.join(", ")}${ok ? "" : ` (expected ${scenario.expected})`}; ` +
+        `RSS ${baselineMb.toFixed(0)} → peak ${peakMb.toFixed(0)} MB, moved ${movedMb.toFixed(0)} MB (target < ${TARGET_MB} MB) ${movedMb < TARGET_MB && ok ? "✓" : "✗"}`,
+    );
+  }
+} finally {
+  await app.stop();
+}
+mkdirSync(path.join("bench", "results"), { recursive: true });
+writeFileSync(path.join("bench", "results", "upload-memory.json"), JSON.stringify({ at: new Date().toISOString(), targetMb: TARGET_MB, results }, null, 2));
+if (results.some((r) => r.movedMb >= TARGET_MB)) process.exitCode = 1;
