@@ -4,12 +4,10 @@
 // what an attacker sends (one 240 MB file, cut off at the video limit and refused). The built server
 // on embedded PGlite, on 127.0.0.1. Run `npm run build`, then `npm run bench -- upload-memory`.
 // Prints the figures and writes bench/results/upload-memory.json.
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
+import { registerBenchMember, rssMb, startBenchApp } from "./app-server";
 
 const MB = 1024 * 1024;
 const POSTS = 6;
@@ -24,76 +22,6 @@ const SCENARIOS: Scenario[] = [
   { name: "a family's videos (95 + 95 + 50 MB, stored)", files: [95 * MB, 95 * MB, 50 * MB], expected: 303 },
   { name: "one 240 MB file (cut off at 100 MB, refused)", files: [240 * MB], expected: 413 },
 ];
-
-async function startApp() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-upload-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      SEED_DEMO_DATA: "false",
-      SESSION_COOKIE_SECURE: "false",
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-      TRUST_PROXY: "true",
-      OPENAI_API_KEY: "",
-      SMTP_URL: "",
-      PAYMENT_PROVIDER: "",
-      STOP_WITH_PARENT_PID: String(process.pid),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`The app did not start in 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`The app exited with ${code}:\n${output}`)));
-  });
-  return { url, child, stop: () => stop(child).then(() => rmSync(dataDir, { recursive: true, force: true })) };
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(force);
-}
-
-/** The process's resident memory in MB, from /proc. */
-function rssMb(pid: number) {
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN);
-  return kb / 1024;
-}
-
-/** A new member, signed in: their cookie and the address they post from. */
-async function member(base: string) {
-  const ip = `10.${[0, 0, 0].map(() => randomBytes(1)[0]).join(".")}`;
-  const res = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Forwarded-For": ip },
-    body: JSON.stringify({ firstName: "Bench", lastName: "Member", email: `bench-${randomBytes(5).toString("hex")}@example.test`, password: "Correct1horse" }),
-  });
-  if (res.status !== 201) throw new Error(`Registering answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  return { cookie, ip };
-}
 
 /** One memorial form with `files` videos, sent chunked as it is generated. */
 function post(base: string, who: { cookie: string; ip: string }, files: number[]) {
@@ -130,21 +58,21 @@ function post(base: string, who: { cookie: string; ip: string }, files: number[]
   });
 }
 
-const app = await startApp();
+const app = await startBenchApp();
 const results: { scenario: string; posts: number; mbEach: number; statuses: number[]; baselineMb: number; peakMb: number; movedMb: number; seconds: number }[] = [];
 try {
   for (const scenario of SCENARIOS) {
-    const members = await Promise.all(Array.from({ length: POSTS }, () => member(app.url)));
+    const members = await Promise.all(Array.from({ length: POSTS }, () => registerBenchMember(app.url)));
     // The server settles after registering (scrypt) before the baseline is taken.
     await new Promise((r) => setTimeout(r, 2000));
-    const baselineMb = rssMb(app.child.pid!);
+    const baselineMb = rssMb(app.pid);
     let peakMb = baselineMb;
-    const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(app.child.pid!))), 50);
+    const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(app.pid))), 50);
     const started = performance.now();
     const statuses = await Promise.all(members.map((who) => post(app.url, who, scenario.files)));
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    peakMb = Math.max(peakMb, rssMb(app.child.pid!));
+    peakMb = Math.max(peakMb, rssMb(app.pid));
     const movedMb = peakMb - baselineMb;
     results.push({ scenario: scenario.name, posts: POSTS, mbEach: scenario.files.reduce((a, b) => a + b, 0) / MB, statuses, baselineMb, peakMb, movedMb, seconds });
     const ok = statuses.every((s) => s === scenario.expected);
