@@ -4,6 +4,7 @@ import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/order.server";
+import { keepHouse } from "~/models/housekeeping.server";
 import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { secureDataDir } from "~/services/data-dir.server";
@@ -55,12 +56,16 @@ export function headers() {
 let mailWorker: MailWorker | undefined;
 let refundTimer: ReturnType<typeof setInterval> | undefined;
 let instalmentTimer: ReturnType<typeof setInterval> | undefined;
+let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
 
 /** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/plan.server.ts). */
 const INSTALMENT_ROUND_MS = 60_000;
 
 /** A refund the payment provider refused for a moment (it was down) is tried again (app/models/order.server.ts). */
 const REFUND_RETRY_MS = 5 * 60_000;
+
+/** Expired sessions and old rate-limit windows are deleted this often (app/models/housekeeping.server.ts). */
+const HOUSEKEEPING_MS = 60 * 60_000;
 
 /** Applies pending migrations, starts the mail worker, the refund retries and the instalments, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
@@ -89,6 +94,9 @@ export async function prepare(log: (line: string) => void = console.log) {
   const chargeInstalments = () => void chargeDueInstalments().catch((error) => console.error("Charging instalments failed:", error));
   instalmentTimer = setInterval(chargeInstalments, INSTALMENT_ROUND_MS).unref();
   chargeInstalments();
+  const tidy = () => void keepHouse().catch((error) => console.error("Housekeeping failed:", error));
+  housekeepingTimer = setInterval(tidy, HOUSEKEEPING_MS).unref();
+  tidy();
   if (env.SEED_DEMO_DATA === "true") {
     const seeded = await seedDemoData(db.prisma);
     if (seeded.loaded) {
@@ -102,6 +110,7 @@ export async function prepare(log: (line: string) => void = console.log) {
 export async function closeDatabase() {
   clearInterval(refundTimer);
   clearInterval(instalmentTimer);
+  clearInterval(housekeepingTimer);
   await mailWorker?.stop();
   await flushViews();
   await closeDb();

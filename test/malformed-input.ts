@@ -111,17 +111,27 @@ function formOf(route: RouteInfo) {
 export function bodyAttacks(route: RouteInfo, method: string, stamp: string): Attack[] {
   const list: Attack[] = [];
   const { intents, fields } = formOf(route);
+  // Each field spoiled alone in each way, the form's intents taken in turn; and each intent with every
+  // field spoiled at once in each way. Every field and every intent meets every spoiler, in a few
+  // hundred requests a route rather than fields × intents × spoilers (issue 26 item 8: the walk took
+  // nine minutes a database).
+  let turn = 0;
   for (const [spoiler, spoil] of SPOILERS) {
+    const spoiled: Record<string, string> = {};
     for (const field of fields) {
       const bad = spoil(field);
       if (bad === null) continue;
+      spoiled[field] = bad;
       if (route.api) {
         list.push({ name: `JSON with ${spoiler} in ${field}`, method, contentType: "application/json", body: JSON.stringify({ ...VALID, [field]: bad }) });
         continue;
       }
-      for (const intent of intents) {
-        list.push({ name: `form with ${spoiler} in ${field}, intent ${intent || "(none)"}`, method, contentType: urlencoded, body: form({ ...VALID, formStartedAt: stamp, intent, [field]: bad }) });
-      }
+      const intent = intents[turn++ % intents.length];
+      list.push({ name: `form with ${spoiler} in ${field}, intent ${intent || "(none)"}`, method, contentType: urlencoded, body: form({ ...VALID, formStartedAt: stamp, intent, [field]: bad }) });
+    }
+    if (route.api || Object.keys(spoiled).length === 0) continue;
+    for (const intent of intents) {
+      list.push({ name: `form with ${spoiler} in every field, intent ${intent || "(none)"}`, method, contentType: urlencoded, body: form({ ...VALID, formStartedAt: stamp, intent, ...spoiled }) });
     }
   }
   const huge = Object.fromEntries(Object.keys(VALID).map((k) => [k, "x".repeat(3000)]));

@@ -1,0 +1,14 @@
+import { deleteStaleRateLimits } from "./rate-limit.server";
+import { deleteExpiredSessions } from "./session.server";
+
+// Rows that only grow unless someone removes them (issue 26 item 7): sessions past their expiry (a
+// signed-out browser's, a member's who never came back) and rate-limit windows long over. Every
+// instance runs it (server/app.ts, at start and every hour): deleting what another instance already
+// deleted is nothing, and a round missed while the server was down is caught up by the next.
+
+/** Deletes expired sessions and rate-limit windows a day old; says how many sessions went. */
+export async function keepHouse(now = new Date()) {
+  const sessions = await deleteExpiredSessions(now);
+  await deleteStaleRateLimits(now);
+  return { sessions };
+}
