@@ -1,0 +1,53 @@
+// Builds the app only when its sources changed since the last build (issue 26 item 10): `npm start`
+// after a restart with nothing changed starts at once. The build's own output (hundreds of lines of
+// chunk sizes and warnings about nothing) is kept unless the build fails, when all of it is printed.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** What the build reads: change any of these and the next start builds again. */
+export const BUILD_INPUTS = ["app", "server", "public", "prisma", "package.json", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "scripts/compress-assets.mjs"];
+const STAMP = path.join("build", ".sources");
+
+/** A fingerprint of every file under the inputs: its path, size and modification time. */
+export function sourcesFingerprint(root, inputs = BUILD_INPUTS) {
+  const hash = createHash("sha256");
+  const visit = (relative) => {
+    const full = path.join(root, relative);
+    if (!existsSync(full)) return;
+    const stat = statSync(full);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(full).sort()) if (!name.endsWith(".test.ts") && !name.endsWith(".test.tsx")) visit(path.join(relative, name));
+      return;
+    }
+    hash.update(`${relative}\0${stat.size}\0${stat.mtimeMs}\n`);
+  };
+  for (const input of inputs) visit(input);
+  return hash.digest("hex");
+}
+
+/** Builds when needed; says what it did in one line. */
+export function buildIfChanged(root = process.cwd()) {
+  const fingerprint = sourcesFingerprint(root);
+  const stamp = path.join(root, STAMP);
+  if (existsSync(path.join(root, "build", "server", "index.js")) && existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) {
+    console.log("Build: up to date");
+    return;
+  }
+  const started = Date.now();
+  console.log("Build: the sources changed, building…");
+  const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    console.error("Build: failed (the build's output is above)");
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stamp, fingerprint);
+  console.log(`Build: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) buildIfChanged();

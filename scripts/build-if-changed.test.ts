@@ -1,0 +1,37 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error a plain script, without types
+import { sourcesFingerprint } from "./build-if-changed.mjs";
+
+// `npm start` builds only when a source changed (issue 26 item 10): the fingerprint it compares.
+
+const root = mkdtempSync(path.join(tmpdir(), "everlight-fingerprint-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("the sources' fingerprint", () => {
+  it("stays the same while nothing changes, and moves with an edit, a new file or a touched one, never with a test", () => {
+    mkdirSync(path.join(root, "app", "routes"), { recursive: true });
+    writeFileSync(path.join(root, "app", "routes", "home.tsx"), "export default 1;");
+    writeFileSync(path.join(root, "package.json"), "{}");
+    const fingerprint = () => sourcesFingerprint(root) as string;
+    const first = fingerprint();
+    expect(fingerprint()).toBe(first);
+
+    writeFileSync(path.join(root, "app", "routes", "home.test.tsx"), "a test is not built");
+    expect(fingerprint()).toBe(first);
+
+    writeFileSync(path.join(root, "app", "routes", "home.tsx"), "export default 22;");
+    const edited = fingerprint();
+    expect(edited).not.toBe(first);
+
+    writeFileSync(path.join(root, "app", "routes", "about.tsx"), "export default 3;");
+    const added = fingerprint();
+    expect(added).not.toBe(edited);
+
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path.join(root, "package.json"), later, later);
+    expect(fingerprint()).not.toBe(added);
+  });
+});
