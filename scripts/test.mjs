@@ -15,10 +15,23 @@ function firstLine(message) {
 }
 mkdirSync("test-results", { recursive: true });
 
+/**
+ * Colours on a terminal, none in CI's log (issue 26 item 8). Many tools colour whenever FORCE_COLOR is
+ * set at all, even to 0: in CI it is removed and NO_COLOR set.
+ */
+function runEnv() {
+  const env = { ...process.env };
+  if (process.env.CI) {
+    delete env.FORCE_COLOR;
+    env.NO_COLOR = "1";
+  } else env.FORCE_COLOR = "1";
+  return env;
+}
+
 function run(label, command, args) {
   console.log(`\n▶ ${label}: ${command} ${args.join(" ")}\n`);
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.CI ? "0" : "1" } });
+  const result = spawnSync(command, args, { stdio: "inherit", env: runEnv() });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   return { ok: result.status === 0, seconds };
 }
