@@ -28,6 +28,8 @@ export default async function globalSetup() {
 
   const sessionSecret = randomBytes(32).toString("hex");
   process.env.E2E_SESSION_SECRET = sessionSecret;
+  // Passwords hashed at a low scrypt cost, by the server and by the tests' own test users (production keeps 17).
+  process.env.PASSWORD_HASH_COST = "12";
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,

@@ -74,6 +74,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
       SESSION_COOKIE_SECURE: "false",
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       TRUST_PROXY: "true",
+      // Passwords hashed at a low scrypt cost: every test signs members up and in (production keeps 17).
+      PASSWORD_HASH_COST: "12",
       STOP_WITH_PARENT_PID: String(process.pid),
       // A developer's own services are never used by the tests.
       OPENAI_API_KEY: "",

@@ -37,6 +37,11 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SEED_DEMO_DATA: z.enum(["true", "false"]).default("true"),
+  /**
+   * scrypt's cost as log2 N (app/services/password.server.ts): 17 is OWASP's figure and the default. The
+   * test servers lower it, for speed only; a deployment never should. Each hash keeps its own parameters.
+   */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(12, "PASSWORD_HASH_COST must be between 12 and 20").max(20, "PASSWORD_HASH_COST must be between 12 and 20").default(17),
   /** Comma-separated; the first signs new cookies, all verify (rotate by putting a new one first). */
   SESSION_SECRET: z
     .string()
