@@ -131,16 +131,18 @@ export async function readSpooledForm(request: Request, limits: { bodyBytes: num
   parser.on("file", (name, stream, info) => {
     const file = path.join(folder, String(written.length));
     const at = entries.push([name, ""]) - 1;
-    written.push(
-      (async () => {
-        await mkdir(folder, { recursive: true, mode: 0o700 });
-        await pipeline(stream, createWriteStream(file, { mode: 0o600 }));
-        const blob = await openAsBlob(file, { type: info.mimeType });
-        const entry = new File([blob], info.filename ?? "", { type: info.mimeType });
-        entries[at] = [name, entry];
-        if ((stream as typeof stream & { truncated?: boolean }).truncated) tooLarge.add(entry);
-      })(),
-    );
+    const job = (async () => {
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await pipeline(stream, createWriteStream(file, { mode: 0o600 }));
+      const blob = await openAsBlob(file, { type: info.mimeType });
+      const entry = new File([blob], info.filename ?? "", { type: info.mimeType });
+      entries[at] = [name, entry];
+      if ((stream as typeof stream & { truncated?: boolean }).truncated) tooLarge.add(entry);
+    })();
+    // Its failure is the whole post's (awaited below); until then it must not count as unhandled,
+    // which would stop the process.
+    job.catch(() => {});
+    written.push(job);
   });
   parser.on("filesLimit", () => (failure ??= new BodyTooLargeError(limits.bodyBytes)));
   parser.on("fieldsLimit", () => (failure ??= new BodyTooLargeError(limits.bodyBytes)));
