@@ -26,7 +26,16 @@ function watchForErrors(page: Page) {
 // the visitor lacks rights (403/404), a missing picture replaced by its placeholder (404). Those are the
 // server's answers, not the page failing; a 5xx is never expected, so it still fails the test.
 function isExpectedHttpRefusal(message: ConsoleMessage) {
-  return /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text());
+  const status = Number(/^Failed to load resource: the server responded with a status of (\d{3})\b/.exec(message.text())?.[1]);
+  return (status >= 400 && status < 500) || failuresExpected.has(status);
+}
+
+/** Statuses the running test brings about on purpose (a provider that fails: 502), whose console line is expected. */
+const failuresExpected = new Set<number>();
+
+/** Says that this test makes the page meet `status` on purpose (e.g. a route that answers 502 for a failing AI provider). */
+export function expectFailedResponse(status: number) {
+  failuresExpected.add(status);
 }
 
 // Every test runs against the server e2e/global-setup.ts started.
@@ -34,6 +43,7 @@ export const test = base.extend<{ member: TestUser; browserErrors: void }>({
   browserErrors: [
     async ({}, use) => {
       browserProblems = [];
+      failuresExpected.clear();
       await use();
       const seen = browserProblems;
       browserProblems = null;

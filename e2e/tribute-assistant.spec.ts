@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { db } from "./db";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, expectFailedResponse, test } from "./fixtures";
 
 // A visitor asks the AI tribute assistant ("Help me write") for a first draft on a public memorial
 // (memorial-core.md §2, §5, §8). Without JavaScript it is a form round-trip that brings the page back
@@ -125,6 +125,8 @@ test.describe("with JavaScript", () => {
 
   test("a failure keeps the dialog open with the spec's message (needs JavaScript)", async ({ page }) => {
     const memorialId = await publicDemoMemorial();
+    // The AI provider fails: the app answers 502 (memorial-core.md's message), which the browser logs.
+    expectFailedResponse(502);
     await page.route("**/api/ai/stream-tribute", (route) => route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ message: "Failed to generate AI tribute. Please try again." }) }));
     await page.goto(`/memorials/${memorialId}`);
     await page.getByLabel("Your tribute").fill("My own words so far.");
