@@ -62,6 +62,9 @@ test("Forever paid monthly: the next payment shown, the vault still closed, and 
 });
 
 test("cancelling monthly payments asks first and says until when; resuming before then carries on; both are emailed", async ({ page, member }) => {
+  // A long journey (a payment, two steps, two accessibility checks and two emails): it ran out of the
+  // minute on a loaded machine, not of assertions.
+  test.slow();
   await loginAs(page, member);
   await upgrade(page, "Forever", /^Pay monthly: 36 monthly payments of £7\.75/);
 
