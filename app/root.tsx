@@ -9,13 +9,11 @@ import { countCartItems } from "~/models/cart.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { readToast } from "~/request/toast.server";
 import { useNonce } from "~/utils/nonce";
-import { isBuilt } from "~/utils/screens";
 import stylesheet from "./app.css?url";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([getOptionalUser(request), readToast(request)]);
-  // The basket button waits for the shop (app/utils/screens.ts); until then nothing to count.
-  const cartCount = user && isBuilt("/basket") ? await countCartItems(user.id) : 0;
+  const cartCount = user ? await countCartItems(user.id) : 0;
   return data(
     {
       // Only what the shell shows: never the whole user row.

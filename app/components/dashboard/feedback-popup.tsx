@@ -7,7 +7,6 @@ import {
   FEEDBACK_QUESTIONS,
   FEEDBACK_STEP_PARAM,
   firstUnanswered,
-  questionError,
   RATING_MAX,
   RATING_MIN,
   readDraftAnswers,
