@@ -209,6 +209,12 @@ export async function ownsMemorial(id: string, userId: string): Promise<boolean>
   return (await prisma().memorial.count({ where: { id, userId } })) > 0;
 }
 
+/** Whether a memorial exists at all: tells "not found" (404) from "not yours" (Access denied) on edit. */
+export async function memorialExists(id: string): Promise<boolean> {
+  if (!isRecordId(id)) return false;
+  return (await prisma().memorial.count({ where: { id } })) > 0;
+}
+
 /** The memorial if the user owns it (for edit screens and writes), else null. */
 export function findOwnMemorial(id: string, ownerId: string) {
   return prisma().memorial.findFirst({ where: { id, userId: ownerId }, include: memorialWithMedia });

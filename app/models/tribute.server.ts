@@ -1,10 +1,9 @@
 import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
-import type { RateLimited } from "./account.server";
 import { queueTributeNotification } from "./mail.server";
 import { isRecordId } from "./memorial.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the

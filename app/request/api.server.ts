@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RateLimited } from "~/models/account.server";
+import type { RateLimited } from "~/models/rate-limit.server";
 import type { WritingResult } from "~/models/ai-writing.server";
 import type { ModerationResult } from "~/models/tribute.server";
 import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";

@@ -9,7 +9,7 @@ import { getBasket } from "~/models/cart.server";
 import { getCheckoutForPayment, payTestPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/order.server";
 import { requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { publicUrl } from "~/services/env.server";
 import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
 import { countryName } from "~/utils/countries";
@@ -67,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
     const paymentId = String(formData.get("paymentId") ?? "").slice(0, 255);
     const result = await payTestPayment(user, paymentId);
     if (!result.ok && result.reason === "not-found") {
-      return redirect("/checkout", { status: 303, headers: await withToast({ type: "error", title: "Payment Error", description: SHOP_MESSAGES.paymentUnexpected }) });
+      return redirectWithToast("/checkout", { type: "error", title: "Payment Error", description: SHOP_MESSAGES.paymentUnexpected });
     }
     return redirect(`/order-confirmation?${new URLSearchParams({ payment_intent: paymentId })}`, { status: 303 });
   }
@@ -78,7 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (!shipping) return redirect("/checkout", { status: 303 });
     const result = await startCheckout(user, shipping, { hosted: true, site });
     if (result.ok && result.next.kind === "redirect") return redirect(result.next.url, { status: 303 });
-    return redirect("/checkout", { status: 303, headers: await withToast({ type: "error", title: "Error", description: result.ok ? SHOP_MESSAGES.paymentCreateFailed : result.message }) });
+    return redirectWithToast("/checkout", { type: "error", title: "Error", description: result.ok ? SHOP_MESSAGES.paymentCreateFailed : result.message });
   }
 
   const submission = parseWithZod(formData, { schema: shippingSchema });

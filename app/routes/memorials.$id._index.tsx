@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
@@ -14,7 +14,7 @@ import { getOptionalUser, loginPath } from "~/request/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { clientIp, isPrefetch } from "~/request/facts.server";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { draftTributeWithAi } from "./memorial-page.server";
 import { formatLongDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
@@ -105,7 +105,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (intent === "approve" || intent === "reject") {
     const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
     const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actor);
-    return redirect(back, { headers: await withToast(toast) });
+    return redirectWithToast(back, toast);
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
@@ -118,7 +118,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const left = await leaveTribute(lookup.memorial.id, submission.value, clientIp(request));
   if (!left.ok) return refuse(left.message, 429, { "Retry-After": String(left.retryAfterSeconds) });
   // The thanks is shown in the tribute section, where the visitor lands (#tributes), not off screen.
-  return redirect(back, { headers: await withToast({ type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION }) });
+  return redirectWithToast(back, { type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION });
 }
 
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
