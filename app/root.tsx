@@ -25,8 +25,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-export type ShellUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
-
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   // The error boundary renders this layout too, when the root loader may have failed: no data then.

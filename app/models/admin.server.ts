@@ -15,8 +15,6 @@ import { getUserById, publicUserSelect, toPublic } from "./user.server";
 // that changes something writes its audit record (audit.server.ts); every list is searched and paged in
 // the database, never sent whole.
 
-export type Paged<T> = { items: T[]; total: number; page: number; pages: number };
-
 const pageOf = (total: number, page: number) => pageWindow(total, page, ADMIN_PAGE_SIZE);
 
 const name = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();

@@ -147,7 +147,6 @@ export function atFreeMemorialLimit(owner: { subscriptionPlan: string | null; su
 }
 
 export type PaymentType = "full" | "monthly";
-export const PAYMENT_TYPES: PaymentType[] = ["full", "monthly"];
 
 /**
  * The built-in provider's saved test cards (README): one that always pays, and one that pays the first
