@@ -6,7 +6,7 @@ import { eraseAccount } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
 import { deleteMemorial, isRecordId } from "./memorial.server";
 import { fetchNews, type FetchNewsResult } from "./news.server";
-import { approveTribute, canModerate, deleteTribute, type ModerationResult } from "./tribute.server";
+import { canModerate } from "./tribute.server";
 import { getUserById, publicUserSelect, toPublic } from "./user.server";
 
 // The admin dashboard's use cases (commerce-and-accounts.md §2 "Admin dashboard", §4, §6 "Admin"; issue
@@ -76,7 +76,6 @@ export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: strin
   if (!isRecordId(memorialId)) return { ok: false };
   const memorial = await prisma().memorial.findUnique({ where: { id: memorialId }, select: { firstName: true, lastName: true, user: { select: { email: true } } } });
   if (!memorial || !(await deleteMemorial(memorialId, actor))) return { ok: false };
-  await recordAudit(prisma(), actor, { action: "memorial.delete", targetType: "memorial", targetId: memorialId, summary: `${name(memorial)} (owner ${memorial.user.email})` });
   return { ok: true, name: name(memorial) };
 }
 
@@ -127,22 +126,6 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
     page: w.page,
     pages: w.pages,
   };
-}
-
-/** Approves or deletes a pending tribute under the one moderation rule, recording it when done. */
-export async function moderateTributeAsAdmin(actor: AdminActor, intent: "approve" | "delete", tributeId: string): Promise<ModerationResult> {
-  if (!isRecordId(tributeId)) return "not-found";
-  const tribute = await prisma().tribute.findUnique({ where: { id: tributeId }, select: { authorName: true, memorial: { select: { title: true } } } });
-  const result = intent === "approve" ? await approveTribute(tributeId, actor) : await deleteTribute(tributeId, actor);
-  if (result === "ok" && tribute) {
-    await recordAudit(prisma(), actor, {
-      action: intent === "approve" ? "tribute.approve" : "tribute.delete",
-      targetType: "tribute",
-      targetId: tributeId,
-      summary: `by ${tribute.authorName} on ${tribute.memorial.title}`,
-    });
-  }
-  return result;
 }
 
 // ───────────────────────────── users ─────────────────────────────

@@ -36,11 +36,6 @@ export async function backWithToast(request: Request, toast: ToastInput, to?: st
   return redirectWithToast(to ?? `${url.pathname}${query ? `?${query}` : ""}`, toast);
 }
 
-/** An /api caller already checked to be an administrator, as the audit log records them. */
-export function apiActor(user: { id: string; email: string }, request: Request): AdminActor {
-  return { id: user.id, email: user.email, isAdmin: true, ip: clientIp(request) };
-}
-
 /** ?limit= and ?offset= of an admin /api list: whole numbers, limit 1–100 (default 50), offset from 0. */
 export function apiWindow(url: URL) {
   const int = (value: string | null, fallback: number) => (value !== null && /^\d{1,7}$/.test(value) ? Number(value) : fallback);

@@ -9,8 +9,8 @@ import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes
 
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
-import { canModerate, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
-import { getOptionalUser, loginPath } from "~/request/auth.server";
+import { canModerate, canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute, moderationToast } from "~/models/tribute.server";
+import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { clientIp, isPrefetch } from "~/request/facts.server";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
@@ -42,8 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const origin = url.origin;
   const moderator = canModerate(viewer, memorial);
-  // Owners and administrators see the pending tributes; an admin on a member's memorial may not act.
-  const seesPending = isOwner || !!viewer?.isAdmin;
+  const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
   const [approved, pending] = await Promise.all([
@@ -103,9 +102,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 
   if (intent === "approve" || intent === "reject") {
-    const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
-    const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actor);
-    return redirectWithToast(back, toast);
+    const result = viewer ? await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(viewer, request)) : "not-found";
+    return redirectWithToast(back, moderationToast(intent, result));
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).

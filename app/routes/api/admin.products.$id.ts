@@ -1,5 +1,5 @@
 import { removeProduct, updateProduct } from "~/models/product.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, apiProductSchema } from "~/utils/validation/admin";
@@ -14,7 +14,7 @@ const api = apiRoute({
     ids: { id: ADMIN_MESSAGES.productNotFound },
     handle: async ({ user, params, body, request }) => {
       const { expectedStockQuantity, ...input } = body;
-      const result = await updateProduct(apiActor(user, request), params.id!, { ...input, expectedStock: expectedStockQuantity });
+      const result = await updateProduct(actorOf(user, request), params.id!, { ...input, expectedStock: expectedStockQuantity });
       if (result.ok) return result.product;
       if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.productNotFound);
       // Issue 24 §5: a sale (or another edit) changed the stock since the client read it; the current figure.
@@ -25,7 +25,7 @@ const api = apiRoute({
     access: "admin",
     ids: { id: ADMIN_MESSAGES.productNotFound },
     handle: async ({ user, params, request }) => {
-      const result = await removeProduct(apiActor(user, request), params.id!);
+      const result = await removeProduct(actorOf(user, request), params.id!);
       if (!result.ok) return apiError(404, ADMIN_MESSAGES.productNotFound);
       return { message: result.outcome === "deleted" ? "Product deleted" : "Product deactivated", outcome: result.outcome };
     },

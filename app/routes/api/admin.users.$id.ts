@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { deleteUserAsAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
@@ -25,7 +25,7 @@ const api = apiRoute({
     body: patchSchema,
     ids: { id: ADMIN_MESSAGES.userNotFound },
     handle: async ({ user, params, body, request }) => {
-      const result = await setAdminRights(apiActor(user, request), params.id!, body.isAdmin, { confirmOwn: body.confirmOwn === true });
+      const result = await setAdminRights(actorOf(user, request), params.id!, body.isAdmin, { confirmOwn: body.confirmOwn === true });
       if (!result.ok) return refusal(result);
       return { message: "User updated", user: result.user };
     },
@@ -34,7 +34,7 @@ const api = apiRoute({
     access: "admin",
     ids: { id: ADMIN_MESSAGES.userNotFound },
     handle: async ({ user, params, request }) => {
-      const result = await deleteUserAsAdmin(apiActor(user, request), params.id!);
+      const result = await deleteUserAsAdmin(actorOf(user, request), params.id!);
       if (!result.ok) return refusal(result);
       return { message: "User deleted", user: result.user };
     },

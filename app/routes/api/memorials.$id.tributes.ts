@@ -1,5 +1,5 @@
 import { findMemorialForViewer, MEMORIAL_NOT_FOUND } from "~/models/memorial.server";
-import { canModerate, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
+import { canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
 import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError, json, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
@@ -18,8 +18,7 @@ const api = apiRoute({
       if (lookup.status !== "ok") return memorialNotFound();
       const { memorial } = lookup;
       if (url.searchParams.get("approved") === "false") {
-        // Pending tributes only to those who moderate this memorial (or the owner/admin view).
-        if (!user || !(canModerate(user, memorial) || user.isAdmin)) return apiError(403, "Only the memorial's owner can see pending tributes");
+        if (!canSeePendingTributes(user, memorial)) return apiError(403, "Only the memorial's owner can see pending tributes");
         return listPendingTributes(memorial.id);
       }
       const pageNumber = parsePageNumber(url.searchParams.get("page"));

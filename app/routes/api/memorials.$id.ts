@@ -1,7 +1,6 @@
 import { isUsablePortraitUrl } from "~/models/media.server";
 import { deleteMemorial, findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
-import { deleteMemorialAsAdmin } from "~/models/admin.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
@@ -46,7 +45,7 @@ const api = apiRoute({
     ids: { id: MEMORIAL_NOT_FOUND },
     handle: async ({ user, params, request }) => {
       const id = params.id!;
-      const deleted = user.isAdmin ? (await deleteMemorialAsAdmin(apiActor(user, request), id)).ok : await deleteMemorial(id, user);
+      const deleted = await deleteMemorial(id, actorOf(user, request));
       return deleted ? { message: "Memorial deleted" } : memorialNotFound();
     },
   }),
