@@ -5,7 +5,7 @@ import { addToCart, getBasket } from "./cart.server";
 import { changeOrderStatus, completePayment, getCheckoutForPayment, listOrders, payTestPayment, retryPendingRefunds, shipOrder, startCheckout } from "./order.server";
 import { composeMail, type OutboxRow } from "./mail.server";
 import { renderEmail } from "~/emails";
-import { testProvider } from "~/services/payments.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { formatPence } from "~/utils/money";
 import { MAX_ORDER_PENCE, ORDERS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";

@@ -1,14 +1,9 @@
 import { createHash } from "node:crypto";
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
-import {
-  getPaymentProvider,
-  PaymentProviderError,
-  testProvider,
-  WebhookRejectedError,
-  type PaymentProvider,
-  type ProviderPayment,
-} from "~/services/payments.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { PaymentProviderError, WebhookRejectedError, type PaymentProvider, type ProviderPayment } from "~/services/payments/provider.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
 import { MAX_ORDER_PENCE, orderNumber, orderStatusBadge, ORDERS_PER_PAGE, SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";

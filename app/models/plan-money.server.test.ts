@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../test/stripe-server";
-import { createPaymentProvider, testProvider } from "~/services/payments.server";
+import { createPaymentProvider } from "~/services/payments.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { INSTALMENT_GRACE_DAYS, instalments, judgePlanPayment, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { addMonths, cancelPlan, chargeDueInstalments, completePlanPayment, getPendingPlanPayment, getSubscription, payTestPlanPayment, resumePlan, retryPlanRefunds, startPlanPurchase } from "./plan.server";
 

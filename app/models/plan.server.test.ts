@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../test/stripe-server";
-import { createPaymentProvider, testProvider } from "~/services/payments.server";
+import { createPaymentProvider } from "~/services/payments.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { atFreeMemorialLimit, FREE_MEMORIAL_LIMIT, INSTALMENT_GRACE_DAYS, instalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { planOpensVault } from "./vault.server";
 import {

@@ -1,6 +1,7 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
-import { getPaymentProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvider, type ProviderPayment, type WebhookEvent } from "~/services/payments.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { PaymentProviderError, type InvoiceFacts, type PaymentProvider, type ProviderPayment, type WebhookEvent } from "~/services/payments/provider.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import {
