@@ -4,7 +4,7 @@ import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { deleteUserAsAdmin, listPendingTributesForAdmin, moderateTributeAsAdmin, setAdminRights } from "./admin.server";
 import { dailyFigures } from "./analytics.server";
 import { listAudit, type AdminActor } from "./audit.server";
-import { changeOrderStatus } from "./order.server";
+import { changeOrderStatus } from "./commerce/order-status.server";
 import { createProduct, removeProduct, updateProduct } from "./product.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 

@@ -7,7 +7,11 @@ import { startStripeServer, STRIPE_TEST_KEYS } from "../../test/stripe-server";
 import { createPaymentProvider } from "~/services/payments.server";
 import { testProvider } from "~/services/payments/test-provider.server";
 import { INSTALMENT_GRACE_DAYS, instalments, judgePlanPayment, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { addMonths, cancelPlan, chargeDueInstalments, completePlanPayment, getPendingPlanPayment, getSubscription, payTestPlanPayment, resumePlan, retryPlanRefunds, startPlanPurchase } from "./plan.server";
+import { addMonths, getSubscription } from "./commerce/plan-subscription.server";
+import { cancelPlan, chargeDueInstalments, resumePlan } from "./commerce/plan-instalments.server";
+import { completePlanPayment } from "./commerce/plan-completion.server";
+import { getPendingPlanPayment, payTestPlanPayment, startPlanPurchase } from "./commerce/plan-checkout.server";
+import { retryPlanRefunds } from "./commerce/plan-refunds.server";
 
 // Money you can trust, for plans (issue 24 §1–3, §9), on PGlite and PostgreSQL: a payment that completes
 // after the member's plan moved on (a tab left open) never downgrades, never turns a plan paid in full into

@@ -4,7 +4,7 @@ import type { Route } from "./+types/subscription_.pay.$paymentId";
 import { SupportLink } from "~/components/contact-form-link";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/plan.server";
+import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/commerce/plan-checkout.server";
 import { requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";
 import { completionToast } from "./plan-answers.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isRecordId } from "~/models/memorial.server";
-import { changeOrderStatus } from "~/models/order.server";
+import { changeOrderStatus } from "~/models/commerce/order-status.server";
 import { apiActor } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

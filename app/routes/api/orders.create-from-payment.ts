@@ -1,4 +1,4 @@
-import { completePayment } from "~/models/order.server";
+import { completePayment } from "~/models/commerce/order-completion.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiCreateOrderSchema } from "~/utils/validation/shop";
 import { orderAnswer } from "./shop-answers.server";
