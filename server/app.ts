@@ -59,10 +59,10 @@ let refundTimer: ReturnType<typeof setInterval> | undefined;
 let instalmentTimer: ReturnType<typeof setInterval> | undefined;
 let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
 
-/** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/plan.server.ts). */
+/** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/commerce/plan-instalments.server.ts). */
 const INSTALMENT_ROUND_MS = 60_000;
 
-/** A refund the payment provider refused for a moment (it was down) is tried again (app/models/order.server.ts). */
+/** A refund the payment provider refused for a moment (it was down) is tried again (app/models/commerce/order-refunds.server.ts and plan-refunds.server.ts). */
 const REFUND_RETRY_MS = 5 * 60_000;
 
 /** Expired sessions and old rate-limit windows are deleted this often (app/models/housekeeping.server.ts). */

@@ -21,7 +21,7 @@ import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
 
 // Checkout (commerce-and-accounts.md §2 "Checkout", §4, §5 "Shipping"; issue 16 §3–§4): step 1 the
 // shipping form, step 2 the payment, beside the order summary. Every amount is computed on the server
-// from the database. Continue to Payment makes the checkout and its payment (order.server.ts startCheckout):
+// from the database. Continue to Payment makes the checkout and its payment (commerce/order-checkout.server.ts startCheckout):
 // - with the built-in test provider, step 2 here is a clearly labelled test payment, a form (with or
 //   without JavaScript);
 // - with Stripe and JavaScript, step 2 here is Stripe's embedded Payment Element;

@@ -15,7 +15,7 @@ function fromTestRow(row: TestRow): ProviderPayment {
     amount: row.amount,
     currency: row.currency,
     live: false,
-    // Nothing secret: paying a test payment needs the buyer's own session (app/models/commerce/order-checkout.server.ts).
+    // Nothing secret: paying a test payment needs the buyer's own session (app/models/commerce/order-completion.server.ts).
     clientSecret: `${row.id}_secret_test`,
     failureMessage: null,
     metadata: row.metadata && typeof row.metadata === "object" ? (row.metadata as Record<string, string>) : {},
