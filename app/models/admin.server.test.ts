@@ -5,7 +5,7 @@ import { deleteUserAsAdmin, listPendingTributesForAdmin, setAdminRights } from "
 import { moderateTribute } from "./tribute.server";
 import { dailyFigures } from "./analytics.server";
 import { listAudit, type AdminActor } from "./audit.server";
-import { changeOrderStatus } from "./order.server";
+import { changeOrderStatus } from "./commerce/order-status.server";
 import { createProduct, removeProduct, updateProduct } from "./product.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 

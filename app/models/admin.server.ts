@@ -11,7 +11,7 @@ import { getUserById, publicUserSelect, toPublic } from "./user.server";
 
 // The admin dashboard's use cases (commerce-and-accounts.md §2 "Admin dashboard", §4, §6 "Admin"; issue
 // 19): memorials, tributes, users, contact messages and feedback. Products are in product.server.ts,
-// orders in order.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
+// orders in commerce/orders.server.ts and commerce/order-status.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
 // that changes something writes its audit record (audit.server.ts); every list is searched and paged in
 // the database, never sent whole.
 

@@ -6,12 +6,14 @@ import { FormAlert, useHydrated } from "~/components/forms";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { ShippingForm } from "~/components/shop/shipping-form";
 import { getBasket } from "~/models/cart.server";
-import { getCheckoutForPayment, payTestPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/order.server";
+import { getCheckoutForPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/commerce/order-checkout.server";
+import { payTestPayment } from "~/models/commerce/order-completion.server";
 import { requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { publicUrl } from "~/services/env.server";
-import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { PaymentProviderError } from "~/services/payments/provider.server";
 import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TEST_PAYMENT_TITLE } from "~/utils/shop";
@@ -19,7 +21,7 @@ import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
 
 // Checkout (commerce-and-accounts.md §2 "Checkout", §4, §5 "Shipping"; issue 16 §3–§4): step 1 the
 // shipping form, step 2 the payment, beside the order summary. Every amount is computed on the server
-// from the database. Continue to Payment makes the checkout and its payment (order.server.ts startCheckout):
+// from the database. Continue to Payment makes the checkout and its payment (commerce/order-checkout.server.ts startCheckout):
 // - with the built-in test provider, step 2 here is a clearly labelled test payment, a form (with or
 //   without JavaScript);
 // - with Stripe and JavaScript, step 2 here is Stripe's embedded Payment Element;

@@ -5,7 +5,10 @@ import { SupportLink } from "~/components/contact-form-link";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { Icon, type IconName } from "~/components/icons";
-import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, planOffers, resumePlan, startPlanPurchase } from "~/models/plan.server";
+import { cancelPlan, resumePlan } from "~/models/commerce/plan-instalments.server";
+import { completePlanPayment, completePlanSession } from "~/models/commerce/plan-completion.server";
+import { endowmentFund, getSubscription, planOffer, planOffers } from "~/models/commerce/plan-subscription.server";
+import { startPlanPurchase } from "~/models/commerce/plan-checkout.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { completionToast } from "./plan-answers.server";
@@ -14,7 +17,6 @@ import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import {
   describeInstalments,
-  describePrice,
   ENDOWMENT_PERCENT,
   FREE_MEMORIAL_LIMIT,
   instalments,

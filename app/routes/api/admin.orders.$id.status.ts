@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changeOrderStatus } from "~/models/order.server";
+import { changeOrderStatus } from "~/models/commerce/order-status.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
