@@ -22,8 +22,7 @@ if (skipReason) console.warn(skipReason);
 const PASSWORD = "Correct1horse";
 const STATES = ["draft", "public", "friends", "private"] as const;
 type State = (typeof STATES)[number];
-const VIEWERS = ["owner", "friend", "other", "visitor", "admin"] as const;
-type ViewerName = (typeof VIEWERS)[number];
+type ViewerName = "owner" | "friend" | "other" | "visitor" | "admin";
 type Member = { api: Client; id: string; email: string };
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.test`;
