@@ -30,7 +30,7 @@ export default function handleRequest(
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    let userAgent = request.headers.get("user-agent");
+    const userAgent = request.headers.get("user-agent");
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
@@ -38,7 +38,7 @@ export default function handleRequest(
     // whole anyway, and written whole their data needs no Suspense boundary revealed by script, which
     // costs a layout and a task on a slow phone.
     const onUse = wantsHydrateOnUse(routerContext);
-    let readyOption: keyof RenderToPipeableStreamOptions =
+    const readyOption: keyof RenderToPipeableStreamOptions =
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode || onUse
         ? "onAllReady"
         : "onShellReady";

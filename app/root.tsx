@@ -9,13 +9,11 @@ import { countCartItems } from "~/models/cart.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { readToast } from "~/request/toast.server";
 import { useNonce } from "~/utils/nonce";
-import { isBuilt } from "~/utils/screens";
 import stylesheet from "./app.css?url";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const [user, { toast, clear }] = await Promise.all([getOptionalUser(request), readToast(request)]);
-  // The basket button waits for the shop (app/utils/screens.ts); until then nothing to count.
-  const cartCount = user && isBuilt("/basket") ? await countCartItems(user.id) : 0;
+  const cartCount = user ? await countCartItems(user.id) : 0;
   return data(
     {
       // Only what the shell shows: never the whole user row.
@@ -26,8 +24,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     { headers: clear ? { "Set-Cookie": clear } : undefined },
   );
 }
-
-export type ShellUser = NonNullable<Awaited<ReturnType<typeof loader>>["data"]["user"]>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -89,7 +89,7 @@ test("a biography is written from the details given, every other field is kept, 
   await db().query(`DELETE FROM memorials WHERE id = $1`, [saved.id]);
 });
 
-test("Edit Memorial writes a short tribute from the names and key details, and saves nothing", async ({ page, member, javaScriptEnabled }) => {
+test("Edit Memorial writes a short tribute from the names and key details, and saves nothing", async ({ page, member }) => {
   const id = randomUUID();
   const lastName = `Okafor${randomBytes(3).toString("hex")}`;
   await db().query(

@@ -1,4 +1,5 @@
-// `npm test`: everything a change can break, on real parts (TESTING.md). Type-checks, builds, runs the
+// `npm test`: everything a change can break, on real parts (TESTING.md). Type-checks, lints, checks the
+// format, builds, runs the
 // unit and integration tests (vitest) and the end-to-end tests (Playwright, JavaScript on and off),
 // then prints one closing line summing every runner: `N passed, N failed[, N skipped]`.
 import { spawnSync } from "node:child_process";
@@ -63,6 +64,16 @@ const types = run("types", "npx", ["--no-install", "react-router", "typegen"]);
 const tsc = types.ok ? run("types", "npx", ["--no-install", "tsc", "--noEmit"]) : types;
 totals[tsc.ok ? "passed" : "failed"] += 1;
 lines.push(`types        ${tsc.ok ? "passed" : "FAILED"} (${tsc.seconds}s)`);
+
+// 1b. Lint and format (issue 26 item 6): ESLint, then Prettier's check; each one check.
+const lint = run("lint", "npx", ["--no-install", "eslint", "--max-warnings=0", "."]);
+totals[lint.ok ? "passed" : "failed"] += 1;
+lines.push(`lint         ${lint.ok ? "passed" : "FAILED"} (${lint.seconds}s)`);
+if (!lint.ok) failures.push("lint    ESLint found problems: npx eslint .");
+const format = run("format", "npx", ["--no-install", "prettier", "--check", "--log-level=warn", "."]);
+totals[format.ok ? "passed" : "failed"] += 1;
+lines.push(`format       ${format.ok ? "passed" : "FAILED"} (${format.seconds}s)`);
+if (!format.ok) failures.push("format  Prettier would change the files above: npx prettier --write .");
 
 // 2. The production build the e2e tests and the server start-up test run: one check.
 const build = run("build", "npm", ["run", "build"]);

@@ -3,9 +3,10 @@ import express from "express";
 import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
-import { retryPendingRefunds } from "~/models/order.server";
+import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
 import { keepHouse } from "~/models/housekeeping.server";
-import { chargeDueInstalments, retryPlanRefunds } from "~/models/plan.server";
+import { chargeDueInstalments } from "~/models/commerce/plan-instalments.server";
+import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { secureDataDir } from "~/services/data-dir.server";
 import { migrate } from "~/services/migrate.server";
@@ -58,10 +59,10 @@ let refundTimer: ReturnType<typeof setInterval> | undefined;
 let instalmentTimer: ReturnType<typeof setInterval> | undefined;
 let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
 
-/** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/plan.server.ts). */
+/** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/commerce/plan-instalments.server.ts). */
 const INSTALMENT_ROUND_MS = 60_000;
 
-/** A refund the payment provider refused for a moment (it was down) is tried again (app/models/order.server.ts). */
+/** A refund the payment provider refused for a moment (it was down) is tried again (app/models/commerce/order-refunds.server.ts and plan-refunds.server.ts). */
 const REFUND_RETRY_MS = 5 * 60_000;
 
 /** Expired sessions and old rate-limit windows are deleted this often (app/models/housekeeping.server.ts). */

@@ -34,6 +34,8 @@ export default async function setup(project: TestProject) {
 
   let cluster: Cluster | undefined;
   try {
+    // `npm run test:fast` runs on PGlite alone (TEST_DATABASES=pglite): no cluster to start.
+    if (process.env.TEST_DATABASES === "pglite") throw new Error("TEST_DATABASES=pglite");
     cluster = await startCluster();
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();

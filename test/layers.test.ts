@@ -33,6 +33,33 @@ describe("the layers of app/", () => {
   });
 });
 
+describe("money flows one way (docs/decisions/016-money-by-lifecycle.md)", () => {
+  // webhook → order or plan → provider: only the webhook dispatch imports both; nothing imports it.
+  const crossings = (files: SourceFile[]) =>
+    files.flatMap((file) => {
+      const from = path.basename(file.path).replace(/\.server\.ts$/, "");
+      return importsOf(file.source)
+        .map((imp) => path.basename(imp.specifier).replace(/\.server$/, ""))
+        .filter((to) => (to === "payment-webhooks" && from !== to) || (/^order/.test(from) && /^plan-/.test(to)) || (/^plan-/.test(from) && /^order/.test(to)))
+        .map((to) => `${from} → ${to}`);
+    });
+
+  it("holds in app/models/commerce/", () => {
+    expect(sourcesUnder("app/models/commerce").length).toBeGreaterThan(5);
+    expect(crossings(sourcesUnder("app/models/commerce"))).toEqual([]);
+  });
+
+  it("is checked, on deliberately wrong files", () => {
+    expect(
+      crossings([
+        { path: "app/models/commerce/order-completion.server.ts", source: `import { handlePlanWebhook } from "./payment-webhooks.server";` },
+        { path: "app/models/commerce/plan-refunds.server.ts", source: `import { finishRefund } from "./order-refunds.server";` },
+        { path: "app/models/commerce/payment-webhooks.server.ts", source: `import { completePayment } from "./order-completion.server";` },
+      ]),
+    ).toEqual(["order-completion → payment-webhooks", "plan-refunds → order-refunds"]);
+  });
+});
+
 describe("the rules themselves, on deliberately wrong files", () => {
   const file = (p: string, source: string): SourceFile => ({ path: p, source });
 

@@ -7,13 +7,17 @@ import { CHECK_ON_SUBMIT } from "./forms";
 // schema, used twice"), checked on sending and again as a field is corrected (CHECK_ON_SUBMIT). Kept apart
 // from forms.tsx so that pages whose forms use no schema in the browser (the memorial page) ship no zod.
 
-type Options<S extends z.ZodType<Record<string, any>, Record<string, any>>> = {
+// Conform's own bound for a form's schema: any object in, any object out.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type FormSchema = z.ZodType<Record<string, any>, Record<string, any>>;
+
+type Options<S extends FormSchema> = {
   id?: string;
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue?: Partial<Record<keyof z.input<S> & string, unknown>>;
 };
 
-export function useSchemaForm<S extends z.ZodType<Record<string, any>, Record<string, any>>>(schema: S, { id, lastResult, defaultValue }: Options<S> = {}) {
+export function useSchemaForm<S extends FormSchema>(schema: S, { id, lastResult, defaultValue }: Options<S> = {}) {
   return useForm<z.input<S>, z.output<S>>({
     id,
     lastResult,

@@ -1,5 +1,4 @@
 import { Link } from "react-router";
-import { builtLink } from "~/utils/screens";
 import { COPYRIGHT_YEAR, SITE_NAME, SUPPORT_EMAIL } from "~/utils/site";
 
 // The site-wide footer (memorial-core.md §2 "Landing page", item 6), rendered by the root layout.
@@ -30,7 +29,7 @@ const columns = [
       { to: "/terms", text: "Terms of Service" },
     ],
   },
-].map((column) => ({ ...column, links: column.links.filter(builtLink) }));
+];
 
 const linkClass = "rounded-sm text-slate-700 hover:text-indigo-800 hover:underline";
 

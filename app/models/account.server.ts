@@ -5,7 +5,7 @@ import { deleteObject } from "~/services/storage.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { deleteStoredMedia, storedMediaOfUser } from "./media.server";
 import { deleteAvatarObject } from "./profile-picture.server";
-import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES } from "./rate-limit.server";
+import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES, type RateLimited } from "./rate-limit.server";
 import { queueMail } from "./mail.server";
 import { storedVaultFilesOfUser } from "./vault.server";
 import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./user.server";
@@ -14,7 +14,7 @@ import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./u
 // only turns the result into a redirect with a toast, a form with its errors, or JSON. Sign-in is
 // signIn in user.server.ts. Every limit is counted before the expensive work (rate-limit.server.ts).
 
-export type RateLimited = { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+export type { RateLimited } from "./rate-limit.server";
 type FieldErrors<F extends string> = Partial<Record<F, string[]>>;
 
 export type RegisterResult = { ok: true; user: PublicUser } | RateLimited | { ok: false; reason: "email-taken"; fieldErrors: FieldErrors<"email"> };

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
-import { deleteUserAsAdmin, listPendingTributesForAdmin, moderateTributeAsAdmin, setAdminRights } from "./admin.server";
+import { deleteUserAsAdmin, listPendingTributesForAdmin, setAdminRights } from "./admin.server";
+import { moderateTribute } from "./tribute.server";
 import { dailyFigures } from "./analytics.server";
 import { listAudit, type AdminActor } from "./audit.server";
-import { changeOrderStatus } from "./order.server";
+import { changeOrderStatus } from "./commerce/order-status.server";
 import { createProduct, removeProduct, updateProduct } from "./product.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 
@@ -69,9 +70,9 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const t2 = await app.db.prisma.tribute.create({ data: { memorialId: theirs.id, authorName: "Ben", content: "On the member's" } });
     const list = await listPendingTributesForAdmin(admin, { search: "On the" });
     expect(Object.fromEntries(list.items.filter((t) => [t1.id, t2.id].includes(t.id)).map((t) => [t.id, t.canAct]))).toEqual({ [t1.id]: true, [t2.id]: false });
-    expect(await moderateTributeAsAdmin(actor(admin), "approve", t2.id)).toBe("forbidden");
+    expect(await moderateTribute("approve", t2.id, actor(admin))).toBe("forbidden");
     expect((await app.db.prisma.tribute.findUniqueOrThrow({ where: { id: t2.id } })).isApproved).toBe(false);
-    expect(await moderateTributeAsAdmin(actor(admin), "approve", t1.id)).toBe("ok");
+    expect(await moderateTribute("approve", t1.id, actor(admin))).toBe("ok");
     expect(await auditOf(t1.id)).toEqual(["tribute.approve"]);
     expect(await auditOf(t2.id)).toEqual([]);
   });

@@ -6,16 +6,14 @@ import { eraseAccount } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
 import { deleteMemorial, isRecordId } from "./memorial.server";
 import { fetchNews, type FetchNewsResult } from "./news.server";
-import { approveTribute, canModerate, deleteTribute, type ModerationResult } from "./tribute.server";
+import { canModerate } from "./tribute.server";
 import { getUserById, publicUserSelect, toPublic } from "./user.server";
 
 // The admin dashboard's use cases (commerce-and-accounts.md §2 "Admin dashboard", §4, §6 "Admin"; issue
 // 19): memorials, tributes, users, contact messages and feedback. Products are in product.server.ts,
-// orders in order.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
+// orders in commerce/orders.server.ts and commerce/order-status.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
 // that changes something writes its audit record (audit.server.ts); every list is searched and paged in
 // the database, never sent whole.
-
-export type Paged<T> = { items: T[]; total: number; page: number; pages: number };
 
 const pageOf = (total: number, page: number) => pageWindow(total, page, ADMIN_PAGE_SIZE);
 
@@ -78,7 +76,6 @@ export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: strin
   if (!isRecordId(memorialId)) return { ok: false };
   const memorial = await prisma().memorial.findUnique({ where: { id: memorialId }, select: { firstName: true, lastName: true, user: { select: { email: true } } } });
   if (!memorial || !(await deleteMemorial(memorialId, actor))) return { ok: false };
-  await recordAudit(prisma(), actor, { action: "memorial.delete", targetType: "memorial", targetId: memorialId, summary: `${name(memorial)} (owner ${memorial.user.email})` });
   return { ok: true, name: name(memorial) };
 }
 
@@ -129,22 +126,6 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
     page: w.page,
     pages: w.pages,
   };
-}
-
-/** Approves or deletes a pending tribute under the one moderation rule, recording it when done. */
-export async function moderateTributeAsAdmin(actor: AdminActor, intent: "approve" | "delete", tributeId: string): Promise<ModerationResult> {
-  if (!isRecordId(tributeId)) return "not-found";
-  const tribute = await prisma().tribute.findUnique({ where: { id: tributeId }, select: { authorName: true, memorial: { select: { title: true } } } });
-  const result = intent === "approve" ? await approveTribute(tributeId, actor) : await deleteTribute(tributeId, actor);
-  if (result === "ok" && tribute) {
-    await recordAudit(prisma(), actor, {
-      action: intent === "approve" ? "tribute.approve" : "tribute.delete",
-      targetType: "tribute",
-      targetId: tributeId,
-      summary: `by ${tribute.authorName} on ${tribute.memorial.title}`,
-    });
-  }
-  return result;
 }
 
 // ───────────────────────────── users ─────────────────────────────

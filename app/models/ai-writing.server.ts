@@ -1,4 +1,4 @@
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "~/models/rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "~/models/rate-limit.server";
 import { AiUnavailableError, getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { fullName } from "~/utils/text";
 import {
@@ -9,7 +9,6 @@ import {
   type TributeFacts,
 } from "~/utils/validation/ai";
 import { TRIBUTE_LIMITS } from "~/utils/validation/tribute";
-import type { RateLimited } from "./account.server";
 
 // The AI writing helpers (memorial-core.md §2, §5, §7, §8): one use case per kind of writing, shared by
 // the /api calls and the forms' round trips without JavaScript (issue 14). Each counts one use against

@@ -11,7 +11,9 @@ import { ADMIN_PAGE_SIZE } from "~/utils/validation/admin";
 type Db = PrismaClient | Prisma.TransactionClient;
 
 /** Who acts, as the dashboard and the admin /api know them. */
-export type AdminActor = { id: string; email: string; isAdmin: boolean; ip: string };
+/** Who is acting, as the use cases that decide and record need them: administrator or not, and from where. */
+export type Actor = { id: string; email: string; isAdmin: boolean; ip: string };
+export type AdminActor = Actor;
 
 export type AuditAction =
   | "memorial.delete"

@@ -1,8 +1,7 @@
 import { prisma } from "~/services/db.server";
 import type { ContactInput } from "~/utils/validation/contact";
-import type { RateLimited } from "./account.server";
 import { queueContactMail } from "./mail.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // Contact messages (commerce-and-accounts.md §2 "Contact", §3 contact_messages, §4 "Contact message
 // status"): one use case for the /contact form and POST /api/contact. The message is stored with status

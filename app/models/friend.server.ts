@@ -2,9 +2,8 @@ import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { formatLongDate } from "~/utils/dates";
 import { FRIEND_MESSAGES, FRIENDS_PAGE_SIZE, REQUEST_AGAIN_AFTER_DAYS, type FriendshipStatus } from "~/utils/validation/friends";
-import type { RateLimited } from "./account.server";
 import { queueFriendRequestMail } from "./mail.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // Friends (commerce-and-accounts.md §2 "Friends", §3 friend_requests and friendships, §4 "Friend status"):
 // each flow one use case, shared by the /friends screens and the /api. Friendship is what the viewing rule

@@ -3,7 +3,6 @@
 // database queries in memorial.server.ts express the same rule as a `where` (tested against this).
 
 export type Viewer = { id: string; isAdmin: boolean } | null;
-export type MemorialVisibility = "public" | "friends" | "private";
 export type AccessSubject = { userId: string; isPublished: boolean; visibility: string };
 
 /** Why a memorial is hidden: which lock panel to show. */

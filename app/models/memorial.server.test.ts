@@ -111,10 +111,13 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     const admin = await user({ isAdmin: true });
     const m = await createMemorial(owner, input());
     expect(await updateOwnMemorial(m.id, other.id, { firstName: "Hacked" })).toBeNull();
-    expect(await deleteMemorial(m.id, { id: other.id, isAdmin: false })).toBe(false);
+    const as = (u: { id: string; email: string }) => ({ id: u.id, email: u.email, isAdmin: u.id === admin.id, ip: "203.0.113.9" });
+    expect(await deleteMemorial(m.id, as(other))).toBe(false);
     expect((await app.db.prisma.memorial.findUniqueOrThrow({ where: { id: m.id } })).firstName).toBe("Mary");
-    expect(await deleteMemorial(m.id, { id: admin.id, isAdmin: true })).toBe(true);
+    expect(await deleteMemorial(m.id, as(admin))).toBe(true);
     expect(await app.db.prisma.memorial.count({ where: { id: m.id } })).toBe(0);
+    // From whichever screen, an administrator's deletion is in the audit log.
+    expect(await app.db.prisma.auditLog.findMany({ where: { targetId: m.id }, select: { action: true, actorId: true } })).toEqual([{ action: "memorial.delete", actorId: admin.id }]);
   });
 
   it.skipIf(skip)("counts views in one write without touching updatedAt, and a view of a missing memorial does not throw", async () => {

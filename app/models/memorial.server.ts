@@ -5,6 +5,7 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
+import { recordAudit, type Actor } from "./audit.server";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
 import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
 
@@ -209,6 +210,12 @@ export async function ownsMemorial(id: string, userId: string): Promise<boolean>
   return (await prisma().memorial.count({ where: { id, userId } })) > 0;
 }
 
+/** Whether a memorial exists at all: tells "not found" (404) from "not yours" (Access denied) on edit. */
+export async function memorialExists(id: string): Promise<boolean> {
+  if (!isRecordId(id)) return false;
+  return (await prisma().memorial.count({ where: { id } })) > 0;
+}
+
 /** The memorial if the user owns it (for edit screens and writes), else null. */
 export function findOwnMemorial(id: string, ownerId: string) {
   return prisma().memorial.findFirst({ where: { id, userId: ownerId }, include: memorialWithMedia });
@@ -216,27 +223,26 @@ export function findOwnMemorial(id: string, ownerId: string) {
 
 /**
  * Deletes a memorial the caller owns (or any, for an administrator: memorial-access.ts), with its media
- * rows, tributes and shares (database cascade) and its stored photos and videos, whoever calls it.
+ * rows, tributes and shares (database cascade) and its stored photos and videos, from whichever screen.
+ * An administrator's deletion is recorded in the audit log here (issue 19 §8), wherever it was done from.
  * False when there is no such memorial the caller may delete.
  */
-export async function deleteMemorial(id: string, actor: { id: string; isAdmin: boolean }): Promise<boolean> {
-  const files = await deleteMemorialRows(id, actor);
-  if (!files) return false;
-  await deleteStoredMedia(files);
-  return true;
-}
-
-/** The rows, and the stored-file URLs they pointed at (null when there was nothing to delete). */
-async function deleteMemorialRows(id: string, actor: { id: string; isAdmin: boolean }) {
+export async function deleteMemorial(id: string, actor: Actor): Promise<boolean> {
+  if (!isRecordId(id)) return false;
   const memorial = await prisma().memorial.findFirst({
     where: actor.isAdmin ? { id } : { id, userId: actor.id },
-    select: { id: true, profileImageUrl: true, media: { select: { mediaUrl: true } } },
+    select: { id: true, firstName: true, lastName: true, profileImageUrl: true, media: { select: { mediaUrl: true } }, user: { select: { email: true } } },
   });
-  if (!memorial) return null;
+  if (!memorial) return false;
   // deleteMany: a second delete of the same memorial at the same moment finds nothing, not an error.
   const { count } = await prisma().memorial.deleteMany({ where: { id } });
-  if (count === 0) return null;
-  return [...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u);
+  if (count === 0) return false;
+  if (actor.isAdmin) {
+    const summary = `${memorial.firstName} ${memorial.lastName}`.trim() + ` (owner ${memorial.user.email})`;
+    await recordAudit(prisma(), actor, { action: "memorial.delete", targetType: "memorial", targetId: id, summary });
+  }
+  await deleteStoredMedia([...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u));
+  return true;
 }
 
 // The view counter (memorial-core.md §4 "View counter"). Page views are added up in memory and written

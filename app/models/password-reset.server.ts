@@ -1,9 +1,8 @@
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
 import { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
-import type { RateLimited } from "./account.server";
 import { hashResetToken, queueMail } from "./mail.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 import { publicUserSelect, toPublic, type PublicUser } from "./user.server";
 
 export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";

@@ -4,9 +4,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../test/stripe-server";
-import { createPaymentProvider, testProvider } from "~/services/payments.server";
+import { createPaymentProvider } from "~/services/payments.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { INSTALMENT_GRACE_DAYS, instalments, judgePlanPayment, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { addMonths, cancelPlan, chargeDueInstalments, completePlanPayment, getPendingPlanPayment, getSubscription, payTestPlanPayment, resumePlan, retryPlanRefunds, startPlanPurchase } from "./plan.server";
+import { addMonths, getSubscription } from "./commerce/plan-subscription.server";
+import { cancelPlan, chargeDueInstalments, resumePlan } from "./commerce/plan-instalments.server";
+import { completePlanPayment } from "./commerce/plan-completion.server";
+import { getPendingPlanPayment, payTestPlanPayment, startPlanPurchase } from "./commerce/plan-checkout.server";
+import { retryPlanRefunds } from "./commerce/plan-refunds.server";
 
 // Money you can trust, for plans (issue 24 §1–3, §9), on PGlite and PostgreSQL: a payment that completes
 // after the member's plan moved on (a tab left open) never downgrades, never turns a plan paid in full into

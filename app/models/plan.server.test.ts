@@ -4,22 +4,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../test/stripe-server";
-import { createPaymentProvider, testProvider } from "~/services/payments.server";
+import { createPaymentProvider } from "~/services/payments.server";
+import { testProvider } from "~/services/payments/test-provider.server";
 import { atFreeMemorialLimit, FREE_MEMORIAL_LIMIT, INSTALMENT_GRACE_DAYS, instalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { planOpensVault } from "./vault.server";
-import {
-  addMonths,
-  cancelPlan,
-  chargeDueInstalments,
-  completePlanPayment,
-  completePlanSession,
-  endowmentFund,
-  getSubscription,
-  payTestPlanPayment,
-  retryPlanRefunds,
-  startPlanCheckout,
-  startPlanPurchase,
-} from "./plan.server";
+import { addMonths, endowmentFund, getSubscription } from "./commerce/plan-subscription.server";
+import { cancelPlan, chargeDueInstalments } from "./commerce/plan-instalments.server";
+import { completePlanPayment, completePlanSession } from "./commerce/plan-completion.server";
+import { payTestPlanPayment, startPlanCheckout, startPlanPurchase } from "./commerce/plan-checkout.server";
+import { retryPlanRefunds } from "./commerce/plan-refunds.server";
 
 // Plans paid for real, on PGlite and PostgreSQL, with the built-in provider and an injected clock
 // (issue 17 §1–6): a plan is granted only for a payment the provider says succeeded, for the amount

@@ -8,7 +8,7 @@ const subject = () => `subject-${Date.now()}-${n++}`;
 
 describe.each(databaseKinds)("rate limits on $name", (kind) => {
   const { skip } = kind;
-  const app = useAppDatabase(kind);
+  useAppDatabase(kind);
 
   it.skipIf(skip)("trips after the stated number of events and recovers after the window", async () => {
     const who = subject();

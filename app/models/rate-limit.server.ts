@@ -1,5 +1,8 @@
 import { getDatabase } from "~/services/db.server";
 
+/** A refusal because a rate limit was hit: what every use case answers then, with when to try again. */
+export type RateLimited = { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+
 // Fixed-window rate limits kept in PostgreSQL, so they hold however many app instances share the
 // database. One atomic upsert per hit: no read-then-write race between instances.
 

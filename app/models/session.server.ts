@@ -42,11 +42,6 @@ export async function deleteSessionRow(sid: string) {
   await prisma().session.deleteMany({ where: { sid } });
 }
 
-/** Ends every session of a user except `keepSid` (after a password change). */
-export async function deleteOtherSessions(userId: string, keepSid: string | undefined) {
-  await prisma().session.deleteMany({ where: { userId, ...(keepSid ? { NOT: { sid: keepSid } } : {}) } });
-}
-
 export async function deleteExpiredSessions(now = new Date()) {
   return (await prisma().session.deleteMany({ where: { expire: { lt: now } } })).count;
 }

@@ -1,10 +1,10 @@
 import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
-import type { RateLimited } from "./account.server";
+import { recordAudit, type Actor } from "./audit.server";
 import { queueTributeNotification } from "./mail.server";
 import { isRecordId } from "./memorial.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
@@ -74,10 +74,16 @@ export function createTribute(memorialId: string, input: TributeInput, db: Prism
   });
 }
 
-export type Moderator = { id: string; isAdmin: boolean };
+/**
+ * Whether this person sees a memorial's pending tributes: its owner and administrators. An administrator
+ * sees them on any memorial, but may act only where canModerate says so.
+ */
+export function canSeePendingTributes(viewer: { id: string; isAdmin: boolean } | null, memorial: { userId: string }) {
+  return !!viewer && (viewer.id === memorial.userId || viewer.isAdmin);
+}
 
 /** Whether this person may approve or reject tributes on a memorial with this owner. */
-export function canModerate(actor: Moderator | null, memorial: { userId: string; user: { isAdmin: boolean } }) {
+export function canModerate(actor: { id: string; isAdmin: boolean } | null, memorial: { userId: string; user: { isAdmin: boolean } }) {
   if (!actor) return false;
   if (actor.id === memorial.userId) return true;
   return actor.isAdmin && memorial.user.isAdmin;
@@ -85,12 +91,12 @@ export function canModerate(actor: Moderator | null, memorial: { userId: string;
 
 export type ModerationResult = "ok" | "not-found" | "forbidden";
 
-async function moderatable(tributeId: string, actor: Moderator) {
+async function moderatable(tributeId: string, actor: Actor) {
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
   const tribute = await prisma().tribute.findUnique({
     where: { id: tributeId },
-    select: { id: true, memorialId: true, memorial: { select: { userId: true, user: { select: { isAdmin: true } } } } },
+    select: { id: true, authorName: true, memorial: { select: { title: true, userId: true, user: { select: { isAdmin: true } } } } },
   });
   if (!tribute) return { result: "not-found" as const };
   if (!canModerate(actor, tribute.memorial)) {
@@ -100,20 +106,30 @@ async function moderatable(tributeId: string, actor: Moderator) {
   return { result: "ok" as const, tribute };
 }
 
-export async function approveTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
+export type ModerationIntent = "approve" | "reject";
+
+/**
+ * Approves or rejects (deletes) a tribute as this person, from any screen or the /api, under the one
+ * moderation rule (canModerate). What an administrator does is recorded in the audit log, wherever it
+ * was done from; an owner's own moderation is not.
+ */
+export async function moderateTribute(intent: ModerationIntent, tributeId: string, actor: Actor): Promise<ModerationResult> {
   const found = await moderatable(tributeId, actor);
   if (found.result !== "ok") return found.result;
   // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an
   // error. The memorial's version moves with its approved tributes in the database (a trigger).
-  const approved = await prisma().tribute.updateMany({ where: { id: tributeId }, data: { isApproved: true } });
-  return approved.count ? "ok" : "not-found";
-}
-
-export async function deleteTribute(tributeId: string, actor: Moderator): Promise<ModerationResult> {
-  const found = await moderatable(tributeId, actor);
-  if (found.result !== "ok") return found.result;
-  const deleted = await prisma().tribute.deleteMany({ where: { id: tributeId } });
-  return deleted.count ? "ok" : "not-found";
+  const where = { id: tributeId };
+  const { count } = intent === "approve" ? await prisma().tribute.updateMany({ where, data: { isApproved: true } }) : await prisma().tribute.deleteMany({ where });
+  if (!count) return "not-found";
+  if (actor.isAdmin) {
+    await recordAudit(prisma(), actor, {
+      action: intent === "approve" ? "tribute.approve" : "tribute.delete",
+      targetType: "tribute",
+      targetId: tributeId,
+      summary: `by ${found.tribute.authorName} on ${found.tribute.memorial.title}`,
+    });
+  }
+  return "ok";
 }
 
 /** GET /api/tributes/pending: pending tributes on the caller's own memorials only. */
@@ -142,11 +158,8 @@ export async function listTributesForAdmin(approved: boolean, limit = PENDING_LI
   return rows.map(({ memorial, ...t }) => ({ ...t, memorial: { id: memorial.id, title: memorial.title }, memorialCreatorIsAdmin: memorial.user.isAdmin }));
 }
 
-export type ModerationIntent = "approve" | "reject";
-
-/** Approve or reject (delete) from any screen, with the toast the spec gives for the outcome (§8). */
-export async function moderateTribute(intent: ModerationIntent, tributeId: string, actor: Moderator | null) {
-  const result = actor ? await (intent === "approve" ? approveTribute(tributeId, actor) : deleteTribute(tributeId, actor)) : "not-found";
+/** What the member is told after approving or rejecting, the toast the spec gives for each outcome (§8). */
+export function moderationToast(intent: ModerationIntent, result: ModerationResult) {
   if (result === "ok") {
     return intent === "approve"
       ? { type: "success" as const, title: "Tribute approved", description: "The tribute has been approved and is now visible." }

@@ -112,10 +112,6 @@ export async function updateProfile(userId: string, input: { firstName: string; 
   return toPublic(await prisma().user.update({ where: { id: userId }, data: input, select: publicUserSelect }));
 }
 
-export async function updatePassword(userId: string, newPassword: string) {
-  await prisma().user.update({ where: { id: userId }, data: { password: await hashPassword(newPassword) } });
-}
-
 export async function updateProfileImage(userId: string, profileImageUrl: string | null) {
   return toPublic(await prisma().user.update({ where: { id: userId }, data: { profileImageUrl }, select: publicUserSelect }));
 }
@@ -134,11 +130,6 @@ export async function turnOffNotification(userId: string, topic: NotificationKey
   if (!row) return;
   const prefs = { ...DEFAULT_NOTIFICATIONS, ...((row.notificationPreferences ?? {}) as Partial<NotificationPreferences>), [topic]: false };
   await prisma().user.update({ where: { id: userId }, data: { notificationPreferences: prefs } });
-}
-
-/** Deletes the account; the database removes their memorials, sessions and the rest with it. */
-export async function deleteUser(userId: string) {
-  await prisma().user.deleteMany({ where: { id: userId } });
 }
 
 /**

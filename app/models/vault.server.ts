@@ -5,8 +5,7 @@ import { deleteObject, getObject, putObject } from "~/services/storage.server";
 import { addKeyVersion, loadKeyRing, openFile, retireKeyVersion, rewrapKey, sealFile, VaultIntegrityError } from "~/services/vault-crypto.server";
 import { isPaidPlan, PLANS } from "~/utils/plans";
 import { passwordStrength, VAULT_LIMITS, VAULT_MESSAGES, vaultTypeOf, type VaultCategory } from "~/utils/vault-rules";
-import type { RateLimited } from "./account.server";
-import { describeRetry, forgiveRateLimitHit, hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
+import { describeRetry, forgiveRateLimitHit, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // The encrypted vault (commerce-and-accounts.md §2 "Vault", §4, §5, §6; issue 17 §7–10): use cases for
 // its page and its /api alike. Who may use it: members on a plan that opens it (Forever Plus; README);

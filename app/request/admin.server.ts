@@ -1,10 +1,10 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { AdminActor } from "~/models/audit.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { cleanSearch } from "~/utils/validation/admin";
 import { requireAdmin } from "./auth.server";
 import { clientIp } from "./facts.server";
-import { withToast, type ToastInput } from "./toast.server";
+import { redirectWithToast, type ToastInput } from "./toast.server";
 
 // The admin dashboard's request plumbing (issue 19). Every /admin loader and action calls
 // requireAdminActor itself: a layout's check does not cover a child route's action, which React Router
@@ -33,12 +33,7 @@ export async function backWithToast(request: Request, toast: ToastInput, to?: st
     if (value) kept.set(key, value);
   }
   const query = kept.toString();
-  return redirect(to ?? `${url.pathname}${query ? `?${query}` : ""}`, { status: 303, headers: await withToast(toast) });
-}
-
-/** An /api caller already checked to be an administrator, as the audit log records them. */
-export function apiActor(user: { id: string; email: string }, request: Request): AdminActor {
-  return { id: user.id, email: user.email, isAdmin: true, ip: clientIp(request) };
+  return redirectWithToast(to ?? `${url.pathname}${query ? `?${query}` : ""}`, toast);
 }
 
 /** ?limit= and ?offset= of an admin /api list: whole numbers, limit 1–100 (default 50), offset from 0. */

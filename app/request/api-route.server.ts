@@ -1,12 +1,14 @@
 import type { z } from "zod";
+import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, ownsMemorial } from "~/models/memorial.server";
 import type { PublicUser } from "~/models/user.server";
 import { apiError, json, NOT_SIGNED_IN, readJsonBody } from "~/request/api.server";
 import { ADMIN_DENIED, getOptionalUser } from "~/request/auth.server";
 
 // Every /api endpoint goes through here (DESIGN.md "The /api contract"; issue 14): a route module says,
 // per method, who may call it (`public` | `member` | `admin`), the schema of its JSON body and what it
-// does; the method check (405 with Allow), the access check (401/403 `{ message }`), the bounded JSON
-// body and its validation (400 with `errors` per field), and turning anything unexpected into a 500
+// does; the method check (405 with Allow), the access check (401/403 `{ message }`), the record ids in
+// the path (404 for a malformed one), the memorial the path names (seen or owned, else 404), the bounded
+// JSON body and its validation (400 with `errors` per field), and turning anything unexpected into a 500
 // `{ message }` logged once, are written here and nowhere else.
 //
 //   const api = apiRoute({
@@ -49,6 +51,13 @@ export type Endpoint<A extends Access = Access, S extends z.ZodType | undefined 
   tooLargeMessage?: string;
   /** The 401's message when a visitor calls, where the spec has its own words ("Please log in to …"). */
   signInMessage?: string;
+  /** Path params naming a record, each with its 404 message: a malformed id is answered here, before any lookup. */
+  ids?: Record<string, string>;
+  /**
+   * `params.id` names a memorial the caller must be able to see (`visible`) or must own (`owned`); for any
+   * other, missing or malformed id the answer is memorialNotFound(), before the body is read.
+   */
+  memorial?: "visible" | "owned";
   /** Reads a text/plain body as JSON (navigator.sendBeacon sends strings that way). */
   textPlainIsJson?: boolean;
   /** Runs after the access check and before the body is read: e.g. "is this your memorial?" for an upload. */
@@ -61,7 +70,10 @@ export function endpoint<const A extends Access, S extends z.ZodType | undefined
   return definition;
 }
 
-type Endpoints = Partial<Record<ApiMethod, Endpoint<any, any>>>;
+// A route's endpoints differ in access and body; each was type-checked where endpoint() made it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyEndpoint = Endpoint<any, any>;
+type Endpoints = Partial<Record<ApiMethod, AnyEndpoint>>;
 type RouteArgs = { request: Request; params: Record<string, string | undefined> };
 
 /** The methods an /api route answers, for `Allow` (on a 405, and on OPTIONS: how the access test finds them). */
@@ -83,11 +95,13 @@ export function apiRoute(endpoints: Endpoints) {
   return { loader: serve, action: serve };
 }
 
-async function run(definition: Endpoint<any, any>, request: Request, params: RouteArgs["params"]): Promise<Response> {
+async function run(definition: AnyEndpoint, request: Request, params: RouteArgs["params"]): Promise<Response> {
   try {
     const user = await getOptionalUser(request);
     if (definition.access !== "public" && !user) return apiError(401, definition.signInMessage ?? NOT_SIGNED_IN);
     if (definition.access === "admin" && !user?.isAdmin) return apiError(403, ADMIN_DENIED);
+    for (const [param, message] of Object.entries(definition.ids ?? {})) if (!isRecordId(params[param])) return apiError(404, message);
+    if (definition.memorial && !(await mayUseMemorial(definition.memorial, params.id, user))) return memorialNotFound();
     const url = new URL(request.url);
     const stop = await definition.before?.({ request, params, url, user });
     if (stop) return stop;
@@ -104,6 +118,20 @@ async function run(definition: Endpoint<any, any>, request: Request, params: Rou
     console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
     return apiError(500, UNEXPECTED);
   }
+}
+
+/**
+ * The one answer for a memorial the caller may not see (or write), or that does not exist: 404 for
+ * visitors and members alike, so the API never tells anyone that a private memorial exists.
+ */
+export function memorialNotFound(): Response {
+  return apiError(404, MEMORIAL_NOT_FOUND);
+}
+
+async function mayUseMemorial(rule: "visible" | "owned", id: string | undefined, user: PublicUser | null): Promise<boolean> {
+  if (!isRecordId(id)) return false;
+  if (rule === "owned") return !!user && (await ownsMemorial(id, user.id));
+  return (await canViewMemorial(id, user))?.allowed ?? false;
 }
 
 /** The same request, its text/plain body labelled as the JSON it holds. */

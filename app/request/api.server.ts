@@ -1,11 +1,9 @@
 import type { z } from "zod";
-import type { RateLimited } from "~/models/account.server";
+import type { RateLimited } from "~/models/rate-limit.server";
 import type { WritingResult } from "~/models/ai-writing.server";
 import type { ModerationResult } from "~/models/tribute.server";
-import type { PublicUser } from "~/models/user.server";
 import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
-import { getOptionalUser } from "./auth.server";
 import { BodyTooLargeError } from "./multipart.server";
 import { rateLimitedInit } from "./rate-limited.server";
 
@@ -14,7 +12,6 @@ import { rateLimitedInit } from "./rate-limited.server";
 // returns as they are from a resource route's loader or action.
 
 export const NOT_SIGNED_IN = "Not signed in";
-const UNEXPECTED = "Something went wrong. Please try again.";
 
 /** A JSON response that no browser or proxy keeps (answers depend on who is signed in). */
 export function json(data: unknown, init: ResponseInit = {}): Response {
@@ -26,32 +23,6 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
 /** `{ message, ...extra }` with the status. */
 export function apiError(status: number, message: string, extra: Record<string, unknown> = {}, init: ResponseInit = {}): Response {
   return json({ ...extra, message }, { ...init, status });
-}
-
-/** 405 for a method the route does not answer; `Allow` lists the ones it does. */
-export function methodNotAllowed(...allowed: string[]): Response {
-  return apiError(405, "Method not allowed", {}, { headers: { Allow: allowed.join(", ") } });
-}
-
-/** The signed-in user, or a thrown 401 `{ message: "Not signed in" }`. */
-export async function requireApiUser(request: Request): Promise<PublicUser> {
-  const user = await getOptionalUser(request);
-  if (!user) throw apiError(401, NOT_SIGNED_IN);
-  return user;
-}
-
-/**
- * Runs a route's work and turns anything unexpected into a 500 `{ message }` (logged here), so an
- * /api caller never gets React Router's plain-text error. Thrown Responses (guards) pass through.
- */
-export async function withApiErrors(work: () => Promise<Response>): Promise<Response> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof Response) return error;
-    console.error(error);
-    return apiError(500, UNEXPECTED);
-  }
 }
 
 export type ReadJsonOptions = {

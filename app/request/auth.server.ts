@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import type { Actor } from "~/models/audit.server";
 import { getUserById, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { clientIp } from "./facts.server";
@@ -55,6 +56,11 @@ export async function requireUser(request: Request): Promise<PublicUser> {
   const user = await getOptionalUser(request);
   if (!user) throw redirect(loginPath(request));
   return user;
+}
+
+/** The signed-in person as the use cases take them, to decide and to record: who, administrator or not, from where. */
+export function actorOf(user: PublicUser, request: Request): Actor {
+  return { id: user.id, email: user.email, isAdmin: user.isAdmin, ip: clientIp(request) };
 }
 
 export const ADMIN_DENIED = "You don't have permission to access the admin dashboard.";

@@ -1,4 +1,4 @@
-import type { RateLimited } from "~/models/account.server";
+import type { RateLimited } from "~/models/rate-limit.server";
 
 // A refusal by a rate limit (app/models/rate-limit.server.ts) is a 429 with Retry-After and the use
 // case's sentence ("… Please try again in N minutes."), on the pages and the /api (rateLimitedAnswer).

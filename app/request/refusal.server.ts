@@ -1,4 +1,4 @@
-import type { RateLimited } from "~/models/account.server";
+import type { RateLimited } from "~/models/rate-limit.server";
 import { apiError, rateLimitedAnswer } from "./api.server";
 
 // How the /api answers a use case's refusal (issue 18): the spec's own words as `message` (§8: "Failed to

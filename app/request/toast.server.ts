@@ -1,4 +1,4 @@
-import { createCookie } from "react-router";
+import { createCookie, redirect } from "react-router";
 import { z } from "zod";
 import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
@@ -41,6 +41,15 @@ export async function withToast(toast: ToastInput, headers: HeadersInit = {}): P
   const h = new Headers(headers);
   h.append("Set-Cookie", await toastHeader(toast));
   return h;
+}
+
+/**
+ * Where to go next, with a toast to show there: always 303 See Other, so the browser follows with a GET
+ * whatever the request's method (a POST is never sent twice by a reload). Extra headers (a session
+ * cookie) go along.
+ */
+export async function redirectWithToast(to: string, toast: ToastInput, headers: HeadersInit = {}): Promise<Response> {
+  return redirect(to, { status: 303, headers: await withToast(toast, headers) });
 }
 
 /** Reads the pending toast and the header that clears it. */

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account._index";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
@@ -10,7 +10,7 @@ import { removeProfilePicture, setProfilePicture } from "~/models/profile-pictur
 import { updateProfile } from "~/models/user.server";
 import { requireUser } from "~/request/auth.server";
 import { readImageUploadForm } from "~/request/multipart.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
 import { describeBytes, MAX_IMAGE_BYTES, MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { BIO_MAX, profileSchema } from "~/utils/validation/account";
@@ -69,7 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
       console.error("Profile update failed:", error);
       return data<ActionData>({ form: "profile", result: submission.reply({ formErrors: [PROFILE_FAILED] }) }, { status: 500 });
     }
-    return redirect("/account", { headers: await withToast({ type: "success", title: "Profile updated", description: "Your details have been saved." }) });
+    return redirectWithToast("/account", { type: "success", title: "Profile updated", description: "Your details have been saved." });
   }
   if (value.intent === "picture") {
     try {
@@ -79,10 +79,10 @@ export async function action({ request }: Route.ActionArgs) {
       console.error("Profile picture update failed:", error);
       return pictureFailure(PICTURE_FAILED, 500);
     }
-    return redirect("/account", { headers: await withToast({ type: "success", title: "Profile picture updated" }) });
+    return redirectWithToast("/account", { type: "success", title: "Profile picture updated" });
   }
   await removeProfilePicture(user.id);
-  return redirect("/account", { headers: await withToast({ type: "success", title: "Profile picture removed" }) });
+  return redirectWithToast("/account", { type: "success", title: "Profile picture removed" });
 }
 
 function pictureFailure(message: string, status: number) {
@@ -226,6 +226,7 @@ function PictureForm({ serverError, upload, busy }: { serverError?: string; uplo
 }
 
 function Avatar({ url, initials }: { url: string | null; initials: string }) {
+  // eslint-disable-next-line jsx-a11y/img-redundant-alt -- "profile picture" names which picture this is
   if (url) return <img src={url} alt="Your profile picture" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />;
   return (
     <div className="flex flex-col items-center gap-1">

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
@@ -10,7 +10,7 @@ import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { destroySessionCookie } from "~/request/session.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { deleteAccountSchema } from "~/utils/validation/account";
 
 // Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
@@ -43,8 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   if (!result.ok) return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   const cookie = await destroySessionCookie(request);
-  const headers = await withToast({ type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
-  return redirect("/", { headers });
+  return redirectWithToast("/", { type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
 }
 
 export default function ManageTab({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.notifications";
 import { useSchemaForm } from "~/components/schema-form";
 import { updateNotifications } from "~/models/user.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
 
 // Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours): which emails a member
@@ -22,7 +22,7 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: notificationsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await updateNotifications(user.id, submission.value);
-  return redirect("/account/notifications", { headers: await withToast({ type: "success", title: "Notification preferences saved" }) });
+  return redirectWithToast("/account/notifications", { type: "success", title: "Notification preferences saved" });
 }
 
 export default function NotificationsTab({ loaderData, actionData }: Route.ComponentProps) {

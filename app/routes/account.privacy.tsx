@@ -1,12 +1,12 @@
 import { getCollectionProps, getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.privacy";
 import { ErrorList } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { updatePrivacy } from "~/models/user.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
@@ -23,7 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: privacySchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await updatePrivacy(user.id, submission.value);
-  return redirect("/account/privacy", { headers: await withToast({ type: "success", title: "Privacy settings saved" }) });
+  return redirectWithToast("/account/privacy", { type: "success", title: "Privacy settings saved" });
 }
 
 export default function PrivacyTab({ loaderData, actionData }: Route.ComponentProps) {

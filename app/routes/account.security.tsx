@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
 import { FormAlert, PasswordField } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
@@ -10,7 +10,7 @@ import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { getSession } from "~/request/session.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { changePasswordSchema } from "~/utils/validation/account";
 
 // Security tab: password change (commerce-and-accounts.md §2, §5 "Password change"). A changed
@@ -38,8 +38,7 @@ export async function action({ request }: Route.ActionArgs) {
     );
   }
   if (!result.ok) return data({ result: submission.reply({ ...HIDE, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
-  const headers = await withToast({ type: "success", title: "Password changed", description: "You have been signed out on your other devices." });
-  return redirect("/account/security", { headers });
+  return redirectWithToast("/account/security", { type: "success", title: "Password changed", description: "You have been signed out on your other devices." });
 }
 
 export default function SecurityTab({ loaderData, actionData }: Route.ComponentProps) {

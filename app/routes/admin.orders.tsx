@@ -5,7 +5,8 @@ import { Card, ConfirmAction, formatDateTime, SearchForm, Tag } from "~/componen
 import { PagedList } from "~/components/admin/paged-list";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
 import { Field } from "~/components/forms";
-import { changeOrderStatus, listOrdersForAdmin, shipOrder } from "~/models/order.server";
+import { changeOrderStatus, shipOrder } from "~/models/commerce/order-status.server";
+import { listOrdersForAdmin } from "~/models/commerce/orders.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ORDER_STATUS_BADGES } from "~/utils/shop";

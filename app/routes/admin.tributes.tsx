@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Route } from "./+types/admin.tributes";
 import { Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
-import { listPendingTributesForAdmin, moderateTributeAsAdmin } from "~/models/admin.server";
+import { listPendingTributesForAdmin } from "~/models/admin.server";
+import { moderateTribute } from "~/models/tribute.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
@@ -26,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const { intent, tributeId } = parsed.data;
-  const result = await moderateTributeAsAdmin(actor, intent, tributeId);
+  const result = await moderateTribute(intent === "approve" ? "approve" : "reject", tributeId, actor);
   if (result === "ok") {
     return backWithToast(
       request,

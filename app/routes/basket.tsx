@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/basket";
 import { FormAlert } from "~/components/forms";
 import { ProductImage } from "~/components/shop/product-image";
 import { clearCart, getBasket, removeCartItem, setCartQuantity, stepCartQuantity, type BasketLine } from "~/models/cart.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
 import { basketFormSchema } from "~/utils/validation/shop";
@@ -32,26 +32,26 @@ export async function action({ request }: Route.ActionArgs) {
       const message = submission.error?.quantity?.[0] ?? SHOP_MESSAGES.quantityMin;
       return data({ quantityError: { itemId, quantity: String(formData.get("quantity") ?? "").slice(0, 20), message } satisfies QuantityError }, { status: 400 });
     }
-    return redirect("/basket", { status: 303, headers: await withToast({ type: "error", title: SHOP_MESSAGES.updateFailed }) });
+    return redirectWithToast("/basket", { type: "error", title: SHOP_MESSAGES.updateFailed });
   }
   const input = submission.value;
   switch (input.intent) {
     case "clear": {
       await clearCart(user);
-      return redirect("/basket", { status: 303, headers: await withToast({ type: "success", title: SHOP_MESSAGES.cleared, description: "Your basket is empty." }) });
+      return redirectWithToast("/basket", { type: "success", title: SHOP_MESSAGES.cleared, description: "Your basket is empty." });
     }
     case "remove": {
       const result = await removeCartItem(user, input.itemId);
       const toast = result.ok ? { type: "success" as const, title: SHOP_MESSAGES.removed, description: "The item was removed from your basket." } : { type: "error" as const, title: SHOP_MESSAGES.removeFailed, description: result.message };
-      return redirect("/basket", { status: 303, headers: await withToast(toast) });
+      return redirectWithToast("/basket", toast);
     }
     case "set": {
       const result = await setCartQuantity(user, input.itemId, input.quantity);
       if (!result.ok) {
-        if (result.reason === "not-found") return redirect("/basket", { status: 303, headers: await withToast({ type: "error", title: SHOP_MESSAGES.updateFailed, description: result.message }) });
+        if (result.reason === "not-found") return redirectWithToast("/basket", { type: "error", title: SHOP_MESSAGES.updateFailed, description: result.message });
         return data({ quantityError: { itemId: input.itemId, quantity: String(input.quantity), message: result.message } satisfies QuantityError }, { status: 400 });
       }
-      return redirect(`/basket#item-${input.itemId}`, { status: 303, headers: await withToast({ type: "success", title: SHOP_MESSAGES.updated, description: `Quantity: ${result.quantity}.` }) });
+      return redirectWithToast(`/basket#item-${input.itemId}`, { type: "success", title: SHOP_MESSAGES.updated, description: `Quantity: ${result.quantity}.` });
     }
     case "increment":
     case "decrement": {
@@ -59,7 +59,7 @@ export async function action({ request }: Route.ActionArgs) {
       const toast = result.ok
         ? { type: "success" as const, title: SHOP_MESSAGES.updated, description: `Quantity: ${result.quantity}.` }
         : { type: "error" as const, title: /stock/i.test(result.message) ? SHOP_MESSAGES.stockTitle : SHOP_MESSAGES.updateFailed, description: result.message };
-      return redirect(`/basket#item-${input.itemId}`, { status: 303, headers: await withToast(toast) });
+      return redirectWithToast(`/basket#item-${input.itemId}`, toast);
     }
   }
 }

@@ -6,12 +6,14 @@ import { FormAlert, useHydrated } from "~/components/forms";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { ShippingForm } from "~/components/shop/shipping-form";
 import { getBasket } from "~/models/cart.server";
-import { getCheckoutForPayment, payTestPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/order.server";
+import { getCheckoutForPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/commerce/order-checkout.server";
+import { payTestPayment } from "~/models/commerce/order-completion.server";
 import { requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { publicUrl } from "~/services/env.server";
-import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { PaymentProviderError } from "~/services/payments/provider.server";
 import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TEST_PAYMENT_TITLE } from "~/utils/shop";
@@ -19,7 +21,7 @@ import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
 
 // Checkout (commerce-and-accounts.md §2 "Checkout", §4, §5 "Shipping"; issue 16 §3–§4): step 1 the
 // shipping form, step 2 the payment, beside the order summary. Every amount is computed on the server
-// from the database. Continue to Payment makes the checkout and its payment (order.server.ts startCheckout):
+// from the database. Continue to Payment makes the checkout and its payment (commerce/order-checkout.server.ts startCheckout):
 // - with the built-in test provider, step 2 here is a clearly labelled test payment, a form (with or
 //   without JavaScript);
 // - with Stripe and JavaScript, step 2 here is Stripe's embedded Payment Element;
@@ -67,7 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
     const paymentId = String(formData.get("paymentId") ?? "").slice(0, 255);
     const result = await payTestPayment(user, paymentId);
     if (!result.ok && result.reason === "not-found") {
-      return redirect("/checkout", { status: 303, headers: await withToast({ type: "error", title: "Payment Error", description: SHOP_MESSAGES.paymentUnexpected }) });
+      return redirectWithToast("/checkout", { type: "error", title: "Payment Error", description: SHOP_MESSAGES.paymentUnexpected });
     }
     return redirect(`/order-confirmation?${new URLSearchParams({ payment_intent: paymentId })}`, { status: 303 });
   }
@@ -78,7 +80,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (!shipping) return redirect("/checkout", { status: 303 });
     const result = await startCheckout(user, shipping, { hosted: true, site });
     if (result.ok && result.next.kind === "redirect") return redirect(result.next.url, { status: 303 });
-    return redirect("/checkout", { status: 303, headers: await withToast({ type: "error", title: "Error", description: result.ok ? SHOP_MESSAGES.paymentCreateFailed : result.message }) });
+    return redirectWithToast("/checkout", { type: "error", title: "Error", description: result.ok ? SHOP_MESSAGES.paymentCreateFailed : result.message });
   }
 
   const submission = parseWithZod(formData, { schema: shippingSchema });

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { useRef } from "react";
 import type { Route } from "./+types/contact";
 import { AntiSpamFields } from "~/components/anti-spam-fields";
@@ -12,7 +12,7 @@ import { sendContactMessage } from "~/models/contact.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, CONTACT_TYPE_LABELS, CONTACT_TYPES, contactSchema } from "~/utils/validation/contact";
 
@@ -48,10 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await sendContactMessage(submission.value, { user, ip: clientIp(request) });
   if (!result.ok) return refuse(result.message, 429, { "Retry-After": String(result.retryAfterSeconds) });
   // The confirmation is shown where the person is looking: at the form they just sent.
-  return redirect(`/contact#${FORM_SECTION}`, {
-    status: 303,
-    headers: await withToast({ type: "success", title: CONTACT_MESSAGES.sentTitle, description: `${SUPPORT_REPLY_TIME} We have emailed you to confirm it arrived.`, at: FORM_SECTION }),
-  });
+  return redirectWithToast(`/contact#${FORM_SECTION}`, { type: "success", title: CONTACT_MESSAGES.sentTitle, description: `${SUPPORT_REPLY_TIME} We have emailed you to confirm it arrived.`, at: FORM_SECTION });
 }
 
 /** A refusal by the rate limit says when to try again (React Router sends a document's headers from here). */

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/forgot-password";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
@@ -9,7 +9,7 @@ import { requestPasswordReset } from "~/models/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { RESET_MESSAGES } from "~/utils/password-reset";
 import { MESSAGES } from "~/utils/validation/account";
 import { text } from "~/utils/validation/text";
@@ -33,7 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await requestPasswordReset(submission.value.email, clientIp(request));
   if (!result.ok) return data({ result: submission.reply(), failure: result.message }, rateLimitedInit(result));
   // The same answer for every address, shown where the member is looking (the page they asked on).
-  return redirect("/forgot-password?sent", { status: 303, headers: await withToast({ type: "info", title: "Check your email", description: RESET_MESSAGES.sent }) });
+  return redirectWithToast("/forgot-password?sent", { type: "info", title: "Check your email", description: RESET_MESSAGES.sent });
 }
 
 export default function ForgotPasswordPage({ loaderData, actionData }: Route.ComponentProps) {

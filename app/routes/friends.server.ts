@@ -1,7 +1,7 @@
-import { redirect } from "react-router";
+
 import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/friend.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast, type ToastInput } from "~/request/toast.server";
+import { redirectWithToast, type ToastInput } from "~/request/toast.server";
 import { FRIEND_MESSAGES, friendActionSchema, REQUEST_AGAIN_AFTER_DAYS } from "~/utils/validation/friends";
 
 // The /friends screens' forms (issue 18), the screen's server half beside its routes: every tab posts
@@ -27,7 +27,7 @@ export async function friendAction(request: Request) {
   const form = Object.fromEntries(await request.formData());
   const parsed = friendActionSchema.safeParse(form);
   const toast = parsed.success ? await perform(user, parsed.data) : { type: "error" as const, title: "Nothing was changed", description: "The form was incomplete. Please try again." };
-  return redirect(backTo(request), { status: 303, headers: await withToast(toast) });
+  return redirectWithToast(backTo(request), toast);
 }
 
 async function perform(user: { id: string }, action: ReturnType<typeof friendActionSchema.parse>): Promise<ToastInput> {

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -24,8 +24,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    const headers = await withToast({ type: "success", title: "Welcome back!" }, { "Set-Cookie": await startSession(request, user.id) });
-    return redirect(safeRedirect(submission.value.redirectTo), { headers });
+    return redirectWithToast(safeRedirect(submission.value.redirectTo), { type: "success", title: "Welcome back!" }, { "Set-Cookie": await startSession(request, user.id) });
   } catch (error) {
     if (!(error instanceof SignInRefusedError)) throw error;
     const reply = submission.reply({ hideFields: ["password"] });

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { AiFormState } from "~/components/memorial/ai-biography";
 import type { MemorialFormFailure, UploadRules } from "~/components/memorial/memorial-form";
 import { writeBiography, writeTribute } from "~/models/ai-writing.server";
@@ -16,11 +16,11 @@ import {
 import { createMemorial, deleteMemorial, findMemorialForViewer, MemorialLimitError, updateOwnMemorial, type MemorialWithMedia } from "~/models/memorial.server";
 import type { PublicUser } from "~/models/user.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
-import { prisma } from "~/services/db.server";
 import { detectImageType } from "~/services/images.server";
+import { actorOf } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { BodyTooLargeError, MalformedFormError, readSpooledForm, type SpooledForm } from "~/request/multipart.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE } from "~/utils/plans";
 import { AI_MESSAGES, aiFailureTitle, biographyRequestSchema, tributeRequestSchema } from "~/utils/validation/ai";
 import { MEMORIAL_MESSAGES, memorialFormSchema, type MemorialInput } from "~/utils/validation/memorial";
@@ -253,10 +253,10 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
       }
     } catch (error) {
       // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
-      await deleteMemorial(memorial.id, user).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
+      await deleteMemorial(memorial.id, actorOf(user, request)).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
       return storingFailed(error, MEMORIAL_MESSAGES.createFailed);
     }
-    return redirect(`/memorials/${memorial.id}`, { status: 303, headers: await withToast({ type: "success", title: "Memorial created" }) });
+    return redirectWithToast(`/memorials/${memorial.id}`, { type: "success", title: "Memorial created" });
   }
 
   // Edit: new files go after the existing ones; the fields are written last, once the files are in.
@@ -285,12 +285,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
   // Taken offline by Save Draft: say so, since visitors can no longer see it (issue 13).
   const unpublished = existing.isPublished && !input.isPublished;
   const toast = unpublished ? { title: "Memorial updated", description: MEMORIAL_MESSAGES.unpublished } : { title: "Memorial updated" };
-  return redirect(`/memorials/${existing.id}`, { status: 303, headers: await withToast({ type: "success", ...toast }) });
-}
-
-/** Whether a memorial exists at all: tells "not found" (404) from "not yours" (Access denied) on edit. */
-export async function memorialExists(id: string) {
-  return (await prisma().memorial.count({ where: { id } })) > 0;
+  return redirectWithToast(`/memorials/${existing.id}`, { type: "success", ...toast });
 }
 
 /** The memorial this user may delete: their own, or any for an administrator (§6). */

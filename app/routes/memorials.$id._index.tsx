@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
@@ -9,12 +9,12 @@ import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes
 
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
-import { canModerate, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute } from "~/models/tribute.server";
-import { getOptionalUser, loginPath } from "~/request/auth.server";
+import { canModerate, canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute, moderationToast } from "~/models/tribute.server";
+import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { clientIp, isPrefetch } from "~/request/facts.server";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { draftTributeWithAi } from "./memorial-page.server";
 import { formatLongDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
@@ -42,8 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const origin = url.origin;
   const moderator = canModerate(viewer, memorial);
-  // Owners and administrators see the pending tributes; an admin on a member's memorial may not act.
-  const seesPending = isOwner || !!viewer?.isAdmin;
+  const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
   const [approved, pending] = await Promise.all([
@@ -103,9 +102,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 
   if (intent === "approve" || intent === "reject") {
-    const actor = viewer ? { id: viewer.id, isAdmin: viewer.isAdmin } : null;
-    const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actor);
-    return redirect(back, { headers: await withToast(toast) });
+    const result = viewer ? await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(viewer, request)) : "not-found";
+    return redirectWithToast(back, moderationToast(intent, result));
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
@@ -118,7 +116,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const left = await leaveTribute(lookup.memorial.id, submission.value, clientIp(request));
   if (!left.ok) return refuse(left.message, 429, { "Retry-After": String(left.retryAfterSeconds) });
   // The thanks is shown in the tribute section, where the visitor lands (#tributes), not off screen.
-  return redirect(back, { headers: await withToast({ type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION }) });
+  return redirectWithToast(back, { type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION });
 }
 
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {

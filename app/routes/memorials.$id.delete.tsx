@@ -1,11 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.delete";
 import { FormAlert } from "~/components/forms";
-import { deleteMemorialAsAdmin } from "~/models/admin.server";
 import { deleteMemorial } from "~/models/memorial.server";
-import { apiActor } from "~/request/admin.server";
-import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { actorOf, requireUser } from "~/request/auth.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { findDeletableMemorial } from "~/routes/memorial-form.server";
 import { safeRedirect } from "~/utils/validation/account";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
@@ -46,9 +44,9 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { user, memorial } = await requireDeletable(request, params.id);
   let deleted: boolean;
   try {
-    // The memorial, its rows and its stored files (deleteMemorial removes them all); an administrator's
-    // deletion is recorded in the audit log, as the dashboard's is (issue 19 §8).
-    deleted = user.isAdmin ? (await deleteMemorialAsAdmin(apiActor(user, request), memorial.id)).ok : await deleteMemorial(memorial.id, user);
+    // The memorial, its rows and its stored files (deleteMemorial removes them all, and records an
+    // administrator's deletion in the audit log).
+    deleted = await deleteMemorial(memorial.id, actorOf(user, request));
   } catch (error) {
     console.error("Deleting a memorial failed:", error);
     return data({ failed: MEMORIAL_MESSAGES.deleteFailed }, { status: 500 });
@@ -56,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   // Deleted meanwhile (a second click): nothing left to delete.
   if (!deleted) throw data(null, { status: 404 });
   // Back to the list the memorial was in (memorial-core.md §4: "memorial lists ... refresh").
-  return redirect("/my-memorials", { status: 303, headers: await withToast({ type: "success", title: "Memorial deleted", description: "The memorial has been successfully deleted." }) });
+  return redirectWithToast("/my-memorials", { type: "success", title: "Memorial deleted", description: "The memorial has been successfully deleted." });
 }
 
 export default function DeleteMemorial({ loaderData, actionData }: Route.ComponentProps) {

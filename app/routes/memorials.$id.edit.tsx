@@ -1,13 +1,13 @@
 import { useState } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id.edit";
 import { MemorialNotFound } from "~/components/memorial/lock-panel";
 import { DeleteMediaDialog, MediaGalleryEditor, MemorialForm, type DeleteTarget } from "~/components/memorial/memorial-form";
 import { imageSources } from "~/models/media.server";
-import { findOwnMemorial } from "~/models/memorial.server";
+import { findOwnMemorial, memorialExists } from "~/models/memorial.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
-import { memorialExists, submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
+import { redirectWithToast } from "~/request/toast.server";
+import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { toIsoDate } from "~/utils/dates";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
@@ -25,10 +25,7 @@ async function requireOwnMemorial(request: Request, id: string) {
   const memorial = await findOwnMemorial(id, user.id);
   if (memorial) return { user, memorial };
   if (!(await memorialExists(id))) return { user, memorial: null };
-  throw redirect("/memorials", {
-    status: 303,
-    headers: await withToast({ type: "error", title: "Access denied", description: MEMORIAL_MESSAGES.notAuthorized }),
-  });
+  throw await redirectWithToast("/memorials", { type: "error", title: "Access denied", description: MEMORIAL_MESSAGES.notAuthorized });
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {

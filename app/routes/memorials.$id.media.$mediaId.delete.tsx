@@ -1,10 +1,10 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.media.$mediaId.delete";
 import { MEDIA_GALLERY_HEADING, VideoIcon } from "~/components/memorial/memorial-form";
 import { deleteMediaItem, imageSources } from "~/models/media.server";
 import { findOwnMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 
 // Deleting one photo or video of a memorial (memorial-core.md §2 "Edit Memorial", §8 "media deleted",
 // "Failed to delete media."). This page is the confirmation without JavaScript; with JavaScript the edit
@@ -44,7 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     console.error("Deleting a media item failed:", error);
   }
   const toast = deleted ? { type: "success" as const, title: "Media deleted" } : { type: "error" as const, title: "Error", description: MEDIA_DELETE_FAILED };
-  return redirect(back, { status: 303, headers: await withToast(toast) });
+  return redirectWithToast(back, toast);
 }
 
 export default function DeleteMedia({ loaderData }: Route.ComponentProps) {

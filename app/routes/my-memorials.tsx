@@ -1,11 +1,11 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/my-memorials";
 import { MemorialCard, plural } from "~/components/memorial/memorial-card";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
 import { listOwnMemorials } from "~/models/memorial.server";
-import { listPendingForOwner, moderateTribute } from "~/models/tribute.server";
-import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { listPendingForOwner, moderateTribute, moderationToast } from "~/models/tribute.server";
+import { actorOf, requireUser } from "~/request/auth.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { formatShortDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
@@ -35,9 +35,10 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent !== "approve" && intent !== "reject") throw data({ message: "Unknown action" }, { status: 400 });
-  const toast = await moderateTribute(intent, String(form.get("tributeId") ?? ""), { id: user.id, isAdmin: user.isAdmin });
+  const result = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(user, request));
+  const toast = moderationToast(intent, result);
   // Back to the list, not the top of the page (without JavaScript); the toast floats where they look.
-  return redirect(`/my-memorials${new URL(request.url).search}#${PENDING_SECTION}`, { headers: await withToast(toast) });
+  return redirectWithToast(`/my-memorials${new URL(request.url).search}#${PENDING_SECTION}`, toast);
 }
 
 export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {

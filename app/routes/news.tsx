@@ -1,9 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/news";
 import { ToastInPlace } from "~/components/toaster";
 import { fetchNews, listNews, newsStatus } from "~/models/news.server";
 import { getOptionalUser, requireAdmin } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { NEWS_MESSAGES, newsImageSources } from "~/utils/news";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
@@ -48,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
     : result.reason === "no-feeds"
       ? { type: "error" as const, title: "No news feeds", description: "Nothing was fetched. Add a feed as described above, then try again." }
       : { type: "error" as const, title: NEWS_MESSAGES.failed, description: result.failures.join(" ").slice(0, 480) };
-  return redirect(`/news#${ADMIN_PANEL}`, { status: 303, headers: await withToast({ ...toast, at: ADMIN_PANEL }) });
+  return redirectWithToast(`/news#${ADMIN_PANEL}`, { ...toast, at: ADMIN_PANEL });
 }
 
 function describeFetch(result: { added: number; memorials: { name: string }[]; failures: string[] }) {

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/order-confirmation";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { TestOrderBadge } from "~/components/shop/badges";
-import { completePayment } from "~/models/order.server";
+import { completePayment } from "~/models/commerce/order-completion.server";
 import { requireUser } from "~/request/auth.server";
 import { formatLongDate } from "~/utils/dates";
 import { SHOP_MESSAGES, WHATS_NEXT } from "~/utils/shop";

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/orders";
 import { Pager } from "~/components/pager";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
-import { listOrders } from "~/models/order.server";
+import { listOrders } from "~/models/commerce/orders.server";
 import { requireUser } from "~/request/auth.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";

@@ -1,4 +1,4 @@
-import type { CompletePlanResult } from "~/models/plan.server";
+import type { CompletePlanResult } from "~/models/commerce/plan-completion.server";
 import type { ToastInput } from "~/request/toast.server";
 import { PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 

@@ -1,12 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/products";
 import { Pager } from "~/components/pager";
 import { ProductImage } from "~/components/shop/product-image";
 import { addToCart, basketQuantities } from "~/models/cart.server";
 import { countProductsByGroup, listActiveProducts, productImage } from "~/models/product.server";
 import { getOptionalUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { formatPence, TAX_PERCENT } from "~/utils/money";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { groupOf, isShopGroup, previewDescription, SHOP_GROUP_IDS, SHOP_GROUPS, SHOP_MESSAGES, stockState, type ShopGroup } from "~/utils/shop";
@@ -69,20 +69,18 @@ export async function action({ request }: Route.ActionArgs) {
   const back = backTo(request, productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : undefined);
   if (!user) {
     // §2: adding needs a member; after signing in they come back to this product.
-    const headers = await withToast({ type: "info", title: SHOP_MESSAGES.loginToAdd });
-    return redirect(`/login?${new URLSearchParams({ redirectTo: back })}`, { status: 303, headers });
+    return redirectWithToast(`/login?${new URLSearchParams({ redirectTo: back })}`, { type: "info", title: SHOP_MESSAGES.loginToAdd });
   }
   if (submission.status !== "success") {
-    return redirect(back, { status: 303, headers: await withToast({ type: "error", title: SHOP_MESSAGES.addFailed, description: SHOP_MESSAGES.productGone }) });
+    return redirectWithToast(back, { type: "error", title: SHOP_MESSAGES.addFailed, description: SHOP_MESSAGES.productGone });
   }
   const result = await addToCart(user, submission.value);
   if (!result.ok) {
     // §8: a message about stock is titled Stock Limitation.
     const title = /stock/i.test(result.message) ? SHOP_MESSAGES.stockTitle : SHOP_MESSAGES.addFailed;
-    return redirect(back, { status: 303, headers: await withToast({ type: "error", title, description: result.message }) });
+    return redirectWithToast(back, { type: "error", title, description: result.message });
   }
-  const headers = await withToast({ type: "success", title: SHOP_MESSAGES.added, description: `${result.name} is in your basket (${result.quantity}).` });
-  return redirect(back, { status: 303, headers });
+  return redirectWithToast(back, { type: "success", title: SHOP_MESSAGES.added, description: `${result.name} is in your basket (${result.quantity}).` });
 }
 
 export default function ProductsPage({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
@@ -10,7 +10,7 @@ import { requireAnonymous } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { registerSchema, safeRedirect } from "~/utils/validation/account";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -29,8 +29,7 @@ export async function action({ request }: Route.ActionArgs) {
   const { email, password, firstName, lastName, redirectTo } = submission.value;
   const result = await registerAccount({ email, password, firstName, lastName }, clientIp(request));
   if (result.ok) {
-    const headers = await withToast({ type: "success", title: "Account created successfully!" }, { "Set-Cookie": await startSession(request, result.user.id) });
-    return redirect(safeRedirect(redirectTo), { headers });
+    return redirectWithToast(safeRedirect(redirectTo), { type: "success", title: "Account created successfully!" }, { "Set-Cookie": await startSession(request, result.user.id) });
   }
   if (result.reason === "rate-limited") {
     return data(

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { AuthCard } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
@@ -8,7 +8,7 @@ import { useSchemaForm } from "~/components/schema-form";
 import { checkResetToken, resetPassword } from "~/models/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { startSession } from "~/request/session.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { resetPasswordSchema as schema } from "~/utils/validation/account";
 
 // The page a password-reset email links to (issue 15 §3): a new password with the registration rules;
@@ -30,8 +30,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(hide), problem: null }, { status: 400 });
   const result = await resetPassword(submission.value.token, submission.value.password);
   if (!result.ok) return data({ result: submission.reply(hide), problem: result.message }, { status: 410 });
-  const headers = await withToast({ type: "success", title: "Password changed", description: "You are signed in with your new password." }, { "Set-Cookie": await startSession(request, result.user.id) });
-  return redirect("/", { status: 303, headers });
+  return redirectWithToast("/", { type: "success", title: "Password changed", description: "You are signed in with your new password." }, { "Set-Cookie": await startSession(request, result.user.id) });
 }
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,16 +5,18 @@ import { SupportLink } from "~/components/contact-form-link";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { Icon, type IconName } from "~/components/icons";
-import { cancelPlan, completePlanPayment, completePlanSession, endowmentFund, getSubscription, planOffer, planOffers, resumePlan, startPlanPurchase } from "~/models/plan.server";
+import { cancelPlan, resumePlan } from "~/models/commerce/plan-instalments.server";
+import { completePlanPayment, completePlanSession } from "~/models/commerce/plan-completion.server";
+import { endowmentFund, getSubscription, planOffer, planOffers } from "~/models/commerce/plan-subscription.server";
+import { startPlanPurchase } from "~/models/commerce/plan-checkout.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { completionToast } from "./plan-answers.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import {
   describeInstalments,
-  describePrice,
   ENDOWMENT_PERCENT,
   FREE_MEMORIAL_LIMIT,
   instalments,
@@ -70,7 +72,7 @@ async function completeReturn(userId: string, params: URLSearchParams): Promise<
   const sessionId = params.get("session_id");
   const result = sessionId ? await completePlanSession(sessionId, { userId }) : paymentId ? await completePlanPayment(paymentId, { userId }) : null;
   // A second payment for a plan already paid (two tabs, two ways to pay) was refunded: the member is told.
-  throw redirect("/subscription", { status: 303, headers: await withToast(completionToast(result, { title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, text: () => SUBSCRIPTION_MESSAGES.paymentSuccessful })) });
+  throw await redirectWithToast("/subscription", completionToast(result, { title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, text: () => SUBSCRIPTION_MESSAGES.paymentSuccessful }));
 }
 
 type ActionData = { message: string; field?: "paymentType" };
@@ -81,16 +83,16 @@ export async function action({ request }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   if (intent === "cancel") {
     const result = await cancelPlan(user);
-    if (!result.ok && result.reason === "provider") return redirect("/subscription", { status: 303, headers: await withToast({ type: "error", title: "Error", description: result.message }) });
-    if (!result.ok) return redirect("/subscription", { status: 303, headers: await withToast({ type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message }) });
-    return redirect("/subscription", { status: 303, headers: await withToast({ type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message }) });
+    if (!result.ok && result.reason === "provider") return redirectWithToast("/subscription", { type: "error", title: "Error", description: result.message });
+    if (!result.ok) return redirectWithToast("/subscription", { type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message });
+    return redirectWithToast("/subscription", { type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message });
   }
   if (intent === "resume") {
     const result = await resumePlan(user);
     const toast = result.ok
       ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.resumeTitle, description: result.message }
       : { type: result.reason === "provider" ? ("error" as const) : ("info" as const), title: result.reason === "provider" ? "Error" : "Nothing to resume", description: result.message };
-    return redirect("/subscription", { status: 303, headers: await withToast(toast) });
+    return redirectWithToast("/subscription", toast);
   }
   if (intent === "start") {
     const plan = planIdSchema.safeParse(form.get("planId"));

@@ -4,12 +4,13 @@ import type { Route } from "./+types/subscription_.pay.$paymentId";
 import { SupportLink } from "~/components/contact-form-link";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
-import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/plan.server";
+import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/commerce/plan-checkout.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { completionToast } from "./plan-answers.server";
 import { publicUrl } from "~/services/env.server";
-import { getPaymentProvider, PaymentProviderError } from "~/services/payments.server";
+import { getPaymentProvider } from "~/services/payments.server";
+import { PaymentProviderError } from "~/services/payments/provider.server";
 import { formatPence } from "~/utils/money";
 import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { testCardSchema } from "~/utils/validation/subscription";
@@ -51,7 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (checkout.ok && "url" in checkout) return redirect(checkout.url, { status: 303 });
     if (checkout.ok) {
       // The card form's payment had gone through in another tab: nothing more is taken.
-      return redirect("/subscription", { status: 303, headers: await withToast(completionToast(checkout.paid, UPGRADED)) });
+      return redirectWithToast("/subscription", completionToast(checkout.paid, UPGRADED));
     }
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
     return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
@@ -60,7 +61,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
   if (!result) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
   // Paid, or paid and refunded because the plan had moved on meanwhile (a tab left open): said on the plans page.
-  if (result.ok || result.reason === "superseded") return redirect("/subscription", { status: 303, headers: await withToast(completionToast(result, UPGRADED)) });
+  if (result.ok || result.reason === "superseded") return redirectWithToast("/subscription", completionToast(result, UPGRADED));
   return data({ title: "Upgrade Failed", message: result.message }, { status: result.reason === "not-found" ? 404 : 409 });
 }
 

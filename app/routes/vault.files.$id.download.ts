@@ -1,8 +1,8 @@
-import { redirect } from "react-router";
+
 import type { Route } from "./+types/vault.files.$id.download";
 import { downloadVaultFile } from "~/models/vault.server";
 import { requireUser } from "~/request/auth.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast } from "~/request/toast.server";
 import { vaultCaller, vaultDownloadHeaders } from "~/request/vault.server";
 import { VAULT_MESSAGES } from "~/utils/vault-rules";
 
@@ -12,5 +12,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const result = await downloadVaultFile(await vaultCaller(request, user), params.id);
   if (result.ok) return new Response(new Uint8Array(result.bytes), { headers: vaultDownloadHeaders(result.file) });
-  return redirect("/vault", { headers: await withToast({ type: "error", title: VAULT_MESSAGES.downloadFailed, description: result.message }) });
+  return redirectWithToast("/vault", { type: "error", title: VAULT_MESSAGES.downloadFailed, description: result.message });
 }

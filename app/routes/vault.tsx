@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/vault";
 import { ErrorList, FormAlert, PasswordField, useHydrated } from "~/components/forms";
 import { deleteVaultFile, listVaultFiles, lockVault, setVaultPassword, unlockVault, uploadVaultFile, vaultAccess } from "~/models/vault.server";
@@ -7,7 +7,7 @@ import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "~/request/multipart.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
-import { withToast } from "~/request/toast.server";
+import { redirectWithToast, type ToastInput } from "~/request/toast.server";
 import { vaultCaller } from "~/request/vault.server";
 import { formatShortDate } from "~/utils/dates";
 import { PLANS, PLANS_HREF } from "~/utils/plans";
@@ -58,7 +58,7 @@ export async function action({ request }: Route.ActionArgs) {
     throw error;
   }
   const text = (name: string) => (typeof form.get(name) === "string" ? String(form.get(name)) : "");
-  const back = async (toast: Parameters<typeof withToast>[0], to = "/vault") => redirect(to, { status: 303, headers: await withToast(toast) });
+  const back = async (toast: ToastInput, to = "/vault") => redirectWithToast(to, toast);
 
   switch (text("intent")) {
     case "unlock": {

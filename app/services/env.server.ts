@@ -13,8 +13,8 @@ const aiVariables = {
 };
 
 /**
- * Payments (app/services/payments.server.ts): Stripe when its keys are set, else the built-in test provider,
- * which charges nothing. PAYMENT_PROVIDER=stripe insists on Stripe, so a deployment whose keys went missing
+ * Payments (app/services/payments.server.ts chooses; app/services/payments/ holds the providers): Stripe
+ * when its keys are set, else the built-in test provider, which charges nothing. PAYMENT_PROVIDER=stripe insists on Stripe, so a deployment whose keys went missing
  * stops at start-up instead of quietly taking test payments.
  */
 const paymentVariables = {

@@ -1,5 +1,4 @@
 import { formatPence } from "./money";
-import { isBuilt } from "./screens";
 
 // The plans, their prices and limits, in one place (memorial-core.md §6 and §9, commerce-and-accounts.md
 // §2 "Subscription" and §9): the subscription screen, the memorial limit, Help and the Terms all read
@@ -134,12 +133,8 @@ export const MEMORIAL_LIMIT_MESSAGE = `You've reached the ${FREE_MEMORIAL_LIMIT}
 /** memorial-core.md §9: the redirect to the plans waits 2000 ms (with JavaScript). */
 export const LIMIT_REDIRECT_DELAY_MS = 2000;
 
-/**
- * Where "See plans" leads. The spec's /subscription is a second-half screen: until it is built, the Help
- * Center's answer about the plans (issue 13: the way to the plans must not be a 404). Every link to the
- * plans uses this constant, so the screen's arrival switches them all.
- */
-export const PLANS_HREF = isBuilt("/subscription") ? "/subscription" : "/help#plans";
+/** Where "See plans" leads. */
+export const PLANS_HREF = "/subscription";
 
 export function isPaidPlan(plan: string | null | undefined, expiry?: Date | null, now = new Date()) {
   if (!plan || plan === "free") return false;
@@ -152,7 +147,6 @@ export function atFreeMemorialLimit(owner: { subscriptionPlan: string | null; su
 }
 
 export type PaymentType = "full" | "monthly";
-export const PAYMENT_TYPES: PaymentType[] = ["full", "monthly"];
 
 /**
  * The built-in provider's saved test cards (README): one that always pays, and one that pays the first

@@ -5,7 +5,6 @@ import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-c
 import type { MemorialCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
 import type { FeedbackView } from "~/utils/feedback";
-import { isBuilt } from "~/utils/screens";
 import { fullName } from "~/utils/text";
 import { FeedbackPopup } from "./feedback-popup";
 
@@ -34,12 +33,10 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
           </h1>
           <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>
-        {isBuilt("/vault") ? (
-          <Link to="/vault" className="btn-secondary">
-            <Icon name="lock" className="h-4 w-4" />
-            Vault
-          </Link>
-        ) : null}
+        <Link to="/vault" className="btn-secondary">
+          <Icon name="lock" className="h-4 w-4" />
+          Vault
+        </Link>
       </div>
 
       <FeedbackPopup view={feedback} />

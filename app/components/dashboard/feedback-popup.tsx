@@ -7,7 +7,6 @@ import {
   FEEDBACK_QUESTIONS,
   FEEDBACK_STEP_PARAM,
   firstUnanswered,
-  questionError,
   RATING_MAX,
   RATING_MIN,
   readDraftAnswers,
@@ -305,6 +304,9 @@ function Question({ question, answers, error }: { question: FeedbackQuestion; an
         <div className="star-rating mt-3 flex gap-1">
           {Array.from({ length: RATING_MAX - RATING_MIN + 1 }, (_, i) => RATING_MIN + i).map((value) => (
             <Fragment key={value}>
+              {/* ARIA 1.2 moved aria-invalid off the radio role, but screen readers still announce it on each
+                  radio, where the member is; the error itself is tied by aria-describedby. */}
+              {/* eslint-disable-next-line jsx-a11y/role-supports-aria-props */}
               <input
                 type="radio"
                 id={`feedback-rating-${value}`}

@@ -227,6 +227,8 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
         </h2>
         {portrait ? (
           <div className="flex flex-wrap items-center gap-4">
+            {/* "Profile photo" names which picture this is, not that it is one. */}
+            {/* eslint-disable-next-line jsx-a11y/img-redundant-alt */}
             <img src={portrait.src} srcSet={portrait.srcSet} sizes="96px" alt="Current profile photo" width={96} height={96} className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
             <div className="flex items-center gap-2">
               <input type="checkbox" id="removeProfileImage" name="removeProfileImage" defaultChecked={failure?.removePortrait} className="h-4 w-4 accent-indigo-700" />
@@ -376,6 +378,7 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
       />
       {chosen ? (
         <div className="flex flex-wrap items-center gap-4">
+          {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- "profile photo" names which picture this is */}
           <img src={chosen.url} alt="Preview of the chosen profile photo" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
           <div className="space-y-2">
             <p className="text-sm text-slate-800">{chosen.file.name}</p>

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { setContactStatus } from "~/models/admin.server";
-import { isRecordId } from "~/models/memorial.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, contactStatusSchema } from "~/utils/validation/admin";
@@ -12,8 +11,9 @@ const api = apiRoute({
   PATCH: endpoint({
     access: "admin",
     body: z.object({ status: contactStatusSchema }),
+    ids: { id: ADMIN_MESSAGES.messageNotFound },
     handle: async ({ user, params, body, request }) => {
-      const updated = isRecordId(params.id) ? await setContactStatus(apiActor(user, request), params.id, body.status) : null;
+      const updated = await setContactStatus(actorOf(user, request), params.id!, body.status);
       if (!updated) return apiError(404, ADMIN_MESSAGES.messageNotFound);
       return updated;
     },

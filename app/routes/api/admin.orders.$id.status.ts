@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { isRecordId } from "~/models/memorial.server";
-import { changeOrderStatus } from "~/models/order.server";
-import { apiActor } from "~/request/admin.server";
+import { changeOrderStatus } from "~/models/commerce/order-status.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, orderStatusSchema, shipOrderSchema } from "~/utils/validation/admin";
@@ -17,10 +16,10 @@ const api = apiRoute({
       const parsed = shipOrderSchema.safeParse(body);
       for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
     }),
+    ids: { id: ADMIN_MESSAGES.orderNotFound },
     handle: async ({ user, params, body, request }) => {
-      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.orderNotFound);
       const shipping = body.status === "shipped" ? shipOrderSchema.parse(body) : undefined;
-      const result = await changeOrderStatus(apiActor(user, request), params.id, body.status, { shipping });
+      const result = await changeOrderStatus(actorOf(user, request), params.id!, body.status, { shipping });
       if (!result.ok) return apiError(result.reason === "not-found" ? 404 : result.reason === "refund-failed" ? 502 : 409, result.message);
       return { message: "Status updated", status: result.status, refunded: result.refunded, ...(shipping ?? {}) };
     },

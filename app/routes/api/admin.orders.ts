@@ -1,4 +1,4 @@
-import { listOrdersForAdminApi } from "~/models/order.server";
+import { listOrdersForAdminApi } from "~/models/commerce/orders.server";
 import { apiWindow } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 

@@ -1,6 +1,5 @@
-import { isRecordId } from "~/models/memorial.server";
 import { removeProduct, updateProduct } from "~/models/product.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, apiProductSchema } from "~/utils/validation/admin";
@@ -12,10 +11,10 @@ const api = apiRoute({
   PUT: endpoint({
     access: "admin",
     body: apiProductSchema,
+    ids: { id: ADMIN_MESSAGES.productNotFound },
     handle: async ({ user, params, body, request }) => {
-      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.productNotFound);
       const { expectedStockQuantity, ...input } = body;
-      const result = await updateProduct(apiActor(user, request), params.id, { ...input, expectedStock: expectedStockQuantity });
+      const result = await updateProduct(actorOf(user, request), params.id!, { ...input, expectedStock: expectedStockQuantity });
       if (result.ok) return result.product;
       if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.productNotFound);
       // Issue 24 §5: a sale (or another edit) changed the stock since the client read it; the current figure.
@@ -24,8 +23,9 @@ const api = apiRoute({
   }),
   DELETE: endpoint({
     access: "admin",
+    ids: { id: ADMIN_MESSAGES.productNotFound },
     handle: async ({ user, params, request }) => {
-      const result = isRecordId(params.id) ? await removeProduct(apiActor(user, request), params.id) : { ok: false as const };
+      const result = await removeProduct(actorOf(user, request), params.id!);
       if (!result.ok) return apiError(404, ADMIN_MESSAGES.productNotFound);
       return { message: result.outcome === "deleted" ? "Product deleted" : "Product deactivated", outcome: result.outcome };
     },

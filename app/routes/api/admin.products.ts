@@ -1,5 +1,6 @@
 import { createProduct, listProductsForApi } from "~/models/product.server";
-import { apiActor, apiWindow } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
+import { apiWindow } from "~/request/admin.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiProductSchema } from "~/utils/validation/admin";
 
@@ -10,7 +11,7 @@ const api = apiRoute({
   POST: endpoint({
     access: "admin",
     body: apiProductSchema,
-    handle: async ({ user, body, request }) => created(await createProduct(apiActor(user, request), { ...body, imageUrl: body.imageUrl ?? null })),
+    handle: async ({ user, body, request }) => created(await createProduct(actorOf(user, request), { ...body, imageUrl: body.imageUrl ?? null })),
   }),
 });
 export const loader = api.loader;

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { deleteUserAsAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
-import { isRecordId } from "~/models/memorial.server";
-import { apiActor } from "~/request/admin.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
@@ -24,18 +23,18 @@ const api = apiRoute({
   PATCH: endpoint({
     access: "admin",
     body: patchSchema,
+    ids: { id: ADMIN_MESSAGES.userNotFound },
     handle: async ({ user, params, body, request }) => {
-      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.userNotFound);
-      const result = await setAdminRights(apiActor(user, request), params.id, body.isAdmin, { confirmOwn: body.confirmOwn === true });
+      const result = await setAdminRights(actorOf(user, request), params.id!, body.isAdmin, { confirmOwn: body.confirmOwn === true });
       if (!result.ok) return refusal(result);
       return { message: "User updated", user: result.user };
     },
   }),
   DELETE: endpoint({
     access: "admin",
+    ids: { id: ADMIN_MESSAGES.userNotFound },
     handle: async ({ user, params, request }) => {
-      if (!isRecordId(params.id)) return apiError(404, ADMIN_MESSAGES.userNotFound);
-      const result = await deleteUserAsAdmin(apiActor(user, request), params.id);
+      const result = await deleteUserAsAdmin(actorOf(user, request), params.id!);
       if (!result.ok) return refusal(result);
       return { message: "User deleted", user: result.user };
     },

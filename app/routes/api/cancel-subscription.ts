@@ -1,4 +1,4 @@
-import { cancelPlan } from "~/models/plan.server";
+import { cancelPlan } from "~/models/commerce/plan-instalments.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 

@@ -1,4 +1,4 @@
-import { completePlanPayment, type CompletePlanResult } from "~/models/plan.server";
+import { completePlanPayment, type CompletePlanResult } from "~/models/commerce/plan-completion.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";

@@ -1,4 +1,4 @@
-import { startCheckout } from "~/models/order.server";
+import { startCheckout } from "~/models/commerce/order-checkout.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, rateLimitedAnswer } from "~/request/api.server";
 import { getPaymentProvider } from "~/services/payments.server";

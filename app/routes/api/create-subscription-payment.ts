@@ -1,4 +1,4 @@
-import { startPlanPurchase } from "~/models/plan.server";
+import { startPlanPurchase } from "~/models/commerce/plan-checkout.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { getPaymentProvider } from "~/services/payments.server";

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { addMemorialMedia, listMediaForMemorial, MEDIA_MESSAGES, MediaRejectedError, toApiMedia } from "~/models/media.server";
-import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, ownsMemorial } from "~/models/memorial.server";
-import { apiRoute, created, endpoint } from "~/request/api-route.server";
-import { apiError, NOT_SIGNED_IN } from "~/request/api.server";
+import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
+import { apiError } from "~/request/api.server";
 import { decodeDataUrl } from "~/request/data-url.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { text } from "~/utils/validation/text";
 
 // GET and POST /api/memorials/{id}/media (memorial-core.md §7). The list goes only to those who may
-// see the memorial. The spec's client reads a 401 as "no media" (null): a visitor gets 401 for any
-// memorial they cannot see, a member 404, and neither learns whether a hidden memorial exists.
+// see the memorial; anyone else learns nothing, not even whether it exists (memorialNotFound).
 
 // The largest acceptable file is a video of MEDIA_LIMITS.videoBytes, as base64 with the JSON around it.
 // The server lets this route read that much; the route reads it only for the memorial's owner.
@@ -27,24 +25,21 @@ const bodySchema = z.object({
 const api = apiRoute({
   GET: endpoint({
     access: "public",
-    handle: async ({ user, params }) => {
-      const access = isRecordId(params.id) ? await canViewMemorial(params.id, user) : null;
-      if (!access?.allowed) return user ? apiError(404, MEMORIAL_NOT_FOUND) : apiError(401, NOT_SIGNED_IN);
-      return listMediaForMemorial(params.id!);
-    },
+    memorial: "visible",
+    handle: async ({ params }) => listMediaForMemorial(params.id!),
   }),
   POST: endpoint({
     access: "member",
     body: bodySchema,
     maxBodyBytes: MAX_BODY_BYTES,
     tooLargeMessage: MEDIA_MESSAGES.videoSize,
-    before: async ({ user, params }) => ((await ownsMemorial(params.id ?? "", user.id)) ? null : apiError(404, MEMORIAL_NOT_FOUND)),
+    memorial: "owned",
     handle: async ({ user, params, body }) => {
       const bytes = decodeDataUrl(body.mediaData);
       if (!bytes) return apiError(400, MEDIA_MESSAGES.badDataUrl);
       try {
         const item = await addMemorialMedia(params.id!, user.id, bytes, { caption: body.caption, order: body.order ?? undefined });
-        return item ? created(toApiMedia(item)) : apiError(404, MEMORIAL_NOT_FOUND);
+        return item ? created(toApiMedia(item)) : memorialNotFound();
       } catch (error) {
         if (error instanceof MediaRejectedError) return apiError(error.status, error.message);
         throw error;

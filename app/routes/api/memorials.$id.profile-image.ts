@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/models/media.server";
-import { MEMORIAL_NOT_FOUND, ownsMemorial, toApiMemorial } from "~/models/memorial.server";
-import { apiRoute, endpoint } from "~/request/api-route.server";
+import { toApiMemorial } from "~/models/memorial.server";
+import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { decodeDataUrl } from "~/request/data-url.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
@@ -27,13 +27,13 @@ const api = apiRoute({
     body: bodySchema,
     maxBodyBytes: MAX_BODY_BYTES,
     tooLargeMessage: MEDIA_MESSAGES.imageSize,
-    before: async ({ user, params }) => ((await ownsMemorial(params.id ?? "", user.id)) ? null : apiError(404, MEMORIAL_NOT_FOUND)),
+    memorial: "owned",
     handle: async ({ user, params, body }) => {
       const bytes = decodeDataUrl(body.imageData);
       if (!bytes) return apiError(400, MEDIA_MESSAGES.badDataUrl);
       try {
         const memorial = await setMemorialPortrait(params.id!, user.id, bytes);
-        return memorial ? toApiMemorial(memorial) : apiError(404, MEMORIAL_NOT_FOUND);
+        return memorial ? toApiMemorial(memorial) : memorialNotFound();
       } catch (error) {
         if (error instanceof MediaRejectedError) return apiError(error.status, error.message);
         throw error;

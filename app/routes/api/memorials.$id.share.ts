@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "~/generated/prisma/client";
-import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, recordShare, SHARE_TYPES } from "~/models/memorial.server";
+import { recordShare, SHARE_TYPES } from "~/models/memorial.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
-import { apiError } from "~/request/api.server";
 import { jsonHasControlCharacters, TEXT_MESSAGES } from "~/utils/validation/text-rules";
 
 // POST /api/memorials/{id}/share { shareType, shareData? } (memorial-core.md §3 "Memorial share"):
@@ -22,9 +21,8 @@ const api = apiRoute({
     body: bodySchema,
     maxBodyBytes: 10_000,
     textPlainIsJson: true,
+    memorial: "visible",
     handle: async ({ user, params, body }) => {
-      const access = isRecordId(params.id) ? await canViewMemorial(params.id, user) : null;
-      if (!access?.allowed) return apiError(404, MEMORIAL_NOT_FOUND);
       return created(await recordShare(params.id!, user?.id ?? null, body.shareType, body.shareData as Prisma.InputJsonValue | null | undefined));
     },
   }),

@@ -1,8 +1,7 @@
-import { findMemorialForViewer, isRecordId, MEMORIAL_NOT_FOUND } from "~/models/memorial.server";
-import { canModerate, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
-import type { PublicUser } from "~/models/user.server";
-import { apiRoute, created, endpoint } from "~/request/api-route.server";
-import { apiError, json, NOT_SIGNED_IN, rateLimitedAnswer } from "~/request/api.server";
+import { findMemorialForViewer, MEMORIAL_NOT_FOUND } from "~/models/memorial.server";
+import { canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
+import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
+import { apiError, json, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
@@ -10,21 +9,16 @@ import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 // GET /api/memorials/{id}/tributes?approved=true&page=N and POST …/tributes (memorial-core.md §7),
 // under the memorial's own access rules: nothing of a memorial the caller may not see.
 
-/** The memorial this caller may see; signed out and not public: 401 (the spec's client reads it as "nothing"). */
-async function visibleMemorial(id: string | undefined, user: PublicUser | null) {
-  const lookup = isRecordId(id) ? await findMemorialForViewer(id, user) : ({ status: "not-found" } as const);
-  if (lookup.status === "ok") return lookup.memorial;
-  throw lookup.status === "locked" && !user ? apiError(401, NOT_SIGNED_IN) : apiError(404, MEMORIAL_NOT_FOUND);
-}
-
 const api = apiRoute({
   GET: endpoint({
     access: "public",
+    ids: { id: MEMORIAL_NOT_FOUND },
     handle: async ({ user, params, url }) => {
-      const memorial = await visibleMemorial(params.id, user);
+      const lookup = await findMemorialForViewer(params.id!, user);
+      if (lookup.status !== "ok") return memorialNotFound();
+      const { memorial } = lookup;
       if (url.searchParams.get("approved") === "false") {
-        // Pending tributes only to those who moderate this memorial (or the owner/admin view).
-        if (!user || !(canModerate(user, memorial) || user.isAdmin)) return apiError(403, "Only the memorial's owner can see pending tributes");
+        if (!canSeePendingTributes(user, memorial)) return apiError(403, "Only the memorial's owner can see pending tributes");
         return listPendingTributes(memorial.id);
       }
       const pageNumber = parsePageNumber(url.searchParams.get("page"));
@@ -36,7 +30,7 @@ const api = apiRoute({
   POST: endpoint({
     access: "public",
     body: tributeSchema,
-    before: async ({ user, params }) => (await visibleMemorial(params.id, user), null),
+    memorial: "visible",
     handle: async ({ request, params, body }) => {
       const result = await leaveTribute(params.id!, body, clientIp(request));
       if (!result.ok) return rateLimitedAnswer(result);

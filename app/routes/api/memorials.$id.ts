@@ -1,33 +1,32 @@
 import { isUsablePortraitUrl } from "~/models/media.server";
-import { deleteMemorial, findMemorialForViewer, isRecordId, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
-import { deleteMemorialAsAdmin } from "~/models/admin.server";
-import { apiActor } from "~/request/admin.server";
-import { apiRoute, endpoint } from "~/request/api-route.server";
+import { deleteMemorial, findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { actorOf } from "~/request/auth.server";
+import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
 // GET, PUT and DELETE /api/memorials/{id} (memorial-core.md §7). A memorial the caller may not see or
-// write is answered exactly like a missing one (404), so the API never tells a stranger that a private
-// memorial exists; the page says more (its lock panel), as the spec asks.
+// write is answered exactly like a missing one (memorialNotFound), so the API never tells a stranger that
+// a private memorial exists; the page says more (its lock panel), as the spec asks.
 
 const BAD_PORTRAIT = "The profile image must be one of this memorial's photos, or none";
-const notFound = () => apiError(404, MEMORIAL_NOT_FOUND);
 
 const api = apiRoute({
   GET: endpoint({
     access: "public",
+    ids: { id: MEMORIAL_NOT_FOUND },
     handle: async ({ user, params }) => {
-      const lookup = isRecordId(params.id) ? await findMemorialForViewer(params.id, user) : null;
-      return lookup?.status === "ok" ? toApiMemorial(lookup.memorial) : notFound();
+      const lookup = await findMemorialForViewer(params.id!, user);
+      return lookup.status === "ok" ? toApiMemorial(lookup.memorial) : memorialNotFound();
     },
   }),
   /** Owner only: any subset of the memorial's fields, or just profileImageUrl. */
   PUT: endpoint({
     access: "member",
     body: apiUpdateMemorialSchema,
+    ids: { id: MEMORIAL_NOT_FOUND },
     handle: async ({ user, params, body: input }) => {
-      const id = params.id;
-      if (!isRecordId(id)) return notFound();
+      const id = params.id!;
       if (input.profileImageUrl !== undefined) {
         input.profileImageUrl = input.profileImageUrl?.trim() || null;
         if (!(await isUsablePortraitUrl(id, input.profileImageUrl))) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
@@ -37,16 +36,17 @@ const api = apiRoute({
         throw error;
       });
       if (updated === "dates") return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
-      return updated ? toApiMemorial(updated) : notFound();
+      return updated ? toApiMemorial(updated) : memorialNotFound();
     },
   }),
   /** The owner or an administrator (recorded in the audit log); the stored photos and videos go with it. */
   DELETE: endpoint({
     access: "member",
+    ids: { id: MEMORIAL_NOT_FOUND },
     handle: async ({ user, params, request }) => {
-      if (!isRecordId(params.id)) return notFound();
-      const deleted = user.isAdmin ? (await deleteMemorialAsAdmin(apiActor(user, request), params.id)).ok : await deleteMemorial(params.id, user);
-      return deleted ? { message: "Memorial deleted" } : notFound();
+      const id = params.id!;
+      const deleted = await deleteMemorial(id, actorOf(user, request));
+      return deleted ? { message: "Memorial deleted" } : memorialNotFound();
     },
   }),
 });

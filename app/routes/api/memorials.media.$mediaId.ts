@@ -1,16 +1,17 @@
 import { deleteMediaItem } from "~/models/media.server";
-import { isRecordId } from "~/models/memorial.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 
 // DELETE /api/memorials/media/{mediaId} (memorial-core.md §7): the memorial's owner removes one photo
 // or video, row and stored files. Anyone else's item, an administrator's included, is "not found"
 // (memorial-access.ts: administrators delete whole memorials, never single photos).
+const MEDIA_NOT_FOUND = "Media not found";
+
 const api = apiRoute({
   DELETE: endpoint({
     access: "member",
-    handle: async ({ user, params }) =>
-      isRecordId(params.mediaId) && (await deleteMediaItem(params.mediaId, user)) ? { message: "Media deleted" } : apiError(404, "Media not found"),
+    ids: { mediaId: MEDIA_NOT_FOUND },
+    handle: async ({ user, params }) => ((await deleteMediaItem(params.mediaId!, user)) ? { message: "Media deleted" } : apiError(404, MEDIA_NOT_FOUND)),
   }),
 });
 export const loader = api.loader;

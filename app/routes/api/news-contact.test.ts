@@ -46,7 +46,9 @@ async function mailTo(address: string, count: number): Promise<ParsedMail[]> {
     let files: string[] = [];
     try {
       files = readdirSync(folder).filter((f) => f.includes(mark));
-    } catch {}
+    } catch {
+      // The folder appears with the first message.
+    }
     if (files.length >= count) return Promise.all(files.map((f) => simpleParser(readFileSync(path.join(folder, f)))));
     await new Promise((r) => setTimeout(r, 100));
   }

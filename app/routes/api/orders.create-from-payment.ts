@@ -1,11 +1,11 @@
-import { completePayment } from "~/models/order.server";
+import { completePayment } from "~/models/commerce/order-completion.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiCreateOrderSchema } from "~/utils/validation/shop";
 import { orderAnswer } from "./shop-answers.server";
 
 // POST /api/orders/create-from-payment (commerce-and-accounts.md §7): body paymentIntentId (or, ours, a
 // Checkout Session's sessionId). The order is made only if the provider says the payment succeeded, and
-// once, whoever asks first (the confirmation page, this call, the webhook): see order.server.ts.
+// once, whoever asks first (the confirmation page, this call, the webhook): see commerce/order-completion.server.ts.
 const api = apiRoute({
   POST: endpoint({
     access: "member",

@@ -1,4 +1,4 @@
-import { listOrdersForApi } from "~/models/order.server";
+import { listOrdersForApi } from "~/models/commerce/orders.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
 // GET /api/orders (commerce-and-accounts.md §7): the caller's orders, newest first, with their items

@@ -1,5 +1,6 @@
 import type { CartFailure } from "~/models/cart.server";
-import { apiOrder, type CompletePaymentResult } from "~/models/order.server";
+import { apiOrder } from "~/models/commerce/orders.server";
+import type { CompletePaymentResult } from "~/models/commerce/order-completion.server";
 import { apiError, json } from "~/request/api.server";
 
 // How the shop's use cases answer over the /api (commerce-and-accounts.md §7, §8): `{ message }` on every

@@ -1,4 +1,4 @@
-import { handleStripeWebhook } from "~/models/order.server";
+import { handleStripeWebhook } from "~/models/commerce/payment-webhooks.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 

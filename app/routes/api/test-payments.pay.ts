@@ -1,5 +1,6 @@
-import { payTestPayment } from "~/models/order.server";
-import { isPlanPayment, payTestPlanPayment } from "~/models/plan.server";
+import { payTestPayment } from "~/models/commerce/order-completion.server";
+import { isPlanPayment } from "~/models/commerce/plan-subscription.server";
+import { payTestPlanPayment } from "~/models/commerce/plan-checkout.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { getPaymentProvider } from "~/services/payments.server";

@@ -1,19 +1,15 @@
-import { moderateTributeAsAdmin } from "~/models/admin.server";
-import { approveTribute } from "~/models/tribute.server";
-import { apiActor } from "~/request/admin.server";
+import { moderateTribute } from "~/models/tribute.server";
+import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { moderationAnswer } from "~/request/api.server";
 
-// PUT /api/tributes/{id}/approve: the memorial's owner, or an admin on an admin's memorial.
+// PUT /api/tributes/{id}/approve: the memorial's owner, or an admin on an admin's memorial; the use case
+// decides, and records an administrator's act in the audit log (issue 19 §8).
 const api = apiRoute({
   PUT: endpoint({
     access: "member",
-    // An administrator's moderation is recorded in the audit log (issue 19 §8); the rule is the same.
     handle: async ({ user, params, request }) =>
-      moderationAnswer(
-        user.isAdmin ? await moderateTributeAsAdmin(apiActor(user, request), "approve", params.id ?? "") : await approveTribute(params.id ?? "", user),
-        "The tribute has been approved and is now visible.",
-      ),
+      moderationAnswer(await moderateTribute("approve", params.id ?? "", actorOf(user, request)), "The tribute has been approved and is now visible."),
   }),
 });
 export const loader = api.loader;

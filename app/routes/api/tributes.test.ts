@@ -60,7 +60,7 @@ describe("tributes and the memorial's access rules", () => {
     const id = await memorial(owner.id, "private");
     await sql.query(`INSERT INTO tributes ("memorialId", "authorName", content, "isApproved") VALUES ($1, 'Ann', 'Secret memory.', true)`, [id]);
     const visitor = await client(server.url).get(`/api/memorials/${id}/tributes?approved=true`);
-    expect(visitor.status).toBe(401);
+    expect(visitor.status).toBe(404);
     expect(visitor.text).not.toContain("Secret memory");
     const stranger = await other.api.get(`/api/memorials/${id}/tributes?approved=true`);
     expect(stranger.status).toBe(404);

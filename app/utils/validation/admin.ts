@@ -143,6 +143,5 @@ export const contactStatusSchema = z.enum(CONTACT_STATUSES, { error: `status mus
 
 /** A search box's text: at most ADMIN_SEARCH_MAX characters, control characters dropped. */
 export function cleanSearch(value: string | null | undefined): string {
-  // eslint-disable-next-line no-control-regex
   return (value ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, ADMIN_SEARCH_MAX);
 }

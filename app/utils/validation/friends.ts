@@ -55,6 +55,5 @@ export const friendActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("cancel"), requestId: recordId("Choose a request") }),
   z.object({ intent: z.literal("remove"), friendId: recordId("Choose a friend") }),
 ]);
-export type FriendAction = z.output<typeof friendActionSchema>;
 
 export type FriendshipStatus = "none" | "friends" | "pending_sent" | "pending_received";

@@ -60,8 +60,6 @@ export const shippingSchema = z.object({
 });
 export type ShippingDetails = z.output<typeof shippingSchema>;
 
-export const SHIPPING_FIELDS = ["firstName", "lastName", "email", "phone", "address", "city", "state", "zipCode", "country"] as const;
-
 /** What the shipping form starts with: the member's name and email, and the spec's default country. */
 export function shippingDefaults(user: { firstName: string; lastName: string; email: string }): Partial<ShippingDetails> {
   return { firstName: user.firstName, lastName: user.lastName, email: user.email, country: DEFAULT_COUNTRY };
