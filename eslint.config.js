@@ -21,6 +21,9 @@ export default tseslint.config(
       // compile with it, and a state set from an effect that reads the DOM after hydration is how our
       // forms learn that JavaScript is there.
       ...jsxA11y.flatConfigs.recommended.rules,
+      // After a submission without JavaScript the page comes back whole; autofocus is how focus lands on
+      // the first field in error (or the refusal) there, which is what WCAG asks for, not a surprise.
+      "jsx-a11y/no-autofocus": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
       // Our validation rules name the control characters they refuse, on purpose.
       "no-control-regex": "off",

@@ -226,6 +226,7 @@ function PictureForm({ serverError, upload, busy }: { serverError?: string; uplo
 }
 
 function Avatar({ url, initials }: { url: string | null; initials: string }) {
+  // eslint-disable-next-line jsx-a11y/img-redundant-alt -- "profile picture" names which picture this is
   if (url) return <img src={url} alt="Your profile picture" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />;
   return (
     <div className="flex flex-col items-center gap-1">

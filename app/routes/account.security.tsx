@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
-import { FormAlert, PasswordChecklist, PasswordField } from "~/components/forms";
+import { FormAlert, PasswordField } from "~/components/forms";
+import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { changePassword } from "~/models/account.server";
 import { requireUser } from "~/request/auth.server";
@@ -44,7 +44,6 @@ export async function action({ request }: Route.ActionArgs) {
 export default function SecurityTab({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
-  const [newPassword, setNewPassword] = useState("");
   const [form, fields] = useSchemaForm(changePasswordSchema, { id: "change-password", lastResult: actionData?.result });
   return (
     <div className="space-y-6">
@@ -61,18 +60,7 @@ export default function SecurityTab({ loaderData, actionData }: Route.ComponentP
           errors={fields.currentPassword.errors}
           inputProps={{ ...getInputProps(fields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
         />
-        <PasswordField
-          label="New password"
-          errors={fields.newPassword.errors}
-          inputProps={{ ...getInputProps(fields.newPassword, { type: "password" }), autoComplete: "new-password" }}
-          onValueChange={setNewPassword}
-          hint={<PasswordChecklist password={newPassword} />}
-        />
-        <PasswordField
-          label="Confirm new password"
-          errors={fields.confirmPassword.errors}
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-        />
+        <NewPasswordFields label="New password" password={fields.newPassword} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary" disabled={pending}>
           {pending ? "Changing password..." : "Change password"}
         </button>

@@ -1,5 +1,6 @@
-import { NavLink, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import type { Route } from "./+types/account";
+import { TabBar } from "~/components/tab-bar";
 import { requireUser } from "~/request/auth.server";
 
 // Account settings (commerce-and-accounts.md §2 "Account settings"): five tabs, each its own URL, so
@@ -25,26 +26,7 @@ export default function AccountLayout() {
     <div className="mx-auto w-full max-w-3xl px-4 py-10">
       <h1 className="text-3xl font-bold text-slate-900">Account Settings</h1>
       <p className="mt-1 text-slate-700">Manage your profile, password, privacy and account.</p>
-      <nav aria-label="Account settings" className="mt-6 border-b border-slate-200">
-        <ul className="-mb-px flex flex-wrap gap-1">
-          {TABS.map((tab) => (
-            <li key={tab.to}>
-              {/* NavLink marks the current tab with aria-current="page". */}
-              <NavLink
-                to={tab.to}
-                end
-                className={({ isActive }) =>
-                  `inline-block rounded-t-md border-b-2 px-4 py-2 text-sm font-medium ${
-                    isActive ? "border-indigo-700 text-indigo-800" : "border-transparent text-slate-700 hover:border-slate-400 hover:text-slate-900"
-                  }`
-                }
-              >
-                {tab.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabBar label="Account settings" tabs={TABS} />
       <div className="mt-8">
         <Outlet />
       </div>

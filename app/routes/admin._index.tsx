@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin._index";
-import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
@@ -38,44 +39,38 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search memorials by name, title or owner's email" search={search} />
       </div>
-      <ListSummary total={total} noun={["memorial", "memorials"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No memorials found.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((m) => (
-            <Card key={m.id}>
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-48 flex-1">
-                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
-                    <Link to={`/memorials/${m.id}`} className="link">
-                      {m.title}
-                    </Link>
-                  </h3>
-                  <p className="text-sm text-slate-700 wrap-anywhere">
-                    Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
-                  </p>
-                  <p className="mt-1 flex flex-wrap gap-2 text-sm text-slate-700">
-                    <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
-                    <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
-                    <span>
-                      {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created {m.createdAt.slice(0, 10)}
-                    </span>
-                  </p>
-                </div>
-                <ConfirmAction
-                  summary="Delete…"
-                  warning={<p>{`Delete the memorial “${m.title}”? ${ADMIN_MESSAGES.deleteMemorialWarning}`}</p>}
-                  confirm="Yes, delete this memorial"
-                  intent="delete"
-                  fields={{ memorialId: m.id }}
-                />
+      <PagedList items={items} empty="No memorials found." summary={{ total, noun: ["memorial", "memorials"], search }} page={page} pages={pages} base="/admin" query={{ q: search }}>
+        {(m) => (
+          <Card>
+            <div className="flex flex-wrap items-start justify-between gap-3">
+              <div className="min-w-48 flex-1">
+                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                  <Link to={`/memorials/${m.id}`} className="link">
+                    {m.title}
+                  </Link>
+                </h3>
+                <p className="text-sm text-slate-700 wrap-anywhere">
+                  Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
+                </p>
+                <p className="mt-1 flex flex-wrap gap-2 text-sm text-slate-700">
+                  <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
+                  <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
+                  <span>
+                    {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created {m.createdAt.slice(0, 10)}
+                  </span>
+                </p>
               </div>
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin" query={{ q: search }} />
+              <ConfirmAction
+                summary="Delete…"
+                warning={<p>{`Delete the memorial “${m.title}”? ${ADMIN_MESSAGES.deleteMemorialWarning}`}</p>}
+                confirm="Yes, delete this memorial"
+                intent="delete"
+                fields={{ memorialId: m.id }}
+              />
+            </div>
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

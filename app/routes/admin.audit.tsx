@@ -1,5 +1,6 @@
 import type { Route } from "./+types/admin.audit";
-import { AdminPager, Empty, formatDateTime, ListSummary, SearchForm } from "~/components/admin/admin-ui";
+import { formatDateTime, SearchForm } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { listAudit } from "~/models/audit.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
 
@@ -23,24 +24,18 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search by administrator's email, action or record" search={search} />
       </div>
-      <ListSummary total={total} noun={["entry", "entries"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>Nothing recorded yet.</Empty>
-      ) : (
-        <ol className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-          {items.map((e) => (
-            <li key={e.id} className="p-3 text-sm text-slate-800" data-testid="audit-entry">
-              <p className="font-semibold text-slate-900">{e.label}</p>
-              <p className="break-words">{e.summary}</p>
-              <p className="text-slate-700 wrap-anywhere">
-                {e.actorEmail} · {formatDateTime(e.createdAt)} · from {e.ip ?? "unknown address"} · {e.targetType}
-                {e.targetId ? ` ${e.targetId}` : ""}
-              </p>
-            </li>
-          ))}
-        </ol>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/audit" query={{ q: search }} />
+      <PagedList items={items} empty="Nothing recorded yet." summary={{ total, noun: ["entry", "entries"], search }} page={page} pages={pages} base="/admin/audit" query={{ q: search }} look="log">
+        {(e) => (
+          <li className="p-3 text-sm text-slate-800" data-testid="audit-entry">
+            <p className="font-semibold text-slate-900">{e.label}</p>
+            <p className="break-words">{e.summary}</p>
+            <p className="text-slate-700 wrap-anywhere">
+              {e.actorEmail} · {formatDateTime(e.createdAt)} · from {e.ip ?? "unknown address"} · {e.targetType}
+              {e.targetId ? ` ${e.targetId}` : ""}
+            </p>
+          </li>
+        )}
+      </PagedList>
     </section>
   );
 }

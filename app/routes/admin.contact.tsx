@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.contact";
-import { AdminPager, Card, Empty, formatDateTime, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { Card, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { listContactMessages, setContactStatus } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { CONTACT_STATUSES, contactStatusSchema, recordIdSchema } from "~/utils/validation/admin";
@@ -53,44 +54,38 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
           </Link>
         ))}
       </nav>
-      <ListSummary total={total} noun={["message", "messages"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No messages found.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((m) => (
-            <Card key={m.id} label={m.subject}>
-              <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 wrap-anywhere">
-                <span className="min-w-0 wrap-anywhere">{m.subject}</span> <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
-              </h3>
-              <p className="text-sm text-slate-700 wrap-anywhere">
-                {m.name} · <a href={`mailto:${m.email}`} className="link">{m.email}</a> · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
-              </p>
-              <p className="mt-2 whitespace-pre-line text-slate-800 wrap-anywhere">{m.message}</p>
-              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
-                <input type="hidden" name="intent" value="status" />
-                <input type="hidden" name="messageId" value={m.id} />
-                <div>
-                  <label htmlFor={`status-${m.id}`} className="block text-sm font-medium text-slate-800">
-                    Status
-                  </label>
-                  <select id={`status-${m.id}`} name="status" defaultValue={m.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
-                    {CONTACT_STATUSES.map((s) => (
-                      <option key={s} value={s}>
-                        {LABELS[s]}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <button type="submit" className="btn-secondary" disabled={busyId === m.id}>
-                  Update status<span className="sr-only"> of “{m.subject}”</span>
-                </button>
-              </Form>
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/contact" query={{ q: search, status }} />
+      <PagedList items={items} empty="No messages found." summary={{ total, noun: ["message", "messages"], search }} page={page} pages={pages} base="/admin/contact" query={{ q: search, status }}>
+        {(m) => (
+          <Card label={m.subject}>
+            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 wrap-anywhere">
+              <span className="min-w-0 wrap-anywhere">{m.subject}</span> <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
+            </h3>
+            <p className="text-sm text-slate-700 wrap-anywhere">
+              {m.name} · <a href={`mailto:${m.email}`} className="link">{m.email}</a> · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
+            </p>
+            <p className="mt-2 whitespace-pre-line text-slate-800 wrap-anywhere">{m.message}</p>
+            <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
+              <input type="hidden" name="intent" value="status" />
+              <input type="hidden" name="messageId" value={m.id} />
+              <div>
+                <label htmlFor={`status-${m.id}`} className="block text-sm font-medium text-slate-800">
+                  Status
+                </label>
+                <select id={`status-${m.id}`} name="status" defaultValue={m.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
+                  {CONTACT_STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {LABELS[s]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className="btn-secondary" disabled={busyId === m.id}>
+                Update status<span className="sr-only"> of “{m.subject}”</span>
+              </button>
+            </Form>
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/admin.feedback";
-import { AdminPager, Card, Empty, formatDateTime } from "~/components/admin/admin-ui";
+import { Card, formatDateTime } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { listFeedbackForAdmin } from "~/models/admin.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
 import { RATING_MAX } from "~/utils/feedback";
@@ -22,23 +23,18 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
       <p className="mt-2 text-slate-800" data-testid="feedback-average">
         {average === null ? "No ratings yet." : `Average rating ${average.toFixed(1)} out of ${RATING_MAX}, from ${rated} ${rated === 1 ? "rating" : "ratings"}.`} {total} answers in all.
       </p>
-      {items.length === 0 ? (
-        <Empty>No feedback yet.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((f) => (
-            <Card key={f.id}>
-              <h3 className="font-semibold text-slate-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
-              <p className="text-sm text-slate-700 wrap-anywhere">
-                {f.from} · {formatDateTime(f.createdAt)}
-              </p>
-              {f.answers.features.length ? <p className="mt-1 text-sm text-slate-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
-              {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/feedback" query={{}} />
+      <PagedList items={items} empty="No feedback yet." page={page} pages={pages} base="/admin/feedback">
+        {(f) => (
+          <Card>
+            <h3 className="font-semibold text-slate-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
+            <p className="text-sm text-slate-700 wrap-anywhere">
+              {f.from} · {formatDateTime(f.createdAt)}
+            </p>
+            {f.answers.features.length ? <p className="mt-1 text-sm text-slate-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
+            {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

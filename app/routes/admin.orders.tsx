@@ -1,7 +1,8 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.orders";
-import { AdminPager, Card, ConfirmAction, Empty, formatDateTime, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { Card, ConfirmAction, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
 import { Field } from "~/components/forms";
 import { changeOrderStatus, shipOrder } from "~/models/commerce/order-status.server";
@@ -83,76 +84,70 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           </Link>
         ))}
       </nav>
-      <ListSummary total={total} noun={["order", "orders"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No orders found.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((o) => (
-            <Card key={o.id} label={`Order ${o.number}`}>
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-48 flex-1">
-                  <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
-                    Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null} {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
-                  </h3>
+      <PagedList items={items} empty="No orders found." summary={{ total, noun: ["order", "orders"], search }} page={page} pages={pages} base="/admin/orders" query={{ q: search, status }}>
+        {(o) => (
+          <Card label={`Order ${o.number}`}>
+            <div className="flex flex-wrap items-start justify-between gap-3">
+              <div className="min-w-48 flex-1">
+                <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+                  Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null} {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
+                </h3>
+                <p className="text-sm text-slate-700 wrap-anywhere">
+                  {o.customerName} · {o.customerEmail}
+                  {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} · {formatDateTime(o.createdAt.toISOString())}
+                </p>
+                <ul className="mt-2 text-sm text-slate-800">
+                  {o.items.map((i) => (
+                    <li key={i.id}>
+                      {i.quantity} × {i.name} — {formatPence(i.lineTotal)}
+                    </li>
+                  ))}
+                </ul>
+                <p className="mt-1 text-sm font-semibold text-slate-900">Total {formatPence(o.total)}</p>
+                {o.refundedAt ? <p className="text-sm text-slate-700">Refunded {formatDateTime(o.refundedAt)}</p> : null}
+                {o.carrier && o.trackingNumber ? (
                   <p className="text-sm text-slate-700 wrap-anywhere">
-                    {o.customerName} · {o.customerEmail}
-                    {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} · {formatDateTime(o.createdAt.toISOString())}
+                    Shipped{o.shippedAt ? ` ${formatDateTime(o.shippedAt.toISOString())}` : ""} with {o.carrier}, tracking {o.trackingNumber}
                   </p>
-                  <ul className="mt-2 text-sm text-slate-800">
-                    {o.items.map((i) => (
-                      <li key={i.id}>
-                        {i.quantity} × {i.name} — {formatPence(i.lineTotal)}
-                      </li>
-                    ))}
-                  </ul>
-                  <p className="mt-1 text-sm font-semibold text-slate-900">Total {formatPence(o.total)}</p>
-                  {o.refundedAt ? <p className="text-sm text-slate-700">Refunded {formatDateTime(o.refundedAt)}</p> : null}
-                  {o.carrier && o.trackingNumber ? (
-                    <p className="text-sm text-slate-700 wrap-anywhere">
-                      Shipped{o.shippedAt ? ` ${formatDateTime(o.shippedAt.toISOString())}` : ""} with {o.carrier}, tracking {o.trackingNumber}
-                    </p>
-                  ) : null}
-                </div>
-                {o.refunded ? null : (
-                  <div className="flex flex-wrap items-end gap-2">
-                    <Form method="post" className="flex flex-wrap items-end gap-2">
-                      <input type="hidden" name="intent" value="status" />
-                      <input type="hidden" name="orderId" value={o.id} />
-                      <div>
-                        <label htmlFor={`status-${o.id}`} className="block text-sm font-medium text-slate-800">
-                          Status
-                        </label>
-                        <select id={`status-${o.id}`} name="status" defaultValue={o.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
-                          {ORDER_STATUSES.filter((s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped")).map((s) => (
-                            <option key={s} value={s}>
-                              {ORDER_STATUS_BADGES[s].label}
-                            </option>
-                          ))}
-                        </select>
-                      </div>
-                      <button type="submit" className="btn-secondary" disabled={busyId === o.id}>
-                        Update status<span className="sr-only"> of order {o.number}</span>
-                      </button>
-                    </Form>
-                    {o.paymentId && o.status !== "cancelled" ? (
-                      <ConfirmAction
-                        summary="Cancel and refund…"
-                        warning={<p>{`Cancel order ${o.number}? Its payment of ${formatPence(o.total)} is refunded in full and ${o.customerEmail ?? "the customer"} is emailed.`}</p>}
-                        confirm="Yes, cancel and refund"
-                        intent="status"
-                        fields={{ orderId: o.id, status: "cancelled" }}
-                      />
-                    ) : null}
-                    {o.status !== "cancelled" ? <ShipForm order={o} failure={shipFailure?.orderId === o.id ? shipFailure : null} busy={busyId === o.id} /> : null}
-                  </div>
-                )}
+                ) : null}
               </div>
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/orders" query={{ q: search, status }} />
+              {o.refunded ? null : (
+                <div className="flex flex-wrap items-end gap-2">
+                  <Form method="post" className="flex flex-wrap items-end gap-2">
+                    <input type="hidden" name="intent" value="status" />
+                    <input type="hidden" name="orderId" value={o.id} />
+                    <div>
+                      <label htmlFor={`status-${o.id}`} className="block text-sm font-medium text-slate-800">
+                        Status
+                      </label>
+                      <select id={`status-${o.id}`} name="status" defaultValue={o.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
+                        {ORDER_STATUSES.filter((s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped")).map((s) => (
+                          <option key={s} value={s}>
+                            {ORDER_STATUS_BADGES[s].label}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                    <button type="submit" className="btn-secondary" disabled={busyId === o.id}>
+                      Update status<span className="sr-only"> of order {o.number}</span>
+                    </button>
+                  </Form>
+                  {o.paymentId && o.status !== "cancelled" ? (
+                    <ConfirmAction
+                      summary="Cancel and refund…"
+                      warning={<p>{`Cancel order ${o.number}? Its payment of ${formatPence(o.total)} is refunded in full and ${o.customerEmail ?? "the customer"} is emailed.`}</p>}
+                      confirm="Yes, cancel and refund"
+                      intent="status"
+                      fields={{ orderId: o.id, status: "cancelled" }}
+                    />
+                  ) : null}
+                  {o.status !== "cancelled" ? <ShipForm order={o} failure={shipFailure?.orderId === o.id ? shipFailure : null} busy={busyId === o.id} /> : null}
+                </div>
+              )}
+            </div>
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.products._index";
-import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { ProductImage } from "~/components/shop/product-image";
 import { listProductsForAdmin, productImage, removeProduct } from "~/models/product.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
@@ -50,49 +51,43 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search products by name or category" search={search} />
       </div>
-      <ListSummary total={total} noun={["product", "products"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No products found.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((p) => (
-            <Card key={p.id} label={p.name}>
-              <div className="flex flex-wrap items-start gap-4">
-                <div className="h-16 w-16 shrink-0 overflow-hidden rounded">
-                  <ProductImage src={p.image.src} srcSet={p.image.srcSet} sizes="64px" alt="" width={64} height={64} className="h-16 w-16" />
-                </div>
-                <div className="min-w-48 flex-1">
-                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
-                    {p.name} {p.isActive ? <Tag tone="success">Active</Tag> : <Tag>Inactive</Tag>}
-                  </h3>
-                  <p className="text-sm text-slate-700">
-                    {p.category} · {formatPence(p.price)} · {p.stockQuantity} in stock · ordered {p.orders} {p.orders === 1 ? "time" : "times"}
-                  </p>
-                </div>
-                <div className="flex flex-wrap items-start gap-2">
-                  <Link to={`/admin/products/${p.id}`} className="btn-secondary">
-                    Edit<span className="sr-only"> {p.name}</span>
-                  </Link>
-                  <ConfirmAction
-                    summary="Delete…"
-                    warning={
-                      <p>
-                        {p.orders > 0
-                          ? `${p.name} has been ordered, so it will be deactivated rather than deleted: it leaves the shop and every basket, and its orders keep it.`
-                          : `Delete ${p.name}? It leaves the shop and every basket. This cannot be undone.`}
-                      </p>
-                    }
-                    confirm={p.orders > 0 ? "Yes, deactivate this product" : "Yes, delete this product"}
-                    intent="delete"
-                    fields={{ productId: p.id }}
-                  />
-                </div>
+      <PagedList items={items} empty="No products found." summary={{ total, noun: ["product", "products"], search }} page={page} pages={pages} base="/admin/products" query={{ q: search }}>
+        {(p) => (
+          <Card label={p.name}>
+            <div className="flex flex-wrap items-start gap-4">
+              <div className="h-16 w-16 shrink-0 overflow-hidden rounded">
+                <ProductImage src={p.image.src} srcSet={p.image.srcSet} sizes="64px" alt="" width={64} height={64} className="h-16 w-16" />
               </div>
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/products" query={{ q: search }} />
+              <div className="min-w-48 flex-1">
+                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                  {p.name} {p.isActive ? <Tag tone="success">Active</Tag> : <Tag>Inactive</Tag>}
+                </h3>
+                <p className="text-sm text-slate-700">
+                  {p.category} · {formatPence(p.price)} · {p.stockQuantity} in stock · ordered {p.orders} {p.orders === 1 ? "time" : "times"}
+                </p>
+              </div>
+              <div className="flex flex-wrap items-start gap-2">
+                <Link to={`/admin/products/${p.id}`} className="btn-secondary">
+                  Edit<span className="sr-only"> {p.name}</span>
+                </Link>
+                <ConfirmAction
+                  summary="Delete…"
+                  warning={
+                    <p>
+                      {p.orders > 0
+                        ? `${p.name} has been ordered, so it will be deactivated rather than deleted: it leaves the shop and every basket, and its orders keep it.`
+                        : `Delete ${p.name}? It leaves the shop and every basket. This cannot be undone.`}
+                    </p>
+                  }
+                  confirm={p.orders > 0 ? "Yes, deactivate this product" : "Yes, delete this product"}
+                  intent="delete"
+                  fields={{ productId: p.id }}
+                />
+              </div>
+            </div>
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

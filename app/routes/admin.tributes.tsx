@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.tributes";
-import { AdminPager, Card, ConfirmAction, Empty, formatDateTime, ListSummary, SearchForm } from "~/components/admin/admin-ui";
+import { Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { listPendingTributesForAdmin } from "~/models/admin.server";
 import { moderateTribute } from "~/models/tribute.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
@@ -52,44 +53,38 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search pending tributes by author, words or memorial" search={search} />
       </div>
-      <ListSummary total={total} noun={["pending tribute", "pending tributes"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No tributes are waiting.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((t) => (
-            <Card key={t.id} label={`Tribute by ${t.authorName} on ${t.memorial.title}`}>
-              <p className="text-sm text-slate-700">
-                On{" "}
-                <Link to={`/memorials/${t.memorial.id}`} className="link">
-                  {t.memorial.title}
-                </Link>{" "}
-                (owner {t.memorial.ownerEmail}) · {formatDateTime(t.createdAt)}
-              </p>
-              <h3 className="mt-2 font-semibold text-slate-900 wrap-anywhere">
-                {t.authorName}
-                {t.authorEmail ? <span className="font-normal text-slate-700"> ({t.authorEmail})</span> : null}
-              </h3>
-              <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{t.content}</p>
-              {t.canAct ? (
-                <div className="mt-3 flex flex-wrap items-start gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="approve" />
-                    <input type="hidden" name="tributeId" value={t.id} />
-                    <button type="submit" className="btn-primary" disabled={busyId === t.id}>
-                      Approve<span className="sr-only"> the tribute by {t.authorName}</span>
-                    </button>
-                  </Form>
-                  <ConfirmAction summary="Delete…" warning={<p>Delete this tribute? It cannot be brought back.</p>} confirm="Yes, delete this tribute" intent="delete" fields={{ tributeId: t.id }} />
-                </div>
-              ) : (
-                <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">{restricted}</p>
-              )}
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/tributes" query={{ q: search }} />
+      <PagedList items={items} empty="No tributes are waiting." summary={{ total, noun: ["pending tribute", "pending tributes"], search }} page={page} pages={pages} base="/admin/tributes" query={{ q: search }}>
+        {(t) => (
+          <Card label={`Tribute by ${t.authorName} on ${t.memorial.title}`}>
+            <p className="text-sm text-slate-700">
+              On{" "}
+              <Link to={`/memorials/${t.memorial.id}`} className="link">
+                {t.memorial.title}
+              </Link>{" "}
+              (owner {t.memorial.ownerEmail}) · {formatDateTime(t.createdAt)}
+            </p>
+            <h3 className="mt-2 font-semibold text-slate-900 wrap-anywhere">
+              {t.authorName}
+              {t.authorEmail ? <span className="font-normal text-slate-700"> ({t.authorEmail})</span> : null}
+            </h3>
+            <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{t.content}</p>
+            {t.canAct ? (
+              <div className="mt-3 flex flex-wrap items-start gap-2">
+                <Form method="post">
+                  <input type="hidden" name="intent" value="approve" />
+                  <input type="hidden" name="tributeId" value={t.id} />
+                  <button type="submit" className="btn-primary" disabled={busyId === t.id}>
+                    Approve<span className="sr-only"> the tribute by {t.authorName}</span>
+                  </button>
+                </Form>
+                <ConfirmAction summary="Delete…" warning={<p>Delete this tribute? It cannot be brought back.</p>} confirm="Yes, delete this tribute" intent="delete" fields={{ tributeId: t.id }} />
+              </div>
+            ) : (
+              <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">{restricted}</p>
+            )}
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

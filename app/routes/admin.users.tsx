@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Route } from "./+types/admin.users";
-import { AdminPager, Card, ConfirmAction, Empty, ListSummary, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { PagedList } from "~/components/admin/paged-list";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
@@ -60,70 +61,64 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search users by name or email" search={search} />
       </div>
-      <ListSummary total={total} noun={["user", "users"]} search={search} />
-      {items.length === 0 ? (
-        <Empty>No users found.</Empty>
-      ) : (
-        <ul className="mt-4 space-y-3">
-          {items.map((u) => (
-            <Card key={u.id} label={`${u.name}, ${u.email}`}>
-              <div className="flex flex-wrap items-start justify-between gap-3">
-                <div className="min-w-48 flex-1">
-                  <h3 className="font-semibold text-slate-900 wrap-anywhere">
-                    {u.name} {u.isAdmin ? <Tag tone="info">Admin</Tag> : null} {u.id === me ? <Tag>You</Tag> : null}
-                  </h3>
-                  <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
-                  <p className="text-sm text-slate-700">
-                    {u.memorials} {u.memorials === 1 ? "memorial" : "memorials"} · plan {u.subscriptionPlan} · joined {u.createdAt.slice(0, 10)}
-                  </p>
-                </div>
-                <div className="flex flex-wrap items-start gap-2">
-                  {u.isAdmin ? (
-                    <ConfirmAction
-                      key="revoke"
-                      summary="Remove admin rights…"
-                      warning={<p>{u.id === me ? ADMIN_MESSAGES.revokeOwnWarning : `Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
-                      confirm="Yes, remove admin rights"
-                      intent="revoke"
-                      fields={{ userId: u.id }}
-                      danger={false}
-                    >
-                      {u.id === me ? (
-                        <div className="flex items-start gap-2">
-                          <input id={`confirm-own-${u.id}`} type="checkbox" name="confirmOwn" required className="mt-1 h-4 w-4" />
-                          <label htmlFor={`confirm-own-${u.id}`} className="text-sm text-slate-800">
-                            These are my own rights: I understand I will lose access to the admin dashboard.
-                          </label>
-                        </div>
-                      ) : null}
-                    </ConfirmAction>
-                  ) : (
-                    <ConfirmAction
-                      key="grant"
-                      summary="Make admin…"
-                      warning={<p>{`Make ${u.name} an administrator? They will be able to delete memorials, users and products, and see every order.`}</p>}
-                      confirm="Yes, make administrator"
-                      intent="grant"
-                      fields={{ userId: u.id }}
-                      danger={false}
-                    />
-                  )}
-                  {u.id === me ? null : (
-                    <ConfirmAction
-                      summary="Delete…"
-                      warning={<p>{`Delete ${u.name} (${u.email})? ${ADMIN_MESSAGES.deleteUserWarning}`}</p>}
-                      confirm="Yes, delete this user"
-                      intent="delete"
-                      fields={{ userId: u.id }}
-                    />
-                  )}
-                </div>
+      <PagedList items={items} empty="No users found." summary={{ total, noun: ["user", "users"], search }} page={page} pages={pages} base="/admin/users" query={{ q: search }}>
+        {(u) => (
+          <Card label={`${u.name}, ${u.email}`}>
+            <div className="flex flex-wrap items-start justify-between gap-3">
+              <div className="min-w-48 flex-1">
+                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                  {u.name} {u.isAdmin ? <Tag tone="info">Admin</Tag> : null} {u.id === me ? <Tag>You</Tag> : null}
+                </h3>
+                <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
+                <p className="text-sm text-slate-700">
+                  {u.memorials} {u.memorials === 1 ? "memorial" : "memorials"} · plan {u.subscriptionPlan} · joined {u.createdAt.slice(0, 10)}
+                </p>
               </div>
-            </Card>
-          ))}
-        </ul>
-      )}
-      <AdminPager page={page} pages={pages} base="/admin/users" query={{ q: search }} />
+              <div className="flex flex-wrap items-start gap-2">
+                {u.isAdmin ? (
+                  <ConfirmAction
+                    key="revoke"
+                    summary="Remove admin rights…"
+                    warning={<p>{u.id === me ? ADMIN_MESSAGES.revokeOwnWarning : `Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
+                    confirm="Yes, remove admin rights"
+                    intent="revoke"
+                    fields={{ userId: u.id }}
+                    danger={false}
+                  >
+                    {u.id === me ? (
+                      <div className="flex items-start gap-2">
+                        <input id={`confirm-own-${u.id}`} type="checkbox" name="confirmOwn" required className="mt-1 h-4 w-4" />
+                        <label htmlFor={`confirm-own-${u.id}`} className="text-sm text-slate-800">
+                          These are my own rights: I understand I will lose access to the admin dashboard.
+                        </label>
+                      </div>
+                    ) : null}
+                  </ConfirmAction>
+                ) : (
+                  <ConfirmAction
+                    key="grant"
+                    summary="Make admin…"
+                    warning={<p>{`Make ${u.name} an administrator? They will be able to delete memorials, users and products, and see every order.`}</p>}
+                    confirm="Yes, make administrator"
+                    intent="grant"
+                    fields={{ userId: u.id }}
+                    danger={false}
+                  />
+                )}
+                {u.id === me ? null : (
+                  <ConfirmAction
+                    summary="Delete…"
+                    warning={<p>{`Delete ${u.name} (${u.email})? ${ADMIN_MESSAGES.deleteUserWarning}`}</p>}
+                    confirm="Yes, delete this user"
+                    intent="delete"
+                    fields={{ userId: u.id }}
+                  />
+                )}
+              </div>
+            </div>
+          </Card>
+        )}
+      </PagedList>
     </section>
   );
 }

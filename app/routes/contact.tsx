@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { useRef } from "react";
 import type { Route } from "./+types/contact";
+import { AntiSpamFields } from "~/components/anti-spam-fields";
 import { documentLink } from "~/components/document-page";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
@@ -81,15 +82,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
             </div>
           ) : null}
           <Form method="post" {...getFormProps(form)} key={form.id} className="mt-4 space-y-4">
-            <input type="hidden" name="formStartedAt" value={stamp} />
-            {/* The form guard's fields (HONEYPOT_FIELD, STAMP_FIELD in form-guard.server.ts). Honeypot: hidden
-                from people (and screen readers); bots fill every field. */}
-            <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-              <label>
-                Leave this empty
-                <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
-              </label>
-            </div>
+            <AntiSpamFields stamp={stamp} />
             <div className="grid gap-4 sm:grid-cols-2">
               <Field
                 label="Your name"

@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordChecklist, PasswordField } from "~/components/forms";
+import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
+import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { registerAccount } from "~/models/account.server";
 import { requireAnonymous } from "~/request/auth.server";
@@ -44,7 +44,6 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/register");
-  const [password, setPassword] = useState("");
   const [form, fields] = useSchemaForm(registerSchema, { lastResult: actionData?.result });
   return (
     <AuthCard title="Create your account" subtitle="Start preserving the memories that matter.">
@@ -56,18 +55,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
           <Field label="Last name" errors={fields.lastName.errors} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} />
         </div>
         <Field label="Email" errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", onInput: lowerCaseAsTyped }} />
-        <PasswordField
-          label="Password"
-          errors={fields.password.errors}
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
-          onValueChange={setPassword}
-          hint={<PasswordChecklist password={password} />}
-        />
-        <PasswordField
-          label="Confirm password"
-          errors={fields.confirmPassword.errors}
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-        />
+        <NewPasswordFields label="Password" password={fields.password} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary w-full" disabled={pending}>
           {pending ? "Creating account..." : "Create Account"}
         </button>

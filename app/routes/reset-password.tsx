@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { AuthCard, PasswordChecklist, PasswordField } from "~/components/forms";
+import { AuthCard } from "~/components/forms";
+import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { checkResetToken, resetPassword } from "~/models/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
@@ -35,7 +35,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [password, setPassword] = useState("");
   const [form, fields] = useSchemaForm(schema, { lastResult: actionData?.result });
   const problem = actionData?.problem ?? loaderData.problem;
   if (problem) {
@@ -57,18 +56,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
     <AuthCard title="Choose a new password" subtitle="You will be signed in with it, and signed out everywhere else.">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="token" value={loaderData.token} />
-        <PasswordField
-          label="New password"
-          errors={fields.password.errors}
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
-          onValueChange={setPassword}
-          hint={<PasswordChecklist password={password} />}
-        />
-        <PasswordField
-          label="Confirm new password"
-          errors={fields.confirmPassword.errors}
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-        />
+        <NewPasswordFields label="New password" password={fields.password} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary w-full" disabled={pending}>
           {pending ? "Saving..." : "Save and sign in"}
         </button>

@@ -1,9 +1,9 @@
 import { Form, useNavigation } from "react-router";
-import { Pager } from "~/components/pager";
 
 // The admin dashboard's shared pieces (issue 19): a search box (a GET form, so it works without
-// JavaScript and the address can be bookmarked), the pager, and a confirmation that needs no script
-// (a <details> that opens onto the warning and the real button).
+// JavaScript and the address can be bookmarked), the card a list's item sits in (the list itself is
+// PagedList), and a confirmation that needs no script (a <details> that opens onto the warning and the
+// real button).
 
 /** ?q= search over the list, keeping the other filters given as hidden fields. */
 export function SearchForm({ label, search, hidden = {} }: { label: string; search: string; hidden?: Record<string, string | null> }) {
@@ -28,28 +28,6 @@ export function SearchForm({ label, search, hidden = {} }: { label: string; sear
       </button>
     </Form>
   );
-}
-
-/** "Showing N" and, for a search, what was searched for. */
-export function ListSummary({ total, noun, search }: { total: number; noun: [string, string]; search: string }) {
-  return (
-    <p className="mt-4 text-sm text-slate-700" role="status">
-      {total} {total === 1 ? noun[0] : noun[1]}
-      {search ? ` matching “${search}”` : ""}
-    </p>
-  );
-}
-
-/** Previous/next links that keep the list's search and filters. */
-export function AdminPager({ page, pages, base, query }: { page: number; pages: number; base: string; query: Record<string, string | null> }) {
-  const href = (p: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v) params.set(k, v);
-    if (p > 1) params.set("page", String(p));
-    const q = params.toString();
-    return `${base}${q ? `?${q}` : ""}`;
-  };
-  return <Pager page={page} pages={pages} href={href} />;
 }
 
 /**
@@ -105,10 +83,6 @@ export function Tag({ children, tone = "muted" }: { children: React.ReactNode; t
     danger: "bg-red-100 text-red-900 ring-red-300",
   };
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
-}
-
-export function Empty({ children }: { children: React.ReactNode }) {
-  return <p className="mt-6 rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-700">{children}</p>;
 }
 
 /** A list item card used by every tab: stacks on a phone, no horizontal scrolling. */

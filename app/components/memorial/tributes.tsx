@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { Form, Link, useFormAction, useNavigation } from "react-router";
+import { AntiSpamFields } from "~/components/anti-spam-fields";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
 import { ToastInPlace } from "~/components/toaster";
@@ -219,14 +220,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
       ) : null}
       {/* data-hydrate-near: the page's scripts load as the visitor nears the form (hydrate-on-use.server.ts). */}
       <Form method="post" ref={formRef} noValidate onSubmit={onSubmit} className="mt-4 space-y-4" preventScrollReset data-hydrate-near="">
-        <input type="hidden" name="formStartedAt" value={stamp} />
-        {/* Honeypot: hidden from people (and screen readers); bots fill every field. */}
-        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-          <label>
-            Leave this empty
-            <input type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
-          </label>
-        </div>
+        <AntiSpamFields stamp={stamp} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="Your name"

@@ -3,8 +3,9 @@ import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { z } from "zod";
 import { apiError } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
-import { HONEYPOT_FIELD, honeypotFilled } from "~/request/form-guard.server";
+import { honeypotFilled } from "~/request/form-guard.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
+import { HONEYPOT_FIELD } from "~/utils/form-guard";
 import { SUPPORT_REPLY_TIME } from "~/utils/site";
 import { CONTACT_MESSAGES, contactSchema } from "~/utils/validation/contact";
 

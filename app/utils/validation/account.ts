@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MESSAGES, PASSWORD_RULES, VISIBILITIES } from "./account-rules";
+import { MESSAGES, VISIBILITIES } from "./account-rules";
 import { text } from "./text";
 
 export { MESSAGES, MODERATION_POLICY, PASSWORD_RULES, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "./account-rules";
