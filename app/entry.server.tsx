@@ -39,16 +39,11 @@ export default function handleRequest(
     // costs a layout and a task on a slow phone.
     const onUse = wantsHydrateOnUse(routerContext);
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || onUse
-        ? "onAllReady"
-        : "onShellReady";
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || onUse ? "onAllReady" : "onShellReady";
 
     // Abort the rendering stream after the `streamTimeout` so it has time to
     // flush down the rejected boundaries
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
-      () => abort(),
-      streamTimeout + 1000,
-    );
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     // The per-request nonce the server's Content-Security-Policy allows (server/app.ts).
     const nonce = loadContext.cspNonce;
@@ -102,4 +97,3 @@ export default function handleRequest(
     );
   });
 }
-

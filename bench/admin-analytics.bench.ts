@@ -39,9 +39,18 @@ async function main() {
     }
     samples.sort((a, b) => a - b);
     const row = { case: "dailyFigures (30 days, every figure)", medianMs: +percentile(samples, 50).toFixed(2), p95Ms: +percentile(samples, 95).toFixed(2) };
-    console.log(`\nAnalytics at ${MEMORIALS.toLocaleString("en-GB")} memorials and ${TRIBUTES.toLocaleString("en-GB")} tributes over ${DAYS_SPREAD} days (loaded in ${loadSeconds.toFixed(1)} s), ${ITERATIONS} runs after 3 warm-ups:\n`);
+    console.log(
+      `\nAnalytics at ${MEMORIALS.toLocaleString("en-GB")} memorials and ${TRIBUTES.toLocaleString("en-GB")} tributes over ${DAYS_SPREAD} days (loaded in ${loadSeconds.toFixed(1)} s), ${ITERATIONS} runs after 3 warm-ups:\n`,
+    );
     console.table([row]);
-    const report = { memorials: MEMORIALS, tributes: TRIBUTES, iterations: ITERATIONS, machine: { cpus: os.cpus().length, node: process.version }, takenAt: new Date().toISOString(), rows: [row] };
+    const report = {
+      memorials: MEMORIALS,
+      tributes: TRIBUTES,
+      iterations: ITERATIONS,
+      machine: { cpus: os.cpus().length, node: process.version },
+      takenAt: new Date().toISOString(),
+      rows: [row],
+    };
     mkdirSync("bench/results", { recursive: true });
     writeFileSync("bench/results/admin-analytics.json", `${JSON.stringify(report, null, 2)}\n`);
     console.log("Written to bench/results/admin-analytics.json");

@@ -14,11 +14,69 @@ import { migrate } from "~/services/migrate.server";
 const MEMORIALS = Number(process.env.BENCH_MEMORIALS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 
-const FIRST = ["Margaret", "John", "Edith", "William", "Mary", "George", "Dorothy", "Arthur", "Joan", "Harold", "Elsie", "Albert", "Winifred", "Frank", "Ivy", "Stanley", "Doris", "Leonard", "Gladys", "Ernest"];
-const LAST = ["Smith", "Jones", "Taylor", "Brown", "Williams", "Wilson", "Johnson", "Davies", "Robinson", "Wright", "Thompson", "Evans", "Walker", "White", "Roberts", "Green", "Hall", "Wood", "Jackson", "Clarke", "Okafor", "Nowak", "Patel", "Murphy", "MacLeod"];
+const FIRST = [
+  "Margaret",
+  "John",
+  "Edith",
+  "William",
+  "Mary",
+  "George",
+  "Dorothy",
+  "Arthur",
+  "Joan",
+  "Harold",
+  "Elsie",
+  "Albert",
+  "Winifred",
+  "Frank",
+  "Ivy",
+  "Stanley",
+  "Doris",
+  "Leonard",
+  "Gladys",
+  "Ernest",
+];
+const LAST = [
+  "Smith",
+  "Jones",
+  "Taylor",
+  "Brown",
+  "Williams",
+  "Wilson",
+  "Johnson",
+  "Davies",
+  "Robinson",
+  "Wright",
+  "Thompson",
+  "Evans",
+  "Walker",
+  "White",
+  "Roberts",
+  "Green",
+  "Hall",
+  "Wood",
+  "Jackson",
+  "Clarke",
+  "Okafor",
+  "Nowak",
+  "Patel",
+  "Murphy",
+  "MacLeod",
+];
 const PLACES = ["Leeds", "Cardiff", "the Isle of Skye", "Whitby", "Belfast", "Norwich", "Bristol", "Inverness", "Hull", "Truro"];
 const WORK = ["a nurse", "a miner", "a teacher", "a baker", "a postman", "a seamstress", "an engineer", "a farmer", "a shopkeeper", "a bus driver"];
-const LOVES = ["gardening", "brass bands", "the sea", "crosswords", "cricket", "baking bread", "ballroom dancing", "birdwatching", "her allotment", "his pigeons"];
+const LOVES = [
+  "gardening",
+  "brass bands",
+  "the sea",
+  "crosswords",
+  "cricket",
+  "baking bread",
+  "ballroom dancing",
+  "birdwatching",
+  "her allotment",
+  "his pigeons",
+];
 
 function sqlArray(values: string[]) {
   return `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}]`;
@@ -99,9 +157,17 @@ async function main() {
     }
     rows.push(await time("featured carousel (top 3 by views)", () => featuredMemorials(3)));
 
-    console.log(`\nBrowse at ${MEMORIALS.toLocaleString("en-GB")} memorials on PostgreSQL (loaded in ${loadSeconds.toFixed(1)} s), ${ITERATIONS} runs each after 3 warm-ups:\n`);
+    console.log(
+      `\nBrowse at ${MEMORIALS.toLocaleString("en-GB")} memorials on PostgreSQL (loaded in ${loadSeconds.toFixed(1)} s), ${ITERATIONS} runs each after 3 warm-ups:\n`,
+    );
     console.table(rows);
-    const report = { memorials: MEMORIALS, iterations: ITERATIONS, machine: { cpus: os.cpus().length, node: process.version }, takenAt: new Date().toISOString(), rows };
+    const report = {
+      memorials: MEMORIALS,
+      iterations: ITERATIONS,
+      machine: { cpus: os.cpus().length, node: process.version },
+      takenAt: new Date().toISOString(),
+      rows,
+    };
     mkdirSync("bench/results", { recursive: true });
     writeFileSync("bench/results/browse-search.json", `${JSON.stringify(report, null, 2)}\n`);
     console.log("Written to bench/results/browse-search.json");

@@ -5,7 +5,10 @@
 const DAYS_SPREAD = 730;
 
 /** Loads `memorials` published public memorials (a member for every four), `tributes` tributes (two in three approved), orders and plan payments, spread over two years, then ANALYZEs. */
-export async function loadBulkData(sql: { exec(sql: string): Promise<void> }, { memorials: MEMORIALS, tributes: TRIBUTES }: { memorials: number; tributes: number }) {
+export async function loadBulkData(
+  sql: { exec(sql: string): Promise<void> },
+  { memorials: MEMORIALS, tributes: TRIBUTES }: { memorials: number; tributes: number },
+) {
   await sql.exec(`
     INSERT INTO users (id, email, "firstName", "lastName", password, "createdAt")
     SELECT 'bench-' || g, 'bench' || g || '@example.test', 'Bench', 'Member', 'x', now() - make_interval(mins => (g * 97) % (${DAYS_SPREAD} * 1440))

@@ -43,10 +43,14 @@ try {
   }
   const figures = Object.fromEntries(Object.entries(times).map(([kind, ms]) => [kind, { median: percentile(ms, 50), p90: percentile(ms, 90) }]));
   const difference = Math.abs(figures.known.median - figures.unknown.median);
-  for (const [kind, { median, p90 }] of Object.entries(figures)) console.log(`${kind} addresses: median ${median.toFixed(2)} ms, p90 ${p90.toFixed(2)} ms (${COUNT} requests)`);
+  for (const [kind, { median, p90 }] of Object.entries(figures))
+    console.log(`${kind} addresses: median ${median.toFixed(2)} ms, p90 ${p90.toFixed(2)} ms (${COUNT} requests)`);
   console.log(`difference of the medians: ${difference.toFixed(2)} ms (target < ${TARGET_MS} ms) ${difference < TARGET_MS ? "✓" : "✗"}`);
   mkdirSync(path.join("bench", "results"), { recursive: true });
-  writeFileSync(path.join("bench", "results", "forgot-password.json"), JSON.stringify({ at: new Date().toISOString(), count: COUNT, figures, difference, targetMs: TARGET_MS }, null, 2));
+  writeFileSync(
+    path.join("bench", "results", "forgot-password.json"),
+    JSON.stringify({ at: new Date().toISOString(), count: COUNT, figures, difference, targetMs: TARGET_MS }, null, 2),
+  );
   if (difference >= TARGET_MS) process.exitCode = 1;
 } finally {
   await app.stop();

@@ -112,9 +112,14 @@ async function phonePhoto(seed: number): Promise<Buffer> {
       small[i + 2] = ((x + y) / 2 + seed * 60) % 256;
     }
   }
-  const base = await sharp(small, { raw: { width: 252, height: 189, channels: 3 } }).resize(width, height, { kernel: "cubic" }).raw().toBuffer();
+  const base = await sharp(small, { raw: { width: 252, height: 189, channels: 3 } })
+    .resize(width, height, { kernel: "cubic" })
+    .raw()
+    .toBuffer();
   for (let i = 0; i < base.length; i += 1) base[i] = Math.max(0, Math.min(255, base[i] + ((Math.random() * 36) | 0) - 18));
-  return sharp(base, { raw: { width, height, channels: 3 } }).jpeg({ quality: 88 }).toBuffer();
+  return sharp(base, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88 })
+    .toBuffer();
 }
 
 const dataUrl = (jpeg: Buffer) => `data:image/jpeg;base64,${jpeg.toString("base64")}`;
@@ -136,7 +141,12 @@ function biography(words: number) {
 
 async function createMemorial(base: string) {
   const owner = apiClient(base);
-  await owner("POST", "/api/auth/register", { firstName: "Bench", lastName: "Owner", email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "Bench-Owner-123" });
+  await owner("POST", "/api/auth/register", {
+    firstName: "Bench",
+    lastName: "Owner",
+    email: `bench-${randomBytes(4).toString("hex")}@example.test`,
+    password: "Bench-Owner-123",
+  });
   const memorial = await owner<{ id: string }>("POST", "/api/memorials", {
     firstName: "Margaret",
     lastName: "Ellison",
@@ -148,12 +158,21 @@ async function createMemorial(base: string) {
     isPublished: true,
   });
   process.stdout.write("Uploading a portrait and 12 phone photos");
-  await owner("POST", `/api/memorials/${memorial.id}/profile-image`, { imageData: dataUrl(await phonePhoto(0)), fileName: "portrait.jpg", fileType: "image/jpeg" });
+  await owner("POST", `/api/memorials/${memorial.id}/profile-image`, {
+    imageData: dataUrl(await phonePhoto(0)),
+    fileName: "portrait.jpg",
+    fileType: "image/jpeg",
+  });
   let uploaded = 0;
   for (let i = 1; i <= 12; i++) {
     const jpeg = await phonePhoto(i);
     uploaded += jpeg.length;
-    await owner("POST", `/api/memorials/${memorial.id}/media`, { mediaData: dataUrl(jpeg), fileName: `IMG_${4000 + i}.jpg`, fileType: "image/jpeg", order: i - 1 });
+    await owner("POST", `/api/memorials/${memorial.id}/media`, {
+      mediaData: dataUrl(jpeg),
+      fileName: `IMG_${4000 + i}.jpg`,
+      fileType: "image/jpeg",
+      order: i - 1,
+    });
     process.stdout.write(".");
   }
   console.log(` ${(uploaded / 1024 / 1024).toFixed(1)} MB of photos.`);
@@ -179,7 +198,13 @@ type FirstUse = { scriptsBeforeUseBytes: number; hydrationMs: number; longestTas
 async function measureWeight(url: string, javaScriptEnabled: boolean) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.filter((f) => !f.startsWith("--headless")) });
   try {
-    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      javaScriptEnabled,
+      viewport: { width: 412, height: 823 },
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     const weight: Weight = { html: 0, css: 0, js: 0, fonts: 0, images: 0, other: 0, requests: 0, total: 0 };
     const pending: Promise<void>[] = [];
@@ -188,7 +213,18 @@ async function measureWeight(url: string, javaScriptEnabled: boolean) {
         request.sizes().then((sizes) => {
           const bytes = sizes.responseBodySize + sizes.responseHeadersSize;
           const type = request.resourceType();
-          const key = type === "document" ? "html" : type === "stylesheet" ? "css" : type === "script" ? "js" : type === "font" ? "fonts" : type === "image" ? "images" : "other";
+          const key =
+            type === "document"
+              ? "html"
+              : type === "stylesheet"
+                ? "css"
+                : type === "script"
+                  ? "js"
+                  : type === "font"
+                    ? "fonts"
+                    : type === "image"
+                      ? "images"
+                      : "other";
           weight[key] += bytes;
           weight.requests += 1;
           weight.total += bytes;
@@ -201,7 +237,10 @@ async function measureWeight(url: string, javaScriptEnabled: boolean) {
     await page.addInitScript(() => {
       const w = window as unknown as { longTasks: [number, number][] };
       w.longTasks = [];
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ type: "longtask", buffered: true });
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({
+        type: "longtask",
+        buffered: true,
+      });
     });
     await page.goto(url, { waitUntil: "load" });
     await page.waitForLoadState("networkidle");
@@ -321,7 +360,12 @@ async function main() {
       { figure: "JavaScript, compressed", value: kb(withJs.weight.js), target: "≤ 130 KB", pass: withJs.weight.js <= 130 * 1024 },
       { figure: "Web fonts", value: kb(withJs.weight.fonts), target: "none, or < 30 KB", pass: withJs.weight.fonts < 30 * 1024 },
       { figure: "Total transfer, first view", value: kb(withJs.weight.total), target: "≤ 500 KB", pass: withJs.weight.total <= 500 * 1024 },
-      { figure: "Readable without JavaScript", value: withoutJs.readable?.ok ? "yes" : `no ${JSON.stringify(withoutJs.readable)}`, target: "yes", pass: !!withoutJs.readable?.ok },
+      {
+        figure: "Readable without JavaScript",
+        value: withoutJs.readable?.ok ? "yes" : `no ${JSON.stringify(withoutJs.readable)}`,
+        target: "yes",
+        pass: !!withoutJs.readable?.ok,
+      },
       { figure: "Memorial page requests/s (32 connections)", value: String(page.requestsPerSecond), target: "≥ 400", pass: page.requestsPerSecond >= 400 },
       { figure: "Memorial page p99 latency", value: `${page.p99Ms} ms`, target: "≤ 150 ms", pass: page.p99Ms <= 150 },
       { figure: "Memorial page errors", value: String(page.errors + page.non2xx), target: "0", pass: page.errors + page.non2xx === 0 },
@@ -334,7 +378,9 @@ async function main() {
     console.log("JavaScript on: the first view, then a first tap, which brings the page's scripts.");
     if (withJs.firstUse) {
       const f = withJs.firstUse;
-      console.log(`Before the first tap: ${kb(f.scriptsBeforeUseBytes)} of scripts. After it, at 4× CPU: hydrated in ${f.hydrationMs} ms, longest task ${f.longestTaskMs} ms, blocking time ${f.blockingMs} ms.`);
+      console.log(
+        `Before the first tap: ${kb(f.scriptsBeforeUseBytes)} of scripts. After it, at 4× CPU: hydrated in ${f.hydrationMs} ms, longest task ${f.longestTaskMs} ms, blocking time ${f.blockingMs} ms.`,
+      );
     }
     console.log(`\nLighthouse, mobile profile, ${runs.length} runs (each figure's median is used):`);
     console.table(runs);
@@ -346,7 +392,14 @@ async function main() {
     const report = {
       takenAt: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, chromium: CHROMIUM },
-      page: { htmlRawBytes: htmlRaw, htmlCompressedBytes: htmlCompressed, withJavaScript: withJs.weight, withoutJavaScript: withoutJs.weight, readableWithoutJavaScript: withoutJs.readable, firstUse: withJs.firstUse },
+      page: {
+        htmlRawBytes: htmlRaw,
+        htmlCompressedBytes: htmlCompressed,
+        withJavaScript: withJs.weight,
+        withoutJavaScript: withoutJs.weight,
+        readableWithoutJavaScript: withoutJs.readable,
+        firstUse: withJs.firstUse,
+      },
       lighthouse: { median: lh, runs },
       throughput: load,
       budget: checks,

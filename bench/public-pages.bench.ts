@@ -41,7 +41,18 @@ const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tribu
 type Database = "pglite" | "postgres" | "postgres-100k";
 type Page = { name: string; path: string; target: number };
 type Run = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
-type Row = { database: Database; page: string; path: string; bytes: number; app: Run; node: Run; nginx: Run | null; ratio: number; target: number; pass: boolean };
+type Row = {
+  database: Database;
+  page: string;
+  path: string;
+  bytes: number;
+  app: Run;
+  node: Run;
+  nginx: Run | null;
+  ratio: number;
+  target: number;
+  pass: boolean;
+};
 
 // ───────────────────────────── tools ─────────────────────────────
 
@@ -225,7 +236,10 @@ http {
     nginx = spawn(binary, ["-c", conf, "-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
     // nginx prints nothing when it starts: ask it until it answers.
     for (let i = 0; i < 50; i++) {
-      const ok = await fetch(`http://127.0.0.1:${nginxPort}/p0`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${nginxPort}/p0`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -269,8 +283,21 @@ async function measure(database: Database, databaseUrl: string, withNginx: boole
         const nginxRun = ceilings.nginxUrl ? wrk(ceilings.nginxUrl(i), DURATION) : null;
         const ratio = appRun.requestsPerSecond / nodeRun.requestsPerSecond;
         const pass = ratio >= page.target && appRun.p99Ms <= P99_TARGET_MS && appRun.errors === 0 && appRun.non2xx <= (page.name === "404" ? Infinity : 0);
-        console.log(`${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms; node:http ${nodeRun.requestsPerSecond}${nginxRun ? `, nginx ${nginxRun.requestsPerSecond}` : ""}; ${(ratio * 100).toFixed(1)} %`);
-        rows.push({ database, page: page.name, path: page.path, bytes: sizes[i], app: appRun, node: nodeRun, nginx: nginxRun, ratio, target: page.target, pass });
+        console.log(
+          `${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms; node:http ${nodeRun.requestsPerSecond}${nginxRun ? `, nginx ${nginxRun.requestsPerSecond}` : ""}; ${(ratio * 100).toFixed(1)} %`,
+        );
+        rows.push({
+          database,
+          page: page.name,
+          path: page.path,
+          bytes: sizes[i],
+          app: appRun,
+          node: nodeRun,
+          nginx: nginxRun,
+          ratio,
+          target: page.target,
+          pass,
+        });
       }
     } finally {
       await ceilings.stop();
@@ -304,11 +331,17 @@ async function lighthouseRuns(): Promise<LighthouseRow[]> {
   const app = await startApp("");
   try {
     const result: LighthouseRow[] = [];
-    for (const [page, pathname] of [["landing", "/"], ["browse", "/memorials"], ["products", "/products"]] as const) {
+    for (const [page, pathname] of [
+      ["landing", "/"],
+      ["browse", "/memorials"],
+      ["products", "/products"],
+    ] as const) {
       const runs: LighthouseRun[] = [];
       for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(app.url + pathname, `bench/results/public-pages.${page}.lighthouse.json`));
       const row = { page, path: pathname, median: median(runs), runs };
-      console.log(`Lighthouse ${page}: performance ${row.median.performance} (runs ${runs.map((r) => r.performance).join(", ")}), LCP ${row.median.lcpMs} ms, TBT ${row.median.tbtMs} ms, CLS ${row.median.cls}`);
+      console.log(
+        `Lighthouse ${page}: performance ${row.median.performance} (runs ${runs.map((r) => r.performance).join(", ")}), LCP ${row.median.lcpMs} ms, TBT ${row.median.tbtMs} ms, CLS ${row.median.cls}`,
+      );
       result.push(row);
     }
     return result;
@@ -339,7 +372,11 @@ async function main() {
   }
   const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres,postgres-100k").split(",");
   const rows: Row[] = [];
-  const load = () => os.loadavg().map((n) => n.toFixed(2)).join(", ");
+  const load = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ");
   const loadBefore = load();
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "", withNginx)));
   if (wanted.includes("postgres")) {

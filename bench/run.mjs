@@ -8,7 +8,9 @@ import process from "node:process";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const wanted = process.argv.slice(2);
-const all = readdirSync(here).filter((f) => /\.bench\.(ts|mjs)$/.test(f)).sort();
+const all = readdirSync(here)
+  .filter((f) => /\.bench\.(ts|mjs)$/.test(f))
+  .sort();
 const chosen = wanted.length ? all.filter((f) => wanted.some((w) => f.includes(w))) : all;
 if (!chosen.length) {
   console.error(`No benchmark matches ${wanted.join(", ")}. There are: ${all.join(", ")}`);

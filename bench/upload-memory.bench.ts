@@ -40,7 +40,13 @@ function post(base: string, who: { cookie: string; ip: string }, files: number[]
       if (!req.write(bytes)) await new Promise((r) => req.once("drain", r));
     };
     void (async () => {
-      for (const [name, value] of [["firstName", "Bench"], ["lastName", "Upload"], ["visibility", "private"], ["category", "individual"], ["intent", "draft"]]) {
+      for (const [name, value] of [
+        ["firstName", "Bench"],
+        ["lastName", "Upload"],
+        ["visibility", "private"],
+        ["category", "individual"],
+        ["intent", "draft"],
+      ]) {
         await write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
       }
       for (const [index, bytes] of files.entries()) {
@@ -59,7 +65,8 @@ function post(base: string, who: { cookie: string; ip: string }, files: number[]
 }
 
 const app = await startBenchApp();
-const results: { scenario: string; posts: number; mbEach: number; statuses: number[]; baselineMb: number; peakMb: number; movedMb: number; seconds: number }[] = [];
+const results: { scenario: string; posts: number; mbEach: number; statuses: number[]; baselineMb: number; peakMb: number; movedMb: number; seconds: number }[] =
+  [];
 try {
   for (const scenario of SCENARIOS) {
     const members = await Promise.all(Array.from({ length: POSTS }, () => registerBenchMember(app.url)));
@@ -74,7 +81,16 @@ try {
     clearInterval(sampler);
     peakMb = Math.max(peakMb, rssMb(app.pid));
     const movedMb = peakMb - baselineMb;
-    results.push({ scenario: scenario.name, posts: POSTS, mbEach: scenario.files.reduce((a, b) => a + b, 0) / MB, statuses, baselineMb, peakMb, movedMb, seconds });
+    results.push({
+      scenario: scenario.name,
+      posts: POSTS,
+      mbEach: scenario.files.reduce((a, b) => a + b, 0) / MB,
+      statuses,
+      baselineMb,
+      peakMb,
+      movedMb,
+      seconds,
+    });
     const ok = statuses.every((s) => s === scenario.expected);
     console.log(
       `${scenario.name}: ${POSTS} parallel posts in ${seconds.toFixed(1)} s, answered ${statuses.join(", ")}${ok ? "" : ` (expected ${scenario.expected})`}; ` +

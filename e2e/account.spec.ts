@@ -146,7 +146,9 @@ test("a picture over 5MB is refused", async ({ page, member }) => {
 test("a real picture is uploaded, shown, served as WebP, and can be removed", async ({ page, member }) => {
   await loginAs(page, member);
   await page.goto("/account");
-  const png = await sharp({ create: { width: 500, height: 300, channels: 3, background: "#4f46e5" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 500, height: 300, channels: 3, background: "#4f46e5" } })
+    .png()
+    .toBuffer();
   await page.getByLabel("Profile picture").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(toast(page)).toContainText("Profile picture updated");

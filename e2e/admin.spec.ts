@@ -1,6 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, stockOf, type TestUser } from "./db";
+import {
+  createTestCheckout,
+  createTestMemorial,
+  createTestProduct,
+  createTestTribute,
+  createTestUser,
+  db,
+  deleteTestUser,
+  loginAs,
+  retireTestProducts,
+  stockOf,
+  type TestUser,
+} from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { nextMailTo } from "./mail";
 
@@ -183,7 +195,9 @@ test("ship an order with its carrier and tracking number: the buyer sees them in
     await order.getByLabel("Carrier").fill("Royal Mail");
     await order.getByLabel("Tracking number").fill("   ");
     await order.getByRole("button", { name: /Mark as shipped/ }).click();
-    await expect(page.getByRole("listitem").filter({ hasText: customer }).getByLabel("Tracking number")).toHaveAccessibleDescription("Please enter the tracking number");
+    await expect(page.getByRole("listitem").filter({ hasText: customer }).getByLabel("Tracking number")).toHaveAccessibleDescription(
+      "Please enter the tracking number",
+    );
     await expect(order.getByLabel("Carrier")).toHaveValue("Royal Mail");
     await expectAccessible(page);
     await order.getByLabel("Tracking number").fill("RM123456785GB");

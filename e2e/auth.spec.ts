@@ -159,7 +159,10 @@ test("/admin answers a member with Access Denied (403), and an administrator's m
   const { rows } = await db().query(`UPDATE users SET "isAdmin" = true WHERE id = $1 RETURNING id`, [member.id]);
   expect(rows).toHaveLength(1);
   await page.goto("/");
-  await page.getByRole("navigation", { name: "Main" }).getByLabel(/Account menu/).click();
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByLabel(/Account menu/)
+    .click();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toHaveCount(1);
 });
 

@@ -9,7 +9,11 @@ import { expect, expectAccessible, test, toast } from "./fixtures";
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 function counter(page: Page, label: string) {
-  return page.getByRole("main").locator("dl > div").filter({ has: page.getByText(label, { exact: true }) }).getByRole("definition");
+  return page
+    .getByRole("main")
+    .locator("dl > div")
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .getByRole("definition");
 }
 
 function feedbackPopup(page: Page, javaScriptEnabled: boolean) {
@@ -60,7 +64,11 @@ test("counts and lists what the member owns, and the pending notice leads to app
   const names = [newest, draft, hidden].map((m) => `${m.firstName} ${m.lastName}`);
   await expect(recent.getByRole("heading", { level: 3 })).toHaveText(names);
   await expect(recent).not.toContainText(oldest.firstName);
-  for (const [memorial, badge] of [[newest, "Friends Only"], [draft, "Draft"], [hidden, "Private"]] as const) {
+  for (const [memorial, badge] of [
+    [newest, "Friends Only"],
+    [draft, "Draft"],
+    [hidden, "Private"],
+  ] as const) {
     const item = recent.getByRole("listitem").filter({ hasText: memorial.firstName });
     await expect(item.getByText(badge, { exact: true })).toBeVisible();
     await expect(item.getByText(/^Created [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();

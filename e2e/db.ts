@@ -30,10 +30,14 @@ export async function createTestUser(overrides: Partial<Pick<TestUser, "firstNam
     isAdmin: overrides.isAdmin ?? false,
     password: TEST_PASSWORD,
   };
-  await db().query(
-    `INSERT INTO users (id, email, "firstName", "lastName", password, "isAdmin") VALUES ($1, $2, $3, $4, $5, $6)`,
-    [user.id, user.email, user.firstName, user.lastName, await passwordHash, user.isAdmin],
-  );
+  await db().query(`INSERT INTO users (id, email, "firstName", "lastName", password, "isAdmin") VALUES ($1, $2, $3, $4, $5, $6)`, [
+    user.id,
+    user.email,
+    user.firstName,
+    user.lastName,
+    await passwordHash,
+    user.isAdmin,
+  ]);
   return user;
 }
 
@@ -87,17 +91,21 @@ export async function createTestMemorial(
 
 /** A tribute on a memorial, pending unless approved. */
 export async function createTestTribute(memorial: { id: string }, fields: { authorName?: string; content?: string; isApproved?: boolean } = {}) {
-  const { rows } = await db().query(
-    `INSERT INTO tributes ("memorialId", "authorName", content, "isApproved") VALUES ($1, $2, $3, $4) RETURNING id`,
-    [memorial.id, fields.authorName ?? "Tess Tribute", fields.content ?? "A memory worth keeping.", fields.isApproved ?? false],
-  );
+  const { rows } = await db().query(`INSERT INTO tributes ("memorialId", "authorName", content, "isApproved") VALUES ($1, $2, $3, $4) RETURNING id`, [
+    memorial.id,
+    fields.authorName ?? "Tess Tribute",
+    fields.content ?? "A memory worth keeping.",
+    fields.isApproved ?? false,
+  ]);
   return { id: rows[0].id as string };
 }
 
 export type TestProduct = { id: string; name: string; price: number; stock: number };
 
 /** A product in the shop, straight into the database; the name is unique unless given. */
-export async function createTestProduct(fields: { name?: string; description?: string; price?: number; stock?: number; category?: string; imageUrl?: string | null } = {}): Promise<TestProduct> {
+export async function createTestProduct(
+  fields: { name?: string; description?: string; price?: number; stock?: number; category?: string; imageUrl?: string | null } = {},
+): Promise<TestProduct> {
   const name = fields.name ?? `Keepsake ${randomBytes(4).toString("hex")}`;
   const price = fields.price ?? 1500;
   const stock = fields.stock ?? 10;
@@ -122,7 +130,17 @@ export async function addTestCartItem(user: { id: string }, product: TestProduct
   await db().query(`INSERT INTO cart_items ("userId", "productId", quantity, price) VALUES ($1, $2, $3, $4)`, [user.id, product.id, quantity, product.price]);
 }
 
-const TEST_SHIPPING = { firstName: "Test", lastName: "Member", email: "test@example.com", phone: "07700 900123", address: "1 High Street", city: "York", state: "North Yorkshire", zipCode: "YO1 7HH", country: "GB" };
+const TEST_SHIPPING = {
+  firstName: "Test",
+  lastName: "Member",
+  email: "test@example.com",
+  phone: "07700 900123",
+  address: "1 High Street",
+  city: "York",
+  state: "North Yorkshire",
+  zipCode: "YO1 7HH",
+  country: "GB",
+};
 
 /**
  * A checkout of one product with the built-in test provider, as Continue to Payment leaves it (open, its
@@ -132,16 +150,36 @@ export async function createTestCheckout(user: { id: string }, product: TestProd
   const paymentId = `testpay_${randomBytes(12).toString("hex")}`;
   const subtotal = product.price * quantity;
   const tax = Math.round((subtotal * 8) / 100);
-  await db().query(`INSERT INTO test_payments (id, "idempotencyKey", amount, currency, status) VALUES ($1, $1, $2, 'gbp', $3)`, [paymentId, subtotal + tax, placed ? "succeeded" : "requires_payment_method"]);
+  await db().query(`INSERT INTO test_payments (id, "idempotencyKey", amount, currency, status) VALUES ($1, $1, $2, 'gbp', $3)`, [
+    paymentId,
+    subtotal + tax,
+    placed ? "succeeded" : "requires_payment_method",
+  ]);
   let orderId: string | null = null;
   if (placed) {
     const order = await db().query(
       `INSERT INTO orders ("userId", "totalAmount", "subtotalAmount", "taxAmount", "paymentIntentId", "paymentProvider", "isTest", "shippingAddress", "customerEmail", "customerName", "customerPhone")
        VALUES ($1, $2, $3, $4, $5, 'test', true, $6, $7, $8, $9) RETURNING id`,
-      [user.id, subtotal + tax, subtotal, tax, paymentId, JSON.stringify({ address: TEST_SHIPPING.address, city: TEST_SHIPPING.city, state: TEST_SHIPPING.state, zipCode: TEST_SHIPPING.zipCode, country: "GB" }), TEST_SHIPPING.email, "Test Member", TEST_SHIPPING.phone],
+      [
+        user.id,
+        subtotal + tax,
+        subtotal,
+        tax,
+        paymentId,
+        JSON.stringify({ address: TEST_SHIPPING.address, city: TEST_SHIPPING.city, state: TEST_SHIPPING.state, zipCode: TEST_SHIPPING.zipCode, country: "GB" }),
+        TEST_SHIPPING.email,
+        "Test Member",
+        TEST_SHIPPING.phone,
+      ],
     );
     orderId = order.rows[0].id;
-    await db().query(`INSERT INTO order_items ("orderId", "productId", name, quantity, price) VALUES ($1, $2, $3, $4, $5)`, [orderId, product.id, product.name, quantity, product.price]);
+    await db().query(`INSERT INTO order_items ("orderId", "productId", name, quantity, price) VALUES ($1, $2, $3, $4, $5)`, [
+      orderId,
+      product.id,
+      product.name,
+      quantity,
+      product.price,
+    ]);
   }
   const items = [{ productId: product.id, memorialId: null, name: product.name, imageUrl: null, quantity, unitPrice: product.price }];
   const { rows } = await db().query(

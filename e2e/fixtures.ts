@@ -109,7 +109,8 @@ export async function anotherPersonsPage(browser: Browser): Promise<Page> {
 /** Waits for React Router to hydrate the page (root.tsx marks <html>); pages without it go on at once. */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(
-    () => document.documentElement.dataset.hydrated === "true" || !("__reactRouterContext" in window || document.querySelector('script[type="everlight/on-use"]')),
+    () =>
+      document.documentElement.dataset.hydrated === "true" || !("__reactRouterContext" in window || document.querySelector('script[type="everlight/on-use"]')),
   );
 }
 

@@ -19,9 +19,7 @@ export async function sendFormsBackAtOnce(page: Page) {
     const body = request.method() === "POST" ? request.postData() : null;
     if (!body || !body.includes("formStartedAt")) return route.fallback();
     const stamp = freshStamp();
-    const postData = body
-      .replace(/(formStartedAt=)[^&]*/, `$1${stamp}`)
-      .replace(/(name="formStartedAt"\r\n\r\n)[^\r]*/, `$1${stamp}`);
+    const postData = body.replace(/(formStartedAt=)[^&]*/, `$1${stamp}`).replace(/(name="formStartedAt"\r\n\r\n)[^\r]*/, `$1${stamp}`);
     await route.continue({ postData });
   });
 }

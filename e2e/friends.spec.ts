@@ -115,7 +115,11 @@ test("two members become friends: the friends-only memorial opens to the friend,
   expect(rows[0].n).toBe(0);
 });
 
-test("a request can be cancelled by its sender or rejected by its receiver, and an answer to a withdrawn request says so", async ({ page, browser, member }) => {
+test("a request can be cancelled by its sender or rejected by its receiver, and an answer to a withdrawn request says so", async ({
+  page,
+  browser,
+  member,
+}) => {
   test.setTimeout(90_000);
   await loginAs(page, member);
   const receiver = await signedInPage(browser, other);

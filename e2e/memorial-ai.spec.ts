@@ -32,7 +32,11 @@ async function memorialsNamed(lastName: string) {
   return rows as { id: string; biography: string | null }[];
 }
 
-test("a biography is written from the details given, every other field is kept, and nothing is saved until Publish", async ({ page, member, javaScriptEnabled }) => {
+test("a biography is written from the details given, every other field is kept, and nothing is saved until Publish", async ({
+  page,
+  member,
+  javaScriptEnabled,
+}) => {
   const lastName = `Whitfield${randomBytes(3).toString("hex")}`;
   const story = `kept bees behind the chapel in Ledbury ${randomBytes(2).toString("hex")}`;
   await loginAs(page, member);

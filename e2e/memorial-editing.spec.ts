@@ -43,9 +43,7 @@ async function fillNames(page: Page, firstName: string, lastName: string) {
 
 /** The status of the next form post to `path` (a page load without JavaScript, a data request with it). */
 function postStatus(page: Page, path: string) {
-  return page
-    .waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path))
-    .then((r) => r.status());
+  return page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path)).then((r) => r.status());
 }
 
 const memorialIdFrom = (page: Page) => new URL(page.url()).pathname.split("/")[2];
@@ -58,7 +56,9 @@ test("a memorial is created with photos and a video, edited, drafted, published 
   await expect(page.getByText("Fields marked with an asterisk (*) are required.")).toBeVisible();
   await expect(page.getByLabel("Public")).toBeChecked();
   await expect(page.getByLabel("Title")).toHaveAccessibleDescription("Leave empty to use the full name");
-  await expect(page.getByLabel("Photos and videos")).toHaveAccessibleDescription(/JPEG, PNG, GIF or WebP, up to 20 MB each\. Videos: MP4, WebM or MOV, up to 100 MB each\. Up to 50 files/);
+  await expect(page.getByLabel("Photos and videos")).toHaveAccessibleDescription(
+    /JPEG, PNG, GIF or WebP, up to 20 MB each\. Videos: MP4, WebM or MOV, up to 100 MB each\. Up to 50 files/,
+  );
   await expectAccessible(page);
 
   await fillNames(page, "Ada", "Lovelace");
@@ -167,10 +167,9 @@ test("a text file named .jpg refuses the whole memorial, naming the file", async
   await page.goto("/memorials/create");
   await fillNames(page, "Alan", "Turing");
   await page.getByLabel("Life story").fill("Kept after the refusal.");
-  await page.getByLabel("Photos and videos").setInputFiles([
-    await jpeg("#0ea5e9", "good.jpg"),
-    { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("This is only text, not a photo.") },
-  ]);
+  await page
+    .getByLabel("Photos and videos")
+    .setInputFiles([await jpeg("#0ea5e9", "good.jpg"), { name: "photo.jpg", mimeType: "image/jpeg", buffer: Buffer.from("This is only text, not a photo.") }]);
   const status = postStatus(page, "/memorials/create");
   await page.getByRole("button", { name: "Publish Memorial" }).click();
   expect(await status).toBe(415);
@@ -290,7 +289,11 @@ test("another member cannot edit or delete someone else's memorial", async ({ pa
     const origin = new URL(page.url()).origin;
     const post = await page.request.post(`/memorials/${id}/delete`, { headers: { Origin: origin }, form: {} });
     expect(post.status()).toBe(404);
-    const edit = await page.request.post(`/memorials/${id}/edit`, { headers: { Origin: origin }, multipart: { firstName: "Taken", lastName: "Over", intent: "publish" }, maxRedirects: 0 });
+    const edit = await page.request.post(`/memorials/${id}/edit`, {
+      headers: { Origin: origin },
+      multipart: { firstName: "Taken", lastName: "Over", intent: "publish" },
+      maxRedirects: 0,
+    });
     expect(edit.status()).toBe(303);
     const { rows } = await db().query(`SELECT "firstName" FROM memorials WHERE id = $1`, [id]);
     expect(rows).toEqual([{ firstName: "Grace" }]);

@@ -90,7 +90,15 @@ test("a reader on a phone downloads no script until they use the page or near th
   await loginAs(owner, member);
   const paragraph = "She kept the allotment going through every dry summer and wet winter, and nobody left her gate without a bag of beans. ".repeat(6);
   const created = await owner.request.post("/api/memorials", {
-    data: { firstName: "Edith", lastName: "Marsh", dateOfBirth: "1928-02-11", dateOfPassing: "2023-06-30", biography: Array(12).fill(paragraph.trim()).join("\n\n"), visibility: "public", isPublished: true },
+    data: {
+      firstName: "Edith",
+      lastName: "Marsh",
+      dateOfBirth: "1928-02-11",
+      dateOfPassing: "2023-06-30",
+      biography: Array(12).fill(paragraph.trim()).join("\n\n"),
+      visibility: "public",
+      isPublished: true,
+    },
   });
   expect(created.status()).toBe(201);
   const { id } = await created.json();

@@ -17,7 +17,9 @@ const SHOULDERS = [0xc9, 0xc4, 0xbc];
 async function drawsPlaceholder(img: Locator) {
   await img.scrollIntoViewIfNeeded();
   if (!(await img.evaluate((el: HTMLImageElement) => el.complete))) return "still loading";
-  const { data, info } = await sharp(await img.screenshot()).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await img.screenshot())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const pixel = (fx: number, fy: number) => {
     const i = (Math.floor(info.height * fy) * info.width + Math.floor(info.width * fx)) * info.channels;
     return [data[i], data[i + 1], data[i + 2]];
@@ -32,9 +34,7 @@ async function drawsPlaceholder(img: Locator) {
 async function expectPlaceholder(img: Locator) {
   await expect(img).toHaveCount(1);
   // A loaded CI machine can take seconds to paint the swapped-in placeholder (decoding="async").
-  await expect
-    .poll(() => drawsPlaceholder(img), { message: "the picture shows the placeholder", timeout: 15_000 })
-    .toBe("placeholder");
+  await expect.poll(() => drawsPlaceholder(img), { message: "the picture shows the placeholder", timeout: 15_000 }).toBe("placeholder");
 }
 
 /** A public memorial whose picture's file is gone; the newest of all, so the landing page shows it. */

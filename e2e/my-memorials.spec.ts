@@ -80,7 +80,10 @@ test("a member cannot moderate another member's tributes by posting the form", a
   const { rows } = await db().query(`INSERT INTO tributes ("memorialId", "authorName", content) VALUES ($1, 'X', 'Not yours to approve.') RETURNING id`, [id]);
   await loginAs(page, member);
   await page.goto("/my-memorials");
-  const response = await page.request.post("/my-memorials", { form: { intent: "approve", tributeId: rows[0].id }, headers: { Origin: process.env.E2E_BASE_URL! } });
+  const response = await page.request.post("/my-memorials", {
+    form: { intent: "approve", tributeId: rows[0].id },
+    headers: { Origin: process.env.E2E_BASE_URL! },
+  });
   expect(response.status()).toBeLessThan(500);
   const after = await db().query(`SELECT "isApproved" FROM tributes WHERE id = $1`, [rows[0].id]);
   expect(after.rows[0].isApproved).toBe(false);

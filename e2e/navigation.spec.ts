@@ -54,10 +54,30 @@ test("every link a visitor can follow from the menus and main pages leads somewh
 test("every link a member can follow from the menus, dashboard and main pages leads somewhere", async ({ page, member }) => {
   const memorial = await createTestMemorial(member);
   await loginAs(page, member);
-  const pages = [...PUBLIC_PAGES, "/my-memorials", "/account", "/friends", "/friends/requests", "/friends/find", `/memorials/${memorial.id}`, `/memorials/${memorial.id}/edit`, "/memorials/create"];
+  const pages = [
+    ...PUBLIC_PAGES,
+    "/my-memorials",
+    "/account",
+    "/friends",
+    "/friends/requests",
+    "/friends/find",
+    `/memorials/${memorial.id}`,
+    `/memorials/${memorial.id}/edit`,
+    "/memorials/create",
+  ];
   const { links, broken } = await brokenLinks(page, pages, [memorial.id]);
   expect(broken).toEqual([]);
-  expect(links).toEqual(expect.arrayContaining(["/my-memorials", "/memorials/create", "/account", "/friends", "/friends/requests", "/friends/find", `/memorials/${memorial.id}/edit`]));
+  expect(links).toEqual(
+    expect.arrayContaining([
+      "/my-memorials",
+      "/memorials/create",
+      "/account",
+      "/friends",
+      "/friends/requests",
+      "/friends/find",
+      `/memorials/${memorial.id}/edit`,
+    ]),
+  );
 });
 
 test("every link an administrator can follow from the menus leads somewhere", async ({ page }) => {
@@ -78,7 +98,19 @@ test("the phone menu holds only screens that exist, with the shop and My Orders,
   await expect(nav.getByRole("link", { name: "Basket, 0 items" })).toBeVisible();
   await nav.getByLabel("Menu", { exact: true }).click();
   const menu = nav.locator("details").last();
-  await expect(menu.getByRole("link")).toHaveText(["Home", "News", "My Memorials", "Vault", "Memorials", "Products", "Create Memorial", "My Account", "Friends", "My Orders", "Contact"]);
+  await expect(menu.getByRole("link")).toHaveText([
+    "Home",
+    "News",
+    "My Memorials",
+    "Vault",
+    "Memorials",
+    "Products",
+    "Create Memorial",
+    "My Account",
+    "Friends",
+    "My Orders",
+    "Contact",
+  ]);
   await expect(menu.getByRole("button", { name: "Log out" })).toBeVisible();
   await expectAccessible(page);
 });

@@ -17,7 +17,12 @@ async function storePicture(id: string) {
   for (const width of [320, 640]) {
     const file = path.join(process.env.E2E_DATA_DIR!, "uploads", "news", `${id}-${width}.webp`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, await sharp({ create: { width, height: Math.round((width * 9) / 16), channels: 3, background: "#6b7f99" } }).webp().toBuffer());
+    writeFileSync(
+      file,
+      await sharp({ create: { width, height: Math.round((width * 9) / 16), channels: 3, background: "#6b7f99" } })
+        .webp()
+        .toBuffer(),
+    );
     writeFileSync(`${file}.meta.json`, JSON.stringify({ contentType: "image/webp" }));
   }
   return `/media/news/${id}-640.webp`;
@@ -29,10 +34,24 @@ async function addArticles(count: number): Promise<Article[]> {
   const articles: Article[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    const article = { id, title: `Town remembers its ferryman ${token}-${i}`, url: `https://news.example.com/${token}/${i}`, personName: `Angus MacRae ${token}-${i}` };
+    const article = {
+      id,
+      title: `Town remembers its ferryman ${token}-${i}`,
+      url: `https://news.example.com/${token}/${i}`,
+      personName: `Angus MacRae ${token}-${i}`,
+    };
     await db().query(
       `INSERT INTO news_articles (id, title, description, url, "urlToImage", "publishedAt", source, "personName") VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [id, article.title, `A life on the water, remembered ${token}.`, article.url, i === 0 ? await storePicture(id) : null, new Date(Date.UTC(2099, 0, 28 - i)), "The Oban Times", article.personName],
+      [
+        id,
+        article.title,
+        `A life on the water, remembered ${token}.`,
+        article.url,
+        i === 0 ? await storePicture(id) : null,
+        new Date(Date.UTC(2099, 0, 28 - i)),
+        "The Oban Times",
+        article.personName,
+      ],
     );
     articles.push(article);
   }

@@ -1,6 +1,20 @@
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { addTestCartItem, createTestCheckout, createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, type TestMemorial, type TestProduct, type TestUser } from "./db";
+import {
+  addTestCartItem,
+  createTestCheckout,
+  createTestMemorial,
+  createTestProduct,
+  createTestTribute,
+  createTestUser,
+  db,
+  deleteTestUser,
+  loginAs,
+  retireTestProducts,
+  type TestMemorial,
+  type TestProduct,
+  type TestUser,
+} from "./db";
 import { expect, test } from "./fixtures";
 
 // Issue 13, item 11: no page is wider than a phone's screen. Every page is loaded at 320 and 390 px,
@@ -12,7 +26,16 @@ const WIDTHS = [320, 390] as const;
 const LONG_WORD = `Pneumonoultramicroscopicsilicovolcanoconiosis${"x".repeat(40)}`;
 const LONG_LINK = `https://example.com/${"a-very-long-path-segment-".repeat(8)}?ref=${"q".repeat(30)}`;
 
-type Seeded = { token: string; owner: TestUser; memorial: TestMemorial; product: TestProduct; shop: { checkoutId: string; placedPaymentId: string }; friend: TestUser; asker: TestUser; articleId: string };
+type Seeded = {
+  token: string;
+  owner: TestUser;
+  memorial: TestMemorial;
+  product: TestProduct;
+  shop: { checkoutId: string; placedPaymentId: string };
+  friend: TestUser;
+  asker: TestUser;
+  articleId: string;
+};
 
 /** A member with a long name, and a public memorial full of long words, links and tributes. */
 async function seed(): Promise<Seeded> {
@@ -21,7 +44,11 @@ async function seed(): Promise<Seeded> {
   const memorial = await createTestMemorial(owner, { firstName: `Bartholomew${token}${LONG_WORD}`.slice(0, 90), lastName: `Wolfeschlegelsteinhausen${token}` });
   const biography = [`${token} remembered. ${LONG_WORD} ${LONG_LINK}`, `Another paragraph ${LONG_LINK}${LONG_LINK}`].join("\n\n");
   // The most viewed memorial, so it leads the browse page's Featured row too.
-  await db().query(`UPDATE memorials SET title = $2, biography = $3, "viewCount" = 1000000000 WHERE id = $1`, [memorial.id, `In memory of ${LONG_WORD}`, biography]);
+  await db().query(`UPDATE memorials SET title = $2, biography = $3, "viewCount" = 1000000000 WHERE id = $1`, [
+    memorial.id,
+    `In memory of ${LONG_WORD}`,
+    biography,
+  ]);
   await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
   await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
   // The shop (issue 16): a product with a long name and description, in the basket, in a checkout
@@ -32,8 +59,16 @@ async function seed(): Promise<Seeded> {
   const placed = await createTestCheckout(owner, product, { quantity: 3, placed: true });
   // Friends (issue 18): a friend and a member waiting for an answer, both with long names and addresses,
   // and a news story full of long words.
-  const friend = await createTestUser({ firstName: `Friend${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `friend-${token}-${LONG_WORD.toLowerCase()}@example.com` });
-  const asker = await createTestUser({ firstName: `Asker${LONG_WORD}`.slice(0, 50), lastName: "Long", email: `asker-${token}-${LONG_WORD.toLowerCase()}@example.com` });
+  const friend = await createTestUser({
+    firstName: `Friend${LONG_WORD}`.slice(0, 50),
+    lastName: "Long",
+    email: `friend-${token}-${LONG_WORD.toLowerCase()}@example.com`,
+  });
+  const asker = await createTestUser({
+    firstName: `Asker${LONG_WORD}`.slice(0, 50),
+    lastName: "Long",
+    email: `asker-${token}-${LONG_WORD.toLowerCase()}@example.com`,
+  });
   await db().query(`INSERT INTO friendships ("userId", "friendId") VALUES ($1, $2), ($2, $1)`, [owner.id, friend.id]);
   await db().query(`INSERT INTO friend_requests ("senderId", "receiverId") VALUES ($1, $2)`, [asker.id, owner.id]);
   const { rows } = await db().query(
@@ -193,9 +228,20 @@ test("the admin dashboard's tabs are no wider than a phone, with the long names,
   const { token, owner, memorial, product } = seeded;
   const admin = await createTestUser({ isAdmin: true, firstName: `Admin${LONG_WORD}`.slice(0, 50), lastName: "Long" });
   // Something in every list: a pending tribute (seeded), a contact message, an audit entry, a feedback answer.
-  await db().query(`INSERT INTO contact_messages (name, email, subject, message) VALUES ($1, $2, $3, $4)`, [`Asker ${LONG_WORD}`, `asker-${token}@example.com`, `Subject ${LONG_WORD}`, `${LONG_LINK} ${LONG_WORD}`]);
-  await db().query(`INSERT INTO audit_log ("actorId", "actorEmail", action, "targetType", "targetId", summary, ip) VALUES ($1, $2, 'product.update', 'product', $3, $4, '10.0.0.1')`, [admin.id, `${LONG_WORD}@example.com`, product.id, `${LONG_WORD} ${LONG_LINK}`]);
-  await db().query(`INSERT INTO feedback ("userId", type, content, rating) VALUES ($1, 'ux_feedback', $2, 4)`, [owner.id, JSON.stringify({ ease_of_use: 4, feature_satisfaction: ["Overall design"], improvement_suggestions: `${LONG_WORD} ${LONG_LINK}` })]);
+  await db().query(`INSERT INTO contact_messages (name, email, subject, message) VALUES ($1, $2, $3, $4)`, [
+    `Asker ${LONG_WORD}`,
+    `asker-${token}@example.com`,
+    `Subject ${LONG_WORD}`,
+    `${LONG_LINK} ${LONG_WORD}`,
+  ]);
+  await db().query(
+    `INSERT INTO audit_log ("actorId", "actorEmail", action, "targetType", "targetId", summary, ip) VALUES ($1, $2, 'product.update', 'product', $3, $4, '10.0.0.1')`,
+    [admin.id, `${LONG_WORD}@example.com`, product.id, `${LONG_WORD} ${LONG_LINK}`],
+  );
+  await db().query(`INSERT INTO feedback ("userId", type, content, rating) VALUES ($1, 'ux_feedback', $2, 4)`, [
+    owner.id,
+    JSON.stringify({ ease_of_use: 4, feature_satisfaction: ["Overall design"], improvement_suggestions: `${LONG_WORD} ${LONG_LINK}` }),
+  ]);
   try {
     await loginAs(page, admin);
     const paths = [

@@ -5,7 +5,12 @@ import { countMailTo, linkTo, nextMailTo } from "./mail";
 // "Forgot your password?" (issue 15 §3), with JavaScript on and off: the link arrives by email (read from
 // the server's outbox), works once for an hour, ends every old session and signs the member in.
 
-test("a member who forgot their password gets a link by email, chooses a new one and is signed in; old sessions end", async ({ page, member, browser, baseURL }) => {
+test("a member who forgot their password gets a link by email, chooses a new one and is signed in; old sessions end", async ({
+  page,
+  member,
+  browser,
+  baseURL,
+}) => {
   const before = countMailTo(member.email);
   // Signed in elsewhere before the reset: that session must end with it.
   const elsewhere = await browser.newContext({ baseURL });

@@ -78,11 +78,17 @@ test.describe("the answer to 'did it work?' is where the person is looking (item
     const owner = await browser.newContext();
     const api = await owner.newPage();
     await loginAs(api, member);
-    const created = await api.request.post("/api/memorials", { data: { firstName: "Ivor", lastName: "Beck", biography: paragraph, visibility: "public", isPublished: true } });
+    const created = await api.request.post("/api/memorials", {
+      data: { firstName: "Ivor", lastName: "Beck", biography: paragraph, visibility: "public", isPublished: true },
+    });
     const { id } = await created.json();
-    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#7a9" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#7a9" } })
+      .jpeg()
+      .toBuffer();
     for (let i = 0; i < 2; i++) {
-      const res = await api.request.post(`/api/memorials/${id}/media`, { data: { mediaData: `data:image/jpeg;base64,${photo.toString("base64")}`, fileName: `p${i}.jpg`, fileType: "image/jpeg" } });
+      const res = await api.request.post(`/api/memorials/${id}/media`, {
+        data: { mediaData: `data:image/jpeg;base64,${photo.toString("base64")}`, fileName: `p${i}.jpg`, fileType: "image/jpeg" },
+      });
       expect(res.status()).toBe(201);
     }
     await owner.close();

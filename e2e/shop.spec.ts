@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { addTestCartItem, createTestCheckout, createTestProduct, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, stockOf, TEST_PASSWORD, type TestProduct } from "./db";
+import {
+  addTestCartItem,
+  createTestCheckout,
+  createTestProduct,
+  createTestUser,
+  db,
+  deleteTestUser,
+  loginAs,
+  retireTestProducts,
+  stockOf,
+  TEST_PASSWORD,
+  type TestProduct,
+} from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { nextMailTo } from "./mail";
 
@@ -28,20 +40,27 @@ test("a visitor asked to sign in to add to the basket comes back to the product"
   await expect(page.getByRole("heading", { level: 1, name: "Memorial Products" })).toBeVisible();
   await expect(card(page, quilt)).toContainText("£42.00");
   await expectAccessible(page);
-  await card(page, quilt).getByRole("button", { name: `Add to cart, ${quilt.name}` }).click();
+  await card(page, quilt)
+    .getByRole("button", { name: `Add to cart, ${quilt.name}` })
+    .click();
   await expect(page).toHaveURL(/\/login\?redirectTo=/);
   await expect(toast(page)).toContainText("Please log in to add items to cart");
   await page.getByLabel("Email").fill(member.email);
   await page.getByLabel("Password").fill(TEST_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(new RegExp(`/products\\?category=service#product-${quilt.id}$`));
-  await card(page, quilt).getByRole("button", { name: `Add to cart, ${quilt.name}` }).click();
+  await card(page, quilt)
+    .getByRole("button", { name: `Add to cart, ${quilt.name}` })
+    .click();
   await expect(toast(page)).toContainText("Added to cart");
   await expect(card(page, quilt)).toContainText("In your basket: 1.");
   await expect(page.getByRole("link", { name: "Basket, 1 item" })).toBeVisible();
 });
 
-test("buy two products: quantities up to the stock, remove one, shipping errors kept with the input, pay, confirmation, My Orders, stock, basket and email", async ({ page, member }) => {
+test("buy two products: quantities up to the stock, remove one, shipping errors kept with the input, pay, confirmation, My Orders, stock, basket and email", async ({
+  page,
+  member,
+}) => {
   test.setTimeout(120_000);
   const urn = await product({ price: 2500, stock: 3 });
   const shawl = await product({ price: 1999, stock: 5 });
@@ -52,7 +71,9 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   await page.goto(SHOP);
   await expect(card(page, soldOut).getByRole("button", { name: "Out of stock" })).toBeDisabled();
   for (const p of [urn, shawl]) {
-    await card(page, p).getByRole("button", { name: `Add to cart, ${p.name}` }).click();
+    await card(page, p)
+      .getByRole("button", { name: `Add to cart, ${p.name}` })
+      .click();
     await expect(toast(page)).toContainText("Added to cart");
   }
   await expect(page.getByRole("link", { name: "Basket, 2 items" })).toBeVisible();
@@ -74,7 +95,9 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   await expect(urnLine.getByRole("spinbutton", { name: "Quantity", exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(urnLine.getByRole("spinbutton", { name: "Quantity", exact: true })).toHaveAccessibleDescription(/Only 3 in stock/);
   await expectAccessible(page);
-  await basketLine(page, shawl).getByRole("button", { name: `Remove ${shawl.name}` }).click();
+  await basketLine(page, shawl)
+    .getByRole("button", { name: `Remove ${shawl.name}` })
+    .click();
   await expect(toast(page)).toContainText("Item removed");
   await expect(basketLine(page, shawl)).toHaveCount(0);
   await expect(page.getByTestId("basket-subtotal")).toHaveText("£75.00");

@@ -170,7 +170,13 @@ test("the vault's file picker is a button, reached and shown by keyboard", async
   const picker = page.getByLabel("File", { exact: true });
   const button = await picker.evaluate((input) => {
     const style = getComputedStyle(input, "::file-selector-button");
-    return { border: `${style.borderTopStyle} ${style.borderTopWidth}`, radius: style.borderTopLeftRadius, weight: style.fontWeight, background: style.backgroundColor, padding: style.paddingLeft };
+    return {
+      border: `${style.borderTopStyle} ${style.borderTopWidth}`,
+      radius: style.borderTopLeftRadius,
+      weight: style.fontWeight,
+      background: style.backgroundColor,
+      padding: style.paddingLeft,
+    };
   });
   expect(button).toEqual({ border: "solid 1px", radius: "6px", weight: "600", background: "rgb(255, 255, 255)", padding: "16px" });
   // From the form's heading, Tab reaches the picker first, with a visible focus ring.

@@ -122,7 +122,9 @@ test("rejecting a tribute, which deletes someone's words, asks first", async ({ 
 
 test("the small text on memorial cards is at least 14 px", async ({ page, member }) => {
   const memorial = await createTestMemorial(member, { isPublished: false });
-  await db().query(`UPDATE memorials SET biography = 'A life of quiet kindness.', "dateOfBirth" = '1930-01-02', "dateOfPassing" = '2020-03-04' WHERE id = $1`, [memorial.id]);
+  await db().query(`UPDATE memorials SET biography = 'A life of quiet kindness.', "dateOfBirth" = '1930-01-02', "dateOfPassing" = '2020-03-04' WHERE id = $1`, [
+    memorial.id,
+  ]);
   await loginAs(page, member);
   const tooSmall = () =>
     page.locator("main").evaluate((main) => {

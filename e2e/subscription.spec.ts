@@ -103,7 +103,10 @@ test("a tab left open: Forever paid there after Forever Plus was paid here is re
   // The older tab: Forever's payment screen, opened while the member was on the free plan.
   const older = await context.newPage();
   await older.goto("/subscription?plan=forever#payment-choice");
-  await older.getByRole("region", { name: "Choose Payment Option: Forever" }).getByLabel(/^Pay in full: £279\.00/).check();
+  await older
+    .getByRole("region", { name: "Choose Payment Option: Forever" })
+    .getByLabel(/^Pay in full: £279\.00/)
+    .check();
   await older.getByRole("button", { name: "Continue to Payment" }).click();
   await expect(older.getByRole("heading", { name: "Complete Your Payment", level: 1 })).toBeVisible();
 

@@ -39,7 +39,9 @@ test("a visitor gets a first draft from the assistant, keeps what they typed, an
   await page.getByLabel("Relationship").fill("granddaughter");
   await page.getByLabel("Tone").selectOption({ label: "Gentle and light" });
   await page.getByRole("button", { name: "Write my tribute" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Please fill in all fields" })).toContainText("We need all information to create a meaningful tribute.");
+  await expect(page.getByRole("alert").filter({ hasText: "Please fill in all fields" })).toContainText(
+    "We need all information to create a meaningful tribute.",
+  );
   await expect(page.getByLabel("Memories")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Memories")).toHaveAccessibleDescription(/Please fill in all fields/);
   // What was typed is still there, in the assistant and in the form.
@@ -127,7 +129,9 @@ test.describe("with JavaScript", () => {
     const memorialId = await publicDemoMemorial();
     // The AI provider fails: the app answers 502 (memorial-core.md's message), which the browser logs.
     expectFailedResponse(502);
-    await page.route("**/api/ai/stream-tribute", (route) => route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ message: "Failed to generate AI tribute. Please try again." }) }));
+    await page.route("**/api/ai/stream-tribute", (route) =>
+      route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ message: "Failed to generate AI tribute. Please try again." }) }),
+    );
     await page.goto(`/memorials/${memorialId}`);
     await page.getByLabel("Your tribute").fill("My own words so far.");
     await page.getByRole("button", { name: "Help me write" }).click();

@@ -19,8 +19,7 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
     db.prisma.user.create({
       data: { email: `${unique("user")}@example.com`, firstName: "Test", lastName: "User", password: "x", ...overrides },
     });
-  const makeMemorial = (userId: string) =>
-    db.prisma.memorial.create({ data: { userId, title: "In memory", firstName: "Mary", lastName: "Jones" } });
+  const makeMemorial = (userId: string) => db.prisma.memorial.create({ data: { userId, title: "In memory", firstName: "Mary", lastName: "Jones" } });
 
   it.skipIf(skip)("creates, reads and deletes every model", async () => {
     const user = await makeUser();
@@ -33,10 +32,14 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
       data: { userId: user.id, totalAmount: 1403, paymentIntentId: unique("pi"), items: { create: [{ productId: product.id, quantity: 1, price: 1299 }] } },
     });
     const created = {
-      session: await db.prisma.session.create({ data: { sid: unique("sid"), sess: { userId: user.id }, expire: new Date(Date.now() + 60_000), userId: user.id } }),
+      session: await db.prisma.session.create({
+        data: { sid: unique("sid"), sess: { userId: user.id }, expire: new Date(Date.now() + 60_000), userId: user.id },
+      }),
       media: await db.prisma.memorialMedia.create({ data: { memorialId: memorial.id, mediaUrl: "/media/x.webp", mediaType: "image/webp" } }),
       tribute: await db.prisma.tribute.create({ data: { memorialId: memorial.id, authorName: "Ann", content: "Kind soul" } }),
-      share: await db.prisma.memorialShare.create({ data: { memorialId: memorial.id, sharedByUserId: user.id, shareType: "facebook", shareData: { url: "x" } } }),
+      share: await db.prisma.memorialShare.create({
+        data: { memorialId: memorial.id, sharedByUserId: user.id, shareType: "facebook", shareData: { url: "x" } },
+      }),
       feedback: await db.prisma.feedback.create({ data: { userId: user.id, type: "ux_feedback", content: "{}", rating: 5 } }),
       popup: await db.prisma.popupState.create({ data: { userId: user.id, popupType: "ux_feedback" } }),
       cartItem: await db.prisma.cartItem.create({ data: { userId: user.id, productId: product.id, price: 1299 } }),
@@ -44,7 +47,16 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
       request: await db.prisma.friendRequest.create({ data: { senderId: user.id, receiverId: friend.id } }),
       friendship: await db.prisma.friendship.create({ data: { userId: user.id, friendId: friend.id } }),
       vaultFile: await db.prisma.vaultFile.create({
-        data: { userId: user.id, fileName: "a.pdf", originalFileName: "a.pdf", fileSize: 3, fileType: "application/pdf", category: "document", encryptedData: new Uint8Array([1, 2, 3]), encryptionKey: "wrapped" },
+        data: {
+          userId: user.id,
+          fileName: "a.pdf",
+          originalFileName: "a.pdf",
+          fileSize: 3,
+          fileType: "application/pdf",
+          category: "document",
+          encryptedData: new Uint8Array([1, 2, 3]),
+          encryptionKey: "wrapped",
+        },
       }),
       vaultPassword: await db.prisma.vaultPassword.create({ data: { userId: user.id, passwordHash: "h" } }),
       contact: await db.prisma.contactMessage.create({ data: { name: "A", email: "a@example.com", subject: "Hi", message: "Hello there!" } }),
@@ -113,7 +125,9 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
     const memorial = await makeMemorial(user.id);
     await db.prisma.session.create({ data: { sid: unique("sid"), sess: {}, expire: new Date(), userId: user.id } });
     await db.prisma.popupState.create({ data: { userId: user.id, popupType: "ux_feedback" } });
-    const contact = await db.prisma.contactMessage.create({ data: { name: "A", email: "a@example.com", subject: "s", message: "message text", userId: user.id } });
+    const contact = await db.prisma.contactMessage.create({
+      data: { name: "A", email: "a@example.com", subject: "s", message: "message text", userId: user.id },
+    });
     const feedback = await db.prisma.feedback.create({ data: { userId: user.id, type: "ux_feedback", content: "{}" } });
     const order = await db.prisma.order.create({ data: { userId: user.id, totalAmount: 100 } });
 
@@ -154,9 +168,7 @@ describe.each(databaseKinds)("data model on $name", ({ skip, open }) => {
 
   it.skipIf(skip)("refuses values outside the specs' sets", async () => {
     const user = await makeUser();
-    await expect(
-      db.prisma.memorial.create({ data: { userId: user.id, title: "t", firstName: "a", lastName: "b", visibility: "everyone" } }),
-    ).rejects.toThrow();
+    await expect(db.prisma.memorial.create({ data: { userId: user.id, title: "t", firstName: "a", lastName: "b", visibility: "everyone" } })).rejects.toThrow();
     await expect(db.prisma.cartItem.create({ data: { userId: user.id, price: 100 } })).rejects.toThrow();
     await expect(db.prisma.feedback.create({ data: { type: "ux_feedback", content: "{}", rating: 6 } })).rejects.toThrow();
   });

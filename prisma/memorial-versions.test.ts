@@ -22,7 +22,9 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
   const version = async (id: string) => (await db.prisma.memorial.findUniqueOrThrow({ where: { id } })).updatedAt.getTime();
 
   async function memorial() {
-    const user = await db.prisma.user.create({ data: { email: `v-${Date.now()}-${Math.random()}@example.test`, firstName: "V", lastName: "U", password: "x" } });
+    const user = await db.prisma.user.create({
+      data: { email: `v-${Date.now()}-${Math.random()}@example.test`, firstName: "V", lastName: "U", password: "x" },
+    });
     return db.prisma.memorial.create({ data: { userId: user.id, title: "T", firstName: "Mary", lastName: "Jones", isPublished: true } });
   }
 

@@ -58,7 +58,7 @@ export const demoMemorials: DemoMemorial[] = [
     dateOfPassing: "2021-11-03",
     biography:
       "Margaret was born above her father's ironmonger's shop on Corve Street in Ludlow, and apart from two years at teacher training college in Worcester she never really saw the point of living anywhere else. She taught at the little primary school in Church Stretton for thirty-one years, and there are grown men and women all over south Shropshire who still cannot split an infinitive without hearing her tut.\n\n" +
-      "She married Frank Ellis, a railway signalman, in 1954 at St Laurence's, and they had forty-six happy years together, three children and a succession of badly behaved spaniels. After Frank died she threw herself into the garden. Her sweet peas won at the Ludlow show more times than the committee liked to admit, and she kept a notebook of every variety she had ever grown, with comments such as \"sulky\" and \"worth the fuss\".\n\n" +
+      'She married Frank Ellis, a railway signalman, in 1954 at St Laurence\'s, and they had forty-six happy years together, three children and a succession of badly behaved spaniels. After Frank died she threw herself into the garden. Her sweet peas won at the Ludlow show more times than the committee liked to admit, and she kept a notebook of every variety she had ever grown, with comments such as "sulky" and "worth the fuss".\n\n' +
       "Margaret listened to Gardeners' Question Time every Sunday and argued with the panel out loud. She always had a tin of humbugs in her handbag, corrected the apostrophes on the greengrocer's signs with a pencil, and walked up to the castle every morning until she was eighty-seven.\n\n" +
       "She leaves her children, Susan, Peter and Ruth, seven grandchildren, two great-grandchildren and a great many very well-spoken former pupils.",
     visibility: "public",
@@ -71,7 +71,7 @@ export const demoMemorials: DemoMemorial[] = [
         authorName: "David Hollins",
         authorEmail: "david.hollins@example.com",
         content:
-          "Mrs Ellis taught me to read in 1968 and I have never stopped since. She once kept me in at playtime for writing \"could of\", and I have thanked her for it silently every day of my working life.",
+          'Mrs Ellis taught me to read in 1968 and I have never stopped since. She once kept me in at playtime for writing "could of", and I have thanked her for it silently every day of my working life.',
         isApproved: true,
         daysAgo: 318,
       },
@@ -86,8 +86,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Tom (grandson)",
         authorEmail: "tom.ellis@example.com",
-        content:
-          "Gran, I planted your Cupani seeds this spring and they came up beautifully. Still can't find where you hid the humbugs.",
+        content: "Gran, I planted your Cupani seeds this spring and they came up beautifully. Still can't find where you hid the humbugs.",
         isApproved: true,
         daysAgo: 140,
       },
@@ -122,8 +121,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Winston Bailey",
         authorEmail: "winston.bailey@example.com",
-        content:
-          "Forty years across the dominoes table and I only beat him fair and square twice. Rest easy, Des. The club is too quiet without you.",
+        content: "Forty years across the dominoes table and I only beat him fair and square twice. Rest easy, Des. The club is too quiet without you.",
         isApproved: true,
         daysAgo: 276,
       },
@@ -139,7 +137,7 @@ export const demoMemorials: DemoMemorial[] = [
         authorName: "Pastor Michael Grant",
         authorEmail: "m.grant@example.com",
         content:
-          "Desmond's bass voice held our choir together for four decades. We sang \"How Great Thou Art\" for him last Sunday and left a space on the back row.",
+          'Desmond\'s bass voice held our choir together for four decades. We sang "How Great Thou Art" for him last Sunday and left a space on the back row.',
         isApproved: false,
         daysAgo: 2,
       },
@@ -166,16 +164,14 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Kirsty Munro",
         authorEmail: null,
-        content:
-          "Fiona talked me up Liathach in a gale and made it feel like a Sunday stroll. I still carry the spare pair of gloves she insisted I take.",
+        content: "Fiona talked me up Liathach in a gale and made it feel like a Sunday stroll. I still carry the spare pair of gloves she insisted I take.",
         isApproved: true,
         daysAgo: 185,
       },
       {
         authorName: "Dr Neil Fraser",
         authorEmail: "neil.fraser@example.com",
-        content:
-          "The finest radiographer I worked with in thirty years at Raigmore, and the kindest. Patients asked for her by name.",
+        content: "The finest radiographer I worked with in thirty years at Raigmore, and the kindest. Patients asked for her by name.",
         isApproved: true,
         daysAgo: 120,
       },
@@ -210,8 +206,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Chidi Okafor",
         authorEmail: "chidi.okafor@example.com",
-        content:
-          "Big sis, you were right about everything, including the jollof. Love you always.",
+        content: "Big sis, you were right about everything, including the jollof. Love you always.",
         isApproved: true,
         daysAgo: 149,
       },
@@ -219,7 +214,7 @@ export const demoMemorials: DemoMemorial[] = [
         authorName: "Hannah Cole",
         authorEmail: null,
         content:
-          "Amara was my son's speech therapist when he was three. The first full sentence he ever said was \"Miss Amara is here\". We will never forget her.",
+          'Amara was my son\'s speech therapist when he was three. The first full sentence he ever said was "Miss Amara is here". We will never forget her.',
         isApproved: true,
         daysAgo: 140,
       },
@@ -234,16 +229,14 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Grace Adebayo",
         authorEmail: null,
-        content:
-          "Singing next to you in the altos was a joy. Every Easter we will save you a seat.",
+        content: "Singing next to you in the altos was a joy. Every Easter we will save you a seat.",
         isApproved: true,
         daysAgo: 60,
       },
       {
         authorName: "Leo Marsh",
         authorEmail: "leo.marsh@example.com",
-        content:
-          "We shared a flat in second year and she taught me to cook egusi soup at two in the morning. Thank you for every laugh, Amara.",
+        content: "We shared a flat in second year and she taught me to cook egusi soup at two in the morning. Thank you for every laugh, Amara.",
         isApproved: true,
         daysAgo: 21,
       },
@@ -270,8 +263,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Kemi Adeyemi",
         authorEmail: "kemi.adeyemi@example.com",
-        content:
-          "Dad, I finally beat Tunde at chess using the Sicilian you taught me. He was furious. You would have loved it.",
+        content: "Dad, I finally beat Tunde at chess using the Sicilian you taught me. He was furious. You would have loved it.",
         isApproved: true,
         daysAgo: 40,
       },
@@ -309,7 +301,7 @@ export const demoMemorials: DemoMemorial[] = [
       "Eileen was born on St Patrick's Day on a small farm outside Castlebar in County Mayo, which she took as a sign that she was destined for great things. In 1946 she took the boat from Dublin to Liverpool with her sister Bridget to train as a nurse, and stayed for the rest of her life.\n\n" +
       "She worked on the children's wards at the Liverpool Royal Infirmary and then, for many years, as a district nurse around Bootle and Litherland, cycling between patients in all weathers with her bag strapped to the handlebars. Half the street seemed to have been delivered, stitched up or lectured by her at one time or another.\n\n" +
       "She married Jimmy O'Connell, a docker from Scotland Road, in 1950, and together they raised six children in a terraced house on Stanley Road that always seemed to have room for one more at the table. Eileen was a devoted Evertonian, a ferocious cribbage player and a regular at the Thursday bingo, where she was widely suspected of having a system.\n\n" +
-      "She did the crossword in pen every morning, sang \"The Rose of Mooncoin\" at every family party whether asked or not, and kept a Sacred Heart lamp burning in the hall for as long as anyone can remember. She leaves six children, sixteen grandchildren and more great-grandchildren than she could keep count of.",
+      'She did the crossword in pen every morning, sang "The Rose of Mooncoin" at every family party whether asked or not, and kept a Sacred Heart lamp burning in the hall for as long as anyone can remember. She leaves six children, sixteen grandchildren and more great-grandchildren than she could keep count of.',
     visibility: "public",
     isPublished: true,
     portrait: "/demo/portraits/eileen.svg",
@@ -327,8 +319,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Sean O'Connell",
         authorEmail: "sean.oconnell@example.com",
-        content:
-          "Nan, the bingo hall isn't the same. Nobody shouts \"two little ducks\" with the right amount of scorn any more.",
+        content: 'Nan, the bingo hall isn\'t the same. Nobody shouts "two little ducks" with the right amount of scorn any more.',
         isApproved: true,
         daysAgo: 300,
       },
@@ -379,16 +370,14 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Gurdwara seva team",
         authorEmail: null,
-        content:
-          "Bibi ji never missed a Sunday in the langar kitchen. We keep her rolling pin on the shelf by the window.",
+        content: "Bibi ji never missed a Sunday in the langar kitchen. We keep her rolling pin on the shelf by the window.",
         isApproved: true,
         daysAgo: 150,
       },
       {
         authorName: "Aman Bhatti",
         authorEmail: "aman.bhatti@example.com",
-        content:
-          "Dadi, I put the Diwali lights up in the shop window this year. They were crooked, but I did it the way you showed me.",
+        content: "Dadi, I put the Diwali lights up in the shop window this year. They were crooked, but I did it the way you showed me.",
         isApproved: false,
         daysAgo: 1,
       },
@@ -405,7 +394,7 @@ export const demoMemorials: DemoMemorial[] = [
       "Gareth was born in Merthyr Tydfil and went underground at Merthyr Vale colliery at sixteen, like his father and grandfather before him. When the pit closed in 1989 he was thirty-six, with two children and a mortgage, and he surprised everyone, including himself, by going back to college in Pontypridd and qualifying as a PE teacher.\n\n" +
       "He taught at a comprehensive in the valley for twenty years and coached the juniors at Treharris RFC every Sunday morning, rain or more rain. He had a whistle he refused to replace, a tracksuit older than most of his players, and a gift for making the smallest, least confident child feel like they had just scored at the Arms Park.\n\n" +
       "Gareth sang second tenor in the Treharris male voice choir for many years, grew rhubarb that he gave away by the armful whether you wanted it or not, and told the same five terrible jokes at every family gathering. He took Siân to Tenby every August for forty-four years, and swore blind the sea was warm.\n\n" +
-      "He leaves Siân, their children Rhys and Carys, four grandchildren, and generations of valley rugby players who still hear him shouting \"low and hard\" whenever they make a tackle.",
+      'He leaves Siân, their children Rhys and Carys, four grandchildren, and generations of valley rugby players who still hear him shouting "low and hard" whenever they make a tackle.',
     visibility: "public",
     isPublished: true,
     portrait: "/demo/portraits/gareth.svg",
@@ -459,8 +448,7 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Betty from the WI",
         authorEmail: null,
-        content:
-          "Nobody could run a tombola like Joan. Our stall has never made as much since.",
+        content: "Nobody could run a tombola like Joan. Our stall has never made as much since.",
         isApproved: true,
         daysAgo: 90,
       },
@@ -508,16 +496,14 @@ export const demoMemorials: DemoMemorial[] = [
       {
         authorName: "Kevin Ashworth",
         authorEmail: null,
-        content:
-          "Tomasz rewired my mum's house when she was ill and wouldn't take a penny for it. He just asked for a cup of tea and a look at her garden.",
+        content: "Tomasz rewired my mum's house when she was ill and wouldn't take a penny for it. He just asked for a cup of tea and a look at her garden.",
         isApproved: true,
         daysAgo: 105,
       },
       {
         authorName: "Paweł Zieliński",
         authorEmail: "pawel.zielinski@example.com",
-        content:
-          "Twenty years of fishing the Nene together, and he still caught the biggest carp every time. Spoczywaj w pokoju, przyjacielu.",
+        content: "Twenty years of fishing the Nene together, and he still caught the biggest carp every time. Spoczywaj w pokoju, przyjacielu.",
         isApproved: true,
         daysAgo: 80,
       },
@@ -681,8 +667,7 @@ export const demoProducts: DemoProduct[] = [
   // Cards
   {
     name: "Sympathy Card Pack (6)",
-    description:
-      "Six blank sympathy cards with watercolour wildflower designs and recycled kraft envelopes. Printed in Yorkshire on FSC-certified card.",
+    description: "Six blank sympathy cards with watercolour wildflower designs and recycled kraft envelopes. Printed in Yorkshire on FSC-certified card.",
     price: 899,
     category: "Cards",
     stockQuantity: 60,

@@ -19,7 +19,9 @@ describe.each(databaseKinds)("demo data on $name", ({ skip, open }) => {
     expect(await db.prisma.user.count()).toBe(3);
     const admin = await db.prisma.user.findUniqueOrThrow({ where: { email: demoAccounts.admin.email } });
     expect(admin.isAdmin).toBe(true);
-    expect(await verifyPassword(demoAccounts.alice.password, (await db.prisma.user.findUniqueOrThrow({ where: { email: demoAccounts.alice.email } })).password)).toBe(true);
+    expect(
+      await verifyPassword(demoAccounts.alice.password, (await db.prisma.user.findUniqueOrThrow({ where: { email: demoAccounts.alice.email } })).password),
+    ).toBe(true);
     expect(await verifyPassword("wrong-password", admin.password)).toBe(false);
 
     expect(await db.prisma.memorial.count()).toBe(demoMemorials.length);

@@ -12,9 +12,7 @@ export const demoAccounts: Record<DemoOwner, { email: string; password: string; 
   bob: { email: "bob@everlight.test", password: "BobDemo123", firstName: "Bob", lastName: "Hughes", isAdmin: false, role: "Member" },
 };
 
-export type SeedResult =
-  | { loaded: true; accounts: { role: string; email: string; password: string }[] }
-  | { loaded: false; reason: string };
+export type SeedResult = { loaded: true; accounts: { role: string; email: string; password: string }[] } | { loaded: false; reason: string };
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -9,7 +9,18 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 /** What the build reads: change any of these and the next start builds again. */
-export const BUILD_INPUTS = ["app", "server", "public", "prisma", "package.json", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "scripts/compress-assets.mjs"];
+export const BUILD_INPUTS = [
+  "app",
+  "server",
+  "public",
+  "prisma",
+  "package.json",
+  "package-lock.json",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "tsconfig.json",
+  "scripts/compress-assets.mjs",
+];
 const STAMP = path.join("build", ".sources");
 
 /** A fingerprint of every file under the inputs: its path, size and modification time. */

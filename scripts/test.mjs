@@ -12,7 +12,14 @@ const lines = [];
 const failures = [];
 
 function firstLine(message) {
-  return String(message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim())?.trim().slice(0, 300) ?? "";
+  return (
+    String(message ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((line) => line.trim())
+      ?.trim()
+      .slice(0, 300) ?? ""
+  );
 }
 mkdirSync("test-results", { recursive: true });
 
@@ -83,7 +90,12 @@ lines.push(`build        ${build.ok ? "passed" : "FAILED"} (${build.seconds}s)`)
 // 3. Unit and integration tests.
 rmSync("test-results/vitest.json", { force: true });
 const vitest = run("unit + integration", "npx", [
-  "--no-install", "vitest", "run", "--reporter=default", "--reporter=json", "--outputFile.json=test-results/vitest.json",
+  "--no-install",
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-results/vitest.json",
 ]);
 const v = readJson("test-results/vitest.json");
 if (v) {
@@ -92,7 +104,8 @@ if (v) {
   totals.skipped += v.numPendingTests + v.numTodoTests;
   for (const file of v.testResults ?? []) {
     for (const test of file.assertionResults ?? []) {
-      if (test.status === "failed") failures.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} › ${test.fullName}\n        ${firstLine(test.failureMessages?.[0])}`);
+      if (test.status === "failed")
+        failures.push(`vitest  ${file.name.replace(process.cwd() + "/", "")} › ${test.fullName}\n        ${firstLine(test.failureMessages?.[0])}`);
     }
     if (file.status === "failed" && !(file.assertionResults ?? []).some((t) => t.status === "failed")) {
       failures.push(`vitest  ${file.name.replace(process.cwd() + "/", "")}\n        ${firstLine(file.message)}`);

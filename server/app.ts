@@ -73,18 +73,10 @@ export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
   secureDataDir(env.dataDir);
   const db = getDatabase();
-  log(
-    db.sql.kind === "pglite"
-      ? `Database: embedded PostgreSQL (PGlite) in ${env.dataDir}`
-      : "Database: PostgreSQL from DATABASE_URL",
-  );
+  log(db.sql.kind === "pglite" ? `Database: embedded PostgreSQL (PGlite) in ${env.dataDir}` : "Database: PostgreSQL from DATABASE_URL");
   const result = await migrate(db.sql);
   for (const warning of result.warnings) log(`Warning: ${warning}`);
-  log(
-    result.applied.length
-      ? `Migrations applied: ${result.applied.join(", ")}`
-      : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`,
-  );
+  log(result.applied.length ? `Migrations applied: ${result.applied.join(", ")}` : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`);
   mailWorker = startMailWorker();
   const retryRefunds = () => {
     void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));

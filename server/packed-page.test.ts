@@ -11,7 +11,11 @@ const N = "NONCE_8f3a";
 const S = "STAMP_c71e";
 
 const cases: [string, string, Record<string, string>][] = [
-  ["placeholders in the middle", `<html><script nonce="${N}">go()</script><input value="${S}"><script nonce="${N}"></script></html>`, { [N]: "abc+/==", [S]: "1795440590187.pnrlD7QY" }],
+  [
+    "placeholders in the middle",
+    `<html><script nonce="${N}">go()</script><input value="${S}"><script nonce="${N}"></script></html>`,
+    { [N]: "abc+/==", [S]: "1795440590187.pnrlD7QY" },
+  ],
   ["placeholders at both ends and side by side", `${N}${S}middle${S}${N}`, { [N]: "n", [S]: "s" }],
   ["no placeholders at all", "<p>Nothing to fill in.</p>", {}],
   ["an empty value", `a${N}b`, { [N]: "" }],

@@ -18,8 +18,14 @@ async function publicMemorial(owner: Client, biography = "She kept bees on the h
 }
 
 async function addPhoto(owner: Client, id: string) {
-  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 140, b: 60 } } }).png().toBuffer();
-  const res = await owner.post(`/api/memorials/${id}/media`, { mediaData: `data:image/png;base64,${bytes.toString("base64")}`, fileName: "hill.png", fileType: "image/png" });
+  const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 140, b: 60 } } })
+    .png()
+    .toBuffer();
+  const res = await owner.post(`/api/memorials/${id}/media`, {
+    mediaData: `data:image/png;base64,${bytes.toString("base64")}`,
+    fileName: "hill.png",
+    fileType: "image/png",
+  });
   expect(res.status, res.text).toBe(201);
   return res.json as { id: string; mediaUrl: string };
 }
@@ -169,7 +175,14 @@ describe("the anonymous memorial page cache", () => {
     const visitor = client(server.url);
     const form = await visitor.get(`/memorials/${id}`);
     await new Promise((resolve) => setTimeout(resolve, 3100)); // the form's minimum fill time
-    const body = new URLSearchParams({ intent: "tribute", authorName: "Noor", authorEmail: "", content: "Thank you for the summers at the lake.", website: "", formStartedAt: stampOf(form)! });
+    const body = new URLSearchParams({
+      intent: "tribute",
+      authorName: "Noor",
+      authorEmail: "",
+      content: "Thank you for the summers at the lake.",
+      website: "",
+      formStartedAt: stampOf(form)!,
+    });
     const sent = await visitor.request("POST", `/memorials/${id}`, { body: body.toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(sent.status, sent.text.slice(0, 300)).toBe(303);
     const landed = await visitor.get(`/memorials/${id}`);

@@ -141,7 +141,9 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
       return { version, page: null, headers: [], bytes: 256 };
     }
     const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
-    const kept = [...response.headers].filter(([name]) => !["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"].includes(name));
+    const kept = [...response.headers].filter(
+      ([name]) => !["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"].includes(name),
+    );
     return { version, page, headers: kept, bytes: page.text.length + page.gzip.length + 512 };
   }
 

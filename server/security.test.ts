@@ -34,7 +34,11 @@ describe("isCrossOrigin", () => {
 
 describe("contentSecurityPolicy", () => {
   const directives = (nonce: string) =>
-    Object.fromEntries(contentSecurityPolicy(nonce).split(/;\s*/).map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+    Object.fromEntries(
+      contentSecurityPolicy(nonce)
+        .split(/;\s*/)
+        .map((d) => [d.split(" ")[0], d.split(" ").slice(1)]),
+    );
 
   it("allows scripts only from this site or with the response's nonce", () => {
     const csp = directives("abc123==");

@@ -14,20 +14,25 @@ type Who = "visitor" | "member" | "admin";
 export function adminRouteFailures(key: string, observed: Record<Who, { status: number; location: string | null }>): string[] {
   const failures: string[] = [];
   const { visitor, member, admin } = observed;
-  if (!(visitor.status >= 300 && visitor.status < 400 && (visitor.location ?? "").startsWith("/login"))) failures.push(`${key}: visitor got ${visitor.status} ${visitor.location ?? ""}, expected a redirect to /login`);
+  if (!(visitor.status >= 300 && visitor.status < 400 && (visitor.location ?? "").startsWith("/login")))
+    failures.push(`${key}: visitor got ${visitor.status} ${visitor.location ?? ""}, expected a redirect to /login`);
   if (member.status !== 403) failures.push(`${key}: member got ${member.status}, expected 403`);
-  if (admin.status === 401 || admin.status === 403 || admin.status >= 500 || (admin.location ?? "").startsWith("/login")) failures.push(`${key}: administrator got ${admin.status}, expected to be let in`);
+  if (admin.status === 401 || admin.status === 403 || admin.status >= 500 || (admin.location ?? "").startsWith("/login"))
+    failures.push(`${key}: administrator got ${admin.status}, expected to be let in`);
   return failures;
 }
 
 describe("the matrix's own check", () => {
   it("catches a page whose guard is missing (a member let in) and passes a guarded one", () => {
-    const guarded = { visitor: { status: 302, location: "/login?redirectTo=%2Fadmin" }, member: { status: 403, location: null }, admin: { status: 200, location: null } };
+    const guarded = {
+      visitor: { status: 302, location: "/login?redirectTo=%2Fadmin" },
+      member: { status: 403, location: null },
+      admin: { status: 200, location: null },
+    };
     expect(adminRouteFailures("GET /admin", guarded)).toEqual([]);
-    expect(adminRouteFailures("POST /admin/x", { ...guarded, visitor: { status: 303, location: "/admin/x" }, member: { status: 303, location: "/admin/x" } })).toEqual([
-      "POST /admin/x: visitor got 303 /admin/x, expected a redirect to /login",
-      "POST /admin/x: member got 303, expected 403",
-    ]);
+    expect(
+      adminRouteFailures("POST /admin/x", { ...guarded, visitor: { status: 303, location: "/admin/x" }, member: { status: 303, location: "/admin/x" } }),
+    ).toEqual(["POST /admin/x: visitor got 303 /admin/x, expected a redirect to /login", "POST /admin/x: member got 303, expected 403"]);
   });
 });
 
@@ -42,7 +47,13 @@ describe("every /admin page and action as a visitor, a member and an administrat
     callers.member = (await registerMember(server.url)).api;
     callers.admin = client(server.url);
     expect((await callers.admin.post("/api/auth/login", { email: "admin@everlight.test", password: "AdminDemo123" })).json.isAdmin).toBe(true);
-    const product = await callers.admin.post("/api/admin/products", { name: "Matrix candle", description: "For the role matrix", price: 1299, category: "Candles", stockQuantity: 3 });
+    const product = await callers.admin.post("/api/admin/products", {
+      name: "Matrix candle",
+      description: "For the role matrix",
+      price: 1299,
+      category: "Candles",
+      stockQuantity: 3,
+    });
     expect(product.status).toBe(201);
     productId = product.json.id;
   });
@@ -52,7 +63,20 @@ describe("every /admin page and action as a visitor, a member and an administrat
 
   it("sends visitors to sign in, refuses members with 403 and lets administrators in, for every page and action in the table", async () => {
     const routes = (await routeTable()).filter((r) => !r.api && /^\/admin(\/|$)/.test(r.pattern));
-    expect(routes.map((r) => r.pattern)).toEqual(expect.arrayContaining(["/admin", "/admin/tributes", "/admin/users", "/admin/products", "/admin/orders", "/admin/news", "/admin/feedback", "/admin/contact", "/admin/analytics", "/admin/audit"]));
+    expect(routes.map((r) => r.pattern)).toEqual(
+      expect.arrayContaining([
+        "/admin",
+        "/admin/tributes",
+        "/admin/users",
+        "/admin/products",
+        "/admin/orders",
+        "/admin/news",
+        "/admin/feedback",
+        "/admin/contact",
+        "/admin/analytics",
+        "/admin/audit",
+      ]),
+    );
     const failures: string[] = [];
     let actions = 0;
     for (const route of routes) {
@@ -64,7 +88,10 @@ describe("every /admin page and action as a visitor, a member and an administrat
           const res =
             method === "GET"
               ? await callers[who].get(path)
-              : await callers[who].request("POST", path, { body: "intent=nothing", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url } });
+              : await callers[who].request("POST", path, {
+                  body: "intent=nothing",
+                  headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url },
+                });
           seen[who] = { status: res.status, location: res.headers.get("location") };
         }
         return seen;

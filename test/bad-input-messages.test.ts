@@ -25,7 +25,8 @@ const escapeHtml = (text: string) => text.replace(/'/g, "&#x27;");
 /** The memorial form as the browser sends it without JavaScript (multipart, every field). */
 function memorialForm(fields: Record<string, string>) {
   const form = new FormData();
-  for (const [name, value] of Object.entries({ firstName: "Ann", lastName: "Lee", visibility: "public", category: "individual", intent: "publish", ...fields })) form.append(name, value);
+  for (const [name, value] of Object.entries({ firstName: "Ann", lastName: "Lee", visibility: "public", category: "individual", intent: "publish", ...fields }))
+    form.append(name, value);
   return form;
 }
 
@@ -66,8 +67,17 @@ describe("hidden control characters (a NUL byte cannot be stored)", () => {
   });
 
   it("refuses a name with a NUL byte on the register form, next to the field, once", async () => {
-    const body = new URLSearchParams({ firstName: "An\u0000n", lastName: "Lee", email: "nul@example.test", password: "Correct1horse", confirmPassword: "Correct1horse" });
-    const res = await client(server.url).request("POST", "/register", { body: body.toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const body = new URLSearchParams({
+      firstName: "An\u0000n",
+      lastName: "Lee",
+      email: "nul@example.test",
+      password: "Correct1horse",
+      confirmPassword: "Correct1horse",
+    });
+    const res = await client(server.url).request("POST", "/register", {
+      body: body.toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(400);
     // Once, in the list of errors under the field (it is also in the page's data for its script).
     expect(res.text.split(`<li>${escapeHtml(TEXT_MESSAGES.control)}</li>`).length - 1).toBe(1);

@@ -7,7 +7,10 @@ import { freePort, linkIn, startSmtp, type TestSmtp } from "./smtp-server";
 // the password reset from the forms, and a mail server that is down never failing a request.
 
 const SITE = "https://everlight.example";
-const form = (values: Record<string, string>) => ({ body: new URLSearchParams(values).toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+const form = (values: Record<string, string>) => ({
+  body: new URLSearchParams(values).toString(),
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+});
 /** A link from an email, sent to this test's server instead of PUBLIC_URL's host. */
 const local = (server: TestServer, link: string) => link.replace(SITE, "");
 
@@ -135,7 +138,10 @@ describe("a mail server that is down", () => {
     const started = Date.now();
     const changed = await api.put("/api/auth/change-password", { currentPassword: "Correct1horse", newPassword: "Brand2new-pass" });
     expect(changed.status).toBe(200);
-    const asked = await client(server.url).request("POST", "/forgot-password", { body: "email=someone%40example.test", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const asked = await client(server.url).request("POST", "/forgot-password", {
+      body: "email=someone%40example.test",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(asked.status).toBe(303);
     expect(Date.now() - started).toBeLessThan(5000);
     // The worker tried, failed, and will try again (its log says so); the server is as healthy as ever.
@@ -146,4 +152,3 @@ describe("a mail server that is down", () => {
     expect((await client(server.url).get("/healthz")).status).toBe(200);
   });
 });
-

@@ -25,7 +25,9 @@ export async function startFeedServer(): Promise<FeedTestServer> {
   const items: Record<"rss" | "atom", FeedItem[]> = { rss: [], atom: [] };
   const hits = new Map<string, number>();
   const sockets = new Set<Socket>();
-  const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 120, g: 90, b: 200 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 120, g: 90, b: 200 } } })
+    .png()
+    .toBuffer();
   let base = "";
 
   const rss = () =>

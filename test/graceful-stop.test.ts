@@ -38,10 +38,18 @@ describe.each(serverDatabases())("a stop signal on %s", (database) => {
     try {
       const host = new URL(server.url).host;
       // A request in flight: its body half sent.
-      const body = JSON.stringify({ name: "Ann Lee", email: "ann@example.test", subject: "Sent during a restart", message: "This message must not be lost.", type: "general" });
+      const body = JSON.stringify({
+        name: "Ann Lee",
+        email: "ann@example.test",
+        subject: "Sent during a restart",
+        message: "This message must not be lost.",
+        type: "general",
+      });
       const busy = await open(server);
       const busyText = readAll(busy);
-      busy.write(`POST /api/contact HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nX-Forwarded-For: 10.77.0.1\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 40)}`);
+      busy.write(
+        `POST /api/contact HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nX-Forwarded-For: 10.77.0.1\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 40)}`,
+      );
       // An idle keep-alive connection, after one whole answer (by then the post above is being read).
       const idle = await open(server);
       let idleSoFar = "";

@@ -201,7 +201,10 @@ export function client(
       const name = pair.slice(0, at).trim();
       const value = pair.slice(at + 1).trim();
       const attr = (key: string) =>
-        attributes.map((a) => a.trim()).find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1);
+        attributes
+          .map((a) => a.trim())
+          .find((a) => a.toLowerCase().startsWith(`${key}=`))
+          ?.slice(key.length + 1);
       const maxAge = attr("max-age");
       const expires = attr("expires");
       const gone = !value || (maxAge !== undefined && Number(maxAge) <= 0) || (expires !== undefined && Date.parse(expires) <= Date.now());
@@ -210,7 +213,7 @@ export function client(
     }
   };
 
-  const request = async <T,>(method: string, pathname: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
+  const request = async <T>(method: string, pathname: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers = new Headers({ "X-Forwarded-For": ip, ...opts.headers });
     if (jar.size && !headers.has("Cookie")) headers.set("Cookie", cookieHeader());
     let body: string | Uint8Array<ArrayBuffer> | undefined = opts.body;
@@ -246,7 +249,10 @@ export function client(
 }
 
 /** A new member registered through the /api, signed in on a client of their own. */
-export async function registerMember(baseUrl: string, name: { firstName: string; lastName: string } = { firstName: "Test", lastName: "Member" }): Promise<{ api: Client; id: string }> {
+export async function registerMember(
+  baseUrl: string,
+  name: { firstName: string; lastName: string } = { firstName: "Test", lastName: "Member" },
+): Promise<{ api: Client; id: string }> {
   const api = client(baseUrl);
   const res = await api.post("/api/auth/register", { ...name, email: `m-${randomBytes(5).toString("hex")}@example.test`, password: "Correct1horse" });
   if (res.status !== 201) throw new Error(`Registering a test member answered ${res.status}: ${res.text}`);

@@ -28,7 +28,9 @@ describe("the layers of app/", () => {
   });
 
   it("knows every file's layer", () => {
-    const unknown = sourcesUnder("app").filter((f) => layerOf(f.path) === "outside").map((f) => f.path);
+    const unknown = sourcesUnder("app")
+      .filter((f) => layerOf(f.path) === "outside")
+      .map((f) => f.path);
     expect(unknown).toEqual([]);
   });
 });

@@ -55,7 +55,13 @@ export function importsOf(source: string): Import[] {
   for (const m of source.matchAll(statement)) {
     const names = m[3];
     // `import { type A, type B }` is type-only too.
-    const allTyped = /^\{[\s\S]*\}$/.test(names.trim()) && names.replace(/[{}\s]/g, "").split(",").filter(Boolean).every((n) => n.startsWith("type"));
+    const allTyped =
+      /^\{[\s\S]*\}$/.test(names.trim()) &&
+      names
+        .replace(/[{}\s]/g, "")
+        .split(",")
+        .filter(Boolean)
+        .every((n) => n.startsWith("type"));
     found.push({ specifier: m[4], typeOnly: !!m[2] || allTyped, names });
   }
   for (const m of source.matchAll(/(?:^|\n)\s*import\s+["']([^"']+)["']/g)) found.push({ specifier: m[1], typeOnly: false, names: "" });

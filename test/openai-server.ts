@@ -37,7 +37,8 @@ export async function startOpenAiServer(): Promise<OpenAiTestServer> {
       body = raw;
     }
     requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
-    if (req.method !== "POST" || req.url !== "/v1/chat/completions") return sendJson(res, 404, { error: { message: "Not found", type: "invalid_request_error" } });
+    if (req.method !== "POST" || req.url !== "/v1/chat/completions")
+      return sendJson(res, 404, { error: { message: "Not found", type: "invalid_request_error" } });
     const now = typeof behaviour === "function" ? behaviour(body) : behaviour;
     if ("hang" in now) return; // never answers; stop() cuts the connection
     if ("status" in now) return sendJson(res, now.status, { error: { message: now.message ?? "The server had an error", type: "server_error" } });

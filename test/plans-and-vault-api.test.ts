@@ -17,22 +17,38 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
   /** A Forever Plus member whose vault is 3 MB short of full (written straight into the database). */
   const nearlyFull = { email: `full-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`, password: "Correct1horse" };
   beforeAll(async () => {
-    server = await startServer({}, {
-      database,
-      prepare: async (db) => {
-        const user = await db.prisma.user.create({
-          data: { email: nearlyFull.email, firstName: "Full", lastName: "Vault", password: await hashPassword(nearlyFull.password), subscriptionPlan: "forever_plus" },
-        });
-        const fileSize = 10 * 1024 * 1024;
-        const count = Math.floor((VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024) / fileSize);
-        const rest = VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024 - count * fileSize;
-        await db.prisma.vaultFile.createMany({
-          data: [...Array.from({ length: count }, () => fileSize), rest].map((size, i) => ({
-            userId: user.id, fileName: `vault/${user.id}/f${i}`, originalFileName: `old-${i}.pdf`, fileSize: size, fileType: "application/pdf", category: "document", storageKey: `vault/${user.id}/f${i}`, encryptionKey: "unused",
-          })),
-        });
+    server = await startServer(
+      {},
+      {
+        database,
+        prepare: async (db) => {
+          const user = await db.prisma.user.create({
+            data: {
+              email: nearlyFull.email,
+              firstName: "Full",
+              lastName: "Vault",
+              password: await hashPassword(nearlyFull.password),
+              subscriptionPlan: "forever_plus",
+            },
+          });
+          const fileSize = 10 * 1024 * 1024;
+          const count = Math.floor((VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024) / fileSize);
+          const rest = VAULT_LIMITS.quotaBytes - 3 * 1024 * 1024 - count * fileSize;
+          await db.prisma.vaultFile.createMany({
+            data: [...Array.from({ length: count }, () => fileSize), rest].map((size, i) => ({
+              userId: user.id,
+              fileName: `vault/${user.id}/f${i}`,
+              originalFileName: `old-${i}.pdf`,
+              fileSize: size,
+              fileType: "application/pdf",
+              category: "document",
+              storageKey: `vault/${user.id}/f${i}`,
+              encryptionKey: "unused",
+            })),
+          });
+        },
       },
-    });
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -50,7 +66,9 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
 
   it("ten Continue to Payment at once give one payment; a tab left open never downgrades and is refunded; ten completions grant once", async () => {
     const { api } = await registerMember(server.url);
-    const starts = await Promise.all(Array.from({ length: 10 }, () => api.post("/api/create-subscription-payment", { planId: "forever", paymentType: "full" })));
+    const starts = await Promise.all(
+      Array.from({ length: 10 }, () => api.post("/api/create-subscription-payment", { planId: "forever", paymentType: "full" })),
+    );
     expect(starts.map((r) => r.status)).toEqual(starts.map(() => 200));
     const ids = new Set(starts.map((r) => r.json.paymentIntentId as string));
     expect(ids.size).toBe(1);
@@ -67,8 +85,13 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     // The older tab pays Forever: refused as a step down, refunded, the plan unchanged.
     const stale = await api.post("/api/test-payments/pay", { paymentIntentId: forever });
     expect(stale.status).toBe(409);
-    expect(stale.json.message).toMatch(/^You already have the Forever Plus \(with Vault\) plan, which includes this one, so this payment changed nothing\. Your payment of £279\.00 has been refunded\.$/);
-    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId: forever })).toMatchObject({ status: 409, json: { message: stale.json.message } });
+    expect(stale.json.message).toMatch(
+      /^You already have the Forever Plus \(with Vault\) plan, which includes this one, so this payment changed nothing\. Your payment of £279\.00 has been refunded\.$/,
+    );
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId: forever })).toMatchObject({
+      status: 409,
+      json: { message: stale.json.message },
+    });
     expect((await api.get("/api/auth/user")).json).toMatchObject({ subscriptionPlan: "forever_plus", subscriptionExpiryDate: null });
   });
 
@@ -87,7 +110,10 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     expect(created.json.clientSecret).toEqual(expect.any(String));
     const paymentIntentId = created.json.paymentIntentId;
     // Not paid: nothing granted.
-    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({ status: 402, json: { message: SUBSCRIPTION_MESSAGES.unpaid } });
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({
+      status: 402,
+      json: { message: SUBSCRIPTION_MESSAGES.unpaid },
+    });
     // Someone else cannot pay it or claim it.
     const { api: other } = await registerMember(server.url);
     expect((await other.post("/api/test-payments/pay", { paymentIntentId })).status).toBe(404);
@@ -97,10 +123,16 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     expect(await api.post("/api/test-payments/pay", { paymentIntentId })).toMatchObject({ status: 200, json: { status: "succeeded", planId: "forever_plus" } });
     expect((await api.get("/api/auth/user")).json).toMatchObject({ subscriptionPlan: "forever_plus", subscriptionExpiryDate: null });
     // Completing it again changes nothing; the other member is still on the free plan.
-    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({ status: 200, json: { planId: "forever_plus", alreadyDone: true } });
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({
+      status: 200,
+      json: { planId: "forever_plus", alreadyDone: true },
+    });
     expect((await other.post("/api/complete-subscription-upgrade", { paymentIntentId })).status).toBe(404);
     expect((await other.get("/api/auth/user")).json.subscriptionPlan).toBe("free");
-    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId, planId: "forever" })).toMatchObject({ status: 409, json: { message: SUBSCRIPTION_MESSAGES.wrongPlan } });
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId, planId: "forever" })).toMatchObject({
+      status: 409,
+      json: { message: SUBSCRIPTION_MESSAGES.wrongPlan },
+    });
 
     // Paid in full: nothing to cancel, said plainly.
     expect(await api.post("/api/cancel-subscription", {})).toMatchObject({ status: 409, json: { message: SUBSCRIPTION_MESSAGES.paidInFull } });
@@ -125,7 +157,10 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
   it("keeps the vault closed to Forever and to the free plan, with subscriptionRequired", async () => {
     const { api: forever } = await memberOn("forever");
     for (const api of [forever, (await registerMember(server.url)).api]) {
-      expect(await api.get("/api/vault/password")).toMatchObject({ status: 402, json: { subscriptionRequired: true, message: VAULT_MESSAGES.subscriptionRequired } });
+      expect(await api.get("/api/vault/password")).toMatchObject({
+        status: 402,
+        json: { subscriptionRequired: true, message: VAULT_MESSAGES.subscriptionRequired },
+      });
       const upload = await api.post("/api/vault/files", { fileName: "will.pdf", fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });
       expect(upload).toMatchObject({ status: 402, json: { subscriptionRequired: true } });
     }
@@ -172,7 +207,10 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     expect(await second.get("/api/vault/files")).toMatchObject({ status: 423, json: { locked: true } });
     expect((await second.get(`/api/vault/files/${id}/download`)).status).toBe(423);
     expect((await second.delete(`/api/vault/files/${id}`)).status).toBe(423);
-    expect(await second.post("/api/vault/verify", { password: "Wrong-pass1" })).toMatchObject({ status: 200, json: { valid: false, message: VAULT_MESSAGES.invalidPassword } });
+    expect(await second.post("/api/vault/verify", { password: "Wrong-pass1" })).toMatchObject({
+      status: 200,
+      json: { valid: false, message: VAULT_MESSAGES.invalidPassword },
+    });
     expect(await second.post("/api/vault/verify", { password: "Str0ng-pass" })).toMatchObject({ status: 200, json: { valid: true } });
     expect((await second.get("/api/vault/files")).json.map((f: { id: string }) => f.id)).toEqual([id]);
     expect((await second.delete(`/api/vault/files/${id}`)).status).toBeLessThan(300);
@@ -189,7 +227,9 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     const uploaded = await api.post("/api/vault/files", { fileName: name, fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });
     expect(uploaded.status).toBe(201);
     const download = await api.get(`/api/vault/files/${uploaded.json.id}/download`);
-    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="Mum's diagnosis (draft)*.pdf"; filename*=UTF-8''Mum%27s%20diagnosis%20%28draft%29%2A.pdf`);
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="Mum's diagnosis (draft)*.pdf"; filename*=UTF-8''Mum%27s%20diagnosis%20%28draft%29%2A.pdf`,
+    );
     expect((await api.post("/api/vault/password", { password: "Str0ng-pass" })).status).toBe(201);
 
     const email = (await api.get("/api/auth/user")).json.email;
@@ -222,11 +262,20 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     // 3 MB left, 8 files of 1 MB at once: at most 3 fit.
     const file = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(1024 * 1024 - 9, 32)]);
     const responses = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => client(server.url, { cookie: api.cookie }).post("/api/vault/files", { fileName: `part-${i}.pdf`, fileType: "application/pdf", fileData: dataUrl("application/pdf", file) })),
+      Array.from({ length: 8 }, (_, i) =>
+        client(server.url, { cookie: api.cookie }).post("/api/vault/files", {
+          fileName: `part-${i}.pdf`,
+          fileType: "application/pdf",
+          fileData: dataUrl("application/pdf", file),
+        }),
+      ),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length, String(statuses)).toBe(3);
-    expect(statuses.filter((s) => s !== 201).every((s) => s === 413 || s === 507 || s === 400), String(statuses)).toBe(true);
+    expect(
+      statuses.filter((s) => s !== 201).every((s) => s === 413 || s === 507 || s === 400),
+      String(statuses),
+    ).toBe(true);
     const listed = await api.get("/api/vault/files");
     expect(listed.status).toBe(200);
   });

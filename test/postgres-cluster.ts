@@ -54,8 +54,15 @@ export async function startCluster(): Promise<Cluster> {
   };
   run(bins.initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync", "--no-instructions"]);
   run(bins.pgCtl, [
-    "-D", dataDir, "-l", path.join(dir, "server.log"), "-w", "-t", "30",
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dir, "server.log"),
+    "-w",
+    "-t",
+    "30",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
     "start",
   ]);
   let stopped = false;

@@ -16,13 +16,19 @@ import { addToBasket, insertProducts, SHIPPING, shopProducts } from "./shop";
 // - no kept copy ever holds a member's name, a flash message, a form's error, or the nonce or form stamp
 //   of another request.
 
-const products = shopProducts({ urn: { price: 1250, stock: 9 }, candle: { price: 399, stock: 40, category: "Candles" }, lantern: { price: 2500, stock: 1, category: "Garden" } });
+const products = shopProducts({
+  urn: { price: 1250, stock: 9 },
+  candle: { price: 399, stock: 40, category: "Candles" },
+  lantern: { price: 2500, stock: 1, category: "Garden" },
+});
 const ADMIN = { email: `admin-${randomBytes(4).toString("hex")}@example.test`, password: "Lantern-Keeper-42" };
 
 /** For startServer({ prepare }): the products, and an administrator to fetch the news. */
 async function prepare(db: Database) {
   await insertProducts(products)(db);
-  await db.prisma.user.create({ data: { email: ADMIN.email, password: await hashPassword(ADMIN.password), firstName: "Ada", lastName: "Keeper", isAdmin: true } });
+  await db.prisma.user.create({
+    data: { email: ADMIN.email, password: await hashPassword(ADMIN.password), firstName: "Ada", lastName: "Keeper", isAdmin: true },
+  });
 }
 
 let feeds: FeedTestServer;
@@ -88,7 +94,13 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     const tag = randomBytes(4).toString("hex");
     const surname = `Quillon${tag}`;
     const search = `/memorials?search=${surname}`;
-    const created = await owner.post("/api/memorials", { firstName: "Edda", lastName: surname, biography: "Kept lighthouses.", visibility: "public", isPublished: false });
+    const created = await owner.post("/api/memorials", {
+      firstName: "Edda",
+      lastName: surname,
+      biography: "Kept lighthouses.",
+      visibility: "public",
+      isPublished: false,
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.json.id as string;
     const listings = ["/", "/memorials", search, "/market"];
@@ -160,7 +172,9 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     for (const path of ["/products", "/products?category=physical"]) expect(card((await page(path)).text), path).toContain("Out of stock");
 
     const title = `Ferryman remembered ${randomBytes(4).toString("hex")}`;
-    feeds.setItems("rss", [{ title, path: `/story-${randomBytes(4).toString("hex")}`, description: "A life on the water.", published: new Date().toUTCString() }]);
+    feeds.setItems("rss", [
+      { title, path: `/story-${randomBytes(4).toString("hex")}`, description: "A life on the water.", published: new Date().toUTCString() },
+    ]);
     expect(await cached("/news")).not.toContain(title);
     const admin = client(first.url);
     expect((await admin.post("/api/auth/login", ADMIN)).status).toBe(200);
@@ -169,40 +183,55 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect((await page("/news")).text).toContain(title);
   }, 120_000);
 
-  it.runIf(database === "postgres")("a product's price, stock and activity, and a news fetch, changed in the database by any code, show on the very next request", async () => {
-    const db = new pg.Client({ connectionString: first.databaseUrl });
-    await db.connect();
-    try {
-      const { urn } = products;
-      const shop = ["/products", "/products?category=physical"];
-      for (const path of shop) expect(await cached(path), path).toContain("£12.50");
+  it.runIf(database === "postgres")(
+    "a product's price, stock and activity, and a news fetch, changed in the database by any code, show on the very next request",
+    async () => {
+      const db = new pg.Client({ connectionString: first.databaseUrl });
+      await db.connect();
+      try {
+        const { urn } = products;
+        const shop = ["/products", "/products?category=physical"];
+        for (const path of shop) expect(await cached(path), path).toContain("£12.50");
 
-      await db.query(`UPDATE products SET price = 1399 WHERE id = $1`, [urn.id]);
-      for (const path of shop) {
-        const text = (await page(path)).text;
-        expect(text, `price: ${path}`).toContain("£13.99");
-        expect(text, `price: ${path}`).not.toContain("£12.50");
+        await db.query(`UPDATE products SET price = 1399 WHERE id = $1`, [urn.id]);
+        for (const path of shop) {
+          const text = (await page(path)).text;
+          expect(text, `price: ${path}`).toContain("£13.99");
+          expect(text, `price: ${path}`).not.toContain("£12.50");
+        }
+
+        expect(cardOf(await cached("/products"), urn.name)).not.toContain("Out of stock");
+        await db.query(`UPDATE products SET "stockQuantity" = 0 WHERE id = $1`, [urn.id]);
+        expect(cardOf((await page("/products")).text, urn.name)).toContain("Out of stock");
+
+        await db.query(`UPDATE products SET "isActive" = false WHERE id = $1`, [urn.id]);
+        for (const path of shop) expect((await page(path)).text, `inactive: ${path}`).not.toContain(urn.name);
+
+        // A news fetch adds articles (app/models/news.server.ts); here written straight into the table.
+        const title = `Harbour lamp relit ${randomUUID().slice(0, 8)}`;
+        expect(await cached("/news")).not.toContain(title);
+        await db.query(`INSERT INTO news_articles (title, url, "publishedAt") VALUES ($1, $2, now())`, [title, `https://example.test/${randomUUID()}`]);
+        expect((await page("/news")).text).toContain(title);
+      } finally {
+        await db.end();
       }
-
-      expect(cardOf(await cached("/products"), urn.name)).not.toContain("Out of stock");
-      await db.query(`UPDATE products SET "stockQuantity" = 0 WHERE id = $1`, [urn.id]);
-      expect(cardOf((await page("/products")).text, urn.name)).toContain("Out of stock");
-
-      await db.query(`UPDATE products SET "isActive" = false WHERE id = $1`, [urn.id]);
-      for (const path of shop) expect((await page(path)).text, `inactive: ${path}`).not.toContain(urn.name);
-
-      // A news fetch adds articles (app/models/news.server.ts); here written straight into the table.
-      const title = `Harbour lamp relit ${randomUUID().slice(0, 8)}`;
-      expect(await cached("/news")).not.toContain(title);
-      await db.query(`INSERT INTO news_articles (title, url, "publishedAt") VALUES ($1, $2, now())`, [title, `https://example.test/${randomUUID()}`]);
-      expect((await page("/news")).text).toContain(title);
-    } finally {
-      await db.end();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it("no kept copy holds a member's name, a flash message, a form's error, or another request's nonce or form stamp", async () => {
-    const paths = ["/", "/memorials", "/memorials?search=a", "/products", "/news", "/help", "/terms", "/privacy", "/contact", `/no-such-page-${randomBytes(3).toString("hex")}`];
+    const paths = [
+      "/",
+      "/memorials",
+      "/memorials?search=a",
+      "/products",
+      "/news",
+      "/help",
+      "/terms",
+      "/privacy",
+      "/contact",
+      `/no-such-page-${randomBytes(3).toString("hex")}`,
+    ];
     const status = (path: string) => (path.startsWith("/no-such-page") ? 404 : 200);
     const firstName = `Zebulon${randomBytes(3).toString("hex")}`;
     const member = (await registerMember(first.url, { firstName, lastName: "Membership" })).api;
@@ -262,7 +291,7 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect(stamps[0]).toBeTruthy();
     expect(stamps[0]).not.toBe(stamps[1]);
     for (const stamp of stamps) expect(Number(stamp!.split(".")[0])).toBeGreaterThanOrEqual(askedAt);
-    for (const res of copies.slice(0, 2)) expect(res.text.split(stampOf(res)!).length - 1, "the stamp in the form and in the page's data").toBeGreaterThanOrEqual(1);
+    for (const res of copies.slice(0, 2))
+      expect(res.text.split(stampOf(res)!).length - 1, "the stamp in the form and in the page's data").toBeGreaterThanOrEqual(1);
   }, 120_000);
 });
-

@@ -44,7 +44,8 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     const { email } = await memberWithEmail();
     const stranger = randomIp();
     const guesses = [];
-    for (let i = 0; i < RATE_LIMITS.loginPerEmailAndIp.limit + 1; i++) guesses.push((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: "Wrong1horse" })).status);
+    for (let i = 0; i < RATE_LIMITS.loginPerEmailAndIp.limit + 1; i++)
+      guesses.push((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: "Wrong1horse" })).status);
     expect(guesses).toEqual([...Array(RATE_LIMITS.loginPerEmailAndIp.limit).fill(401), 429]);
     // Even the right password is refused at the stranger's address…
     expect((await client(server.url, { ip: stranger }).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(429);
@@ -65,7 +66,9 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
   it("sign-in from one address: at most 20 attempts a quarter of an hour, whatever the emails", async () => {
     const ip = randomIp();
     const responses = await Promise.all(
-      Array.from({ length: ATTEMPTS }, (_, i) => client(server.url, { ip }).post("/api/auth/login", { email: `nobody-${i}-${ip}@example.test`, password: "Wrong1horse" })),
+      Array.from({ length: ATTEMPTS }, (_, i) =>
+        client(server.url, { ip }).post("/api/auth/login", { email: `nobody-${i}-${ip}@example.test`, password: "Wrong1horse" }),
+      ),
     );
     expect(countOf(responses, 401)).toBeLessThanOrEqual(RATE_LIMITS.loginPerIp.limit);
     expect(countOf(responses, 429)).toBeGreaterThanOrEqual(ATTEMPTS - RATE_LIMITS.loginPerIp.limit);
@@ -75,7 +78,12 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     const ip = randomIp();
     const responses = await Promise.all(
       Array.from({ length: ATTEMPTS }, (_, i) =>
-        client(server.url, { ip }).post("/api/auth/register", { firstName: "Many", lastName: "Accounts", email: `many-${i}-${randomBytes(3).toString("hex")}@example.test`, password: PASSWORD }),
+        client(server.url, { ip }).post("/api/auth/register", {
+          firstName: "Many",
+          lastName: "Accounts",
+          email: `many-${i}-${randomBytes(3).toString("hex")}@example.test`,
+          password: PASSWORD,
+        }),
       ),
     );
     expect(countOf(responses, 201), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.registerPerIp.limit);
@@ -98,7 +106,10 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     const form = new URLSearchParams({ password: "Wrong1horse", confirm: "on" }).toString();
     const responses = await Promise.all(
       Array.from({ length: ATTEMPTS }, () =>
-        client(server.url, { cookie: api.cookie }).request("POST", "/account/manage", { body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+        client(server.url, { cookie: api.cookie }).request("POST", "/account/manage", {
+          body: form,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
       ),
     );
     expect(countOf(responses, 400), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.passwordChangePerUser.limit);
@@ -125,7 +136,11 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     const { api } = await registerMember(server.url);
     const responses = await Promise.all(
       Array.from({ length: ATTEMPTS }, () =>
-        client(server.url, { cookie: api.cookie }).post("/api/ai/generate-biography", { firstName: "Ada", lastName: "Lovelace", personalStory: "She wrote the first program." }),
+        client(server.url, { cookie: api.cookie }).post("/api/ai/generate-biography", {
+          firstName: "Ada",
+          lastName: "Lovelace",
+          personalStory: "She wrote the first program.",
+        }),
       ),
     );
     expect(countOf(responses, 200), String(statuses(responses))).toBeLessThanOrEqual(RATE_LIMITS.aiPerUser.limit);

@@ -77,24 +77,41 @@ function connection() {
 }
 
 const head = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
 
 const HEALTH = () => head("GET", "/healthz", {});
 
 describe("a refused request never wedges its keep-alive connection", () => {
   const cases: { name: string; path: string; type: string; headers?: () => Promise<Record<string, string>> }[] = [
     { name: "a 200 KB form to /login (413 before reading)", path: "/login", type: "application/x-www-form-urlencoded" },
-    { name: "a 200 KB multipart body to Create Memorial from a visitor (sent to sign in)", path: "/memorials/create", type: "multipart/form-data; boundary=----x" },
-    { name: "a 200 KB JSON upload to the /api from a visitor (401)", path: "/api/memorials/00000000-0000-4000-8000-000000000000/media", type: "application/json" },
+    {
+      name: "a 200 KB multipart body to Create Memorial from a visitor (sent to sign in)",
+      path: "/memorials/create",
+      type: "multipart/form-data; boundary=----x",
+    },
+    {
+      name: "a 200 KB JSON upload to the /api from a visitor (401)",
+      path: "/api/memorials/00000000-0000-4000-8000-000000000000/media",
+      type: "application/json",
+    },
     { name: "a 200 KB form to an address nobody answers (404)", path: "/nothing/here", type: "application/x-www-form-urlencoded" },
-    { name: "a 200 KB form from another site (403)", path: "/register", type: "application/x-www-form-urlencoded", headers: async () => ({ Origin: "https://evil.example" }) },
+    {
+      name: "a 200 KB form from another site (403)",
+      path: "/register",
+      type: "application/x-www-form-urlencoded",
+      headers: async () => ({ Origin: "https://evil.example" }),
+    },
   ];
 
   it.each(cases)("$name: the next request on the same socket is answered within a second", async ({ path, type, headers }) => {
     const c = connection();
     await c.ready;
     const body = type.startsWith("multipart")
-      ? Buffer.from(`------x\r\nContent-Disposition: form-data; name="media"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${"x".repeat(200_000)}\r\n------x--\r\n`)
+      ? Buffer.from(
+          `------x\r\nContent-Disposition: form-data; name="media"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${"x".repeat(200_000)}\r\n------x--\r\n`,
+        )
       : Buffer.alloc(200_000, "a");
     await c.write(head("POST", path, { "Content-Type": type, "Content-Length": body.length, ...(await headers?.()) }));
     await c.write(body);
@@ -162,7 +179,11 @@ describe("every request body is bounded before it is read", () => {
     const { api } = await registerMember(server.url);
     const memorial = await api.post("/api/memorials", { firstName: "Big", lastName: "Photo" });
     // Not a real photo: refused for what it is (415), which shows the 1.3 MB body was read, not cut at 64 KB.
-    const res = await api.post(`/api/memorials/${memorial.json.id}/media`, { mediaData: Buffer.alloc(1_000_000, 7).toString("base64"), fileName: "a.png", fileType: "image/png" });
+    const res = await api.post(`/api/memorials/${memorial.json.id}/media`, {
+      mediaData: Buffer.alloc(1_000_000, 7).toString("base64"),
+      fileName: "a.png",
+      fileType: "image/png",
+    });
     expect(res.status).toBe(415);
   });
 
@@ -179,7 +200,13 @@ describe("every request body is bounded before it is read", () => {
       const c = connection();
       await c.ready;
       // Ten megabytes announced, none sent: only an answer given before reading can arrive.
-      await c.write(head(path.includes("profile-picture") ? "PUT" : "POST", path, { "Content-Type": "application/json", "Content-Length": 10_000_000, ...(cookie ? { Cookie: cookie } : {}) }));
+      await c.write(
+        head(path.includes("profile-picture") ? "PUT" : "POST", path, {
+          "Content-Type": "application/json",
+          "Content-Length": 10_000_000,
+          ...(cookie ? { Cookie: cookie } : {}),
+        }),
+      );
       const answer = await c.answer(1500);
       expect(answer?.status, path).toBe(expected);
       c.close();

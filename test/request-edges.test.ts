@@ -39,7 +39,12 @@ describe.each(serverDatabases())("request edges on %s", (database) => {
     });
   }
   const get = (path: string, host: string | null, version = "1.1") =>
-    raw([`GET ${path} HTTP/${version}`, ...(host === null ? [] : [`Host: ${host}`]), `X-Forwarded-For: 10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`, "Connection: close"]);
+    raw([
+      `GET ${path} HTTP/${version}`,
+      ...(host === null ? [] : [`Host: ${host}`]),
+      `X-Forwarded-For: 10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`,
+      "Connection: close",
+    ]);
 
   describe("a quantity that is not a whole number", () => {
     it("is refused as such by POST /api/cart and PUT /api/cart/{id}, and the line keeps its quantity", async () => {

@@ -25,12 +25,17 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
   const adminEmail = `admin-${randomBytes(4).toString("hex")}@example.test`;
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: "Everlight <no-reply@everlight.test>" }, {
-      database,
-      prepare: async (db) => {
-        await db.prisma.user.create({ data: { email: adminEmail, firstName: "Audit", lastName: "Admin", password: await hashPassword(PASSWORD), isAdmin: true } });
+    server = await startServer(
+      { SMTP_URL: smtp.url, MAIL_FROM: "Everlight <no-reply@everlight.test>" },
+      {
+        database,
+        prepare: async (db) => {
+          await db.prisma.user.create({
+            data: { email: adminEmail, firstName: "Audit", lastName: "Admin", password: await hashPassword(PASSWORD), isAdmin: true },
+          });
+        },
       },
-    });
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -80,7 +85,13 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
     const made = "6.6.6.6";
     const admin = client(server.url, { ip: `${made}, ${real}` });
     expect((await admin.post("/api/auth/login", { email: adminEmail, password: PASSWORD })).status).toBe(200);
-    const product = await admin.post("/api/admin/products", { name: `Spoof candle ${real}`, description: "Audit", price: 999, category: "Candles", stockQuantity: 1 });
+    const product = await admin.post("/api/admin/products", {
+      name: `Spoof candle ${real}`,
+      description: "Audit",
+      price: 999,
+      category: "Candles",
+      stockQuantity: 1,
+    });
     expect(product.status).toBe(201);
     const audit = await admin.get("/admin/audit");
     expect(audit.status).toBe(200);
@@ -122,14 +133,21 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
     });
 
     it("POST /api/contact has the form's guard: a filled honeypot is refused, and the address limit holds whatever the first hop says", async () => {
-      const honey = await client(server.url).post("/api/contact", { ...spam, email: `h-${randomBytes(4).toString("hex")}@example.test`, website: "https://bot.example" });
+      const honey = await client(server.url).post("/api/contact", {
+        ...spam,
+        email: `h-${randomBytes(4).toString("hex")}@example.test`,
+        website: "https://bot.example",
+      });
       expect(honey.status).toBe(400);
       expect(honey.json.message).toBe(CONTACT_MESSAGES.honeypot);
 
       const real = randomIp();
       const statuses: number[] = [];
       for (let i = 0; i < RATE_LIMITS.contactPerIp.limit + 1; i++) {
-        const res = await client(server.url, { ip: `${spoofed()}, ${real}` }).post("/api/contact", { ...spam, email: `flood-${i}-${randomBytes(3).toString("hex")}@example.test` });
+        const res = await client(server.url, { ip: `${spoofed()}, ${real}` }).post("/api/contact", {
+          ...spam,
+          email: `flood-${i}-${randomBytes(3).toString("hex")}@example.test`,
+        });
         statuses.push(res.status);
       }
       expect(statuses).toEqual([...Array(RATE_LIMITS.contactPerIp.limit).fill(201), 429]);
@@ -141,8 +159,14 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
       const { api } = await registerMember(server.url);
       const memorial = await api.post("/api/memorials", { firstName: "Edith", lastName: "Hart", visibility: "public", isPublished: true });
       expect(memorial.status).toBe(201);
-      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 120, b: 90 } } }).png().toBuffer();
-      const media = await api.post(`/api/memorials/${memorial.json.id}/media`, { mediaData: `data:image/png;base64,${png.toString("base64")}`, fileName: "edith.png", fileType: "image/png" });
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 120, b: 90 } } })
+        .png()
+        .toBuffer();
+      const media = await api.post(`/api/memorials/${memorial.json.id}/media`, {
+        mediaData: `data:image/png;base64,${png.toString("base64")}`,
+        fileName: "edith.png",
+        fileType: "image/png",
+      });
       expect(media.status).toBe(201);
       const url = new URL(media.json.mediaUrl, server.url).pathname;
       const shared = await client(server.url).get(url);

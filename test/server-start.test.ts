@@ -93,10 +93,12 @@ describe("the production server on embedded PGlite", () => {
       const original = readFileSync(path.join("build/client", script!));
       const get = (encoding: string) =>
         new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-          http.get(server.url + script, { headers: { "Accept-Encoding": encoding } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
-          }).on("error", reject);
+          http
+            .get(server.url + script, { headers: { "Accept-Encoding": encoding } }, (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            })
+            .on("error", reject);
         });
       const br = await get("gzip, deflate, br, zstd");
       expect(br.headers["content-encoding"]).toBe("br");

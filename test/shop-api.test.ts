@@ -63,7 +63,10 @@ describe.each(serverDatabases())("the shop's /api with the test provider on %s",
     const tooMany = await api.post("/api/cart", { productId: products.frame.id, quantity: 4 });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.message).toMatch(/Only 3 in stock/);
-    expect((await api.post("/api/cart", { productId: products.frame.id, quantity: 0 })).json).toMatchObject({ message: "Quantity must be at least 1", errors: { quantity: ["Quantity must be at least 1"] } });
+    expect((await api.post("/api/cart", { productId: products.frame.id, quantity: 0 })).json).toMatchObject({
+      message: "Quantity must be at least 1",
+      errors: { quantity: ["Quantity must be at least 1"] },
+    });
     expect((await api.post("/api/cart", { productId: products.frame.id, quantity: "two" })).status).toBe(400);
     expect((await api.post("/api/cart", { productId: "00000000-0000-4000-8000-000000000000" })).status).toBe(404);
     expect((await api.post("/api/cart", {})).status).toBe(400);
@@ -100,7 +103,10 @@ describe.each(serverDatabases())("the shop's /api with the test provider on %s",
     await addToBasket(api, products.candle, 2);
     const badShipping = await api.post("/api/create-payment-intent", { amount: 1, shipping: { ...SHIPPING, phone: "123", zipCode: "12" } });
     expect(badShipping.status).toBe(400);
-    expect(badShipping.json.errors).toMatchObject({ "shipping.phone": ["Phone number must be at least 10 digits"], "shipping.zipCode": ["ZIP code must be at least 5 digits"] });
+    expect(badShipping.json.errors).toMatchObject({
+      "shipping.phone": ["Phone number must be at least 10 digits"],
+      "shipping.zipCode": ["ZIP code must be at least 5 digits"],
+    });
 
     const intent = await api.post("/api/create-payment-intent", {
       amount: 1,
@@ -170,7 +176,10 @@ describe.each(serverDatabases())("the shop's /api with the test provider on %s",
   });
 
   it("refuses a Stripe webhook while the test provider takes payments", async () => {
-    const res = await client(server.url).request("POST", "/api/stripe/webhook", { body: JSON.stringify({ id: "evt_1", type: "payment_intent.succeeded" }), headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc" } });
+    const res = await client(server.url).request("POST", "/api/stripe/webhook", {
+      body: JSON.stringify({ id: "evt_1", type: "payment_intent.succeeded" }),
+      headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/not configured/);
   });
@@ -212,7 +221,10 @@ describe.each(serverDatabases())("the shop's /api with the test provider on %s",
     expect(intents.map((r) => r.status)).toEqual(Array(BUYERS).fill(200));
     const results = await Promise.all(buyers.map((api, i) => api.post("/api/test-payments/pay", { paymentIntentId: intents[i].json.paymentIntentId })));
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201), String(statuses)).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 201),
+      String(statuses),
+    ).toHaveLength(1);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => r.status)).toEqual(Array(BUYERS - 1).fill(409));
     for (const r of refused) {

@@ -32,7 +32,9 @@ async function mailsTo(server: TestServer, to: string, count: number) {
   for (;;) {
     let files: string[] = [];
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith(".eml") && f.includes(mark)).sort();
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith(".eml") && f.includes(mark))
+        .sort();
     } catch {
       // not written yet
     }
@@ -53,7 +55,8 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     await server?.stop();
   });
   const member = async () => (await registerMember(server.url)).api;
-  const stockOf = async (id: string) => ((await admin.get("/api/admin/products")).json as { id: string; stockQuantity: number }[]).find((p) => p.id === id)!.stockQuantity;
+  const stockOf = async (id: string) =>
+    ((await admin.get("/api/admin/products")).json as { id: string; stockQuantity: number }[]).find((p) => p.id === id)!.stockQuantity;
   /** A member buys `quantity` of a product through the /api and the test provider's Pay. */
   async function buy(product: (typeof products)[keyof typeof products], quantity: number, shipping = SHIPPING) {
     const api = await member();
@@ -119,7 +122,15 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     expect(form.text).toContain('name="stockLoaded" value="12"');
     expect(form.text).not.toMatch(/name="isActive"[^>]*required/);
     await buy(products.edit, 2);
-    const fields = { name: loaded.name, description: loaded.description, category: "Urns", price: "126.00", stockQuantity: "12", stockLoaded: "12", isActive: "on" };
+    const fields = {
+      name: loaded.name,
+      description: loaded.description,
+      category: "Urns",
+      price: "126.00",
+      stockQuantity: "12",
+      stockLoaded: "12",
+      isActive: "on",
+    };
     const saved = await multipart(admin, `/admin/products/${products.edit.id}`, fields);
     expect(saved.status).toBe(303);
     expect(await stockOf(products.edit.id)).toBe(10);
@@ -133,15 +144,47 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
   });
 
   it("refuses a product picture from another site, which the page could never show", async () => {
-    const res = await admin.put(`/api/admin/products/${products.lamp.id}`, { name: "Lamp", description: "A lamp.", category: "Candles", price: 1800, stockQuantity: 50, imageUrl: "https://images.example.com/lamp.jpg" });
+    const res = await admin.put(`/api/admin/products/${products.lamp.id}`, {
+      name: "Lamp",
+      description: "A lamp.",
+      category: "Candles",
+      price: 1800,
+      stockQuantity: 50,
+      imageUrl: "https://images.example.com/lamp.jpg",
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(ADMIN_MESSAGES.externalImage);
-    const made = await admin.post("/api/admin/products", { name: "Elsewhere", description: "x", category: "Candles", price: 100, stockQuantity: 1, imageUrl: "https://images.example.com/x.jpg" });
+    const made = await admin.post("/api/admin/products", {
+      name: "Elsewhere",
+      description: "x",
+      category: "Candles",
+      price: 100,
+      stockQuantity: 1,
+      imageUrl: "https://images.example.com/x.jpg",
+    });
     expect(made.status).toBe(400);
     // Our own pictures (the demo's drawings included) are sent back as they were read.
-    const ours = await admin.put(`/api/admin/products/${products.lamp.id}`, { name: "Lamp", description: "A lamp.", category: "Candles", price: 1800, stockQuantity: 50, imageUrl: "/demo/products/remembrance-lantern.svg" });
+    const ours = await admin.put(`/api/admin/products/${products.lamp.id}`, {
+      name: "Lamp",
+      description: "A lamp.",
+      category: "Candles",
+      price: 1800,
+      stockQuantity: 50,
+      imageUrl: "/demo/products/remembrance-lantern.svg",
+    });
     expect(ours.status, ours.text).toBe(200);
-    expect((await admin.put(`/api/admin/products/${products.lamp.id}`, { name: "Lamp", description: "A lamp.", category: "Candles", price: 1800, stockQuantity: 50, imageUrl: "/media/../../etc/passwd" })).status).toBe(400);
+    expect(
+      (
+        await admin.put(`/api/admin/products/${products.lamp.id}`, {
+          name: "Lamp",
+          description: "A lamp.",
+          category: "Candles",
+          price: 1800,
+          stockQuantity: 50,
+          imageUrl: "/media/../../etc/passwd",
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("ships an order with carrier and tracking (the buyer sees them and is emailed), then cancels it twice: restocked once, refunded and emailed once", async () => {
@@ -151,7 +194,9 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     const missing = await admin.request("PATCH", `/api/admin/orders/${order.id}/status`, { json: { status: "shipped", carrier: "Royal Mail" } });
     expect(missing.status).toBe(400);
     expect(missing.json.errors).toMatchObject({ trackingNumber: [ADMIN_MESSAGES.trackingNumber] });
-    const shipped = await admin.request("PATCH", `/api/admin/orders/${order.id}/status`, { json: { status: "shipped", carrier: "Royal Mail", trackingNumber: "RM123456785GB" } });
+    const shipped = await admin.request("PATCH", `/api/admin/orders/${order.id}/status`, {
+      json: { status: "shipped", carrier: "Royal Mail", trackingNumber: "RM123456785GB" },
+    });
     expect(shipped.status, shipped.text).toBe(200);
     const mine = (await api.get("/api/orders")).json[0];
     expect(mine).toMatchObject({ status: "shipped", carrier: "Royal Mail", trackingNumber: "RM123456785GB" });

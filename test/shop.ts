@@ -21,7 +21,14 @@ export function shopProducts<K extends string>(spec: Record<K, { price: number; 
 export function insertProducts(products: Record<string, TestProduct>) {
   return async (db: Database) => {
     await db.prisma.product.createMany({
-      data: Object.values(products).map((p) => ({ id: p.id, name: p.name, description: `${p.name}, made with care.`, price: p.price, category: p.category, stockQuantity: p.stock })),
+      data: Object.values(products).map((p) => ({
+        id: p.id,
+        name: p.name,
+        description: `${p.name}, made with care.`,
+        price: p.price,
+        category: p.category,
+        stockQuantity: p.stock,
+      })),
     });
   };
 }

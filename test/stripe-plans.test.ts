@@ -33,7 +33,10 @@ afterAll(async () => {
 });
 
 function postWebhook(payload: string, signature: string) {
-  return client(server.url).request("POST", "/api/stripe/webhook", { body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+  return client(server.url).request("POST", "/api/stripe/webhook", {
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+  });
 }
 async function sendEvent(type: string, object: object, eventId?: string) {
   const payload = stripe.event(type, object, eventId);
@@ -61,7 +64,12 @@ describe("paying in full with Stripe", () => {
     const created = await start(api, "forever_plus", "full");
     const intent = stripe.intents.get(created.paymentIntentId)!;
     expect(intent).toMatchObject({ amount: 42_900, currency: "gbp", metadata: { kind: "plan", planId: "forever_plus", paymentType: "full" } });
-    expect(created).toMatchObject({ provider: "stripe", amount: 42_900, clientSecret: intent.client_secret, publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY });
+    expect(created).toMatchObject({
+      provider: "stripe",
+      amount: 42_900,
+      clientSecret: intent.client_secret,
+      publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
+    });
     const request = stripe.requests.find((r) => r.path === "/v1/payment_intents" && r.body.metadata?.purchaseId === intent.metadata.purchaseId)!;
     expect(request.idempotencyKey).toMatch(/^plan-payment:/);
     const page = await api.get(`/subscription/pay/${created.paymentIntentId}`);
@@ -90,7 +98,12 @@ describe("paying in full with Stripe", () => {
       api.post("/api/complete-subscription-upgrade", { paymentIntentId }),
     ]);
     expect([hookA.status, hookB.status, page.status, apiA.status, apiB.status]).toEqual([200, 200, 303, 200, 200]);
-    const granted = [hookA.json.handled === "plan granted", hookB.json.handled === "plan granted", apiA.json.alreadyDone === false, apiB.json.alreadyDone === false].filter(Boolean);
+    const granted = [
+      hookA.json.handled === "plan granted",
+      hookB.json.handled === "plan granted",
+      apiA.json.alreadyDone === false,
+      apiB.json.alreadyDone === false,
+    ].filter(Boolean);
     expect(granted.length).toBeLessThanOrEqual(1);
     expect(await me(api)).toMatchObject({ subscriptionPlan: "forever", subscriptionExpiryDate: null });
     // The spec's toast on the page the address resets to.
@@ -107,7 +120,10 @@ describe("paying in full with Stripe", () => {
     stripe.intents.get(paymentIntentId)!.amount = 100;
     const payload = stripe.event("payment_intent.succeeded", stripe.succeed(paymentIntentId));
     expect((await postWebhook(payload, stripe.sign(payload))).json.handled).toBe("plan mismatch");
-    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({ status: 409, json: { message: SUBSCRIPTION_MESSAGES.wrongAmount } });
+    expect(await api.post("/api/complete-subscription-upgrade", { paymentIntentId })).toMatchObject({
+      status: 409,
+      json: { message: SUBSCRIPTION_MESSAGES.wrongAmount },
+    });
     expect((await me(api)).subscriptionPlan).toBe("free");
   });
 
@@ -164,7 +180,12 @@ describe("monthly with Stripe", () => {
       [1192, 35],
       [1180, 1],
     ]);
-    const creates = stripe.requests.filter((r) => r.method === "POST" && /^\/v1\/(customers|subscriptions|subscription_schedules)/.test(r.path) && r.idempotencyKey?.includes(subscription.metadata.purchaseId));
+    const creates = stripe.requests.filter(
+      (r) =>
+        r.method === "POST" &&
+        /^\/v1\/(customers|subscriptions|subscription_schedules)/.test(r.path) &&
+        r.idempotencyKey?.includes(subscription.metadata.purchaseId),
+    );
     expect(creates.length).toBeGreaterThanOrEqual(4);
     // Not paid yet: still free.
     expect((await me(api)).subscriptionPlan).toBe("free");
@@ -209,13 +230,17 @@ describe("monthly with Stripe", () => {
     expect(await sendEvent("invoice.paid", stripe.billNextMonth(subscription.id))).toMatchObject({ handled: "instalment recorded" });
     expect((await api.get("/subscription")).text).toContain("payment 4 of 36");
     // One failure email; every instalment taken through Stripe's invoices is receipted.
-    expect(smtp.recipients.filter((r, i) => r.includes(afterFirst.email) && smtp.received[i]?.subject === "We could not take your Forever payment")).toHaveLength(1);
+    expect(
+      smtp.recipients.filter((r, i) => r.includes(afterFirst.email) && smtp.received[i]?.subject === "We could not take your Forever payment"),
+    ).toHaveLength(1);
     expect((await mailTo(afterFirst.email, "Your receipt: £7.75 for the Forever plan")).text).toMatch(/Monthly payment \d of 36/);
 
     // Cancel: Stripe is told (the schedule released, the subscription cancelled at the period's end).
     const cancelled = await api.post("/api/cancel-subscription", {});
     expect(cancelled.status, cancelled.text).toBe(200);
-    expect(stripe.schedules.get(subscription.schedule ?? [...stripe.schedules.values()].find((s) => s.subscription === subscription.id)!.id)!.status).toBe("released");
+    expect(stripe.schedules.get(subscription.schedule ?? [...stripe.schedules.values()].find((s) => s.subscription === subscription.id)!.id)!.status).toBe(
+      "released",
+    );
     expect(stripe.subscriptions.get(subscription.id)).toMatchObject({ cancel_at_period_end: true, schedule: null });
     expect((await me(api)).subscriptionPlan).toBe("forever");
     expect((await api.get("/subscription")).text).toContain("Cancelled: active until");
@@ -267,7 +292,10 @@ async function openCheckout(api: Client, payPath: string) {
   expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
   return stripe.sessions.get(location.split("/").pop()!)!;
 }
-const subscriptionOf = (paymentIntentId: string) => [...stripe.subscriptions.values()].find((s) => s.latest_invoice && stripe.invoices.get(String(s.latest_invoice))?.payments.data.some((p) => p.payment.payment_intent === paymentIntentId))!;
+const subscriptionOf = (paymentIntentId: string) =>
+  [...stripe.subscriptions.values()].find(
+    (s) => s.latest_invoice && stripe.invoices.get(String(s.latest_invoice))?.payments.data.some((p) => p.payment.payment_intent === paymentIntentId),
+  )!;
 const schedulesOf = (subscriptionId: string) => [...stripe.schedules.values()].filter((s) => s.subscription === subscriptionId);
 const phasesOf = (schedule: { phases: { items: { price_data?: { unit_amount: string | number } }[]; duration?: { interval_count: string | number } }[] }) =>
   schedule.phases.map((p) => [Number(p.items[0].price_data!.unit_amount), Number(p.duration!.interval_count)]);
@@ -290,7 +318,13 @@ describe("monthly without JavaScript: Stripe Checkout in subscription mode", () 
       currency: "gbp",
       success_url: `${SITE}/subscription?success=true&session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${SITE}${payPath}`,
-      metadata: { kind: "plan", planId: "forever_plus", paymentType: "monthly", purchaseId: cardForm.metadata.purchaseId, planPaymentId: cardForm.metadata.planPaymentId },
+      metadata: {
+        kind: "plan",
+        planId: "forever_plus",
+        paymentType: "monthly",
+        purchaseId: cardForm.metadata.purchaseId,
+        planPaymentId: cardForm.metadata.planPaymentId,
+      },
       subscription_data: { metadata: { kind: "plan", planPaymentId: cardForm.metadata.planPaymentId } },
     });
     // One plan payment, one way to pay: the card form's subscription (and its first invoice's payment) ended.
@@ -329,7 +363,11 @@ describe("monthly without JavaScript: Stripe Checkout in subscription mode", () 
     // On the same schedule as the card form's subscription: the plans module's instalments, then it ends. Once.
     const schedules = schedulesOf(subscriptionId);
     expect(schedules).toHaveLength(1);
-    expect(schedules[0]).toMatchObject({ end_behavior: "cancel", status: "active", metadata: { kind: "plan", planPaymentId: cardForm.metadata.planPaymentId } });
+    expect(schedules[0]).toMatchObject({
+      end_behavior: "cancel",
+      status: "active",
+      metadata: { kind: "plan", planPaymentId: cardForm.metadata.planPaymentId },
+    });
     expect(phasesOf(schedules[0])).toEqual([
       [1192, 35],
       [1180, 1],
@@ -433,7 +471,12 @@ describe("one plan payment paid two ways (two tabs)", () => {
     ]);
     expect([hook.status, back.status, apiCall.status]).toEqual([200, 303, 200]);
     expect(hook.json.handled).toBe("second payment refunded");
-    expect(apiCall.json).toMatchObject({ planId: "forever_plus", alreadyDone: true, secondPaymentRefunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded });
+    expect(apiCall.json).toMatchObject({
+      planId: "forever_plus",
+      alreadyDone: true,
+      secondPaymentRefunded: true,
+      message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded,
+    });
     expect((await api.get("/subscription")).text).toContain(SUBSCRIPTION_MESSAGES.secondPaymentRefunded);
     expect(refundsOf(paymentIntentId)).toHaveLength(1);
     expect(refundsOf(paymentIntentId)[0].amount).toBe(42_900);

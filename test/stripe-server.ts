@@ -66,7 +66,10 @@ export type Invoice = {
   status: "open" | "paid" | "void";
   billing_reason: "subscription_create" | "subscription_cycle";
   attempt_count: number;
-  payments: { object: "list"; data: { object: "invoice_payment"; status: "open" | "paid" | "canceled"; payment: { type: "payment_intent"; payment_intent: string } }[] };
+  payments: {
+    object: "list";
+    data: { object: "invoice_payment"; status: "open" | "paid" | "canceled"; payment: { type: "payment_intent"; payment_intent: string } }[];
+  };
   confirmation_secret: { type: "payment_intent"; client_secret: string } | null;
   livemode: boolean;
 };
@@ -90,7 +93,12 @@ export type Schedule = {
   subscription: string;
   status: "active" | "released" | "canceled";
   end_behavior: string;
-  phases: { start_date: number; end_date: number | null; items: { price_data?: { unit_amount: string | number }; price?: string }[]; duration?: { interval: string; interval_count: string | number } }[];
+  phases: {
+    start_date: number;
+    end_date: number | null;
+    items: { price_data?: { unit_amount: string | number }; price?: string }[];
+    duration?: { interval: string; interval_count: string | number };
+  }[];
   metadata: Record<string, string>;
 };
 
@@ -205,7 +213,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (method === "POST" && (match = /^\/v1\/payment_intents\/([^/?]+)\/cancel$/.exec(path))) {
       const intent = intents.get(match[1]);
       if (!intent) return [404, missing("payment_intent", match[1])];
-      if (invoiceOfIntent.has(intent.id)) return [400, error("You cannot cancel this PaymentIntent because it was created by an invoice.", "payment_intent_invoice_cancel")];
+      if (invoiceOfIntent.has(intent.id))
+        return [400, error("You cannot cancel this PaymentIntent because it was created by an invoice.", "payment_intent_invoice_cancel")];
       if (intent.status === "succeeded" || intent.status === "processing" || intent.status === "canceled") {
         return [400, error(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, "payment_intent_unexpected_state")];
       }
@@ -219,7 +228,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (method === "POST" && path === "/v1/checkout/sessions" && body.mode === "subscription") {
       const line = body.line_items?.[0];
       const price = line?.price_data;
-      if (!price?.recurring) return [400, error("You must provide at least one recurring price in `subscription` mode when using prices.", "parameter_invalid")];
+      if (!price?.recurring)
+        return [400, error("You must provide at least one recurring price in `subscription` mode when using prices.", "parameter_invalid")];
       if (!products.has(price.product)) return [400, error("line_items[0][price_data][product] must be an existing product", "resource_missing")];
       if (body.payment_intent_data) return [400, error("You can not pass `payment_intent_data` in `subscription` mode.", "parameter_unknown")];
       const sessionId = id("cs_test");
@@ -248,7 +258,11 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       return [200, session];
     }
     if (method === "POST" && path === "/v1/checkout/sessions") {
-      const lines = ((body.line_items ?? []) as any[]).map((l) => ({ name: l.price_data.product_data.name, quantity: Number(l.quantity), unit_amount: Number(l.price_data.unit_amount) }));
+      const lines = ((body.line_items ?? []) as any[]).map((l) => ({
+        name: l.price_data.product_data.name,
+        quantity: Number(l.quantity),
+        unit_amount: Number(l.price_data.unit_amount),
+      }));
       const sessionId = id("cs_test");
       const session: Session = {
         id: sessionId,
@@ -298,7 +312,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       if (!customers.has(body.customer)) return [404, missing("customer", body.customer)];
       const item = body.items?.[0]?.price_data;
       if (!item || !products.has(item.product)) return [400, error("items[0][price_data][product] must be an existing product", "resource_missing")];
-      if (body.payment_behavior !== "default_incomplete") return [400, error("This customer has no attached payment source or default payment method.", "resource_missing")];
+      if (body.payment_behavior !== "default_incomplete")
+        return [400, error("This customer has no attached payment source or default payment method.", "resource_missing")];
       const amount = Number(item.unit_amount);
       const subId = id("sub");
       const intent = makeIntent(amount, item.currency, {}, "Subscription creation");
@@ -325,7 +340,10 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         customer: body.customer,
         status: "incomplete",
         canceled_at: null,
-        items: { object: "list", data: [{ price: { unit_amount: amount, currency: item.currency, product: item.product, recurring: { interval: item.recurring?.interval } } }] },
+        items: {
+          object: "list",
+          data: [{ price: { unit_amount: amount, currency: item.currency, product: item.product, recurring: { interval: item.recurring?.interval } } }],
+        },
         metadata: body.metadata ?? {},
         schedule: null,
         cancel_at_period_end: false,
@@ -345,7 +363,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       // Cancelled at once: its open invoices are voided (their payments cancelled), its schedule with it.
       const subscription = subscriptions.get(match[1]);
       if (!subscription) return [404, missing("subscription", match[1])];
-      if (subscription.status === "canceled") return [400, error(`A canceled subscription can only update its cancellation_details and metadata.`, "resource_missing")];
+      if (subscription.status === "canceled")
+        return [400, error(`A canceled subscription can only update its cancellation_details and metadata.`, "resource_missing")];
       subscription.status = "canceled";
       subscription.canceled_at = Math.floor(Date.now() / 1000);
       for (const invoice of invoices.values()) {
@@ -370,7 +389,13 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const subscription = subscriptions.get(match[1]);
       if (!subscription) return [404, missing("subscription", match[1])];
       if (subscription.schedule && body.cancel_at_period_end !== undefined) {
-        return [400, error(`The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`, "parameter_invalid")];
+        return [
+          400,
+          error(
+            `The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+            "parameter_invalid",
+          ),
+        ];
       }
       if (body.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = body.cancel_at_period_end === "true";
       return [200, subscription];
@@ -396,7 +421,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     if (method === "POST" && (match = /^\/v1\/subscription_schedules\/([^/?]+)\/release$/.exec(path))) {
       const schedule = schedules.get(match[1]);
       if (!schedule) return [404, missing("subscription_schedule", match[1])];
-      if (schedule.status !== "active") return [400, error(`You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status.`, "parameter_invalid")];
+      if (schedule.status !== "active")
+        return [400, error(`You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status.`, "parameter_invalid")];
       schedule.status = "released";
       subscriptions.get(schedule.subscription)!.schedule = null;
       return [200, schedule];
@@ -405,7 +431,8 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const schedule = schedules.get(match[1]);
       if (!schedule) return [404, missing("subscription_schedule", match[1])];
       const phases = (body.phases ?? []) as Schedule["phases"];
-      if (phases.length && Number(phases[0].start_date) !== schedule.phases[0].start_date) return [400, error("You can not modify the start date of the current phase.", "parameter_invalid")];
+      if (phases.length && Number(phases[0].start_date) !== schedule.phases[0].start_date)
+        return [400, error("You can not modify the start date of the current phase.", "parameter_invalid")];
       for (const phase of phases) {
         if (!phase.duration || phase.end_date) return [400, error("Each phase needs a duration (or an end_date).", "parameter_missing")];
         const product = (phase.items[0].price_data as { product?: string } | undefined)?.product;
@@ -421,9 +448,11 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const intent = intents.get(body.payment_intent);
       if (!intent) return [404, missing("payment_intent", body.payment_intent)];
       if (intent.status !== "succeeded") return [400, error("This PaymentIntent has no successful charge to refund.", "charge_not_refundable")];
-      if (refunds.some((r) => r.payment_intent === intent.id)) return [400, error(`Charge for ${intent.id} has already been refunded.`, "charge_already_refunded")];
+      if (refunds.some((r) => r.payment_intent === intent.id))
+        return [400, error(`Charge for ${intent.id} has already been refunded.`, "charge_already_refunded")];
       const asked = body.amount === undefined ? intent.amount_received : Number(body.amount);
-      if (!Number.isInteger(asked) || asked < 1 || asked > intent.amount_received) return [400, error(`Refund amount (£${asked / 100}) is greater than charge amount (£${intent.amount_received / 100})`, "amount_too_large")];
+      if (!Number.isInteger(asked) || asked < 1 || asked > intent.amount_received)
+        return [400, error(`Refund amount (£${asked / 100}) is greater than charge amount (£${intent.amount_received / 100})`, "amount_too_large")];
       const refund: Refund = { id: id("re"), object: "refund", amount: asked, payment_intent: intent.id, status: "succeeded", reason: body.reason ?? null };
       refunds.push(refund);
       return [200, refund];
@@ -445,7 +474,16 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       const fingerprint = `${path} ${raw}`;
       const seen = idempotent.get(idempotencyKey);
       if (seen) {
-        if (seen.fingerprint !== fingerprint) return send(res, 400, error("Keys for idempotent requests can only be used with the same parameters they were first used with.", "idempotency_key_in_use", "idempotency_error"));
+        if (seen.fingerprint !== fingerprint)
+          return send(
+            res,
+            400,
+            error(
+              "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+              "idempotency_key_in_use",
+              "idempotency_error",
+            ),
+          );
         return send(res, seen.status, seen.body, { "Idempotent-Replayed": "true" });
       }
       const [status, answer] = route(req.method, path, body);
@@ -473,7 +511,9 @@ export async function startStripeServer(): Promise<StripeTestServer> {
     firstIntentOf(subscriptionId) {
       const subscription = subscriptions.get(subscriptionId);
       if (!subscription) throw new Error(`No subscription ${subscriptionId}`);
-      const first = [...invoices.values()].find((i) => i.parent.subscription_details.subscription === subscriptionId && i.billing_reason === "subscription_create")!;
+      const first = [...invoices.values()].find(
+        (i) => i.parent.subscription_details.subscription === subscriptionId && i.billing_reason === "subscription_create",
+      )!;
       return intents.get(first.confirmation_secret!.client_secret.split("_secret_")[0])!;
     },
     billNextMonth(subscriptionId, options = {}) {
@@ -497,7 +537,9 @@ export async function startStripeServer(): Promise<StripeTestServer> {
         if (found === null) throw new Error(`The schedule of ${subscriptionId} has ended (end_behavior ${schedule.end_behavior}): no month ${billed + 1}`);
         amount = found;
       }
-      const existing = [...invoices.values()].find((i) => i.parent.subscription_details.subscription === subscriptionId && i.status === "open" && i.billing_reason === "subscription_cycle");
+      const existing = [...invoices.values()].find(
+        (i) => i.parent.subscription_details.subscription === subscriptionId && i.status === "open" && i.billing_reason === "subscription_cycle",
+      );
       const invoice: Invoice = existing ?? {
         id: id("in"),
         object: "invoice",
@@ -599,7 +641,10 @@ export async function startStripeServer(): Promise<StripeTestServer> {
           customer: customer.id,
           status: "active",
           canceled_at: null,
-          items: { object: "list", data: [{ price: { unit_amount: line.unit_amount, currency: session.currency, product: product.id, recurring: { interval: "month" } } }] },
+          items: {
+            object: "list",
+            data: [{ price: { unit_amount: line.unit_amount, currency: session.currency, product: product.id, recurring: { interval: "month" } } }],
+          },
           metadata,
           schedule: null,
           cancel_at_period_end: false,
@@ -622,10 +667,18 @@ export async function startStripeServer(): Promise<StripeTestServer> {
       return session;
     },
     event(type, object, eventId = id("evt")) {
-      return JSON.stringify({ id: eventId, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object } }, null, 2);
+      return JSON.stringify(
+        { id: eventId, object: "event", api_version: "2026-10-28.endive", created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object } },
+        null,
+        2,
+      );
     },
     sign(payload, options = {}) {
-      return signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET, timestamp: options.timestamp });
+      return signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: options.secret ?? STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
+        timestamp: options.timestamp,
+      });
     },
     stop: () =>
       new Promise<void>((resolve) => {

@@ -50,18 +50,27 @@ async function buyerWithIntent(lamps = 1) {
 
 /** Posts a webhook event as Stripe does: the raw body and its Stripe-Signature header. */
 function postWebhook(payload: string, signature: string) {
-  return client(server.url).request("POST", "/api/stripe/webhook", { body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+  return client(server.url).request("POST", "/api/stripe/webhook", {
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+  });
 }
 
 describe("Stripe with JavaScript: a PaymentIntent and the Payment Element", () => {
   it("asks Stripe for the server's amount in gbp, with an idempotency key, whatever the client said the amount was", async () => {
     const { intentId, answer } = await buyerWithIntent();
-    const request = stripe.requests.find((r) => r.method === "POST" && r.path === "/v1/payment_intents" && stripe.intents.get(intentId)?.metadata.checkoutId === r.body.metadata?.checkoutId)!;
+    const request = stripe.requests.find(
+      (r) => r.method === "POST" && r.path === "/v1/payment_intents" && stripe.intents.get(intentId)?.metadata.checkoutId === r.body.metadata?.checkoutId,
+    )!;
     const total = withTax(4500 + 2 * 1999);
     expect(request.body).toMatchObject({ amount: String(total), currency: "gbp", automatic_payment_methods: { enabled: "true" } });
     expect(request.idempotencyKey).toMatch(/^checkout-[0-9a-f-]+-payment$/);
     expect(request.authorization).toBe(`Bearer ${STRIPE_TEST_KEYS.STRIPE_SECRET_KEY}`);
-    expect(answer).toMatchObject({ provider: "stripe", clientSecret: stripe.intents.get(intentId)!.client_secret, publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY });
+    expect(answer).toMatchObject({
+      provider: "stripe",
+      clientSecret: stripe.intents.get(intentId)!.client_secret,
+      publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
+    });
     expect(stripe.intents.get(intentId)!.amount).toBe(total);
   });
 
@@ -110,7 +119,13 @@ describe("Stripe without JavaScript: a Checkout Session", () => {
       { name: products.lamp.name, quantity: 2, unit_amount: 4500 },
       { name: "Tax (8%)", quantity: 1, unit_amount: 720 },
     ]);
-    expect(session).toMatchObject({ currency: "gbp", amount_total: withTax(9000), customer_email: SHIPPING.email, success_url: `${SITE}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`, cancel_url: `${SITE}/checkout?cancelled=1` });
+    expect(session).toMatchObject({
+      currency: "gbp",
+      amount_total: withTax(9000),
+      customer_email: SHIPPING.email,
+      success_url: `${SITE}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${SITE}/checkout?cancelled=1`,
+    });
     const created = stripe.requests.find((r) => r.path === "/v1/checkout/sessions" && r.body.metadata?.checkoutId === session.metadata.checkoutId)!;
     expect(created.idempotencyKey).toMatch(/^checkout-[0-9a-f-]+-session$/);
 
@@ -266,7 +281,11 @@ describe("one basket, one payment, one order (issue 24 §4)", () => {
     const intentId = first.json.paymentIntentId as string;
     expect(again.map((a) => a.json.paymentIntentId)).toEqual([intentId, intentId, intentId]);
     const checkoutId = stripe.intents.get(intentId)!.metadata.checkoutId;
-    const made = new Set(stripe.requests.filter((r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.checkoutId === checkoutId).map((r) => r.idempotencyKey));
+    const made = new Set(
+      stripe.requests
+        .filter((r) => r.path === "/v1/payment_intents" && r.method === "POST" && r.body.metadata?.checkoutId === checkoutId)
+        .map((r) => r.idempotencyKey),
+    );
     expect(made).toEqual(new Set([`checkout-${checkoutId}-payment`]));
 
     // The same basket paid a second way (an older tab without JavaScript, on Stripe's page) as well.
@@ -309,7 +328,13 @@ async function waitForMail(match: (mail: { subject: string; text: string }) => b
     if (found.length || Date.now() > deadline) {
       // A moment more, so that a second (wrong) email would be seen too.
       await new Promise((r) => setTimeout(r, 1000));
-      return (await Promise.all(readdirSync(dir).filter((f) => f.endsWith(".eml")).map(async (f) => simpleParser(readFileSync(path.join(dir, f))))))
+      return (
+        await Promise.all(
+          readdirSync(dir)
+            .filter((f) => f.endsWith(".eml"))
+            .map(async (f) => simpleParser(readFileSync(path.join(dir, f)))),
+        )
+      )
         .map((m) => ({ subject: m.subject ?? "", text: m.text ?? "" }))
         .filter(match);
     }
@@ -319,6 +344,8 @@ async function waitForMail(match: (mail: { subject: string; text: string }) => b
 
 describe("start-up", () => {
   it("stops with a clear message when PAYMENT_PROVIDER=stripe has no keys", async () => {
-    await expect(startServer({ PAYMENT_PROVIDER: "stripe" }, { database: "pglite" })).rejects.toThrow(/PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY/);
+    await expect(startServer({ PAYMENT_PROVIDER: "stripe" }, { database: "pglite" })).rejects.toThrow(
+      /PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY/,
+    );
   });
 });

@@ -43,7 +43,9 @@ async function* multipart(parts: Part[]) {
       yield encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`);
       continue;
     }
-    yield encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`);
+    yield encoder.encode(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+    );
     for (let offset = 0; offset < part.bytes; offset += MB) {
       const chunk = new Uint8Array(Math.min(MB, part.bytes - offset)).map((_, i) => byteAt(offset + i));
       if (offset === 0) chunk.set(part.head.subarray(0, chunk.length));
@@ -61,7 +63,12 @@ function post(pathname: string, parts: Part[], onProgress?: (sent: number) => Pr
     const req = http.request(url, {
       method: "POST",
       agent: false,
-      headers: { Cookie: owner.cookie, "X-Forwarded-For": owner.ip, "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`, "Transfer-Encoding": "chunked" },
+      headers: {
+        Cookie: owner.cookie,
+        "X-Forwarded-For": owner.ip,
+        "Content-Type": `multipart/form-data; boundary=${BOUNDARY}`,
+        "Transfer-Encoding": "chunked",
+      },
     });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
@@ -94,7 +101,9 @@ const text = (name: string, value: string): Part => ({ name, value });
 
 describe("a memorial's files go to disk as they arrive, never to memory", () => {
   it("stores a portrait, a video and a photo of a new memorial in the order sent, byte for byte, and leaves no temporary file", async () => {
-    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#7a9" } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: "#7a9" } })
+      .jpeg()
+      .toBuffer();
     const res = await post("/memorials/create", [
       text("firstName", "Streamed"),
       text("lastName", "Upload"),
@@ -128,7 +137,14 @@ describe("a memorial's files go to disk as they arrive, never to memory", () => 
     let seenOnDisk = 0;
     const res = await post(
       "/memorials/create",
-      [text("firstName", "Slow"), text("lastName", "Phone"), text("visibility", "public"), text("category", "individual"), text("intent", "publish"), { name: "media", filename: "long.mp4", type: "video/mp4", head: MP4_HEAD, bytes: 40 * MB }],
+      [
+        text("firstName", "Slow"),
+        text("lastName", "Phone"),
+        text("visibility", "public"),
+        text("category", "individual"),
+        text("intent", "publish"),
+        { name: "media", filename: "long.mp4", type: "video/mp4", head: MP4_HEAD, bytes: 40 * MB },
+      ],
       async (sent) => {
         // Halfway through the video, the upload pauses until the server has written what it received.
         if (seenOnDisk || sent < 20 * MB) return;

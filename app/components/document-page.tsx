@@ -13,7 +13,17 @@ export type DocumentSection = { id: string; heading: string; body: ReactNode };
 /** The spec's legal pages were "last updated December 1, 2024" (commerce-and-accounts.md §2). */
 export const LEGAL_LAST_UPDATED = { iso: "2024-12-01", text: "December 1, 2024" } as const;
 
-export function DocumentPage({ title, updated, intro, children }: { title: string; updated?: { iso: string; text: string }; intro: ReactNode; children: ReactNode }) {
+export function DocumentPage({
+  title,
+  updated,
+  intro,
+  children,
+}: {
+  title: string;
+  updated?: { iso: string; text: string };
+  intro: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
       <h1 className="text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">{title}</h1>

@@ -26,7 +26,18 @@ type Placeholder = {
   fallbackClass?: string;
 };
 
-export function ImageWithFallback({ src, srcSet, sizes, alt, width, height, className, priority = false, placeholder, fallbackClass }: ImageWithFallbackProps & Placeholder) {
+export function ImageWithFallback({
+  src,
+  srcSet,
+  sizes,
+  alt,
+  width,
+  height,
+  className,
+  priority = false,
+  placeholder,
+  fallbackClass,
+}: ImageWithFallbackProps & Placeholder) {
   const given = src?.trim();
   // Kept the same from render to render: a new ref callback would be detached and called again each time.
   const onError = useCallback((event: SyntheticEvent<HTMLImageElement>) => showPlaceholder(event.currentTarget, placeholder), [placeholder]);

@@ -56,15 +56,12 @@ function Hero() {
     <section aria-labelledby="hero-heading" className="bg-linear-to-b from-amber-50 to-white">
       <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:py-20 lg:grid-cols-2 lg:py-24">
         <div>
-          <h1
-            id="hero-heading"
-            className="font-serif text-4xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-5xl"
-          >
+          <h1 id="hero-heading" className="font-serif text-4xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-5xl">
             Preserve Digital Legacies That Last Forever
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-700">
-            Honour the people you love with a lasting online memorial: a calm place to gather their story, their
-            photographs and the memories of everyone who knew them, so they are remembered for generations.
+            Honour the people you love with a lasting online memorial: a calm place to gather their story, their photographs and the memories of everyone who
+            knew them, so they are remembered for generations.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/login" className="btn-primary">
@@ -77,10 +74,7 @@ function Hero() {
           {/* dt before dd for screen readers ("Secure & private: 100%"); the figure is shown first. */}
           <dl className="mt-10 grid max-w-lg gap-4 border-t border-slate-200 pt-8 sm:grid-cols-3">
             {CLAIMS.map((claim) => (
-              <div
-                key={claim.label}
-                className="flex flex-row-reverse items-baseline justify-end gap-3 sm:flex-col-reverse sm:gap-1"
-              >
+              <div key={claim.label} className="flex flex-row-reverse items-baseline justify-end gap-3 sm:flex-col-reverse sm:gap-1">
                 <dt className="text-sm text-slate-700">{claim.label}</dt>
                 <dd className="font-serif text-2xl font-semibold text-indigo-800">{claim.value}</dd>
               </div>
@@ -116,9 +110,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
         <h2 id="recent-heading" className={h2Class}>
           Recent Memorials
         </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">
-          {`Lives recently remembered by their families on ${SITE_NAME}.`}
-        </p>
+        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">{`Lives recently remembered by their families on ${SITE_NAME}.`}</p>
         <div className="mt-10 grid gap-6 lg:grid-cols-2">
           <article className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
             <MemorialPortrait
@@ -131,13 +123,9 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
             <div className="p-6 wrap-anywhere sm:p-8">
               <div className="flex flex-wrap items-center gap-3">
                 <h3 className="font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
-                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">
-                  Public
-                </span>
+                <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">Public</span>
               </div>
-              {featured.biography && (
-                <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>
-              )}
+              {featured.biography && <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>}
               <CardFooter memorial={featured} name={featuredName} />
             </div>
           </article>
@@ -146,10 +134,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               {others.map((memorial) => {
                 const name = fullName(memorial);
                 return (
-                  <li
-                    key={memorial.id}
-                    className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5"
-                  >
+                  <li key={memorial.id} className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5">
                     <MemorialPortrait
                       src={memorial.profileImageUrl}
                       alt={`Portrait of ${name}`}
@@ -159,11 +144,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
                     />
                     <div className="min-w-0 flex-1 wrap-anywhere">
                       <h3 className="font-serif text-lg font-semibold text-slate-900">{name}</h3>
-                      {memorial.biography && (
-                        <p className="mt-1 text-sm leading-relaxed text-slate-700">
-                          {truncate(memorial.biography, 120)}
-                        </p>
-                      )}
+                      {memorial.biography && <p className="mt-1 text-sm leading-relaxed text-slate-700">{truncate(memorial.biography, 120)}</p>}
                       <CardFooter memorial={memorial} name={name} />
                     </div>
                   </li>
@@ -247,9 +228,7 @@ function Features() {
         <h2 id="features-heading" className={h2Class}>
           Everything You Need to Honor a Life
         </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">
-          Thoughtful tools to gather, protect and share the story of someone you love.
-        </p>
+        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">Thoughtful tools to gather, protect and share the story of someone you love.</p>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {FEATURES.map((feature) => (
             <li key={feature.title} className="rounded-2xl border border-slate-200 bg-white p-6">
@@ -312,10 +291,7 @@ function ClosingCallToAction() {
           <Link to="/login" className="btn bg-white text-indigo-800 hover:bg-indigo-50 focus-visible:outline-white">
             Create Free Memorial
           </Link>
-          <Link
-            to="/market"
-            className="btn border border-white/80 text-white hover:bg-white/10 focus-visible:outline-white"
-          >
+          <Link to="/market" className="btn border border-white/80 text-white hover:bg-white/10 focus-visible:outline-white">
             Explore Platform
           </Link>
         </div>

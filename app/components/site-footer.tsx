@@ -42,9 +42,7 @@ export function SiteFooter() {
             <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-amber-400 ring-4 ring-amber-100" />
             {SITE_NAME}
           </p>
-          <p className="mt-3 max-w-xs text-sm leading-relaxed text-slate-700">
-            Lasting online memorials to honour and remember the people we love.
-          </p>
+          <p className="mt-3 max-w-xs text-sm leading-relaxed text-slate-700">Lasting online memorials to honour and remember the people we love.</p>
         </div>
         {columns.map((column) => (
           <nav key={column.label} aria-label={column.label}>
@@ -69,9 +67,7 @@ export function SiteFooter() {
         ))}
       </div>
       <div className="border-t border-slate-200">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-600">
-          {`© ${COPYRIGHT_YEAR} ${SITE_NAME}. All rights reserved.`}
-        </p>
+        <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-600">{`© ${COPYRIGHT_YEAR} ${SITE_NAME}. All rights reserved.`}</p>
       </div>
     </footer>
   );

@@ -27,7 +27,6 @@ const accountLinks = [
   { to: "/contact", label: "Contact", mobile: true },
 ];
 
-
 function navLinkClass({ isActive }: { isActive: boolean }) {
   return `block rounded-md px-3 py-2 text-sm font-medium ${
     isActive ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
@@ -172,7 +171,11 @@ function BasketButton({ cartCount }: { cartCount: number }) {
         <circle cx="17" cy="20" r="1.5" />
       </svg>
       {cartCount > 0 ? (
-        <span aria-hidden="true" data-testid="basket-badge" className="absolute -right-1 -top-1 min-w-5 rounded-full bg-indigo-700 px-1 text-center text-xs font-bold leading-5 text-white">
+        <span
+          aria-hidden="true"
+          data-testid="basket-badge"
+          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-indigo-700 px-1 text-center text-xs font-bold leading-5 text-white"
+        >
           {basketBadge(cartCount)}
         </span>
       ) : null}

@@ -11,8 +11,7 @@ export function AccountDeletedEmail({ firstName, supportEmail }: AccountDeletedP
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>Your Everlight account has been deleted, together with the memorials, photos and tributes it held.</Text>
       <Text style={text}>
-        If you did not ask for this, or change your mind, write to {supportEmail} within 30 days and we will do our best to
-        restore them.
+        If you did not ask for this, or change your mind, write to {supportEmail} within 30 days and we will do our best to restore them.
       </Text>
       <Text style={text}>Thank you for letting us keep these memories with you.</Text>
     </EmailLayout>

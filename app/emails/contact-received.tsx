@@ -5,20 +5,29 @@ import { EmailLayout, text } from "./layout";
  * `quoted` is what the sender wrote, only when the address is known to be theirs (a member writing from their
  * own account's address): otherwise anyone could have the form mail their words to anyone (issue 25 §7).
  */
-export type ContactReceivedProps = { quoted: { name: string; subject: string; message: string } | null; supportHours: string; replyTime: string; helpUrl: string };
+export type ContactReceivedProps = {
+  quoted: { name: string; subject: string; message: string } | null;
+  supportHours: string;
+  replyTime: string;
+  helpUrl: string;
+};
 
-export const contactReceivedSubject = ({ quoted }: Pick<ContactReceivedProps, "quoted">) => (quoted ? `We have your message: ${quoted.subject}` : "We have your message");
+export const contactReceivedSubject = ({ quoted }: Pick<ContactReceivedProps, "quoted">) =>
+  quoted ? `We have your message: ${quoted.subject}` : "We have your message";
 
 const quote = { ...text, borderLeft: "3px solid #cbd5e1", paddingLeft: "12px", color: "#334155", whiteSpace: "pre-wrap" as const };
 
 /** The acknowledgement sent to whoever used the contact form (issue 18). */
 export function ContactReceivedEmail({ quoted, supportHours, replyTime, helpUrl }: ContactReceivedProps) {
   return (
-    <EmailLayout preview="Thank you for getting in touch" why="We send this to everyone who writes to us through the contact form, so you know your message arrived.">
+    <EmailLayout
+      preview="Thank you for getting in touch"
+      why="We send this to everyone who writes to us through the contact form, so you know your message arrived."
+    >
       <Text style={text}>{quoted ? `Dear ${quoted.name},` : "Hello,"}</Text>
       <Text style={text}>
-        Thank you for getting in touch. {replyTime} Our support team works {supportHours}; messages sent outside those hours are
-        answered on the next working day.
+        Thank you for getting in touch. {replyTime} Our support team works {supportHours}; messages sent outside those hours are answered on the next working
+        day.
       </Text>
       {quoted ? (
         <>
@@ -26,11 +35,12 @@ export function ContactReceivedEmail({ quoted, supportHours, replyTime, helpUrl 
           <Text style={quote}>{quoted.message}</Text>
         </>
       ) : (
-        <Text style={text}>Someone gave this address on our contact form. We do not repeat what was written, so that the form cannot be used to send anything to anyone.</Text>
+        <Text style={text}>
+          Someone gave this address on our contact form. We do not repeat what was written, so that the form cannot be used to send anything to anyone.
+        </Text>
       )}
       <Text style={text}>
-        Many questions are answered in our <Link href={helpUrl}>Help Center</Link>. If you did not write to us, you can ignore this
-        email.
+        Many questions are answered in our <Link href={helpUrl}>Help Center</Link>. If you did not write to us, you can ignore this email.
       </Text>
     </EmailLayout>
   );

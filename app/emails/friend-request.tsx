@@ -14,8 +14,7 @@ export function FriendRequestEmail({ firstName, senderName, requestsUrl, unsubsc
     >
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>
-        {senderName} has sent you a friend request on Everlight. Friends can see each other&apos;s memorials that are shared with
-        friends only.
+        {senderName} has sent you a friend request on Everlight. Friends can see each other&apos;s memorials that are shared with friends only.
       </Text>
       <Text style={text}>
         <Link href={requestsUrl} style={button}>

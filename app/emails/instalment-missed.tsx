@@ -1,7 +1,15 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-export type InstalmentMissedProps = { firstName: string; planName: string; amount: string; number: number; count: number; accessUntil: string; subscriptionUrl: string };
+export type InstalmentMissedProps = {
+  firstName: string;
+  planName: string;
+  amount: string;
+  number: number;
+  count: number;
+  accessUntil: string;
+  subscriptionUrl: string;
+};
 
 export const instalmentMissedSubject = ({ planName }: InstalmentMissedProps) => `We could not take your ${planName} payment`;
 
@@ -13,8 +21,8 @@ export function InstalmentMissedEmail({ firstName, planName, amount, number, cou
         Payment {number} of {count} for your {planName} plan ({amount}) did not go through. We will try again over the next few days.
       </Text>
       <Text style={text}>
-        Your plan stays active until {accessUntil}. If the payment has not gone through by then, you will not be able to create new memorials
-        above the free limit or add files to your vault. Nothing you already have is deleted or hidden.
+        Your plan stays active until {accessUntil}. If the payment has not gone through by then, you will not be able to create new memorials above the free
+        limit or add files to your vault. Nothing you already have is deleted or hidden.
       </Text>
       <Text style={text}>
         <Link href={subscriptionUrl} style={button}>

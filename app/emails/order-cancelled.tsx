@@ -21,12 +21,15 @@ export const orderCancelledSubject = ({ orderNumber, isTest, refunded }: Pick<Or
 
 export function OrderCancelledEmail(props: OrderCancelledProps) {
   return (
-    <EmailLayout preview={`Order ${props.orderNumber}: ${props.refunded ? `${props.refunded} refunded` : "cancelled"}`} why="We send this when an order of yours is cancelled.">
+    <EmailLayout
+      preview={`Order ${props.orderNumber}: ${props.refunded ? `${props.refunded} refunded` : "cancelled"}`}
+      why="We send this when an order of yours is cancelled."
+    >
       <Text style={text}>Dear {props.customerName},</Text>
       {props.refunded ? (
         <Text style={text}>
-          Your order {props.orderNumber} has been cancelled, and your payment of {props.refunded} has been refunded in full. The refund may take a
-          few days to appear on your statement.
+          Your order {props.orderNumber} has been cancelled, and your payment of {props.refunded} has been refunded in full. The refund may take a few days to
+          appear on your statement.
         </Text>
       ) : (
         <Text style={text}>Your order {props.orderNumber} has been cancelled. Nothing was charged for it.</Text>

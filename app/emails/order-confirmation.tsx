@@ -70,9 +70,7 @@ export function OrderConfirmationEmail(props: OrderConfirmationProps) {
           </Column>
         </Row>
       </Section>
-      <Text style={{ ...text, marginTop: "16px" }}>
-        Sending to: {props.shipping.join(", ")}
-      </Text>
+      <Text style={{ ...text, marginTop: "16px" }}>Sending to: {props.shipping.join(", ")}</Text>
       <Text style={text}>Payment reference: {props.paymentId}</Text>
       <Text style={{ ...text, fontWeight: "bold", marginBottom: "4px" }}>What&apos;s next</Text>
       {props.whatsNext.map((line) => (

@@ -11,8 +11,8 @@ export function PasswordChangedEmail({ firstName, forgotUrl }: PasswordChangedPr
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>The password of your Everlight account was just changed, and you were signed out everywhere else.</Text>
       <Text style={text}>
-        If that was you, there is nothing more to do. If it was not, please <Link href={forgotUrl}>reset your password now</Link> and
-        tell us by replying to this email.
+        If that was you, there is nothing more to do. If it was not, please <Link href={forgotUrl}>reset your password now</Link> and tell us by replying to
+        this email.
       </Text>
     </EmailLayout>
   );

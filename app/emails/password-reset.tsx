@@ -16,8 +16,7 @@ export function PasswordResetEmail({ firstName, resetUrl, validMinutes }: Passwo
         </Link>
       </Text>
       <Text style={text}>
-        The link works once, for the next {validMinutes} minutes. If you did not ask for it, you can ignore this email: your
-        password stays as it is.
+        The link works once, for the next {validMinutes} minutes. If you did not ask for it, you can ignore this email: your password stays as it is.
       </Text>
     </EmailLayout>
   );

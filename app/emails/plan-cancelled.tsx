@@ -12,8 +12,8 @@ export function PlanCancelledEmail(props: PlanCancelledProps) {
     <EmailLayout preview={`No more payments will be taken for your ${props.planName} plan`} why="We send this when monthly payments of yours are cancelled.">
       <Text style={text}>Dear {props.firstName},</Text>
       <Text style={text}>
-        As you asked, no more monthly payments will be taken for your {props.planName} plan. It stays active until {props.accessUntil}; after that the
-        free plan&apos;s rules apply to new memorials and vault uploads. Every memorial, tribute and file you have stays exactly as it is.
+        As you asked, no more monthly payments will be taken for your {props.planName} plan. It stays active until {props.accessUntil}; after that the free
+        plan&apos;s rules apply to new memorials and vault uploads. Every memorial, tribute and file you have stays exactly as it is.
       </Text>
       <Text style={text}>Changed your mind? You can resume the payments on your plan page until {props.accessUntil}.</Text>
       <Link href={props.subscriptionUrl} style={button}>

@@ -10,8 +10,8 @@ export function PlanLapsedEmail({ firstName, planName, subscriptionUrl }: PlanLa
     <EmailLayout preview="A monthly payment was missed" why="We send this to every member whose monthly plan pauses after a missed payment.">
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>
-        We could not take a monthly payment for your {planName} plan, so it is paused: the free plan&apos;s rules now apply to new
-        memorials, and your vault takes no new files. Every memorial, tribute and file you have stays exactly as it is.
+        We could not take a monthly payment for your {planName} plan, so it is paused: the free plan&apos;s rules now apply to new memorials, and your vault
+        takes no new files. Every memorial, tribute and file you have stays exactly as it is.
       </Text>
       <Text style={text}>
         You can choose a plan again at any time on <Link href={subscriptionUrl}>your plan page</Link>.

@@ -23,8 +23,8 @@ export function TributesWaitingEmail({ firstName, memorialName, authors, count, 
     >
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>
-        {listAuthors(authors, count)} left {count === 1 ? "a tribute" : `${count} tributes`} on the memorial of {memorialName}. Tributes
-        appear on the memorial once you approve them.
+        {listAuthors(authors, count)} left {count === 1 ? "a tribute" : `${count} tributes`} on the memorial of {memorialName}. Tributes appear on the memorial
+        once you approve them.
       </Text>
       <Text style={text}>
         <Link href={approveUrl} style={button}>

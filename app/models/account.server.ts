@@ -22,7 +22,13 @@ export type RegisterResult = { ok: true; user: PublicUser } | RateLimited | { ok
 /** Creates an account (the caller then starts its session): limited per address and per email address. */
 export async function registerAccount(input: { email: string; password: string; firstName: string; lastName: string }, ip: string): Promise<RegisterResult> {
   const limit = await hitRegistrationLimits(ip, input.email);
-  if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${limit.message} ${describeRetry(limit.retryAfterSeconds)}` };
+  if (!limit.allowed)
+    return {
+      ok: false,
+      reason: "rate-limited",
+      retryAfterSeconds: limit.retryAfterSeconds,
+      message: `${limit.message} ${describeRetry(limit.retryAfterSeconds)}`,
+    };
   try {
     return { ok: true, user: await createUser(input) };
   } catch (error) {

@@ -22,29 +22,35 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
   const { skip } = kind;
   const app = useAppDatabase(kind);
   const user = async (isAdmin = false) => {
-    const u = await app.db.prisma.user.create({ data: { email: `adm-${randomBytes(5).toString("hex")}@example.com`, firstName: "Ada", lastName: isAdmin ? "Admin" : "Member", password: "x", isAdmin } });
+    const u = await app.db.prisma.user.create({
+      data: { email: `adm-${randomBytes(5).toString("hex")}@example.com`, firstName: "Ada", lastName: isAdmin ? "Admin" : "Member", password: "x", isAdmin },
+    });
     return u;
   };
   const actor = (u: { id: string; email: string }): AdminActor => ({ id: u.id, email: u.email, isAdmin: true, ip: "10.1.2.3" });
-  const auditOf = async (targetId: string) => (await app.db.prisma.auditLog.findMany({ where: { targetId }, orderBy: { createdAt: "asc" } })).map((a) => a.action);
+  const auditOf = async (targetId: string) =>
+    (await app.db.prisma.auditLog.findMany({ where: { targetId }, orderBy: { createdAt: "asc" } })).map((a) => a.action);
 
-  it.skipIf(skip)("keeps the last administrator's rights, removes one's own only when confirmed, and lets only one of two simultaneous removals through", async () => {
-    // A fresh database: these are its only administrators.
-    await app.db.prisma.user.updateMany({ where: { isAdmin: true }, data: { isAdmin: false } });
-    const a = await user(true);
-    expect(await setAdminRights(actor(a), a.id, false)).toEqual({ ok: false, reason: "own-rights" });
-    expect(await setAdminRights(actor(a), a.id, false, { confirmOwn: true })).toEqual({ ok: false, reason: "last-admin" });
-    const b = await user();
-    expect(await setAdminRights(actor(a), b.id, true)).toMatchObject({ ok: true, user: { id: b.id, isAdmin: true } });
-    // Each removes the other at the same moment: one of them must stay an administrator.
-    const results = await Promise.all([setAdminRights(actor(a), b.id, false), setAdminRights(actor(b), a.id, false)]);
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "last-admin" }]);
-    expect(await app.db.prisma.user.count({ where: { isAdmin: true } })).toBe(1);
-    expect(await auditOf(b.id)).toContain("user.grant-admin");
-    const entry = (await listAudit({ search: b.email })).items[0];
-    expect(entry).toMatchObject({ actorEmail: a.email, ip: "10.1.2.3", targetType: "user" });
-  });
+  it.skipIf(skip)(
+    "keeps the last administrator's rights, removes one's own only when confirmed, and lets only one of two simultaneous removals through",
+    async () => {
+      // A fresh database: these are its only administrators.
+      await app.db.prisma.user.updateMany({ where: { isAdmin: true }, data: { isAdmin: false } });
+      const a = await user(true);
+      expect(await setAdminRights(actor(a), a.id, false)).toEqual({ ok: false, reason: "own-rights" });
+      expect(await setAdminRights(actor(a), a.id, false, { confirmOwn: true })).toEqual({ ok: false, reason: "last-admin" });
+      const b = await user();
+      expect(await setAdminRights(actor(a), b.id, true)).toMatchObject({ ok: true, user: { id: b.id, isAdmin: true } });
+      // Each removes the other at the same moment: one of them must stay an administrator.
+      const results = await Promise.all([setAdminRights(actor(a), b.id, false), setAdminRights(actor(b), a.id, false)]);
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "last-admin" }]);
+      expect(await app.db.prisma.user.count({ where: { isAdmin: true } })).toBe(1);
+      expect(await auditOf(b.id)).toContain("user.grant-admin");
+      const entry = (await listAudit({ search: b.email })).items[0];
+      expect(entry).toMatchObject({ actorEmail: a.email, ip: "10.1.2.3", targetType: "user" });
+    },
+  );
 
   it.skipIf(skip)("deletes a user with their memorials and tributes, never oneself, and records it", async () => {
     const admin = await user(true);
@@ -95,7 +101,15 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const paymentId = `testpay_${randomBytes(12).toString("hex")}`;
     await app.db.prisma.testPayment.create({ data: { id: paymentId, idempotencyKey: paymentId, amount: 2699, currency: "gbp", status: "succeeded" } });
     const order = await app.db.prisma.order.create({
-      data: { totalAmount: 2699, status: "processing", paymentIntentId: paymentId, paymentProvider: "test", isTest: true, customerEmail: "buyer@example.com", customerName: "Bea Buyer" },
+      data: {
+        totalAmount: 2699,
+        status: "processing",
+        paymentIntentId: paymentId,
+        paymentProvider: "test",
+        isTest: true,
+        customerEmail: "buyer@example.com",
+        customerName: "Bea Buyer",
+      },
     });
     const results = await Promise.all([changeOrderStatus(actor(admin), order.id, "cancelled"), changeOrderStatus(actor(admin), order.id, "cancelled")]);
     expect(results.every((r) => r.ok && r.refunded)).toBe(true);
@@ -119,7 +133,10 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const urn = await createProduct(actor(admin), input);
     // The form was loaded at 16; three sold; the price is edited, the stock left as loaded.
     await app.db.prisma.product.update({ where: { id: urn.id }, data: { stockQuantity: { decrement: 3 } } });
-    expect(await updateProduct(actor(admin), urn.id, { ...input, price: 12500, expectedStock: 16 })).toMatchObject({ ok: true, product: { price: 12500, stockQuantity: 13 } });
+    expect(await updateProduct(actor(admin), urn.id, { ...input, price: 12500, expectedStock: 16 })).toMatchObject({
+      ok: true,
+      product: { price: 12500, stockQuantity: 13 },
+    });
     // The stock changed in the form (to 20) while one more sold: nothing saved, the current figure told.
     await app.db.prisma.product.update({ where: { id: urn.id }, data: { stockQuantity: { decrement: 1 } } });
     expect(await updateProduct(actor(admin), urn.id, { ...input, name: "Brass urn", stockQuantity: 20, expectedStock: 13 })).toEqual({
@@ -130,7 +147,10 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     });
     expect(await app.db.prisma.product.findUniqueOrThrow({ where: { id: urn.id } })).toMatchObject({ name: "Urn", stockQuantity: 12 });
     // Saved again from the figure now shown: set.
-    expect(await updateProduct(actor(admin), urn.id, { ...input, stockQuantity: 20, expectedStock: 12 })).toMatchObject({ ok: true, product: { stockQuantity: 20 } });
+    expect(await updateProduct(actor(admin), urn.id, { ...input, stockQuantity: 20, expectedStock: 12 })).toMatchObject({
+      ok: true,
+      product: { stockQuantity: 20 },
+    });
     expect(await auditOf(urn.id)).toEqual(["product.create", "product.update", "product.update"]);
   });
 
@@ -138,14 +158,21 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const member = await user();
     const today = new Date("2030-06-30T12:00:00Z");
     const day = (n: number, hour = 10) => new Date(Date.UTC(2030, 5, 30 - n, hour));
-    for (const [n, count] of [[0, 2], [3, 1], [29, 4], [30, 5]] as const) {
+    for (const [n, count] of [
+      [0, 2],
+      [3, 1],
+      [29, 4],
+      [30, 5],
+    ] as const) {
       for (let i = 0; i < count; i++) {
         const m = await app.db.prisma.memorial.create({ data: { userId: member.id, title: "x", firstName: "x", lastName: "y", createdAt: day(n, i) } });
         await app.db.prisma.tribute.create({ data: { memorialId: m.id, authorName: "A", content: "c", isApproved: i % 2 === 0, createdAt: day(n, i) } });
         await app.db.prisma.order.create({ data: { totalAmount: 1000 + i, status: i === 1 ? "cancelled" : "pending", createdAt: day(n, i) } });
       }
     }
-    const purchase = await app.db.prisma.planPurchase.create({ data: { planId: "forever", paymentType: "full", provider: "test", instalmentCount: 1, status: "completed", userId: member.id } });
+    const purchase = await app.db.prisma.planPurchase.create({
+      data: { planId: "forever", paymentType: "full", provider: "test", instalmentCount: 1, status: "completed", userId: member.id },
+    });
     await app.db.prisma.planPayment.create({ data: { purchaseId: purchase.id, number: 1, amount: 27900, status: "succeeded", dueAt: day(3), paidAt: day(3) } });
 
     const figures = await dailyFigures(today);
@@ -157,7 +184,11 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
       const from = new Date(`${d.day}T00:00:00Z`);
       const to = new Date(from.getTime() + 86_400_000);
       const range = { gte: from, lt: to };
-      const orders = await app.db.prisma.order.aggregate({ where: { createdAt: range, status: { not: "cancelled" } }, _count: { _all: true }, _sum: { totalAmount: true } });
+      const orders = await app.db.prisma.order.aggregate({
+        where: { createdAt: range, status: { not: "cancelled" } },
+        _count: { _all: true },
+        _sum: { totalAmount: true },
+      });
       expect(d).toMatchObject({
         memorials: await app.db.prisma.memorial.count({ where: { createdAt: range } }),
         tributes: await app.db.prisma.tribute.count({ where: { createdAt: range } }),
@@ -175,7 +206,15 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
 
   it.skipIf(skip)("refuses to change or delete an audit record", async () => {
     const admin = await user(true);
-    await createProduct(actor(admin), { name: "Card", description: "A card.", category: "Cards", price: 399, stockQuantity: 1, isActive: true, imageUrl: null });
+    await createProduct(actor(admin), {
+      name: "Card",
+      description: "A card.",
+      category: "Cards",
+      price: 399,
+      stockQuantity: 1,
+      isActive: true,
+      imageUrl: null,
+    });
     const entry = await app.db.prisma.auditLog.findFirstOrThrow({ where: { actorId: admin.id } });
     await expect(app.db.prisma.auditLog.update({ where: { id: entry.id }, data: { summary: "nothing happened" } })).rejects.toThrow();
     await expect(app.db.prisma.auditLog.delete({ where: { id: entry.id } })).rejects.toThrow();

@@ -74,7 +74,10 @@ export async function listMemorialsForAdmin({ search = "", page = 1 }: { search?
 /** Deletes any memorial (memorial-access.ts: administrators may), its files too; false when it was gone. */
 export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: string): Promise<{ ok: true; name: string } | { ok: false }> {
   if (!isRecordId(memorialId)) return { ok: false };
-  const memorial = await prisma().memorial.findUnique({ where: { id: memorialId }, select: { firstName: true, lastName: true, user: { select: { email: true } } } });
+  const memorial = await prisma().memorial.findUnique({
+    where: { id: memorialId },
+    select: { firstName: true, lastName: true, user: { select: { email: true } } },
+  });
   if (!memorial || !(await deleteMemorial(memorialId, actor))) return { ok: false };
   return { ok: true, name: name(memorial) };
 }
@@ -147,7 +150,16 @@ export async function listUsersForAdmin({ search = "", page = 1 }: { search?: st
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     skip: w.skip,
     take: w.take,
-    select: { id: true, email: true, firstName: true, lastName: true, isAdmin: true, subscriptionPlan: true, createdAt: true, _count: { select: { memorials: true } } },
+    select: {
+      id: true,
+      email: true,
+      firstName: true,
+      lastName: true,
+      isAdmin: true,
+      subscriptionPlan: true,
+      createdAt: true,
+      _count: { select: { memorials: true } },
+    },
   });
   return {
     items: rows.map((u) => ({
@@ -198,7 +210,12 @@ export async function setAdminRights(actor: AdminActor, userId: string, isAdmin:
         if (others === 0) throw new Refused("last-admin");
       }
       await tx.user.update({ where: { id: target.id }, data: { isAdmin } });
-      await recordAudit(tx, actor, { action: isAdmin ? "user.grant-admin" : "user.remove-admin", targetType: "user", targetId: target.id, summary: target.email });
+      await recordAudit(tx, actor, {
+        action: isAdmin ? "user.grant-admin" : "user.remove-admin",
+        targetType: "user",
+        targetId: target.id,
+        summary: target.email,
+      });
       return { ...target, isAdmin };
     });
     return { ok: true, user: { id: user.id, email: user.email, name: name(user), isAdmin: user.isAdmin } };
@@ -231,7 +248,15 @@ export async function deleteUserAsAdmin(actor: AdminActor, userId: string): Prom
 /** GET /api/admin/users (§7): users as the /api shows them (never a password hash). */
 export async function listUsersForApi({ search = "", limit = 50, offset = 0 }: { search?: string; limit?: number; offset?: number }) {
   const rows = await prisma().user.findMany({
-    where: search ? { OR: [{ email: { contains: search, mode: "insensitive" } }, { firstName: { contains: search, mode: "insensitive" } }, { lastName: { contains: search, mode: "insensitive" } }] } : {},
+    where: search
+      ? {
+          OR: [
+            { email: { contains: search, mode: "insensitive" } },
+            { firstName: { contains: search, mode: "insensitive" } },
+            { lastName: { contains: search, mode: "insensitive" } },
+          ],
+        }
+      : {},
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
     skip: offset,
@@ -242,7 +267,18 @@ export async function listUsersForApi({ search = "", limit = 50, offset = 0 }: {
 
 // ───────────────────────────── contact messages ─────────────────────────────
 
-const contactFields = { id: true, name: true, email: true, subject: true, message: true, type: true, status: true, userId: true, createdAt: true, updatedAt: true } as const;
+const contactFields = {
+  id: true,
+  name: true,
+  email: true,
+  subject: true,
+  message: true,
+  type: true,
+  status: true,
+  userId: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 /** Contact messages, newest first (§2 "Contact" tab), optionally of one status, searched by sender or subject. */
 export async function listContactMessages({ search = "", status = null, page = 1 }: { search?: string; status?: string | null; page?: number }) {
@@ -260,7 +296,13 @@ export async function listContactMessages({ search = "", status = null, page = 1
   };
   const total = await prisma().contactMessage.count({ where });
   const w = pageOf(total, page);
-  const rows = await prisma().contactMessage.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: w.skip, take: w.take, select: contactFields });
+  const rows = await prisma().contactMessage.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: w.skip,
+    take: w.take,
+    select: contactFields,
+  });
   return { items: rows, total, page: w.page, pages: w.pages };
 }
 
@@ -275,7 +317,12 @@ export async function setContactStatus(actor: AdminActor, messageId: string, sta
     const found = await tx.contactMessage.findUnique({ where: { id: messageId }, select: { status: true, subject: true, email: true } });
     if (!found) return null;
     const updated = await tx.contactMessage.update({ where: { id: messageId }, data: { status }, select: contactFields });
-    await recordAudit(tx, actor, { action: "contact.status", targetType: "contact_message", targetId: messageId, summary: `${found.status} → ${status}: ${found.subject} (${found.email})` });
+    await recordAudit(tx, actor, {
+      action: "contact.status",
+      targetType: "contact_message",
+      targetId: messageId,
+      summary: `${found.status} → ${status}: ${found.subject} (${found.email})`,
+    });
     return updated;
   });
 }
@@ -284,10 +331,7 @@ export async function setContactStatus(actor: AdminActor, messageId: string, sta
 
 /** The UX answers and ratings, newest first, with the average rating over all of them (§2 "Feedback"). */
 export async function listFeedbackForAdmin({ page = 1 }: { page?: number }) {
-  const [total, average] = await Promise.all([
-    prisma().feedback.count(),
-    prisma().feedback.aggregate({ _avg: { rating: true }, _count: { rating: true } }),
-  ]);
+  const [total, average] = await Promise.all([prisma().feedback.count(), prisma().feedback.aggregate({ _avg: { rating: true }, _count: { rating: true } })]);
   const w = pageOf(total, page);
   const rows = await prisma().feedback.findMany({
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -1,13 +1,7 @@
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "~/models/rate-limit.server";
 import { AiUnavailableError, getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { fullName } from "~/utils/text";
-import {
-  AI_LIMITS,
-  AI_MESSAGES,
-  type BiographyFacts,
-  type TributeAssistantInput,
-  type TributeFacts,
-} from "~/utils/validation/ai";
+import { AI_LIMITS, AI_MESSAGES, type BiographyFacts, type TributeAssistantInput, type TributeFacts } from "~/utils/validation/ai";
 import { TRIBUTE_LIMITS } from "~/utils/validation/tribute";
 
 // The AI writing helpers (memorial-core.md §2, §5, §7, §8): one use case per kind of writing, shared by
@@ -24,7 +18,12 @@ export type WritingResult = { ok: true; text: string; writtenBy: WrittenBy } | R
 export async function hitAiRateLimit(who: Writer): Promise<RateLimited | null> {
   const limit = who.user ? await hitRateLimit(RATE_LIMITS.aiPerUser, who.user.id) : await hitRateLimit(RATE_LIMITS.aiPerIp, who.ip);
   if (limit.allowed) return null;
-  return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${AI_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
+  return {
+    ok: false,
+    reason: "rate-limited",
+    retryAfterSeconds: limit.retryAfterSeconds,
+    message: `${AI_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`,
+  };
 }
 
 async function write(who: Writer, failed: string, provider: WritingProvider, compose: (p: WritingProvider) => Promise<string>): Promise<WritingResult> {

@@ -12,7 +12,6 @@ export { ANALYTICS_DAYS };
 // onto the 30 days of generate_series, so it stays fast at 100,000 memorials and 1,000,000 tributes
 // (bench/admin-analytics).
 
-
 export type DayFigures = {
   day: string;
   members: number;
@@ -25,7 +24,17 @@ export type DayFigures = {
   endowment: number;
 };
 
-type Row = { day: string; members: number; memorials: number; tributes: number; tributes_approved: number; orders: number; revenue: number | bigint; plan_purchases: number; plan_paid: number | bigint };
+type Row = {
+  day: string;
+  members: number;
+  memorials: number;
+  tributes: number;
+  tributes_approved: number;
+  orders: number;
+  revenue: number | bigint;
+  plan_purchases: number;
+  plan_paid: number | bigint;
+};
 
 /** The figures of the `days` days ending with `today` (UTC), oldest first, with the totals over them. */
 export async function dailyFigures(today = new Date(), days = ANALYTICS_DAYS) {

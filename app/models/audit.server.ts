@@ -50,11 +50,7 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   "news.fetch": "Fetched news",
 };
 
-export async function recordAudit(
-  db: Db,
-  actor: AdminActor,
-  entry: { action: AuditAction; targetType: string; targetId?: string | null; summary?: string },
-) {
+export async function recordAudit(db: Db, actor: AdminActor, entry: { action: AuditAction; targetType: string; targetId?: string | null; summary?: string }) {
   await db.auditLog.create({
     data: {
       actorId: actor.id,

@@ -12,8 +12,14 @@ describe.each(databaseKinds)("the public gallery on $name", (kind) => {
     await app.db.prisma.memorial.createMany({
       data: [
         ...Array.from({ length: 12 }, (_, i) => ({
-          userId: owner.id, firstName: `Person${i}`, lastName: String.fromCharCode(90 - i), title: `T${i}`, isPublished: true,
-          viewCount: i * 3, createdAt: new Date(base + i * 60_000), biography: i === 4 ? "Loved the Isle of Skye 100%." : "A life well lived.",
+          userId: owner.id,
+          firstName: `Person${i}`,
+          lastName: String.fromCharCode(90 - i),
+          title: `T${i}`,
+          isPublished: true,
+          viewCount: i * 3,
+          createdAt: new Date(base + i * 60_000),
+          biography: i === 4 ? "Loved the Isle of Skye 100%." : "A life well lived.",
           category: i % 3 === 0 ? "organization" : "individual",
         })),
         { userId: owner.id, firstName: "Hidden", lastName: "Private", title: "x", isPublished: true, visibility: "private", viewCount: 999 },

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
-import { addToCart, basketQuantities, clearCart, countCartItems, getBasket, listCartForApi, removeCartItem, setCartQuantity, stepCartQuantity } from "./cart.server";
+import {
+  addToCart,
+  basketQuantities,
+  clearCart,
+  countCartItems,
+  getBasket,
+  listCartForApi,
+  removeCartItem,
+  setCartQuantity,
+  stepCartQuantity,
+} from "./cart.server";
 import { countProductsByGroup, listActiveProducts, listActiveProductsForApi } from "./product.server";
 import { MEMORIAL_ITEM, PRODUCTS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
 
@@ -13,7 +23,9 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
   const { skip } = kind;
   const app = useAppDatabase(kind);
   const member = async () => {
-    const u = await app.db.prisma.user.create({ data: { email: `cart${Date.now().toString(36)}${n++}@example.com`, firstName: "Bea", lastName: "Buyer", password: "x" } });
+    const u = await app.db.prisma.user.create({
+      data: { email: `cart${Date.now().toString(36)}${n++}@example.com`, firstName: "Bea", lastName: "Buyer", password: "x" },
+    });
     return { id: u.id, isAdmin: false, email: u.email };
   };
   const product = (fields: { price?: number; stock?: number; category?: string; isActive?: boolean; name?: string } = {}) =>
@@ -57,7 +69,11 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
     const three = await product({ stock: 3 });
     const hidden = await product({ isActive: false });
     expect(await addToCart(user, { productId: none.id })).toEqual({ ok: false, reason: "stock", message: SHOP_MESSAGES.outOfStock });
-    expect(await addToCart(user, { productId: three.id, quantity: 4 })).toMatchObject({ ok: false, reason: "stock", message: expect.stringContaining("stock") });
+    expect(await addToCart(user, { productId: three.id, quantity: 4 })).toMatchObject({
+      ok: false,
+      reason: "stock",
+      message: expect.stringContaining("stock"),
+    });
     expect(await addToCart(user, { productId: three.id, quantity: 2 })).toMatchObject({ ok: true });
     const over = await addToCart(user, { productId: three.id, quantity: 2 });
     expect(over).toEqual({ ok: false, reason: "stock", message: SHOP_MESSAGES.onlyInStock(3, 2) });
@@ -109,10 +125,17 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
   it.skipIf(skip)("sells a memorial the member may see at £29.99, up to the limit, and forgets it when it turns private", async () => {
     const user = await member();
     const owner = await member();
-    const m = await app.db.prisma.memorial.create({ data: { userId: owner.id, title: "T", firstName: "Ada", lastName: "Lovelace", isPublished: true, visibility: "public" } });
-    const secret = await app.db.prisma.memorial.create({ data: { userId: owner.id, title: "T", firstName: "Hid", lastName: "Den", isPublished: true, visibility: "private" } });
+    const m = await app.db.prisma.memorial.create({
+      data: { userId: owner.id, title: "T", firstName: "Ada", lastName: "Lovelace", isPublished: true, visibility: "public" },
+    });
+    const secret = await app.db.prisma.memorial.create({
+      data: { userId: owner.id, title: "T", firstName: "Hid", lastName: "Den", isPublished: true, visibility: "private" },
+    });
     expect(await addToCart(user, { memorialId: secret.id })).toMatchObject({ ok: false, reason: "not-found" });
-    expect(await addToCart(user, { memorialId: m.id, quantity: MEMORIAL_ITEM.maxQuantity + 1 })).toMatchObject({ ok: false, message: SHOP_MESSAGES.memorialLimit });
+    expect(await addToCart(user, { memorialId: m.id, quantity: MEMORIAL_ITEM.maxQuantity + 1 })).toMatchObject({
+      ok: false,
+      message: SHOP_MESSAGES.memorialLimit,
+    });
     expect(await addToCart(user, { memorialId: m.id, quantity: 2 })).toMatchObject({ ok: true, name: "Ada Lovelace Memorial" });
     expect(await getBasket(user)).toMatchObject({ subtotal: 2 * MEMORIAL_ITEM.price, lines: [{ kind: "memorial", unitPrice: 2999, problem: null }] });
     await app.db.prisma.memorial.update({ where: { id: m.id }, data: { visibility: "private" } });

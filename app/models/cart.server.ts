@@ -143,8 +143,12 @@ function toApiCartItem(row: CartRow, visible: Set<string>) {
     price: line.unitPrice,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    product: row.product ? { id: row.product.id, name: row.product.name, imageUrl: row.product.imageUrl, stock: row.product.isActive ? row.product.stockQuantity : 0 } : null,
-    memorial: m ? { id: m.id, firstName: m.firstName, lastName: m.lastName, biography: m.biography, visibility: m.visibility, profileImageUrl: m.profileImageUrl } : null,
+    product: row.product
+      ? { id: row.product.id, name: row.product.name, imageUrl: row.product.imageUrl, stock: row.product.isActive ? row.product.stockQuantity : 0 }
+      : null,
+    memorial: m
+      ? { id: m.id, firstName: m.firstName, lastName: m.lastName, biography: m.biography, visibility: m.visibility, profileImageUrl: m.profileImageUrl }
+      : null,
     name: line.name,
     problem: line.problem,
   };
@@ -237,7 +241,11 @@ export async function setCartQuantity(user: Member, itemId: string, quantity: nu
   if (!(wanted >= MIN_QUANTITY)) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.quantityMin };
   if (line.maxQuantity === 0) return { ok: false, reason: "stock", message: line.problem ?? SHOP_MESSAGES.outOfStock };
   if (wanted > line.maxQuantity) {
-    return { ok: false, reason: line.kind === "product" ? "stock" : "unavailable", message: line.kind === "product" ? SHOP_MESSAGES.quantityAboveStock(line.maxQuantity) : SHOP_MESSAGES.memorialLimit };
+    return {
+      ok: false,
+      reason: line.kind === "product" ? "stock" : "unavailable",
+      message: line.kind === "product" ? SHOP_MESSAGES.quantityAboveStock(line.maxQuantity) : SHOP_MESSAGES.memorialLimit,
+    };
   }
   const updated = await prisma().cartItem.updateMany({ where: { id: itemId, userId: user.id }, data: { quantity: wanted } });
   if (!updated.count) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.notFound };

@@ -36,7 +36,8 @@ describe("the contact form's rules", () => {
 let n = 0;
 describe.each(databaseKinds)("contact messages on $name", (kind) => {
   const app = useAppDatabase(kind);
-  const input = (email = `c${Date.now().toString(36)}${n++}@example.test`) => contactSchema.parse({ name: "Ann Lee", email, subject: "About my memorial", message: "Could you help me move a photo?", type: "support" });
+  const input = (email = `c${Date.now().toString(36)}${n++}@example.test`) =>
+    contactSchema.parse({ name: "Ann Lee", email, subject: "About my memorial", message: "Could you help me move a photo?", type: "support" });
 
   it.skipIf(kind.skip)("stores the message as new and queues the acknowledgement and the support copy in the same transaction", async () => {
     const ip = `192.0.2.${n++}`;
@@ -97,12 +98,16 @@ describe.each(databaseKinds)("contact messages on $name", (kind) => {
     const before = await app.db.prisma.contactMessage.count();
     const results = await Promise.all(Array.from({ length: RATE_LIMITS.contactPerIp.limit + 3 }, () => sendContactMessage(input(), { user: null, ip })));
     expect(results.filter((r) => r.ok)).toHaveLength(RATE_LIMITS.contactPerIp.limit);
-    expect(results.find((r) => !r.ok)).toMatchObject({ reason: "rate-limited", message: expect.stringMatching(/^You have sent several messages in a short time\. Please try again in \d+ minutes?\.$/) });
+    expect(results.find((r) => !r.ok)).toMatchObject({
+      reason: "rate-limited",
+      message: expect.stringMatching(/^You have sent several messages in a short time\. Please try again in \d+ minutes?\.$/),
+    });
     expect(await app.db.prisma.contactMessage.count()).toBe(before + RATE_LIMITS.contactPerIp.limit);
 
     const victim = `victim${n++}@example.test`;
     const toOne = [];
-    for (let i = 0; i < RATE_LIMITS.contactPerEmail.limit + 1; i++) toOne.push(await sendContactMessage(input(victim), { user: null, ip: `192.0.2.${100 + i}` }));
+    for (let i = 0; i < RATE_LIMITS.contactPerEmail.limit + 1; i++)
+      toOne.push(await sendContactMessage(input(victim), { user: null, ip: `192.0.2.${100 + i}` }));
     expect(toOne.filter((r) => r.ok)).toHaveLength(RATE_LIMITS.contactPerEmail.limit);
   });
 });

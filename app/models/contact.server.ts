@@ -23,11 +23,24 @@ export async function sendContactMessage(input: ContactInput, from: { user: { id
   const refused = hits.filter((h) => h && !h.allowed);
   if (refused.length) {
     const retryAfterSeconds = Math.max(...refused.map((h) => h!.retryAfterSeconds));
-    return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `You have sent several messages in a short time. ${describeRetry(retryAfterSeconds)}` };
+    return {
+      ok: false,
+      reason: "rate-limited",
+      retryAfterSeconds,
+      message: `You have sent several messages in a short time. ${describeRetry(retryAfterSeconds)}`,
+    };
   }
   const message = await prisma().$transaction(async (tx) => {
     const stored = await tx.contactMessage.create({
-      data: { name: input.name, email: input.email, subject: input.subject, message: input.message, type: input.type, status: "new", userId: from.user?.id ?? null },
+      data: {
+        name: input.name,
+        email: input.email,
+        subject: input.subject,
+        message: input.message,
+        type: input.type,
+        status: "new",
+        userId: from.user?.id ?? null,
+      },
       select: { id: true, email: true, status: true, type: true, createdAt: true },
     });
     await queueContactMail(tx, stored);

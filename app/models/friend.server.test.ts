@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { REQUEST_AGAIN_AFTER_DAYS } from "~/utils/validation/friends";
-import { cancelFriendRequest, friendCounts, listFriends, relationBetween, removeFriend, respondToFriendRequest, searchMemberByEmail, sendFriendRequest } from "./friend.server";
+import {
+  cancelFriendRequest,
+  friendCounts,
+  listFriends,
+  relationBetween,
+  removeFriend,
+  respondToFriendRequest,
+  searchMemberByEmail,
+  sendFriendRequest,
+} from "./friend.server";
 import { findMemorialForViewer, listMemorialsForViewer } from "./memorial.server";
 
 // Friends (issue 18) on both databases: the statuses, the rules about repeating requests, both directions
@@ -34,7 +43,9 @@ describe.each(databaseKinds)("friends on $name", (kind) => {
   it.skipIf(kind.skip)("request, accept: friends both ways at once, the friends-only memorial opens, and closes again on removal", async () => {
     const ann = await member();
     const bob = await member();
-    const memorial = await app.db.prisma.memorial.create({ data: { userId: bob.id, title: "T", firstName: "Friends", lastName: "Only", visibility: "friends", isPublished: true } });
+    const memorial = await app.db.prisma.memorial.create({
+      data: { userId: bob.id, title: "T", firstName: "Friends", lastName: "Only", visibility: "friends", isPublished: true },
+    });
     const sent = await sendFriendRequest(ann, bob.id);
     expect(sent.ok).toBe(true);
     if (!sent.ok) return;

@@ -93,7 +93,11 @@ export async function relationBetween(viewerId: string, otherId: string, db: Tx 
   const [friendship, waiting, lastRejected] = await Promise.all([
     db.friendship.findUnique({ where: { userId_friendId: { userId: viewerId, friendId: otherId } }, select: { id: true } }),
     db.friendRequest.findFirst({ where: { ...betweenPair(viewerId, otherId), status: "pending" }, select: { id: true, senderId: true } }),
-    db.friendRequest.findFirst({ where: { senderId: viewerId, receiverId: otherId, status: "rejected" }, orderBy: { updatedAt: "desc" }, select: { updatedAt: true } }),
+    db.friendRequest.findFirst({
+      where: { senderId: viewerId, receiverId: otherId, status: "rejected" },
+      orderBy: { updatedAt: "desc" },
+      select: { updatedAt: true },
+    }),
   ]);
   if (friendship) return { status: "friends", requestId: null, requestAllowedFrom: null };
   if (waiting) return { status: waiting.senderId === viewerId ? "pending_sent" : "pending_received", requestId: waiting.id, requestAllowedFrom: null };
@@ -145,7 +149,12 @@ export async function sendFriendRequest(sender: { id: string }, receiverId: stri
       return { ok: false, reason: "already-received", status: 409, message: `${name} has already sent you a request: accept it under Requests.` };
     }
     if (relation.requestAllowedFrom) {
-      return { ok: false, reason: "too-soon", status: 409, message: `${name} declined your last request. You can send another from ${formatLongDate(relation.requestAllowedFrom)}.` };
+      return {
+        ok: false,
+        reason: "too-soon",
+        status: 409,
+        message: `${name} declined your last request. You can send another from ${formatLongDate(relation.requestAllowedFrom)}.`,
+      };
     }
     const request = await tx.friendRequest.create({ data: { senderId: sender.id, receiverId: receiver.id }, select: { id: true } });
     await queueFriendRequestMail(tx, request.id);
@@ -157,7 +166,10 @@ export type RespondResult = { ok: true; status: "accepted" | "rejected"; sender:
 
 /** Accepts or rejects a request made to this member; accepting makes them friends both ways at once. */
 export async function respondToFriendRequest(receiverId: string, requestId: string, response: "accepted" | "rejected"): Promise<RespondResult> {
-  const request = await prisma().friendRequest.findFirst({ where: { id: requestId, receiverId }, select: { senderId: true, sender: { select: personFields } } });
+  const request = await prisma().friendRequest.findFirst({
+    where: { id: requestId, receiverId },
+    select: { senderId: true, sender: { select: personFields } },
+  });
   if (!request) return { ok: false, reason: "not-found", status: 404, message: FRIEND_MESSAGES.requestNotFound };
   return prisma().$transaction(async (tx): Promise<RespondResult> => {
     await lockPair(tx, receiverId, request.senderId);
@@ -181,7 +193,10 @@ export type CancelResult = { ok: true; receiver: Person } | Refusal<"not-found">
 
 /** Withdraws a request this member sent that still waits; they may send another at any time. */
 export async function cancelFriendRequest(senderId: string, requestId: string): Promise<CancelResult> {
-  const request = await prisma().friendRequest.findFirst({ where: { id: requestId, senderId, status: "pending" }, select: { receiver: { select: personFields } } });
+  const request = await prisma().friendRequest.findFirst({
+    where: { id: requestId, senderId, status: "pending" },
+    select: { receiver: { select: personFields } },
+  });
   if (!request) return { ok: false, reason: "not-found", status: 404, message: FRIEND_MESSAGES.requestNotFound };
   return prisma().$transaction(async (tx): Promise<CancelResult> => {
     await lockPair(tx, senderId, request.receiver.id);

@@ -77,7 +77,11 @@ describe.each(databaseKinds)("email on $name", (kind) => {
     // Links come from PUBLIC_URL, never from a request.
     expect(linkIn(mail, `${SITE}/memorials/`)).toBe(`${SITE}/memorials/${memorial.id}#tributes`);
     const unsubscribe = linkIn(mail, `${SITE}/unsubscribe?`);
-    const header = (name: string) => mail.headerLines.find((h) => h.key === name)?.line.replace(/^[^:]+:\s*/, "").replace(/\r?\n\s+/g, "");
+    const header = (name: string) =>
+      mail.headerLines
+        .find((h) => h.key === name)
+        ?.line.replace(/^[^:]+:\s*/, "")
+        .replace(/\r?\n\s+/g, "");
     expect(header("list-unsubscribe")).toBe(`<${unsubscribe}>`);
     expect(header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
   });
@@ -116,7 +120,9 @@ describe.each(databaseKinds)("email on $name", (kind) => {
     const down = smtpTransport(`smtp://127.0.0.1:${port}`);
     const user = await member();
     // The password change itself succeeds whatever the mail server does.
-    expect(await changePassword(user, { currentPassword: "Correct1horse", newPassword: "Brand2new-pass" }, { ip: "10.0.0.7", keepSessionId: undefined })).toEqual({ ok: true });
+    expect(
+      await changePassword(user, { currentPassword: "Correct1horse", newPassword: "Brand2new-pass" }, { ip: "10.0.0.7", keepSessionId: undefined }),
+    ).toEqual({ ok: true });
     const t0 = new Date();
     expect(await deliverDueMail(down, t0)).toMatchObject({ sent: 0, failed: 1 });
     const row = await prisma().mailOutbox.findFirstOrThrow({ where: { to: user.email } });
@@ -199,7 +205,10 @@ describe.each(databaseKinds)("email on $name", (kind) => {
       // The same one row as for a member (so the answer takes the same time); the worker finds no one to write to.
       expect(await prisma().mailOutbox.count({ where: { to: nobody } })).toBe(1);
       expect(await deliver()).toEqual({ sent: 0, skipped: 1, failed: 0 });
-      expect(await prisma().mailOutbox.findFirstOrThrow({ where: { to: nobody } })).toMatchObject({ status: "skipped", lastError: expect.stringContaining("no account") });
+      expect(await prisma().mailOutbox.findFirstOrThrow({ where: { to: nobody } })).toMatchObject({
+        status: "skipped",
+        lastError: expect.stringContaining("no account"),
+      });
       expect(smtp.received).toHaveLength(0);
     });
 
@@ -216,7 +225,9 @@ describe.each(databaseKinds)("email on $name", (kind) => {
       const user = await member();
       const token = await resetLinkFor(user.email);
       expect(await checkResetToken(token)).toMatchObject({ ok: true });
-      expect(await changePassword(user, { currentPassword: "Correct1horse", newPassword: "Changed2pass" }, { ip: "10.1.3.1", keepSessionId: undefined })).toEqual({ ok: true });
+      expect(
+        await changePassword(user, { currentPassword: "Correct1horse", newPassword: "Changed2pass" }, { ip: "10.1.3.1", keepSessionId: undefined }),
+      ).toEqual({ ok: true });
       expect(await checkResetToken(token)).toMatchObject({ ok: false, reason: "used" });
       expect(await resetPassword(token, "Takeover3pass")).toMatchObject({ ok: false, reason: "used" });
     });

@@ -104,7 +104,10 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
         const issued = await issueResetToken(row.id, String(data.email ?? row.to), new Date(String(data.requestedAt)), Number(data.validMinutes));
         if (issued) return issued;
       }
-      const token = await prisma().passwordResetToken.findUnique({ where: { id: tokenId }, select: { usedAt: true, expiresAt: true, user: { select: { firstName: true } } } });
+      const token = await prisma().passwordResetToken.findUnique({
+        where: { id: tokenId },
+        select: { usedAt: true, expiresAt: true, user: { select: { firstName: true } } },
+      });
       if (!token || token.usedAt || token.expiresAt <= new Date()) return { skip: "the link is no longer valid" };
       const resetUrl = `${site}/reset-password?${new URLSearchParams({ token: resetTokenFor(tokenId) })}`;
       return { to: row.to, kind: "password-reset", props: { firstName: token.user.firstName, resetUrl, validMinutes: Number(data.validMinutes) } };
@@ -124,8 +127,18 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composePaymentRefunded(row, site);
     case "instalment-missed": {
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
-      const props = { firstName: String(data.firstName), planName, amount: formatPence(Number(data.amount)), number: Number(data.number), count: Number(data.count) };
-      return { to: row.to, kind: "instalment-missed", props: { ...props, accessUntil: formatLongDate(String(data.accessUntil)), subscriptionUrl: `${site}/subscription` } };
+      const props = {
+        firstName: String(data.firstName),
+        planName,
+        amount: formatPence(Number(data.amount)),
+        number: Number(data.number),
+        count: Number(data.count),
+      };
+      return {
+        to: row.to,
+        kind: "instalment-missed",
+        props: { ...props, accessUntil: formatLongDate(String(data.accessUntil)), subscriptionUrl: `${site}/subscription` },
+      };
     }
     case "plan-lapsed": {
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
@@ -233,7 +246,9 @@ async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<C
       taxLabel: TAX_LABEL,
       tax: formatPence(order.taxAmount),
       total: formatPence(order.totalAmount),
-      shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter((s): s is string => !!s),
+      shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter(
+        (s): s is string => !!s,
+      ),
       whatsNext: WHATS_NEXT_EMAIL,
       ordersUrl: `${site}/orders`,
     },
@@ -260,7 +275,11 @@ async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedM
   };
   if (row.kind === "order-cancelled") {
     if (order.status !== "cancelled") return { skip: "the order is not cancelled" };
-    return { to: row.to, kind: "order-cancelled", props: { ...common, refunded: order.refundId ? formatPence(order.totalAmount) : null, supportEmail: getEnv().SUPPORT_EMAIL } };
+    return {
+      to: row.to,
+      kind: "order-cancelled",
+      props: { ...common, refunded: order.refundId ? formatPence(order.totalAmount) : null, supportEmail: getEnv().SUPPORT_EMAIL },
+    };
   }
   // What was shipped, as the row recorded it (an order cancelled since was still shipped: the cancellation
   // email follows). Corrected tracking details are emailed again, and an email for details since replaced says nothing.
@@ -279,7 +298,12 @@ async function composePaymentRefunded(row: OutboxRow, site: string): Promise<Com
   const shipping = checkout.shipping as unknown as { firstName?: string; lastName?: string };
   const refunded = formatPence(checkout.totalAmount);
   const duplicate = checkout.refundReason === "duplicate";
-  const reason = checkout.refundReason === "sold-out" ? SHOP_MESSAGES.soldOut(checkout.soldOutItems || "an item", refunded) : duplicate ? SHOP_MESSAGES.duplicatePayment(refunded) : `Your payment of ${refunded} has been refunded in full and no order was placed.`;
+  const reason =
+    checkout.refundReason === "sold-out"
+      ? SHOP_MESSAGES.soldOut(checkout.soldOutItems || "an item", refunded)
+      : duplicate
+        ? SHOP_MESSAGES.duplicatePayment(refunded)
+        : `Your payment of ${refunded} has been refunded in full and no order was placed.`;
   return {
     to: row.to,
     kind: "payment-refunded",
@@ -333,7 +357,12 @@ async function composeContactMail(row: OutboxRow, site: string): Promise<Compose
     return {
       to: row.to,
       kind: "contact-received",
-      props: { quoted: own ? { name: message.name, subject: message.subject, message: message.message } : null, supportHours: SUPPORT_HOURS, replyTime: SUPPORT_REPLY_TIME, helpUrl: `${site}/help` },
+      props: {
+        quoted: own ? { name: message.name, subject: message.subject, message: message.message } : null,
+        supportHours: SUPPORT_HOURS,
+        replyTime: SUPPORT_REPLY_TIME,
+        helpUrl: `${site}/help`,
+      },
     };
   }
   return {
@@ -354,7 +383,7 @@ async function composeContactMail(row: OutboxRow, site: string): Promise<Compose
 }
 
 function wants(preferences: unknown, topic: NotificationKey) {
-  return ({ ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) })[topic];
+  return { ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) }[topic];
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -378,7 +407,10 @@ export async function queueTributeNotification(db: Db, memorialId: string, now =
 
 /** A friend request waits (issue 18): its receiver hears of it, if they want to (Account → Notifications). */
 export async function queueFriendRequestMail(db: Db, requestId: string) {
-  const request = await db.friendRequest.findUnique({ where: { id: requestId }, select: { receiver: { select: { email: true, notificationPreferences: true } } } });
+  const request = await db.friendRequest.findUnique({
+    where: { id: requestId },
+    select: { receiver: { select: { email: true, notificationPreferences: true } } },
+  });
   if (!request || !wants(request.receiver.notificationPreferences, "friendRequests")) return;
   await queueMail(db, { to: request.receiver.email, kind: "friend-request", data: { requestId } });
 }
@@ -426,7 +458,13 @@ async function issueResetToken(id: string, email: string, requestedAt: Date, val
     if (await tx.passwordResetToken.count({ where: { userId: user.id, createdAt: { gt: requestedAt } } })) return { skip: "a newer link was asked for" };
     await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
     await tx.passwordResetToken.create({
-      data: { id, userId: user.id, tokenHash: hashResetToken(resetTokenFor(id)), createdAt: requestedAt, expiresAt: new Date(requestedAt.getTime() + validMinutes * 60_000) },
+      data: {
+        id,
+        userId: user.id,
+        tokenHash: hashResetToken(resetTokenFor(id)),
+        createdAt: requestedAt,
+        expiresAt: new Date(requestedAt.getTime() + validMinutes * 60_000),
+      },
     });
     return null;
   });

@@ -123,15 +123,14 @@ export function storedKeys(mediaUrl: string): string[] {
 
 /** Removes stored files; a file that cannot be removed is logged, never fails the user's action. */
 export async function deleteStoredMedia(urls: string[]) {
-  await Promise.all(
-    urls.flatMap(storedKeys).map((key) => deleteObject(key).catch((error) => console.error(`Could not delete ${key}:`, error))),
-  );
+  await Promise.all(urls.flatMap(storedKeys).map((key) => deleteObject(key).catch((error) => console.error(`Could not delete ${key}:`, error))));
 }
 
 /** The responsive sources of a stored photo; outside or demo images are used as they are. */
 export function imageSources(mediaUrl: string): { src: string; srcSet?: string; full: string } {
   const key = keyFromUrl(mediaUrl);
-  if (!key || !RESIZED_PREFIXES.some((prefix) => key.startsWith(prefix)) || !/\/original\.(jpg|png|webp|gif)$/.test(key)) return { src: mediaUrl, full: mediaUrl };
+  if (!key || !RESIZED_PREFIXES.some((prefix) => key.startsWith(prefix)) || !/\/original\.(jpg|png|webp|gif)$/.test(key))
+    return { src: mediaUrl, full: mediaUrl };
   const base = mediaUrl.slice(0, mediaUrl.lastIndexOf("/"));
   return {
     src: `${base}/w960.webp`,
@@ -141,7 +140,12 @@ export function imageSources(mediaUrl: string): { src: string; srcSet?: string; 
 }
 
 /** Adds a photo or video to a memorial the caller owns. Null when the memorial is not theirs. */
-export async function addMemorialMedia(memorialId: string, ownerId: string, bytes: Uint8Array | Blob, options: { caption?: string | null; order?: number } = {}) {
+export async function addMemorialMedia(
+  memorialId: string,
+  ownerId: string,
+  bytes: Uint8Array | Blob,
+  options: { caption?: string | null; order?: number } = {},
+) {
   const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { id: true, _count: { select: { media: true } } } });
   if (!memorial) return null;
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
@@ -149,7 +153,13 @@ export async function addMemorialMedia(memorialId: string, ownerId: string, byte
   try {
     // The memorial's version (updatedAt) moves with its gallery in the database (a trigger).
     return await prisma().memorialMedia.create({
-      data: { memorialId, mediaUrl: stored.mediaUrl, mediaType: stored.mediaType, caption: options.caption ?? null, order: options.order ?? memorial._count.media },
+      data: {
+        memorialId,
+        mediaUrl: stored.mediaUrl,
+        mediaType: stored.mediaType,
+        caption: options.caption ?? null,
+        order: options.order ?? memorial._count.media,
+      },
     });
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);
@@ -207,7 +217,15 @@ export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
 // ---------------------------------------------------------------------------------------------------
 
 /** A media item in the /api shape (memorial-core.md §3 "Memorial media"). */
-export function toApiMedia(item: { id: string; memorialId: string; mediaUrl: string; mediaType: string; caption: string | null; order: number; createdAt: Date }) {
+export function toApiMedia(item: {
+  id: string;
+  memorialId: string;
+  mediaUrl: string;
+  mediaType: string;
+  caption: string | null;
+  order: number;
+  createdAt: Date;
+}) {
   return {
     id: item.id,
     memorialId: item.memorialId,

@@ -39,13 +39,17 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
   const user = async (over: { isAdmin?: boolean; subscriptionPlan?: string } = {}) =>
     app.db.prisma.user.create({ data: { email: email(), firstName: "U", lastName: "Ser", password: "x", ...over } });
 
-
   it.skipIf(skip)("lists exactly what decideAccess allows, for every viewer", async () => {
     const owner = await user();
     const friend = await user();
     const other = await user();
     const admin = await user({ isAdmin: true });
-    await app.db.prisma.friendship.createMany({ data: [{ userId: owner.id, friendId: friend.id }, { userId: friend.id, friendId: owner.id }] });
+    await app.db.prisma.friendship.createMany({
+      data: [
+        { userId: owner.id, friendId: friend.id },
+        { userId: friend.id, friendId: owner.id },
+      ],
+    });
     const memorials = await Promise.all(
       [
         { visibility: "public" as const, isPublished: false },
@@ -117,7 +121,9 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     expect(await deleteMemorial(m.id, as(admin))).toBe(true);
     expect(await app.db.prisma.memorial.count({ where: { id: m.id } })).toBe(0);
     // From whichever screen, an administrator's deletion is in the audit log.
-    expect(await app.db.prisma.auditLog.findMany({ where: { targetId: m.id }, select: { action: true, actorId: true } })).toEqual([{ action: "memorial.delete", actorId: admin.id }]);
+    expect(await app.db.prisma.auditLog.findMany({ where: { targetId: m.id }, select: { action: true, actorId: true } })).toEqual([
+      { action: "memorial.delete", actorId: admin.id },
+    ]);
   });
 
   it.skipIf(skip)("counts views in one write without touching updatedAt, and a view of a missing memorial does not throw", async () => {
@@ -162,7 +168,9 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     const start = Date.now() - 60_000;
     const mine = await Promise.all(
       [true, true, false, true].map((isPublished, i) =>
-        app.db.prisma.memorial.create({ data: { userId: owner.id, title: `T${i}`, firstName: `Own${i}`, lastName: "B", isPublished, createdAt: new Date(start + i * 1000) } }),
+        app.db.prisma.memorial.create({
+          data: { userId: owner.id, title: `T${i}`, firstName: `Own${i}`, lastName: "B", isPublished, createdAt: new Date(start + i * 1000) },
+        }),
       ),
     );
     const theirs = await app.db.prisma.memorial.create({ data: { userId: other.id, title: "X", firstName: "Other", lastName: "B", isPublished: true } });

@@ -78,9 +78,7 @@ export type MemorialWithMedia = Prisma.MemorialGetPayload<{ include: typeof memo
 export const MEMORIAL_NOT_FOUND = "Memorial not found";
 
 export type MemorialLookup =
-  | { status: "ok"; memorial: MemorialWithMedia; isOwner: boolean }
-  | { status: "locked"; reason: LockReason }
-  | { status: "not-found" };
+  { status: "ok"; memorial: MemorialWithMedia; isOwner: boolean } | { status: "locked"; reason: LockReason } | { status: "not-found" };
 
 /** One memorial as this viewer may see it: the memorial, a lock reason, or not found. */
 export async function findMemorialForViewer(id: string, viewer: Viewer): Promise<MemorialLookup> {
@@ -297,8 +295,21 @@ export async function publicMemorialVersion(id: string): Promise<Date | null> {
 
 /** The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md). */
 export function toApiMemorial(m: {
-  id: string; userId: string; title: string; firstName: string; lastName: string; dateOfBirth: Date | null; dateOfPassing: Date | null;
-  biography: string | null; profileImageUrl: string | null; visibility: string; category?: string; isPublished: boolean; viewCount: number; createdAt: Date; updatedAt: Date;
+  id: string;
+  userId: string;
+  title: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: Date | null;
+  dateOfPassing: Date | null;
+  biography: string | null;
+  profileImageUrl: string | null;
+  visibility: string;
+  category?: string;
+  isPublished: boolean;
+  viewCount: number;
+  createdAt: Date;
+  updatedAt: Date;
 }) {
   return {
     id: m.id,
@@ -358,7 +369,16 @@ function escapeLike(term: string) {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export type GalleryCard = MemorialCard & { title: string; dateOfBirth: Date | null; dateOfPassing: Date | null; viewCount: number; createdAt: Date; category: string; tributeCount: number; firstImageUrl: string | null };
+export type GalleryCard = MemorialCard & {
+  title: string;
+  dateOfBirth: Date | null;
+  dateOfPassing: Date | null;
+  viewCount: number;
+  createdAt: Date;
+  category: string;
+  tributeCount: number;
+  firstImageUrl: string | null;
+};
 
 /**
  * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
@@ -400,7 +420,19 @@ export async function galleryCards(ids: string[]): Promise<GalleryCard[]> {
   const [memorials, tributeCounts, firstImages] = await Promise.all([
     prisma().memorial.findMany({
       where: { id: { in: ids } },
-      select: { id: true, firstName: true, lastName: true, title: true, biography: true, profileImageUrl: true, dateOfBirth: true, dateOfPassing: true, viewCount: true, createdAt: true, category: true },
+      select: {
+        id: true,
+        firstName: true,
+        lastName: true,
+        title: true,
+        biography: true,
+        profileImageUrl: true,
+        dateOfBirth: true,
+        dateOfPassing: true,
+        viewCount: true,
+        createdAt: true,
+        category: true,
+      },
     }),
     prisma().tribute.groupBy({ by: ["memorialId"], where: { memorialId: { in: ids }, isApproved: true }, _count: { _all: true } }),
     prisma().memorialMedia.findMany({
@@ -477,11 +509,23 @@ export async function listOwnMemorials(userId: string, query: { search?: string;
   const where: Prisma.MemorialWhereInput = {
     userId,
     ...(search
-      ? { OR: [{ title: { contains: search, mode: "insensitive" } }, { firstName: { contains: search, mode: "insensitive" } }, { lastName: { contains: search, mode: "insensitive" } }] }
+      ? {
+          OR: [
+            { title: { contains: search, mode: "insensitive" } },
+            { firstName: { contains: search, mode: "insensitive" } },
+            { lastName: { contains: search, mode: "insensitive" } },
+          ],
+        }
       : {}),
   };
   const [rows, total, all] = await Promise.all([
-    prisma().memorial.findMany({ where, orderBy: { createdAt: "desc" }, skip: (page - 1) * OWN_PAGE_SIZE, take: OWN_PAGE_SIZE, select: { id: true, visibility: true, isPublished: true } }),
+    prisma().memorial.findMany({
+      where,
+      orderBy: { createdAt: "desc" },
+      skip: (page - 1) * OWN_PAGE_SIZE,
+      take: OWN_PAGE_SIZE,
+      select: { id: true, visibility: true, isPublished: true },
+    }),
     prisma().memorial.count({ where }),
     search ? prisma().memorial.count({ where: { userId } }) : null,
   ]);

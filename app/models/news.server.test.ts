@@ -40,59 +40,89 @@ const obituaries = (prefix: string, n: number, day = 10) =>
 describe.each(databaseKinds)("news on $name", (kind) => {
   const app = useAppDatabase(kind);
   const admin = () =>
-    app.db.prisma.user.create({ data: { email: `admin-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}@example.test`, firstName: "Ada", lastName: "Admin", password: "x", isAdmin: true } });
+    app.db.prisma.user.create({
+      data: {
+        email: `admin-${Date.now().toString(36)}${Math.random().toString(36).slice(2)}@example.test`,
+        firstName: "Ada",
+        lastName: "Admin",
+        password: "x",
+        isAdmin: true,
+      },
+    });
   const counts = async () => ({ articles: await app.db.prisma.newsArticle.count(), memorials: await app.db.prisma.memorial.count() });
 
-  it.skipIf(kind.skip)("reads RSS and Atom, stores each article once across two fetches, and drafts at most 2 memorials per fetch, owned by the administrator", async () => {
-    const owner = await admin();
-    feeds.setItems("rss", [...obituaries("Rs", 3), { title: "Village fête raises £2,000 for the church roof", path: "/fete", published: "2026-11-01T09:00:00Z" }]);
-    feeds.setItems("atom", [{ title: "Tributes paid to Morwenna Trelawney, lifeboat volunteer", path: "/atom/1", description: "Forty years on the crew.", published: "2026-11-05T12:00:00Z" }]);
-    const rssUrl = `${feeds.url}/rss.xml`;
-    const atomUrl = `${feeds.url}/atom.xml`;
+  it.skipIf(kind.skip)(
+    "reads RSS and Atom, stores each article once across two fetches, and drafts at most 2 memorials per fetch, owned by the administrator",
+    async () => {
+      const owner = await admin();
+      feeds.setItems("rss", [
+        ...obituaries("Rs", 3),
+        { title: "Village fête raises £2,000 for the church roof", path: "/fete", published: "2026-11-01T09:00:00Z" },
+      ]);
+      feeds.setItems("atom", [
+        {
+          title: "Tributes paid to Morwenna Trelawney, lifeboat volunteer",
+          path: "/atom/1",
+          description: "Forty years on the crew.",
+          published: "2026-11-05T12:00:00Z",
+        },
+      ]);
+      const rssUrl = `${feeds.url}/rss.xml`;
+      const atomUrl = `${feeds.url}/atom.xml`;
 
-    const first = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
-    expect(first).toMatchObject({ ok: true, added: 5, feedsRead: 2, failures: [] });
-    if (!first.ok) return;
-    expect(first.memorials).toHaveLength(NEWS_DRAFTS_PER_FETCH);
-    const drafts = await app.db.prisma.memorial.findMany({ where: { id: { in: first.memorials.map((m) => m.id) } } });
-    expect(drafts.every((m) => m.userId === owner.id && !m.isPublished)).toBe(true);
-    // The newest articles that name someone: the fête names nobody.
-    expect(drafts.map((m) => `${m.firstName} ${m.lastName}`).sort()).toEqual(["Elsie Ashworthrs", "Walter Pembertonrs"]);
-    const stored = await app.db.prisma.newsArticle.findMany({ orderBy: { publishedAt: "desc" } });
-    const atomArticle = stored.find((a) => a.url === `${feeds.url}/atom/1`)!;
-    expect(atomArticle).toMatchObject({ source: "Remembrance Weekly", personName: "Morwenna Trelawney", description: "Forty years on the crew.", urlToImage: null });
-    const rssArticle = stored.find((a) => a.url === `${feeds.url}/rs/0`)!;
-    expect(rssArticle).toMatchObject({ source: "The Local Chronicle: Obituaries", personName: "Agnes Hartleyrs", description: "A life in the village, remembered & celebrated (0)." });
-    expect(stored.find((a) => a.url === `${feeds.url}/fete`)?.personName).toBeNull();
+      const first = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
+      expect(first).toMatchObject({ ok: true, added: 5, feedsRead: 2, failures: [] });
+      if (!first.ok) return;
+      expect(first.memorials).toHaveLength(NEWS_DRAFTS_PER_FETCH);
+      const drafts = await app.db.prisma.memorial.findMany({ where: { id: { in: first.memorials.map((m) => m.id) } } });
+      expect(drafts.every((m) => m.userId === owner.id && !m.isPublished)).toBe(true);
+      // The newest articles that name someone: the fête names nobody.
+      expect(drafts.map((m) => `${m.firstName} ${m.lastName}`).sort()).toEqual(["Elsie Ashworthrs", "Walter Pembertonrs"]);
+      const stored = await app.db.prisma.newsArticle.findMany({ orderBy: { publishedAt: "desc" } });
+      const atomArticle = stored.find((a) => a.url === `${feeds.url}/atom/1`)!;
+      expect(atomArticle).toMatchObject({
+        source: "Remembrance Weekly",
+        personName: "Morwenna Trelawney",
+        description: "Forty years on the crew.",
+        urlToImage: null,
+      });
+      const rssArticle = stored.find((a) => a.url === `${feeds.url}/rs/0`)!;
+      expect(rssArticle).toMatchObject({
+        source: "The Local Chronicle: Obituaries",
+        personName: "Agnes Hartleyrs",
+        description: "A life in the village, remembered & celebrated (0).",
+      });
+      expect(stored.find((a) => a.url === `${feeds.url}/fete`)?.personName).toBeNull();
 
-    // The picture is ours: a WebP copy at /media/news/…, the feed's address kept only for the record.
-    expect(rssArticle.urlToImage).toMatch(/^\/media\/news\/[0-9a-f-]{36}-640\.webp$/);
-    expect(rssArticle.sourceImageUrl).toBe(`${feeds.url}/img/Rs0.png`);
-    const file = path.join(dataDir, "uploads", rssArticle.urlToImage!.slice("/media/".length));
-    expect(existsSync(file)).toBe(true);
-    expect(await sharp(file).metadata()).toMatchObject({ format: "webp", width: 640, height: 360 });
-    expect(existsSync(file.replace("-640.webp", "-320.webp"))).toBe(true);
+      // The picture is ours: a WebP copy at /media/news/…, the feed's address kept only for the record.
+      expect(rssArticle.urlToImage).toMatch(/^\/media\/news\/[0-9a-f-]{36}-640\.webp$/);
+      expect(rssArticle.sourceImageUrl).toBe(`${feeds.url}/img/Rs0.png`);
+      const file = path.join(dataDir, "uploads", rssArticle.urlToImage!.slice("/media/".length));
+      expect(existsSync(file)).toBe(true);
+      expect(await sharp(file).metadata()).toMatchObject({ format: "webp", width: 640, height: 360 });
+      expect(existsSync(file.replace("-640.webp", "-320.webp"))).toBe(true);
 
-    // A second fetch: the same five again plus three new. Only the new are stored, and 2 more drafts.
-    const imageHits = feeds.hits.get("/img/Rs0.png");
-    feeds.setItems("rss", [...obituaries("Rs", 3), ...obituaries("Nw", 3, 20)]);
-    const before = await counts();
-    const second = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
-    expect(second).toMatchObject({ ok: true, added: 3 });
-    if (!second.ok) return;
-    expect(second.memorials).toHaveLength(2);
-    expect(await counts()).toEqual({ articles: before.articles + 3, memorials: before.memorials + 2 });
-    expect(feeds.hits.get("/img/Rs0.png")).toBe(imageHits); // a known article's picture is not fetched again
-    expect(await app.db.prisma.newsArticle.count({ where: { url: `${feeds.url}/rs/0` } })).toBe(1);
+      // A second fetch: the same five again plus three new. Only the new are stored, and 2 more drafts.
+      const imageHits = feeds.hits.get("/img/Rs0.png");
+      feeds.setItems("rss", [...obituaries("Rs", 3), ...obituaries("Nw", 3, 20)]);
+      const before = await counts();
+      const second = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
+      expect(second).toMatchObject({ ok: true, added: 3 });
+      if (!second.ok) return;
+      expect(second.memorials).toHaveLength(2);
+      expect(await counts()).toEqual({ articles: before.articles + 3, memorials: before.memorials + 2 });
+      expect(feeds.hits.get("/img/Rs0.png")).toBe(imageHits); // a known article's picture is not fetched again
+      expect(await app.db.prisma.newsArticle.count({ where: { url: `${feeds.url}/rs/0` } })).toBe(1);
 
-    // And once more with nothing new: nothing stored, nothing drafted.
-    const third = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
-    expect(third).toMatchObject({ ok: true, added: 0, memorials: [] });
+      // And once more with nothing new: nothing stored, nothing drafted.
+      const third = await fetchNews(owner, { feeds: [rssUrl, atomUrl] });
+      expect(third).toMatchObject({ ok: true, added: 0, memorials: [] });
 
-    const status = await newsStatus();
-    expect(status.count).toBe(before.articles + 3);
-    expect(status.lastFetch).toMatchObject({ status: "ok", articlesAdded: 0, memorialsCreated: 0 });
-  });
+      const status = await newsStatus();
+      expect(status.count).toBe(before.articles + 3);
+      expect(status.lastFetch).toMatchObject({ status: "ok", articlesAdded: 0, memorialsCreated: 0 });
+    },
+  );
 
   it.skipIf(kind.skip)("stores articles once even when two fetches run at the same moment", async () => {
     const owner = await admin();

@@ -25,7 +25,6 @@ export const NEWS_DRAFTS_PER_FETCH = 2;
 export const MAX_NEW_ARTICLES_PER_FETCH = 50;
 export const NEWS_IMAGE_LIMITS = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024 } as const;
 
-
 const articleFields = {
   id: true,
   title: true,
@@ -40,7 +39,19 @@ const articleFields = {
   updatedAt: true,
 } as const;
 
-export type NewsArticleView = { id: string; title: string; description: string | null; url: string; urlToImage: string | null; publishedAt: Date | null; source: string | null; personName: string | null; dateAdded: Date; createdAt: Date; updatedAt: Date };
+export type NewsArticleView = {
+  id: string;
+  title: string;
+  description: string | null;
+  url: string;
+  urlToImage: string | null;
+  publishedAt: Date | null;
+  source: string | null;
+  personName: string | null;
+  dateAdded: Date;
+  createdAt: Date;
+  updatedAt: Date;
+};
 export type NewsPage = { items: NewsArticleView[]; total: number; page: number; pages: number; version: string };
 
 /** The list's version: changes whenever an article is added, changed or removed (one indexed read). */
@@ -77,7 +88,13 @@ export async function listNews(page = 1): Promise<NewsPage> {
 
 /** An article as the /api shows it (dates as ISO strings; the picture is always our own copy). */
 export function toApiArticle(a: NewsArticleView) {
-  return { ...a, publishedAt: a.publishedAt?.toISOString() ?? null, dateAdded: a.dateAdded.toISOString(), createdAt: a.createdAt.toISOString(), updatedAt: a.updatedAt.toISOString() };
+  return {
+    ...a,
+    publishedAt: a.publishedAt?.toISOString() ?? null,
+    dateAdded: a.dateAdded.toISOString(),
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
+  };
 }
 
 /** For administrators: how many articles there are, how many feeds are set up, and the last fetch. */
@@ -129,16 +146,23 @@ export async function fetchNews(trigger: { id: string } | null, options: FetchNe
   const feedsRead = reads.length - failures.length;
 
   if (feedsRead === 0) {
-    await recordFetch({ startedAt, status: "failed", feedsRead, feedsFailed: failures.length, articlesAdded: 0, memorialsCreated: 0, messages: failures, triggeredById: trigger?.id ?? null });
+    await recordFetch({
+      startedAt,
+      status: "failed",
+      feedsRead,
+      feedsFailed: failures.length,
+      articlesAdded: 0,
+      memorialsCreated: 0,
+      messages: failures,
+      triggeredById: trigger?.id ?? null,
+    });
     return { ok: false, reason: "feeds-failed", message: NEWS_MESSAGES.failed, failures };
   }
 
   // New ones only: one address once, even when two feeds list it; the newest first.
   const byUrl = new Map<string, Candidate>();
   for (const c of candidates) if (!byUrl.has(c.url)) byUrl.set(c.url, c);
-  const known = new Set(
-    (await prisma().newsArticle.findMany({ where: { url: { in: [...byUrl.keys()] } }, select: { url: true } })).map((a) => a.url),
-  );
+  const known = new Set((await prisma().newsArticle.findMany({ where: { url: { in: [...byUrl.keys()] } }, select: { url: true } })).map((a) => a.url));
   const fresh = [...byUrl.values()]
     .filter((c) => !known.has(c.url))
     .map((c) => ({ ...c, publishedAt: c.publishedAt && c.publishedAt <= now ? c.publishedAt : now }))

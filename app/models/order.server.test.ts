@@ -33,7 +33,9 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
   const { skip } = kind;
   const app = useAppDatabase(kind);
   const member = async () => {
-    const u = await app.db.prisma.user.create({ data: { email: `order${Date.now().toString(36)}${n++}@example.com`, firstName: "Bea", lastName: "Buyer", password: "x" } });
+    const u = await app.db.prisma.user.create({
+      data: { email: `order${Date.now().toString(36)}${n++}@example.com`, firstName: "Bea", lastName: "Buyer", password: "x" },
+    });
     return { id: u.id, isAdmin: false, email: u.email };
   };
   const product = (price: number, stock: number) =>
@@ -46,39 +48,47 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     return started.next.paymentId;
   }
 
-  it.skipIf(skip)("charges the basket as the database prices it, then makes one order with the stock taken, the basket emptied and the email queued", async () => {
-    const user = await member();
-    const a = await product(2500, 5);
-    const b = await product(999, 2);
-    await addToCart(user, { productId: a.id, quantity: 2 });
-    await addToCart(user, { productId: b.id, quantity: 1 });
-    const paymentId = await checkout(user);
-    const payment = await testProvider.getPayment(paymentId);
-    expect(payment).toMatchObject({ amount: 5999 + 480, currency: "gbp", status: "unpaid", live: false });
+  it.skipIf(skip)(
+    "charges the basket as the database prices it, then makes one order with the stock taken, the basket emptied and the email queued",
+    async () => {
+      const user = await member();
+      const a = await product(2500, 5);
+      const b = await product(999, 2);
+      await addToCart(user, { productId: a.id, quantity: 2 });
+      await addToCart(user, { productId: b.id, quantity: 1 });
+      const paymentId = await checkout(user);
+      const payment = await testProvider.getPayment(paymentId);
+      expect(payment).toMatchObject({ amount: 5999 + 480, currency: "gbp", status: "unpaid", live: false });
 
-    // Not paid yet: no order, nothing taken.
-    expect(await completePayment({ paymentId }, { userId: user.id })).toMatchObject({ ok: false, reason: "unpaid", message: SHOP_MESSAGES.unpaid });
-    expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(0);
+      // Not paid yet: no order, nothing taken.
+      expect(await completePayment({ paymentId }, { userId: user.id })).toMatchObject({ ok: false, reason: "unpaid", message: SHOP_MESSAGES.unpaid });
+      expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(0);
 
-    const paid = await payTestPayment(user, paymentId);
-    expect(paid).toMatchObject({ ok: true, created: true, order: { total: 6479, subtotal: 5999, tax: 480, isTest: true, paymentId, status: "pending" } });
-    if (!paid.ok) return;
-    expect(paid.order.items.map((i) => [i.name, i.quantity, i.unitPrice])).toEqual([
-      [a.name, 2, 2500],
-      [b.name, 1, 999],
-    ]);
-    expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: a.id } })).stockQuantity).toBe(3);
-    expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: b.id } })).stockQuantity).toBe(1);
-    expect((await getBasket(user)).lines).toEqual([]);
-    expect(await app.db.prisma.mailOutbox.findMany({ where: { to: SHIPPING.email, kind: "order-confirmation", data: { equals: { orderId: paid.order.id } } } })).toHaveLength(1);
+      const paid = await payTestPayment(user, paymentId);
+      expect(paid).toMatchObject({ ok: true, created: true, order: { total: 6479, subtotal: 5999, tax: 480, isTest: true, paymentId, status: "pending" } });
+      if (!paid.ok) return;
+      expect(paid.order.items.map((i) => [i.name, i.quantity, i.unitPrice])).toEqual([
+        [a.name, 2, 2500],
+        [b.name, 1, 999],
+      ]);
+      expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: a.id } })).stockQuantity).toBe(3);
+      expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: b.id } })).stockQuantity).toBe(1);
+      expect((await getBasket(user)).lines).toEqual([]);
+      expect(
+        await app.db.prisma.mailOutbox.findMany({ where: { to: SHIPPING.email, kind: "order-confirmation", data: { equals: { orderId: paid.order.id } } } }),
+      ).toHaveLength(1);
 
-    // Again (the page reloaded, the /api asked, a second tab): the same order, nothing taken twice.
-    expect(await completePayment({ paymentId }, { userId: user.id })).toMatchObject({ ok: true, created: false, order: { id: paid.order.id } });
-    expect(await payTestPayment(user, paymentId)).toMatchObject({ ok: true, created: false });
-    expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(1);
-    expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: a.id } })).stockQuantity).toBe(3);
-    expect(await getCheckoutForPayment(user, (await app.db.prisma.checkout.findFirstOrThrow({ where: { paymentId } })).id)).toEqual({ status: "done", paymentId });
-  });
+      // Again (the page reloaded, the /api asked, a second tab): the same order, nothing taken twice.
+      expect(await completePayment({ paymentId }, { userId: user.id })).toMatchObject({ ok: true, created: false, order: { id: paid.order.id } });
+      expect(await payTestPayment(user, paymentId)).toMatchObject({ ok: true, created: false });
+      expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(1);
+      expect((await app.db.prisma.product.findUniqueOrThrow({ where: { id: a.id } })).stockQuantity).toBe(3);
+      expect(await getCheckoutForPayment(user, (await app.db.prisma.checkout.findFirstOrThrow({ where: { paymentId } })).id)).toEqual({
+        status: "done",
+        paymentId,
+      });
+    },
+  );
 
   it.skipIf(skip)("makes one order when the payment is completed many times at once", async () => {
     const user = await member();
@@ -150,7 +160,13 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     const start = Date.now() - 1_000_000;
     for (let i = 0; i < ORDERS_PER_PAGE + 2; i++) {
       await app.db.prisma.order.create({
-        data: { userId: user.id, totalAmount: 100 * (i + 1), paymentIntentId: `testpay_page${n}_${i}`, status: i === 0 ? "refund-requested" : "completed", createdAt: new Date(start + i * 1000) },
+        data: {
+          userId: user.id,
+          totalAmount: 100 * (i + 1),
+          paymentIntentId: `testpay_page${n}_${i}`,
+          status: i === 0 ? "refund-requested" : "completed",
+          createdAt: new Date(start + i * 1000),
+        },
       });
     }
     n++;
@@ -167,7 +183,9 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
   // ───────────── issue 24: one basket, one payment, one order; restock once; shipped; bounds ─────────────
 
   const admin = async () => {
-    const u = await app.db.prisma.user.create({ data: { email: `oadm${Date.now().toString(36)}${n++}@example.com`, firstName: "Ada", lastName: "Admin", password: "x", isAdmin: true } });
+    const u = await app.db.prisma.user.create({
+      data: { email: `oadm${Date.now().toString(36)}${n++}@example.com`, firstName: "Ada", lastName: "Admin", password: "x", isAdmin: true },
+    });
     return { id: u.id, email: u.email, isAdmin: true as const, ip: "10.0.0.1" };
   };
   const stockOf = async (id: string) => (await app.db.prisma.product.findUniqueOrThrow({ where: { id } })).stockQuantity;
@@ -184,27 +202,30 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     );
   }
 
-  it.skipIf(skip)("reuses the open payment for a second checkout of an unchanged basket, with the newest shipping, and makes a new one once the basket changes", async () => {
-    const user = await member();
-    const p = await product(1500, 10);
-    await addToCart(user, { productId: p.id, quantity: 2 });
-    const first = await checkout(user);
-    const second = await startCheckout(user, { ...SHIPPING, address: "2 Low Street" }, { hosted: false, site: SITE });
-    expect(second).toMatchObject({ ok: true, next: { kind: "pay-here", paymentId: first } });
-    expect(await app.db.prisma.checkout.count({ where: { userId: user.id } })).toBe(1);
-    expect(await app.db.prisma.testPayment.count({ where: { metadata: { path: ["userId"], equals: user.id } } })).toBe(1);
-    // Paid: the order goes to the address given last.
-    const paid = await payTestPayment(user, first);
-    expect(paid).toMatchObject({ ok: true, created: true });
-    if (paid.ok) expect(paid.order.shipping[0]).toBe("2 Low Street");
+  it.skipIf(skip)(
+    "reuses the open payment for a second checkout of an unchanged basket, with the newest shipping, and makes a new one once the basket changes",
+    async () => {
+      const user = await member();
+      const p = await product(1500, 10);
+      await addToCart(user, { productId: p.id, quantity: 2 });
+      const first = await checkout(user);
+      const second = await startCheckout(user, { ...SHIPPING, address: "2 Low Street" }, { hosted: false, site: SITE });
+      expect(second).toMatchObject({ ok: true, next: { kind: "pay-here", paymentId: first } });
+      expect(await app.db.prisma.checkout.count({ where: { userId: user.id } })).toBe(1);
+      expect(await app.db.prisma.testPayment.count({ where: { metadata: { path: ["userId"], equals: user.id } } })).toBe(1);
+      // Paid: the order goes to the address given last.
+      const paid = await payTestPayment(user, first);
+      expect(paid).toMatchObject({ ok: true, created: true });
+      if (paid.ok) expect(paid.order.shipping[0]).toBe("2 Low Street");
 
-    // A changed basket is another basket: another payment.
-    await addToCart(user, { productId: p.id, quantity: 1 });
-    const third = await checkout(user);
-    await addToCart(user, { productId: p.id, quantity: 1 });
-    const fourth = await checkout(user);
-    expect(new Set([first, third, fourth]).size).toBe(3);
-  });
+      // A changed basket is another basket: another payment.
+      await addToCart(user, { productId: p.id, quantity: 1 });
+      const third = await checkout(user);
+      await addToCart(user, { productId: p.id, quantity: 1 });
+      const fourth = await checkout(user);
+      expect(new Set([first, third, fourth]).size).toBe(3);
+    },
+  );
 
   it.skipIf(skip)("makes one open payment for ten checkouts of one basket at once", async () => {
     const user = await member();
@@ -226,14 +247,24 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     // A second checkout of the same basket paid another way (Stripe Checkout without JavaScript; an older tab):
     // the same basket's row with a payment of its own.
     const open = await app.db.prisma.checkout.findFirstOrThrow({ where: { paymentId: firstPayment } });
-    const other = await testProvider.createPayment({ amount: open.totalAmount, currency: "gbp", idempotencyKey: `other-${open.id}`, description: "x", metadata: { userId: user.id } });
+    const other = await testProvider.createPayment({
+      amount: open.totalAmount,
+      currency: "gbp",
+      idempotencyKey: `other-${open.id}`,
+      description: "x",
+      metadata: { userId: user.id },
+    });
     const { id: _id, createdAt: _c, updatedAt: _u, orderId: _o, sessionId: _s, ...copy } = open;
     await app.db.prisma.checkout.create({ data: { ...copy, items: copy.items as object, shipping: copy.shipping as object, paymentId: other.id } });
     await testProvider.payTestPayment!(firstPayment);
     await testProvider.payTestPayment!(other.id);
 
     // Both completed at once (the webhook and the page): one order, one refund.
-    const results = await Promise.all([completePayment({ paymentId: firstPayment }), completePayment({ paymentId: other.id }), completePayment({ paymentId: other.id })]);
+    const results = await Promise.all([
+      completePayment({ paymentId: firstPayment }),
+      completePayment({ paymentId: other.id }),
+      completePayment({ paymentId: other.id }),
+    ]);
     expect(results.filter((r) => r.ok && r.created)).toHaveLength(1);
     expect(await app.db.prisma.order.count({ where: { userId: user.id } })).toBe(1);
     expect(await stockOf(p.id)).toBe(8);
@@ -287,7 +318,9 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     expect(mine[0]).toContain(paid.order.paymentId!);
 
     // An order without a payment: cancelled and restocked once; put back, its items leave the stock again.
-    const unpaid = await app.db.prisma.order.create({ data: { totalAmount: 100, status: "pending", items: { create: [{ productId: urn.id, name: urn.name, quantity: 2, price: 50 }] } } });
+    const unpaid = await app.db.prisma.order.create({
+      data: { totalAmount: 100, status: "pending", items: { create: [{ productId: urn.id, name: urn.name, quantity: 2, price: 50 }] } },
+    });
     await Promise.all([changeOrderStatus(a, unpaid.id, "cancelled"), changeOrderStatus(a, unpaid.id, "cancelled")]);
     expect(await stockOf(urn.id)).toBe(18);
     expect(await changeOrderStatus(a, unpaid.id, "processing")).toMatchObject({ ok: true });
@@ -313,6 +346,10 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     for (const text of ["Royal Mail", "RM123456785GB", "£27.00", p.name, paid.order.paymentId!, `${SITE}/orders`]) expect(mails[0]).toContain(text);
 
     await changeOrderStatus(a, paid.order.id, "cancelled");
-    expect(await shipOrder(a, paid.order.id, { carrier: "DPD", trackingNumber: "1" })).toEqual({ ok: false, reason: "invalid", message: ADMIN_MESSAGES.shipCancelled });
+    expect(await shipOrder(a, paid.order.id, { carrier: "DPD", trackingNumber: "1" })).toEqual({
+      ok: false,
+      reason: "invalid",
+      message: ADMIN_MESSAGES.shipCancelled,
+    });
   });
 });

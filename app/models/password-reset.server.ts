@@ -14,7 +14,6 @@ export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 // Account → Security, or a reset use up every earlier link (issue 25 §2).
 // Choosing a new password ends every session of the member, tells them by email, and signs them in.
 
-
 const hashToken = hashResetToken;
 
 export type ResetRequestResult = { ok: true } | RateLimited;
@@ -22,14 +21,26 @@ export type ResetRequestResult = { ok: true } | RateLimited;
 /** Sends a reset link to the address if it belongs to an account; answers the same either way. */
 export async function requestPasswordReset(email: string, ip: string, now = new Date()): Promise<ResetRequestResult> {
   const address = email.trim().toLowerCase();
-  for (const [rule, subject] of [[RATE_LIMITS.resetPerIp, ip], [RATE_LIMITS.resetPerEmail, address]] as const) {
+  for (const [rule, subject] of [
+    [RATE_LIMITS.resetPerIp, ip],
+    [RATE_LIMITS.resetPerEmail, address],
+  ] as const) {
     const limit = await hitRateLimit(rule, subject, now);
     if (!limit.allowed) {
-      return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RESET_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
+      return {
+        ok: false,
+        reason: "rate-limited",
+        retryAfterSeconds: limit.retryAfterSeconds,
+        message: `${RESET_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`,
+      };
     }
   }
   // The same single insert whether or not the address has an account; the mail worker makes the link.
-  await queueMail(prisma(), { to: address, kind: "password-reset", data: { email: address, requestedAt: now.toISOString(), validMinutes: RESET_VALID_MINUTES } });
+  await queueMail(prisma(), {
+    to: address,
+    kind: "password-reset",
+    data: { email: address, requestedAt: now.toISOString(), validMinutes: RESET_VALID_MINUTES },
+  });
   return { ok: true };
 }
 
@@ -37,7 +48,9 @@ export type ResetTokenCheck = { ok: true; userId: string } | { ok: false; reason
 
 /** Whether a link's token may still be used (the reset page asks before showing its form). */
 export async function checkResetToken(token: string, now = new Date()): Promise<ResetTokenCheck> {
-  const row = token ? await prisma().passwordResetToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, usedAt: true, expiresAt: true } }) : null;
+  const row = token
+    ? await prisma().passwordResetToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { userId: true, usedAt: true, expiresAt: true } })
+    : null;
   if (!row) return { ok: false, reason: "invalid", message: RESET_MESSAGES.invalid };
   if (row.usedAt) return { ok: false, reason: "used", message: RESET_MESSAGES.used };
   if (row.expiresAt <= now) return { ok: false, reason: "expired", message: RESET_MESSAGES.expired };
@@ -56,7 +69,10 @@ export async function resetPassword(token: string, newPassword: string, now = ne
   if (!checked.ok) return checked;
   const password = await hashPassword(newPassword);
   const user = await prisma().$transaction(async (tx) => {
-    const used = await tx.passwordResetToken.updateMany({ where: { tokenHash: hashToken(token), usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const used = await tx.passwordResetToken.updateMany({
+      where: { tokenHash: hashToken(token), usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (used.count === 0) return null;
     const updated = await tx.user.update({ where: { id: checked.userId }, data: { password }, select: publicUserSelect });
     // Any other link still out there for this account stops working too.

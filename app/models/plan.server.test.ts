@@ -82,7 +82,11 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     await testProvider.payTestPayment!(shop.id);
     expect(await completePlanPayment(shop.id, { userId: owner.id })).toMatchObject({ ok: false, reason: "not-found" });
     // Claimed for another plan than it was made for.
-    expect(await completePlanPayment(started.paymentId, { userId: owner.id, expect: { planId: "forever_plus" } })).toMatchObject({ ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan });
+    expect(await completePlanPayment(started.paymentId, { userId: owner.id, expect: { planId: "forever_plus" } })).toMatchObject({
+      ok: false,
+      reason: "mismatch",
+      message: SUBSCRIPTION_MESSAGES.wrongPlan,
+    });
     expect((await reload(owner.id)).subscriptionPlan).toBe("free");
 
     // The provider took another amount than recorded: nothing granted.
@@ -90,11 +94,18 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     const cheap = await startPlanPurchase(other, "forever_plus", "full", { now: JAN });
     if (!cheap.ok) throw new Error(cheap.message);
     await app.db.prisma.testPayment.update({ where: { id: cheap.paymentId }, data: { amount: 100, status: "succeeded" } });
-    expect(await completePlanPayment(cheap.paymentId, { userId: other.id })).toMatchObject({ ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongAmount });
+    expect(await completePlanPayment(cheap.paymentId, { userId: other.id })).toMatchObject({
+      ok: false,
+      reason: "mismatch",
+      message: SUBSCRIPTION_MESSAGES.wrongAmount,
+    });
     expect((await reload(other.id)).subscriptionPlan).toBe("free");
 
     // The genuine one grants once; every replay grants nothing more, and two at once grant once.
-    const [a, b] = await Promise.all([completePlanPayment(started.paymentId, { userId: owner.id }), completePlanPayment(started.paymentId, { userId: owner.id })]);
+    const [a, b] = await Promise.all([
+      completePlanPayment(started.paymentId, { userId: owner.id }),
+      completePlanPayment(started.paymentId, { userId: owner.id }),
+    ]);
     expect([a, b].filter((r) => r.ok && !r.alreadyDone)).toHaveLength(1);
     expect((await reload(owner.id)).subscriptionPlan).toBe("forever");
     expect(await app.db.prisma.planPayment.count({ where: { paymentId: started.paymentId, status: "succeeded" } })).toBe(1);
@@ -128,7 +139,9 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
   it.skipIf(skip)("a missed instalment emails the member, keeps access through the grace period, then locks new things and deletes nothing", async () => {
     const { user } = await buy("forever_plus", "monthly", "declines_later");
     const due = addMonths(JAN, 1);
-    const memorial = await app.db.prisma.memorial.create({ data: { userId: user.id, title: "In memory", firstName: "Kept", lastName: "Safe", visibility: "public", isPublished: true } });
+    const memorial = await app.db.prisma.memorial.create({
+      data: { userId: user.id, title: "In memory", firstName: "Kept", lastName: "Safe", visibility: "public", isPublished: true },
+    });
 
     expect(await chargeDueInstalments(due)).toMatchObject({ failed: 1 });
     const mails = await outbox(user.email);
@@ -185,17 +198,20 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     expect(await startPlanPurchase(await reload(user.id), "free", "full")).toMatchObject({ ok: false, message: SUBSCRIPTION_MESSAGES.downgrade });
   });
 
-  it.skipIf(skip)("a burst of starts for the same choice, while the first is still asking the provider, makes one purchase and one payment, and no error", async () => {
-    const user = await member();
-    const results = await Promise.all(Array.from({ length: 12 }, () => startPlanPurchase(user, "forever", "full", { now: JAN })));
-    expect(results.every((r) => r.ok)).toBe(true);
-    const ids = new Set(results.flatMap((r) => (r.ok ? [r.paymentId] : [])));
-    expect(ids.size).toBe(1);
-    expect(await app.db.prisma.planPurchase.count({ where: { userId: user.id } })).toBe(1);
-    const rows = await app.db.prisma.planPayment.findMany({ where: { purchase: { userId: user.id } } });
-    expect(rows.map((r) => r.paymentId)).toEqual([...ids]);
-    expect(await app.db.prisma.testPayment.count({ where: { id: { in: [...ids] } } })).toBe(1);
-  });
+  it.skipIf(skip)(
+    "a burst of starts for the same choice, while the first is still asking the provider, makes one purchase and one payment, and no error",
+    async () => {
+      const user = await member();
+      const results = await Promise.all(Array.from({ length: 12 }, () => startPlanPurchase(user, "forever", "full", { now: JAN })));
+      expect(results.every((r) => r.ok)).toBe(true);
+      const ids = new Set(results.flatMap((r) => (r.ok ? [r.paymentId] : [])));
+      expect(ids.size).toBe(1);
+      expect(await app.db.prisma.planPurchase.count({ where: { userId: user.id } })).toBe(1);
+      const rows = await app.db.prisma.planPayment.findMany({ where: { purchase: { userId: user.id } } });
+      expect(rows.map((r) => r.paymentId)).toEqual([...ids]);
+      expect(await app.db.prisma.testPayment.count({ where: { id: { in: [...ids] } } })).toBe(1);
+    },
+  );
 
   it.skipIf(skip)("the endowment fund is 15% of every payment taken, and only of those", async () => {
     const before = await endowmentFund();
@@ -209,47 +225,59 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     expect(after.pence - before.pence).toBeLessThanOrEqual(Math.floor((27_900 * 15) / 100) + 1);
   });
 
-  it.skipIf(skip)("a second payment's refund Stripe could not take is taken by the retry round, once (the official stripe package against the local Stripe server)", async () => {
-    const stripe = await startStripeServer();
-    try {
-      const provider = createPaymentProvider({
-        provider: "stripe",
-        secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
-        publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
-        webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
-        apiUrl: stripe.url,
-      });
-      const user = await member();
-      const started = await startPlanPurchase(user, "forever", "full", { provider, now: JAN });
-      if (!started.ok) throw new Error(started.message);
-      const checkout = await startPlanCheckout(user, started.paymentId, "https://plans.example.test", { provider });
-      if (!checkout.ok || !("url" in checkout)) throw new Error("no Checkout page");
-      const sessionId = checkout.url.split("/").pop()!;
-      expect(stripe.intents.get(started.paymentId)!.status).toBe("canceled");
-      stripe.completeSession(sessionId);
-      expect(await completePlanSession(sessionId, { userId: user.id, provider, now: JAN })).toMatchObject({ ok: true, planId: "forever", alreadyDone: false });
+  it.skipIf(skip)(
+    "a second payment's refund Stripe could not take is taken by the retry round, once (the official stripe package against the local Stripe server)",
+    async () => {
+      const stripe = await startStripeServer();
+      try {
+        const provider = createPaymentProvider({
+          provider: "stripe",
+          secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY,
+          publishableKey: STRIPE_TEST_KEYS.STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: STRIPE_TEST_KEYS.STRIPE_WEBHOOK_SECRET,
+          apiUrl: stripe.url,
+        });
+        const user = await member();
+        const started = await startPlanPurchase(user, "forever", "full", { provider, now: JAN });
+        if (!started.ok) throw new Error(started.message);
+        const checkout = await startPlanCheckout(user, started.paymentId, "https://plans.example.test", { provider });
+        if (!checkout.ok || !("url" in checkout)) throw new Error("no Checkout page");
+        const sessionId = checkout.url.split("/").pop()!;
+        expect(stripe.intents.get(started.paymentId)!.status).toBe("canceled");
+        stripe.completeSession(sessionId);
+        expect(await completePlanSession(sessionId, { userId: user.id, provider, now: JAN })).toMatchObject({
+          ok: true,
+          planId: "forever",
+          alreadyDone: false,
+        });
 
-      // The card form's payment crossed the cancel; Stripe cannot take refunds just now.
-      stripe.succeed(started.paymentId);
-      stripe.refundsDown = true;
-      expect(await completePlanPayment(started.paymentId, { userId: user.id, provider, now: JAN })).toMatchObject({
-        ok: true,
-        alreadyDone: true,
-        secondPayment: { refunded: false, message: SUBSCRIPTION_MESSAGES.secondPaymentRefundPending },
-      });
-      expect(await retryPlanRefunds({ provider })).toBe(0);
-      expect(await app.db.prisma.planRefund.findUnique({ where: { paymentId: started.paymentId } })).toMatchObject({ status: "refunding", amount: 27_900 });
-      stripe.refundsDown = false;
-      expect(await retryPlanRefunds({ provider })).toBe(1);
-      expect(await retryPlanRefunds({ provider })).toBe(0);
-      expect(stripe.refunds.filter((r) => r.payment_intent === started.paymentId)).toHaveLength(1);
-      expect(await app.db.prisma.planRefund.findUnique({ where: { paymentId: started.paymentId } })).toMatchObject({ status: "refunded", refundId: stripe.refunds.find((r) => r.payment_intent === started.paymentId)!.id });
-      // Asked again (the return address reloaded): refunded, and nothing more taken back.
-      expect(await completePlanPayment(started.paymentId, { userId: user.id, provider, now: JAN })).toMatchObject({ secondPayment: { refunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded } });
-      expect(stripe.refunds.filter((r) => r.payment_intent === started.paymentId)).toHaveLength(1);
-      expect((await reload(user.id)).subscriptionPlan).toBe("forever");
-    } finally {
-      await stripe.stop();
-    }
-  });
+        // The card form's payment crossed the cancel; Stripe cannot take refunds just now.
+        stripe.succeed(started.paymentId);
+        stripe.refundsDown = true;
+        expect(await completePlanPayment(started.paymentId, { userId: user.id, provider, now: JAN })).toMatchObject({
+          ok: true,
+          alreadyDone: true,
+          secondPayment: { refunded: false, message: SUBSCRIPTION_MESSAGES.secondPaymentRefundPending },
+        });
+        expect(await retryPlanRefunds({ provider })).toBe(0);
+        expect(await app.db.prisma.planRefund.findUnique({ where: { paymentId: started.paymentId } })).toMatchObject({ status: "refunding", amount: 27_900 });
+        stripe.refundsDown = false;
+        expect(await retryPlanRefunds({ provider })).toBe(1);
+        expect(await retryPlanRefunds({ provider })).toBe(0);
+        expect(stripe.refunds.filter((r) => r.payment_intent === started.paymentId)).toHaveLength(1);
+        expect(await app.db.prisma.planRefund.findUnique({ where: { paymentId: started.paymentId } })).toMatchObject({
+          status: "refunded",
+          refundId: stripe.refunds.find((r) => r.payment_intent === started.paymentId)!.id,
+        });
+        // Asked again (the return address reloaded): refunded, and nothing more taken back.
+        expect(await completePlanPayment(started.paymentId, { userId: user.id, provider, now: JAN })).toMatchObject({
+          secondPayment: { refunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded },
+        });
+        expect(stripe.refunds.filter((r) => r.payment_intent === started.paymentId)).toHaveLength(1);
+        expect((await reload(user.id)).subscriptionPlan).toBe("forever");
+      } finally {
+        await stripe.stop();
+      }
+    },
+  );
 });

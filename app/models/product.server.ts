@@ -60,7 +60,12 @@ export async function countProductsByGroup(): Promise<Record<ShopGroup, number>>
 
 /** GET /api/products (§7): every active product, or those of one shop group (?category=physical…). */
 export function listActiveProductsForApi(group: ShopGroup | null) {
-  return prisma().product.findMany({ where: { isActive: true, ...groupWhere(group) }, orderBy: [{ createdAt: "desc" }, { name: "asc" }], select: productFields, take: 500 });
+  return prisma().product.findMany({
+    where: { isActive: true, ...groupWhere(group) },
+    orderBy: [{ createdAt: "desc" }, { name: "asc" }],
+    select: productFields,
+    take: 500,
+  });
 }
 
 export function toApiProduct(product: ProductRow) {
@@ -121,12 +126,18 @@ export function findProduct(id: string) {
 export async function createProduct(actor: AdminActor, input: ProductInput) {
   return prisma().$transaction(async (tx) => {
     const product = await tx.product.create({ data: productData(input), select: productFields });
-    await recordAudit(tx, actor, { action: "product.create", targetType: "product", targetId: product.id, summary: `${product.name} at ${formatPence(product.price)}` });
+    await recordAudit(tx, actor, {
+      action: "product.create",
+      targetType: "product",
+      targetId: product.id,
+      summary: `${product.name} at ${formatPence(product.price)}`,
+    });
     return product;
   });
 }
 
-export type UpdateProductResult = { ok: true; product: ProductRow } | { ok: false; reason: "not-found" } | { ok: false; reason: "stock-changed"; stock: number; message: string };
+export type UpdateProductResult =
+  { ok: true; product: ProductRow } | { ok: false; reason: "not-found" } | { ok: false; reason: "stock-changed"; stock: number; message: string };
 
 /**
  * Edits a product; a replaced uploaded picture's files are removed (issue 19 §4). The stock is never
@@ -147,7 +158,12 @@ export async function updateProduct(actor: AdminActor, id: string, input: Produc
     const updated = await tx.product.updateMany({ where, data: keepStock ? rest : { ...rest, stockQuantity } });
     if (!updated.count) return null;
     const stockNote = keepStock ? "" : `, stock ${stockQuantity}`;
-    await recordAudit(tx, actor, { action: "product.update", targetType: "product", targetId: id, summary: `${input.name} at ${formatPence(input.price)}${stockNote}${input.isActive ? "" : " (inactive)"}` });
+    await recordAudit(tx, actor, {
+      action: "product.update",
+      targetType: "product",
+      targetId: id,
+      summary: `${input.name} at ${formatPence(input.price)}${stockNote}${input.isActive ? "" : " (inactive)"}`,
+    });
     return tx.product.findUnique({ where: { id }, select: productFields });
   });
   if (!result) {

@@ -17,7 +17,9 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-avatars-"));
 process.env.DATA_DIR = dataDir;
 
 const png = (width = 600, height = 400) =>
-  sharp({ create: { width, height, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } })
+    .png()
+    .toBuffer();
 
 describe.each(databaseKinds)("profile pictures on $name", ({ skip, open }) => {
   let db: Database;

@@ -8,13 +8,11 @@ describe.each(databaseKinds)("tributes on $name", (kind) => {
   const app = useAppDatabase(kind);
   const user = (isAdmin = false) =>
     app.db.prisma.user.create({ data: { email: `t${Date.now().toString(36)}${n++}@example.com`, firstName: "U", lastName: "S", password: "x", isAdmin } });
-  const memorial = (userId: string) =>
-    app.db.prisma.memorial.create({ data: { userId, title: "T", firstName: "A", lastName: "B", isPublished: true } });
+  const memorial = (userId: string) => app.db.prisma.memorial.create({ data: { userId, title: "T", firstName: "A", lastName: "B", isPublished: true } });
   const tribute = (memorialId: string, content = "A lovely memory of her.") => createTribute(memorialId, { authorName: "Ann", authorEmail: null, content });
   /** The person acting, as the routes pass them (request/auth.server.ts actorOf). */
   const as = (u: { id: string; email: string }, isAdmin = false) => ({ id: u.id, email: u.email, isAdmin, ip: "203.0.113.9" });
   const auditOf = async (targetId: string) => (await app.db.prisma.auditLog.findMany({ where: { targetId } })).map((a) => a.action);
-
 
   it.skipIf(skip)("starts pending, becomes public when approved, and is gone when rejected", async () => {
     const owner = await user();
@@ -60,7 +58,11 @@ describe.each(databaseKinds)("tributes on $name", (kind) => {
     const start = Date.now() - 100_000;
     await app.db.prisma.tribute.createMany({
       data: Array.from({ length: TRIBUTES_PER_PAGE + 3 }, (_, i) => ({
-        memorialId: m.id, authorName: "A", content: `Memory number ${i}`, isApproved: true, createdAt: new Date(start + i * 1000),
+        memorialId: m.id,
+        authorName: "A",
+        content: `Memory number ${i}`,
+        isApproved: true,
+        createdAt: new Date(start + i * 1000),
       })),
     });
     const first = await listApprovedTributes(m.id, 1);

@@ -56,7 +56,12 @@ export type LeaveTributeResult = { ok: true; tribute: Awaited<ReturnType<typeof 
 export async function leaveTribute(memorialId: string, input: TributeInput, ip: string): Promise<LeaveTributeResult> {
   const limit = await hitRateLimit(RATE_LIMITS.tributePerIp, ip);
   if (!limit.allowed) {
-    return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}` };
+    return {
+      ok: false,
+      reason: "rate-limited",
+      retryAfterSeconds: limit.retryAfterSeconds,
+      message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`,
+    };
   }
   // The tribute and the family's email about it are one transaction: no email for a tribute not saved.
   const tribute = await prisma().$transaction(async (tx) => {
@@ -119,7 +124,8 @@ export async function moderateTribute(intent: ModerationIntent, tributeId: strin
   // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an
   // error. The memorial's version moves with its approved tributes in the database (a trigger).
   const where = { id: tributeId };
-  const { count } = intent === "approve" ? await prisma().tribute.updateMany({ where, data: { isApproved: true } }) : await prisma().tribute.deleteMany({ where });
+  const { count } =
+    intent === "approve" ? await prisma().tribute.updateMany({ where, data: { isApproved: true } }) : await prisma().tribute.deleteMany({ where });
   if (!count) return "not-found";
   if (actor.isAdmin) {
     await recordAudit(prisma(), actor, {

@@ -3,11 +3,7 @@ import { prisma } from "~/services/db.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
 import { vaultFilesForExport, type VaultCaller } from "./vault.server";
-import {
-  DEFAULT_NOTIFICATIONS,
-  type NotificationKey,
-  type NotificationPreferences,
-} from "~/utils/validation/account";
+import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // Users: accounts, profiles and settings. The password hash never leaves this module: every function
 // that returns a user returns a PublicUser.
@@ -86,9 +82,7 @@ export async function verifyLogin(email: string, password: string): Promise<Publ
 }
 
 export type SignInResult =
-  | { ok: true; user: PublicUser }
-  | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+  { ok: true; user: PublicUser } | { ok: false; reason: "invalid" } | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
 
 /**
  * Sign-in, for the /login form and POST /api/auth/login alike: the attempt is counted before any

@@ -125,7 +125,11 @@ describe.each(databaseKinds)("the vault on $name", (kind) => {
     expect(await upload(vera, "setup.exe", "application/x-msdownload", Buffer.from("MZ\x90\x00"))).toMatchObject({ message: "Invalid File Type" });
     expect(await upload(vera, "evil.svg", "image/svg+xml", SVG_WITH_SCRIPT)).toMatchObject({ message: "Invalid File Type" });
     expect(await upload(vera, "evil.svg", "image/svg+xml", SVG_WITH_HANDLER)).toMatchObject({ message: "Invalid File Type" });
-    expect(await upload(vera, "big.pdf", "application/pdf", Buffer.concat([PDF, Buffer.alloc(11 * 1024 * 1024)]))).toEqual({ ok: false, reason: "too-large", message: "File Too Large" });
+    expect(await upload(vera, "big.pdf", "application/pdf", Buffer.concat([PDF, Buffer.alloc(11 * 1024 * 1024)]))).toEqual({
+      ok: false,
+      reason: "too-large",
+      message: "File Too Large",
+    });
   });
 
   it.skipIf(skip)("is for Forever Plus: closed to Forever, and to a member whose plan ended, who still reads and deletes what is there", async () => {
@@ -154,7 +158,12 @@ describe.each(databaseKinds)("the vault on $name", (kind) => {
     const other = { ...vera, sessionId: `other-${vera.user.id}` };
     await app.db.prisma.session.create({ data: { sid: other.sessionId, sess: {}, userId: vera.user.id, expire: new Date(Date.now() + 86_400_000) } });
     expect((await listVaultFiles(vera)).ok).toBe(true);
-    for (const call of [listVaultFiles(other), downloadVaultFile(other, stored.file.id), deleteVaultFile(other, stored.file.id), upload(other, "b.txt", "text/plain", TXT)]) {
+    for (const call of [
+      listVaultFiles(other),
+      downloadVaultFile(other, stored.file.id),
+      deleteVaultFile(other, stored.file.id),
+      upload(other, "b.txt", "text/plain", TXT),
+    ]) {
       expect(await call).toMatchObject({ ok: false, reason: "locked" });
     }
     expect(await unlockVault(other, "", "10.0.0.1")).toMatchObject({ ok: false, message: "Password required" });

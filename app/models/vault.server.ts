@@ -53,7 +53,8 @@ async function gate(caller: VaultCaller, need: "read" | "upload", now: Date): Pr
 
 // --- The password (an access gate, hashed like account passwords: losing it never loses the files) ---
 
-export type SetPasswordResult = { ok: true } | { ok: false; reason: "too-weak" | "mismatch" | "exists" | "subscription-required"; message: string; field?: "password" | "confirmPassword" };
+export type SetPasswordResult =
+  { ok: true } | { ok: false; reason: "too-weak" | "mismatch" | "exists" | "subscription-required"; message: string; field?: "password" | "confirmPassword" };
 
 export async function setVaultPassword(caller: VaultCaller, password: string, confirmation: string): Promise<SetPasswordResult> {
   const access = await vaultAccess(caller);
@@ -65,7 +66,12 @@ export async function setVaultPassword(caller: VaultCaller, password: string, co
   await prisma().$transaction(async (tx) => {
     await tx.vaultPassword.create({ data: { userId: caller.user.id, passwordHash } });
     // The session that set it is the one that knows it.
-    if (caller.sessionId) await tx.vaultUnlock.upsert({ where: { sid: caller.sessionId }, create: { sid: caller.sessionId, userId: caller.user.id }, update: { lastUsedAt: new Date() } });
+    if (caller.sessionId)
+      await tx.vaultUnlock.upsert({
+        where: { sid: caller.sessionId },
+        create: { sid: caller.sessionId, userId: caller.user.id },
+        update: { lastUsedAt: new Date() },
+      });
   });
   return { ok: true };
 }
@@ -75,14 +81,28 @@ export type UnlockResult = { ok: true } | RateLimited | { ok: false; reason: "wr
 /** Opens the vault for this session; wrong passwords count against the member and the address first. */
 export async function unlockVault(caller: VaultCaller, password: string, ip: string, now = new Date()): Promise<UnlockResult> {
   if (!password.trim()) return { ok: false, reason: "required", message: VAULT_MESSAGES.passwordRequired };
-  for (const [rule, subject] of [[RATE_LIMITS.vaultUnlockPerUser, caller.user.id], [RATE_LIMITS.vaultUnlockPerIp, ip]] as const) {
+  for (const [rule, subject] of [
+    [RATE_LIMITS.vaultUnlockPerUser, caller.user.id],
+    [RATE_LIMITS.vaultUnlockPerIp, ip],
+  ] as const) {
     const limit = await hitRateLimit(rule, subject, now);
-    if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `Too many vault password attempts. ${describeRetry(limit.retryAfterSeconds)}` };
+    if (!limit.allowed)
+      return {
+        ok: false,
+        reason: "rate-limited",
+        retryAfterSeconds: limit.retryAfterSeconds,
+        message: `Too many vault password attempts. ${describeRetry(limit.retryAfterSeconds)}`,
+      };
   }
   const stored = await prisma().vaultPassword.findUnique({ where: { userId: caller.user.id }, select: { passwordHash: true } });
   if (!stored) return { ok: true };
-  if (!caller.sessionId || !(await verifyPassword(password, stored.passwordHash))) return { ok: false, reason: "wrong", message: VAULT_MESSAGES.invalidPassword };
-  await prisma().vaultUnlock.upsert({ where: { sid: caller.sessionId }, create: { sid: caller.sessionId, userId: caller.user.id, lastUsedAt: now }, update: { lastUsedAt: now } });
+  if (!caller.sessionId || !(await verifyPassword(password, stored.passwordHash)))
+    return { ok: false, reason: "wrong", message: VAULT_MESSAGES.invalidPassword };
+  await prisma().vaultUnlock.upsert({
+    where: { sid: caller.sessionId },
+    create: { sid: caller.sessionId, userId: caller.user.id, lastUsedAt: now },
+    update: { lastUsedAt: now },
+  });
   // The right password is not an attempt against the limit (issue 25 §3): only wrong ones add up.
   await Promise.all([forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerUser, caller.user.id), forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerIp, ip)]);
   return { ok: true };
@@ -129,7 +149,11 @@ export async function vaultFilesForExport(caller: VaultCaller, now = new Date())
   if (!access.unlocked) {
     return { locked: true, count: await prisma().vaultFile.count({ where: { userId: caller.user.id } }), note: VAULT_MESSAGES.exportLocked };
   }
-  return prisma().vaultFile.findMany({ where: { userId: caller.user.id }, orderBy: { createdAt: "asc" }, select: { id: true, originalFileName: true, fileSize: true, fileType: true, category: true, createdAt: true } });
+  return prisma().vaultFile.findMany({
+    where: { userId: caller.user.id },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, originalFileName: true, fileSize: true, fileType: true, category: true, createdAt: true },
+  });
 }
 
 /** What a file's bytes say it is, for the kinds the vault takes; an SVG must also be free of script. */
@@ -152,7 +176,10 @@ export function contentMatches(kind: string, bytes: Uint8Array): boolean {
       if (!isPlainText(bytes)) return false;
       const text = Buffer.from(bytes).toString("utf8");
       // An SVG is a document that can run script in a browser: only plain drawings are kept.
-      return /<svg[\s>]/i.test(text) && !/<script|\bon[a-z]+\s*=|javascript:|<foreignObject|<iframe|<embed|<object|<!ENTITY|<!DOCTYPE|xlink:href\s*=\s*["']?(?!#)/i.test(text);
+      return (
+        /<svg[\s>]/i.test(text) &&
+        !/<script|\bon[a-z]+\s*=|javascript:|<foreignObject|<iframe|<embed|<object|<!ENTITY|<!DOCTYPE|xlink:href\s*=\s*["']?(?!#)/i.test(text)
+      );
     }
     default:
       return false;
@@ -171,13 +198,16 @@ function isPlainText(bytes: Uint8Array) {
 
 export type UploadInput = { fileName: string; mimeType: string; bytes: Uint8Array; category?: VaultCategory | null };
 export type UploadResult =
-  | { ok: true; file: VaultFileView; askForPassword: boolean }
-  | Refusal
-  | { ok: false; reason: "invalid-type" | "too-large" | "quota"; message: string };
+  { ok: true; file: VaultFileView; askForPassword: boolean } | Refusal | { ok: false; reason: "invalid-type" | "too-large" | "quota"; message: string };
 
 /** The file's display name: the client's, without folders or characters that break a header, at most 255. */
 function cleanName(name: string) {
-  const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f\u007f"]/g, "").trim() || "file";
+  const base =
+    name
+      .split(/[\\/]/)
+      .pop()
+      ?.replace(/[\u0000-\u001f\u007f"]/g, "")
+      .trim() || "file";
   return base.length > 255 ? base.slice(base.length - 255) : base;
 }
 
@@ -192,9 +222,11 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
   const name = cleanName(input.fileName);
   const kind = vaultTypeOf(name, input.mimeType);
   if (input.bytes.byteLength > VAULT_LIMITS.fileBytes) return { ok: false, reason: "too-large", message: VAULT_MESSAGES.tooLarge };
-  if (!kind || input.bytes.byteLength === 0 || !contentMatches(kind.label, input.bytes)) return { ok: false, reason: "invalid-type", message: VAULT_MESSAGES.invalidType };
+  if (!kind || input.bytes.byteLength === 0 || !contentMatches(kind.label, input.bytes))
+    return { ok: false, reason: "invalid-type", message: VAULT_MESSAGES.invalidType };
   // A quick refusal before the work; the check that counts is made again under the lock below.
-  if ((await usedVaultBytes(prisma(), caller.user.id)) + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
+  if ((await usedVaultBytes(prisma(), caller.user.id)) + input.bytes.byteLength > VAULT_LIMITS.quotaBytes)
+    return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
 
   const id = randomUUID();
   const storageKey = `vault/${caller.user.id}/${id}`;
@@ -207,20 +239,20 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
       const [used, before] = await Promise.all([usedVaultBytes(tx, caller.user.id), tx.vaultFile.count({ where: { userId: caller.user.id } })]);
       if (used + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return null;
       const row = await tx.vaultFile.create({
-      data: {
-        id,
-        userId: caller.user.id,
-        fileName: storageKey.slice(0, 255),
-        originalFileName: name,
-        fileSize: input.bytes.byteLength,
-        fileType: kind.mimeTypes[0],
-        category: input.category ?? kind.category,
-        storageKey,
-        encryptionKey: sealed.wrappedKey,
-        keyVersion: sealed.keyVersion,
-      },
-      select: fileView,
-    });
+        data: {
+          id,
+          userId: caller.user.id,
+          fileName: storageKey.slice(0, 255),
+          originalFileName: name,
+          fileSize: input.bytes.byteLength,
+          fileType: kind.mimeTypes[0],
+          category: input.category ?? kind.category,
+          storageKey,
+          encryptionKey: sealed.wrappedKey,
+          keyVersion: sealed.keyVersion,
+        },
+        select: fileView,
+      });
       return { row, before };
     });
     if (!stored) {
@@ -241,7 +273,10 @@ export type DownloadResult = { ok: true; file: VaultFileView; bytes: Buffer } | 
 export async function downloadVaultFile(caller: VaultCaller, fileId: string, now = new Date()): Promise<DownloadResult> {
   const access = await gate(caller, "read", now);
   if ("ok" in access) return access;
-  const row = await prisma().vaultFile.findFirst({ where: { id: fileId, userId: caller.user.id }, select: { ...fileView, storageKey: true, encryptionKey: true, keyVersion: true } });
+  const row = await prisma().vaultFile.findFirst({
+    where: { id: fileId, userId: caller.user.id },
+    select: { ...fileView, storageKey: true, encryptionKey: true, keyVersion: true },
+  });
   if (!row?.storageKey) return { ok: false, reason: "not-found", message: VAULT_MESSAGES.notFound };
   const stored = await getObject(row.storageKey);
   if (!stored) return { ok: false, reason: "damaged", message: VAULT_MESSAGES.damaged };
@@ -280,7 +315,11 @@ export async function rotateVaultKeys({ retire = false }: { retire?: boolean } =
   const version = addKeyVersion();
   let rewrapped = 0;
   for (;;) {
-    const batch = await prisma().vaultFile.findMany({ where: { keyVersion: { not: version } }, select: { id: true, userId: true, encryptionKey: true, keyVersion: true }, take: 200 });
+    const batch = await prisma().vaultFile.findMany({
+      where: { keyVersion: { not: version } },
+      select: { id: true, userId: true, encryptionKey: true, keyVersion: true },
+      take: 200,
+    });
     if (batch.length === 0) break;
     for (const file of batch) {
       const next = rewrapKey({ wrappedKey: file.encryptionKey, keyVersion: file.keyVersion }, { fileId: file.id, userId: file.userId });
@@ -290,7 +329,9 @@ export async function rotateVaultKeys({ retire = false }: { retire?: boolean } =
   }
   const retired: number[] = [];
   if (retire) {
-    for (const old of Object.keys(loadKeyRing().keys).map(Number).filter((v) => v !== version)) {
+    for (const old of Object.keys(loadKeyRing().keys)
+      .map(Number)
+      .filter((v) => v !== version)) {
       if ((await prisma().vaultFile.count({ where: { keyVersion: old } })) === 0) {
         retireKeyVersion(old);
         retired.push(old);

@@ -20,7 +20,9 @@ export class SignInRefusedError extends Error {
 export const authenticator = new Authenticator<PublicUser>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
-    const email = String(form.get("email") ?? "").trim().toLowerCase();
+    const email = String(form.get("email") ?? "")
+      .trim()
+      .toLowerCase();
     const password = String(form.get("password") ?? "");
     const result = await signIn(email, password, clientIp(request));
     if (!result.ok) throw new SignInRefusedError(result);

@@ -16,7 +16,10 @@ export function parseTrustProxy(value: string | undefined): TrustedProxies {
   if (text === "true") return { kind: "hops", hops: 1 };
   if (/^\d+$/.test(text)) return { kind: "hops", hops: Number(text) };
   const list = new BlockList();
-  for (const entry of text.split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [address, bits] = entry.split("/");
     const family = isIP(address);
     if (!family) throw new Error(`"${entry}" is not an IP address or subnet`);
@@ -46,10 +49,7 @@ function isTrusted(list: BlockList, address: string) {
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: TrustedProxies): string {
   const peer = plainAddress(socketAddress ?? "") || "unknown";
   if (trust.kind === "none") return peer;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor ?? "")
-    .split(",")
-    .map(plainAddress)
-    .filter(Boolean);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? "")).split(",").map(plainAddress).filter(Boolean);
   const chain = [...hops, peer];
   if (trust.kind === "hops") {
     // Each of our proxies appended one address; fewer hops than proxies means the request skipped them.

@@ -117,7 +117,11 @@ export async function readSpooledForm(request: Request, limits: { bodyBytes: num
   const written: Promise<void>[] = [];
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8", limits: { fileSize: limits.fileBytes, fieldSize: TEXT_BYTES, fields: 1000, files: 100 } });
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: { fileSize: limits.fileBytes, fieldSize: TEXT_BYTES, fields: 1000, files: 100 },
+    });
   } catch {
     throw new MalformedFormError();
   }

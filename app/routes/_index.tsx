@@ -3,12 +3,7 @@ import type { Route } from "./+types/_index";
 import { Dashboard } from "~/components/dashboard/dashboard";
 import { LandingPage } from "~/components/landing-page";
 import { isFeedbackPopupDue, recordPopupComplete, recordPopupSkip, saveFeedback } from "~/models/feedback.server";
-import {
-  countOwnMemorials,
-  DASHBOARD_HIGHLIGHTS,
-  listRecentOwnMemorials,
-  listRecentPublicMemorials,
-} from "~/models/memorial.server";
+import { countOwnMemorials, DASHBOARD_HIGHLIGHTS, listRecentOwnMemorials, listRecentPublicMemorials } from "~/models/memorial.server";
 import { countPendingForOwner } from "~/models/tribute.server";
 import { getOptionalUser, requireUser } from "~/request/auth.server";
 import { withToast } from "~/request/toast.server";

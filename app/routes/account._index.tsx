@@ -100,9 +100,7 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
         <p className="mt-1 text-slate-700">How you appear to other members and on the memorials you create.</p>
       </div>
       <section className="space-y-4">
-        <h3 className="text-lg font-semibold text-slate-900">
-          Your picture
-        </h3>
+        <h3 className="text-lg font-semibold text-slate-900">Your picture</h3>
         <div className="flex flex-wrap items-start gap-6">
           <Avatar url={profile.profileImageUrl} initials={`${profile.firstName.charAt(0)}${profile.lastName.charAt(0)}`.toUpperCase()} />
           <div className="min-w-64 flex-1 space-y-3">
@@ -124,9 +122,7 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
         </div>
       </section>
       <section className="space-y-4">
-        <h3 className="text-lg font-semibold text-slate-900">
-          Your details
-        </h3>
+        <h3 className="text-lg font-semibold text-slate-900">Your details</h3>
         <ProfileForm profile={profile} lastResult={actionData?.form === "profile" ? actionData.result : undefined} busy={busy === "profile"} />
       </section>
     </div>
@@ -153,8 +149,16 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
       <input type="hidden" name="intent" value="profile" />
       {form.errors?.length ? <FormAlert title="Profile not saved">{form.errors.join(" ")}</FormAlert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="First name" errors={fields.firstName.errors} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} />
-        <Field label="Last name" errors={fields.lastName.errors} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} />
+        <Field
+          label="First name"
+          errors={fields.firstName.errors}
+          inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+        />
+        <Field
+          label="Last name"
+          errors={fields.lastName.errors}
+          inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+        />
       </div>
       <Field
         label="Email"

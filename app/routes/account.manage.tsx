@@ -36,14 +36,15 @@ export async function action({ request }: Route.ActionArgs) {
   // session cannot guess its way to deleting the account. The use case removes the stored files too.
   const result = await deleteAccount(user, submission.value.password, clientIp(request));
   if (!result.ok && result.reason === "rate-limited") {
-    return data(
-      { result: submission.reply(hide), failure: { title: "Too many attempts", message: result.message } },
-      rateLimitedInit(result),
-    );
+    return data({ result: submission.reply(hide), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
   }
   if (!result.ok) return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   const cookie = await destroySessionCookie(request);
-  return redirectWithToast("/", { type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." }, { "Set-Cookie": cookie });
+  return redirectWithToast(
+    "/",
+    { type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." },
+    { "Set-Cookie": cookie },
+  );
 }
 
 export default function ManageTab({ loaderData, actionData }: Route.ComponentProps) {
@@ -58,12 +59,10 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
         <p className="mt-1 text-slate-700">Take a copy of your data, or close your account for good.</p>
       </div>
       <section className="space-y-3">
-        <h3 className="text-lg font-semibold text-slate-900">
-          Download my data
-        </h3>
+        <h3 className="text-lg font-semibold text-slate-900">Download my data</h3>
         <p className="text-slate-700">
-          A copy of everything we hold about you: your profile, memorials, tributes, orders, messages, friends and the list of your vault files,
-          as one JSON file.
+          A copy of everything we hold about you: your profile, memorials, tributes, orders, messages, friends and the list of your vault files, as one JSON
+          file.
         </p>
         {/* A plain link: the browser downloads the file itself, with or without JavaScript. */}
         <a href="/account/export" download className="btn-secondary">
@@ -71,12 +70,10 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
         </a>
       </section>
       <section className="space-y-4 rounded-lg border border-red-300 p-5">
-        <h3 className="text-lg font-semibold text-red-800">
-          Delete my account
-        </h3>
+        <h3 className="text-lg font-semibold text-red-800">Delete my account</h3>
         <p className="text-slate-700">
-          This deletes your account and everything in it: all your memorials with their photos and tributes, your vault files and your basket.
-          It cannot be undone and we cannot recover any of it afterwards. You may want to download your data first.
+          This deletes your account and everything in it: all your memorials with their photos and tributes, your vault files and your basket. It cannot be
+          undone and we cannot recover any of it afterwards. You may want to download your data first.
         </p>
         {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}
         <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
@@ -88,12 +85,7 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
           />
           <div>
             <div className="flex items-center gap-3">
-              <input
-                {...confirmProps}
-                aria-invalid={confirmErrorId ? true : undefined}
-                aria-describedby={confirmErrorId}
-                className="h-4 w-4 accent-red-700"
-              />
+              <input {...confirmProps} aria-invalid={confirmErrorId ? true : undefined} aria-describedby={confirmErrorId} className="h-4 w-4 accent-red-700" />
               <label htmlFor={fields.confirm.id} className="font-medium text-slate-900">
                 I understand this cannot be undone
               </label>

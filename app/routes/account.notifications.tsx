@@ -37,8 +37,7 @@ export default function NotificationsTab({ loaderData, actionData }: Route.Compo
       <div>
         <h2 className="text-xl font-semibold text-slate-900">Notifications</h2>
         <p className="mt-1 text-slate-700">
-          Choose which emails we send you. Each one also has a link to stop it. Emails about your account itself, such as a
-          changed password, always come.
+          Choose which emails we send you. Each one also has a link to stop it. Emails about your account itself, such as a changed password, always come.
         </p>
       </div>
       <Form method="post" {...getFormProps(form)} className="space-y-6">

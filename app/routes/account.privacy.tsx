@@ -12,7 +12,6 @@ import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from
 // Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
 // memorials start with, and whether friend search finds this member by email address.
 
-
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   return { defaultVisibility: user.defaultVisibility, discoverable: user.discoverable };

@@ -32,10 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   const result = await changePassword(user, submission.value, { ip: clientIp(request), keepSessionId: (await getSession(request)).id || undefined });
   if (!result.ok && result.reason === "rate-limited") {
-    return data(
-      { result: submission.reply(HIDE), failure: { title: "Too many attempts", message: result.message } },
-      rateLimitedInit(result),
-    );
+    return data({ result: submission.reply(HIDE), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
   }
   if (!result.ok) return data({ result: submission.reply({ ...HIDE, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   return redirectWithToast("/account/security", { type: "success", title: "Password changed", description: "You have been signed out on your other devices." });

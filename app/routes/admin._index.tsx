@@ -23,7 +23,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  if (!parsed.success)
+    return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const result = await deleteMemorialAsAdmin(actor, parsed.data.memorialId);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.memorialNotFound });
   return backWithToast(request, { type: "success", title: "Memorial deleted", description: `The memorial of ${result.name} and its files have been deleted.` });
@@ -39,7 +40,15 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search memorials by name, title or owner's email" search={search} />
       </div>
-      <PagedList items={items} empty="No memorials found." summary={{ total, noun: ["memorial", "memorials"], search }} page={page} pages={pages} base="/admin" query={{ q: search }}>
+      <PagedList
+        items={items}
+        empty="No memorials found."
+        summary={{ total, noun: ["memorial", "memorials"], search }}
+        page={page}
+        pages={pages}
+        base="/admin"
+        query={{ q: search }}
+      >
         {(m) => (
           <Card>
             <div className="flex flex-wrap items-start justify-between gap-3">
@@ -56,7 +65,8 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
                   <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
                   <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
                   <span>
-                    {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created {m.createdAt.slice(0, 10)}
+                    {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created{" "}
+                    {m.createdAt.slice(0, 10)}
                   </span>
                 </p>
               </div>

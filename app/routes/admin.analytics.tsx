@@ -26,7 +26,8 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
         Analytics
       </h2>
       <p className="mt-1 text-slate-700">
-        The last {ANALYTICS_DAYS} days, {dates[0]} to {dates[dates.length - 1]} (UTC). Revenue leaves out cancelled orders; the endowment fund grows by 15% of every plan payment.
+        The last {ANALYTICS_DAYS} days, {dates[0]} to {dates[dates.length - 1]} (UTC). Revenue leaves out cancelled orders; the endowment fund grows by 15% of
+        every plan payment.
       </p>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <BarChart title="New members" days={dates} series={[{ label: "Members", values: of("members"), className: "fill-indigo-600" }]} />
@@ -41,12 +42,13 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
         />
         <BarChart title="Orders" days={dates} series={[{ label: "Orders", values: of("orders"), className: "fill-indigo-600" }]} />
         <BarChart title="Revenue" days={dates} format={money} series={[{ label: "Revenue", values: of("revenue"), className: "fill-indigo-600" }]} />
+        <BarChart title="Plans" days={dates} series={[{ label: "Plan purchases", values: of("planPurchases"), className: "fill-indigo-600" }]} />
         <BarChart
-          title="Plans"
+          title="Endowment fund growth"
           days={dates}
-          series={[{ label: "Plan purchases", values: of("planPurchases"), className: "fill-indigo-600" }]}
+          format={money}
+          series={[{ label: "Added to the fund", values: of("endowment"), className: "fill-indigo-600" }]}
         />
-        <BarChart title="Endowment fund growth" days={dates} format={money} series={[{ label: "Added to the fund", values: of("endowment"), className: "fill-indigo-600" }]} />
       </div>
       <h3 id="analytics-table-heading" className="mt-8 text-lg font-semibold text-slate-900">
         The figures
@@ -87,8 +89,12 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
               <th scope="row" className="px-2 py-2 text-left">
                 Total
               </th>
-              <td className="px-2 py-2" data-testid="total-members">{totals.members}</td>
-              <td className="px-2 py-2" data-testid="total-memorials">{totals.memorials}</td>
+              <td className="px-2 py-2" data-testid="total-members">
+                {totals.members}
+              </td>
+              <td className="px-2 py-2" data-testid="total-memorials">
+                {totals.memorials}
+              </td>
               <td className="px-2 py-2">{totals.tributes}</td>
               <td className="px-2 py-2">{totals.tributesApproved}</td>
               <td className="px-2 py-2">{totals.orders}</td>

@@ -24,7 +24,16 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search by administrator's email, action or record" search={search} />
       </div>
-      <PagedList items={items} empty="Nothing recorded yet." summary={{ total, noun: ["entry", "entries"], search }} page={page} pages={pages} base="/admin/audit" query={{ q: search }} look="log">
+      <PagedList
+        items={items}
+        empty="Nothing recorded yet."
+        summary={{ total, noun: ["entry", "entries"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/audit"
+        query={{ q: search }}
+        look="log"
+      >
         {(e) => (
           <li className="p-3 text-sm text-slate-800" data-testid="audit-entry">
             <p className="font-semibold text-slate-900">{e.label}</p>

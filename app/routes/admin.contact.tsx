@@ -29,7 +29,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
   const updated = await setContactStatus(actor, parsed.data.messageId, parsed.data.status);
   if (!updated) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
-  return backWithToast(request, { type: "success", title: "Status updated", description: `“${updated.subject}” is now ${LABELS[updated.status] ?? updated.status}.` });
+  return backWithToast(request, {
+    type: "success",
+    title: "Status updated",
+    description: `“${updated.subject}” is now ${LABELS[updated.status] ?? updated.status}.`,
+  });
 }
 
 export default function AdminContact({ loaderData }: Route.ComponentProps) {
@@ -45,23 +49,45 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
         <SearchForm label="Search messages by sender, email or subject" search={search} hidden={{ status }} />
       </div>
       <nav aria-label="Message status" className="mt-3 flex flex-wrap gap-2 text-sm">
-        <Link to={search ? `?q=${encodeURIComponent(search)}` : "/admin/contact"} className={status ? "link" : "font-semibold text-slate-900"} aria-current={status ? undefined : "page"}>
+        <Link
+          to={search ? `?q=${encodeURIComponent(search)}` : "/admin/contact"}
+          className={status ? "link" : "font-semibold text-slate-900"}
+          aria-current={status ? undefined : "page"}
+        >
           All
         </Link>
         {CONTACT_STATUSES.map((s) => (
-          <Link key={s} to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`} className={status === s ? "font-semibold text-slate-900" : "link"} aria-current={status === s ? "page" : undefined}>
+          <Link
+            key={s}
+            to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`}
+            className={status === s ? "font-semibold text-slate-900" : "link"}
+            aria-current={status === s ? "page" : undefined}
+          >
             {LABELS[s]}
           </Link>
         ))}
       </nav>
-      <PagedList items={items} empty="No messages found." summary={{ total, noun: ["message", "messages"], search }} page={page} pages={pages} base="/admin/contact" query={{ q: search, status }}>
+      <PagedList
+        items={items}
+        empty="No messages found."
+        summary={{ total, noun: ["message", "messages"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/contact"
+        query={{ q: search, status }}
+      >
         {(m) => (
           <Card label={m.subject}>
             <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 wrap-anywhere">
-              <span className="min-w-0 wrap-anywhere">{m.subject}</span> <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
+              <span className="min-w-0 wrap-anywhere">{m.subject}</span>{" "}
+              <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
             </h3>
             <p className="text-sm text-slate-700 wrap-anywhere">
-              {m.name} · <a href={`mailto:${m.email}`} className="link">{m.email}</a> · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
+              {m.name} ·{" "}
+              <a href={`mailto:${m.email}`} className="link">
+                {m.email}
+              </a>{" "}
+              · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
             </p>
             <p className="mt-2 whitespace-pre-line text-slate-800 wrap-anywhere">{m.message}</p>
             <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
@@ -71,7 +97,12 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
                 <label htmlFor={`status-${m.id}`} className="block text-sm font-medium text-slate-800">
                   Status
                 </label>
-                <select id={`status-${m.id}`} name="status" defaultValue={m.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
+                <select
+                  id={`status-${m.id}`}
+                  name="status"
+                  defaultValue={m.status}
+                  className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+                >
                   {CONTACT_STATUSES.map((s) => (
                     <option key={s} value={s}>
                       {LABELS[s]}

@@ -21,7 +21,10 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
         Feedback
       </h2>
       <p className="mt-2 text-slate-800" data-testid="feedback-average">
-        {average === null ? "No ratings yet." : `Average rating ${average.toFixed(1)} out of ${RATING_MAX}, from ${rated} ${rated === 1 ? "rating" : "ratings"}.`} {total} answers in all.
+        {average === null
+          ? "No ratings yet."
+          : `Average rating ${average.toFixed(1)} out of ${RATING_MAX}, from ${rated} ${rated === 1 ? "rating" : "ratings"}.`}{" "}
+        {total} answers in all.
       </p>
       <PagedList items={items} empty="No feedback yet." page={page} pages={pages} base="/admin/feedback">
         {(f) => (

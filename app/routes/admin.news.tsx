@@ -18,7 +18,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const result = await fetchNewsAsAdmin(actor);
-  if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: result.reason === "no-feeds" ? result.message : `${NEWS_MESSAGES.failed} ${result.failures.join(" ")}` });
+  if (!result.ok)
+    return backWithToast(request, {
+      type: "error",
+      title: "Error",
+      description: result.reason === "no-feeds" ? result.message : `${NEWS_MESSAGES.failed} ${result.failures.join(" ")}`,
+    });
   const failed = result.failures.length ? ` Not read: ${result.failures.join(" ")}` : "";
   return backWithToast(request, {
     type: "success",
@@ -47,8 +52,8 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
         <div className="rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-800">
           <h3 className="font-semibold text-slate-900">Last fetch</h3>
           <p>
-            {formatDateTime(lastFetch.startedAt)}: {lastFetch.status}. {lastFetch.articlesAdded} articles added, {lastFetch.memorialsCreated} memorials drafted, {lastFetch.feedsRead} feeds read,{" "}
-            {lastFetch.feedsFailed} failed.
+            {formatDateTime(lastFetch.startedAt)}: {lastFetch.status}. {lastFetch.articlesAdded} articles added, {lastFetch.memorialsCreated} memorials drafted,{" "}
+            {lastFetch.feedsRead} feeds read, {lastFetch.feedsFailed} failed.
           </p>
           {lastFetch.messages.length ? (
             <ul className="mt-2 list-disc pl-5">

@@ -22,7 +22,11 @@ import { ORDER_STATUSES, orderStatusSchema, recordIdSchema, SHIP_LIMITS, shipOrd
 const actionSchema = z.object({ intent: z.literal("status"), orderId: recordIdSchema, status: orderStatusSchema.exclude(["shipped"]) });
 const shipSchema = z.object({ intent: z.literal("ship"), orderId: recordIdSchema }).and(shipOrderSchema);
 
-type ShipFailure = { orderId: string; values: { carrier: string; trackingNumber: string }; errors: Partial<Record<"carrier" | "trackingNumber" | "form", string[]>> };
+type ShipFailure = {
+  orderId: string;
+  values: { carrier: string; trackingNumber: string };
+  errors: Partial<Record<"carrier" | "trackingNumber" | "form", string[]>>;
+};
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);
@@ -51,13 +55,17 @@ async function shipAction(request: Request, actor: Awaited<ReturnType<typeof req
   const parsed = shipSchema.safeParse(form);
   if (!parsed.success) {
     const errors = z.flattenError(parsed.error).fieldErrors as ShipFailure["errors"];
-    if (!recordIdSchema.safeParse(orderId).success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+    if (!recordIdSchema.safeParse(orderId).success)
+      return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
     return data({ ship: { orderId, values, errors } satisfies ShipFailure }, { status: 400 });
   }
   const result = await shipOrder(actor, parsed.data.orderId, { carrier: parsed.data.carrier, trackingNumber: parsed.data.trackingNumber });
-  if (!result.ok && result.reason === "not-found") return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
+  if (!result.ok && result.reason === "not-found")
+    return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
   if (!result.ok) return data({ ship: { orderId, values, errors: { form: [result.message] } } satisfies ShipFailure }, { status: 409 });
-  const description = result.unchanged ? `Order ${result.number} was already shipped with these details.` : `Order ${result.number} is marked shipped; the customer has been emailed the tracking number.`;
+  const description = result.unchanged
+    ? `Order ${result.number} was already shipped with these details.`
+    : `Order ${result.number} is marked shipped; the customer has been emailed the tracking number.`;
   return backWithToast(request, { type: "success", title: "Order shipped", description });
 }
 
@@ -75,26 +83,45 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
         <SearchForm label="Search orders by customer, email, order number or payment id" search={search} hidden={{ status }} />
       </div>
       <nav aria-label="Order status" className="mt-3 flex flex-wrap gap-2 text-sm">
-        <Link to={search ? `?q=${encodeURIComponent(search)}` : "/admin/orders"} className={status ? "link" : "font-semibold text-slate-900"} aria-current={status ? undefined : "page"}>
+        <Link
+          to={search ? `?q=${encodeURIComponent(search)}` : "/admin/orders"}
+          className={status ? "link" : "font-semibold text-slate-900"}
+          aria-current={status ? undefined : "page"}
+        >
           All
         </Link>
         {ORDER_STATUSES.map((s) => (
-          <Link key={s} to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`} className={status === s ? "font-semibold text-slate-900" : "link"} aria-current={status === s ? "page" : undefined}>
+          <Link
+            key={s}
+            to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`}
+            className={status === s ? "font-semibold text-slate-900" : "link"}
+            aria-current={status === s ? "page" : undefined}
+          >
             {ORDER_STATUS_BADGES[s].label}
           </Link>
         ))}
       </nav>
-      <PagedList items={items} empty="No orders found." summary={{ total, noun: ["order", "orders"], search }} page={page} pages={pages} base="/admin/orders" query={{ q: search, status }}>
+      <PagedList
+        items={items}
+        empty="No orders found."
+        summary={{ total, noun: ["order", "orders"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/orders"
+        query={{ q: search, status }}
+      >
         {(o) => (
           <Card label={`Order ${o.number}`}>
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-48 flex-1">
                 <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
-                  Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null} {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
+                  Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null}{" "}
+                  {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
                 </h3>
                 <p className="text-sm text-slate-700 wrap-anywhere">
                   {o.customerName} · {o.customerEmail}
-                  {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} · {formatDateTime(o.createdAt.toISOString())}
+                  {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} ·{" "}
+                  {formatDateTime(o.createdAt.toISOString())}
                 </p>
                 <ul className="mt-2 text-sm text-slate-800">
                   {o.items.map((i) => (
@@ -120,8 +147,15 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                       <label htmlFor={`status-${o.id}`} className="block text-sm font-medium text-slate-800">
                         Status
                       </label>
-                      <select id={`status-${o.id}`} name="status" defaultValue={o.status} className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900">
-                        {ORDER_STATUSES.filter((s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped")).map((s) => (
+                      <select
+                        id={`status-${o.id}`}
+                        name="status"
+                        defaultValue={o.status}
+                        className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+                      >
+                        {ORDER_STATUSES.filter(
+                          (s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped"),
+                        ).map((s) => (
                           <option key={s} value={s}>
                             {ORDER_STATUS_BADGES[s].label}
                           </option>
@@ -135,7 +169,9 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                   {o.paymentId && o.status !== "cancelled" ? (
                     <ConfirmAction
                       summary="Cancel and refund…"
-                      warning={<p>{`Cancel order ${o.number}? Its payment of ${formatPence(o.total)} is refunded in full and ${o.customerEmail ?? "the customer"} is emailed.`}</p>}
+                      warning={
+                        <p>{`Cancel order ${o.number}? Its payment of ${formatPence(o.total)} is refunded in full and ${o.customerEmail ?? "the customer"} is emailed.`}</p>
+                      }
                       confirm="Yes, cancel and refund"
                       intent="status"
                       fields={{ orderId: o.id, status: "cancelled" }}
@@ -153,7 +189,15 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
 }
 
 /** Mark as shipped (issue 24 §8): a plain form per order, its carrier and tracking number beside their messages. */
-function ShipForm({ order, failure, busy }: { order: { id: string; number: string; status: string; carrier: string | null; trackingNumber: string | null }; failure: ShipFailure | null; busy: boolean }) {
+function ShipForm({
+  order,
+  failure,
+  busy,
+}: {
+  order: { id: string; number: string; status: string; carrier: string | null; trackingNumber: string | null };
+  failure: ShipFailure | null;
+  busy: boolean;
+}) {
   const shipped = order.status === "shipped";
   return (
     <Form method="post" className="w-full space-y-2 rounded-md border border-slate-200 p-3" aria-label={`Shipping of order ${order.number}`}>
@@ -168,12 +212,26 @@ function ShipForm({ order, failure, busy }: { order: { id: string; number: strin
         <Field
           label="Carrier"
           errors={failure?.errors.carrier}
-          inputProps={{ id: `carrier-${order.id}`, name: "carrier", type: "text", maxLength: SHIP_LIMITS.carrierMax, defaultValue: failure?.values.carrier ?? order.carrier ?? "", required: true }}
+          inputProps={{
+            id: `carrier-${order.id}`,
+            name: "carrier",
+            type: "text",
+            maxLength: SHIP_LIMITS.carrierMax,
+            defaultValue: failure?.values.carrier ?? order.carrier ?? "",
+            required: true,
+          }}
         />
         <Field
           label="Tracking number"
           errors={failure?.errors.trackingNumber}
-          inputProps={{ id: `tracking-${order.id}`, name: "trackingNumber", type: "text", maxLength: SHIP_LIMITS.trackingMax, defaultValue: failure?.values.trackingNumber ?? order.trackingNumber ?? "", required: true }}
+          inputProps={{
+            id: `tracking-${order.id}`,
+            name: "trackingNumber",
+            type: "text",
+            maxLength: SHIP_LIMITS.trackingMax,
+            defaultValue: failure?.values.trackingNumber ?? order.trackingNumber ?? "",
+            required: true,
+          }}
         />
       </div>
       <button type="submit" className="btn-secondary" disabled={busy}>

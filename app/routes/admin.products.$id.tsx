@@ -40,7 +40,9 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
             stockQuantity: String(product.stockQuantity),
             isActive: product.isActive,
             imageUrl: product.imageUrl,
-            stockLoaded: String(actionData && "stockNow" in actionData && typeof actionData.stockNow === "number" ? actionData.stockNow : product.stockQuantity),
+            stockLoaded: String(
+              actionData && "stockNow" in actionData && typeof actionData.stockNow === "number" ? actionData.stockNow : product.stockQuantity,
+            ),
           }}
           lastResult={actionData && "result" in actionData ? actionData.result : null}
           submitLabel="Save product"

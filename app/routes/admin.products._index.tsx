@@ -25,14 +25,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  if (!parsed.success)
+    return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const result = await removeProduct(actor, parsed.data.productId);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.deleteProductFailed });
   return backWithToast(
     request,
     result.outcome === "deleted"
       ? { type: "success", title: "Product deleted", description: `${result.name} has been deleted.` }
-      : { type: "success", title: "Product deactivated", description: `${result.name} has orders, so it was deactivated rather than deleted: it is no longer in the shop.` },
+      : {
+          type: "success",
+          title: "Product deactivated",
+          description: `${result.name} has orders, so it was deactivated rather than deleted: it is no longer in the shop.`,
+        },
   );
 }
 
@@ -51,7 +56,15 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search products by name or category" search={search} />
       </div>
-      <PagedList items={items} empty="No products found." summary={{ total, noun: ["product", "products"], search }} page={page} pages={pages} base="/admin/products" query={{ q: search }}>
+      <PagedList
+        items={items}
+        empty="No products found."
+        summary={{ total, noun: ["product", "products"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/products"
+        query={{ q: search }}
+      >
         {(p) => (
           <Card label={p.name}>
             <div className="flex flex-wrap items-start gap-4">

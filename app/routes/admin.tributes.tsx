@@ -25,7 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  if (!parsed.success)
+    return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const { intent, tributeId } = parsed.data;
   const result = await moderateTribute(intent === "approve" ? "approve" : "reject", tributeId, actor);
   if (result === "ok") {
@@ -36,7 +37,8 @@ export async function action({ request }: Route.ActionArgs) {
         : { type: "success", title: "Tribute deleted", description: "The tribute has been deleted." },
     );
   }
-  const description = result === "forbidden" ? TRIBUTE_MESSAGES.adminRestricted : intent === "approve" ? ADMIN_MESSAGES.approveFailed : ADMIN_MESSAGES.deleteTributeFailed;
+  const description =
+    result === "forbidden" ? TRIBUTE_MESSAGES.adminRestricted : intent === "approve" ? ADMIN_MESSAGES.approveFailed : ADMIN_MESSAGES.deleteTributeFailed;
   return backWithToast(request, { type: "error", title: "Error", description });
 }
 
@@ -53,7 +55,15 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search pending tributes by author, words or memorial" search={search} />
       </div>
-      <PagedList items={items} empty="No tributes are waiting." summary={{ total, noun: ["pending tribute", "pending tributes"], search }} page={page} pages={pages} base="/admin/tributes" query={{ q: search }}>
+      <PagedList
+        items={items}
+        empty="No tributes are waiting."
+        summary={{ total, noun: ["pending tribute", "pending tributes"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/tributes"
+        query={{ q: search }}
+      >
         {(t) => (
           <Card label={`Tribute by ${t.authorName} on ${t.memorial.title}`}>
             <p className="text-sm text-slate-700">
@@ -77,7 +87,13 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
                     Approve<span className="sr-only"> the tribute by {t.authorName}</span>
                   </button>
                 </Form>
-                <ConfirmAction summary="Delete…" warning={<p>Delete this tribute? It cannot be brought back.</p>} confirm="Yes, delete this tribute" intent="delete" fields={{ tributeId: t.id }} />
+                <ConfirmAction
+                  summary="Delete…"
+                  warning={<p>Delete this tribute? It cannot be brought back.</p>}
+                  confirm="Yes, delete this tribute"
+                  intent="delete"
+                  fields={{ tributeId: t.id }}
+                />
               </div>
             ) : (
               <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200">{restricted}</p>

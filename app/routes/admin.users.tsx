@@ -33,12 +33,17 @@ const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string>
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  if (!parsed.success)
+    return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const input = parsed.data;
   if (input.intent === "delete") {
     const result = await deleteUserAsAdmin(actor, input.userId);
     if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to delete user", description: REFUSALS[result.reason] });
-    return backWithToast(request, { type: "success", title: "User deleted", description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted.` });
+    return backWithToast(request, {
+      type: "success",
+      title: "User deleted",
+      description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted.`,
+    });
   }
   const result = await setAdminRights(actor, input.userId, input.intent === "grant", { confirmOwn: input.intent === "revoke" && input.confirmOwn === "on" });
   if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to update user privileges", description: REFUSALS[result.reason] });
@@ -46,7 +51,11 @@ export async function action({ request }: Route.ActionArgs) {
   const own = result.user.id === actor.id && !result.user.isAdmin;
   return backWithToast(
     request,
-    { type: "success", title: "User updated", description: result.user.isAdmin ? `${result.user.name} is now an administrator.` : `${result.user.name} is no longer an administrator.` },
+    {
+      type: "success",
+      title: "User updated",
+      description: result.user.isAdmin ? `${result.user.name} is now an administrator.` : `${result.user.name} is no longer an administrator.`,
+    },
     own ? "/" : undefined,
   );
 }
@@ -61,7 +70,15 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <SearchForm label="Search users by name or email" search={search} />
       </div>
-      <PagedList items={items} empty="No users found." summary={{ total, noun: ["user", "users"], search }} page={page} pages={pages} base="/admin/users" query={{ q: search }}>
+      <PagedList
+        items={items}
+        empty="No users found."
+        summary={{ total, noun: ["user", "users"], search }}
+        page={page}
+        pages={pages}
+        base="/admin/users"
+        query={{ q: search }}
+      >
         {(u) => (
           <Card label={`${u.name}, ${u.email}`}>
             <div className="flex flex-wrap items-start justify-between gap-3">
@@ -79,7 +96,11 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                   <ConfirmAction
                     key="revoke"
                     summary="Remove admin rights…"
-                    warning={<p>{u.id === me ? ADMIN_MESSAGES.revokeOwnWarning : `Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}</p>}
+                    warning={
+                      <p>
+                        {u.id === me ? ADMIN_MESSAGES.revokeOwnWarning : `Remove ${u.name}'s administrator rights? They will no longer see this dashboard.`}
+                      </p>
+                    }
                     confirm="Yes, remove admin rights"
                     intent="revoke"
                     fields={{ userId: u.id }}

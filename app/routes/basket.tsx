@@ -30,7 +30,10 @@ export async function action({ request }: Route.ActionArgs) {
     const itemId = String(formData.get("itemId") ?? "");
     if (formData.get("intent") === "set" && itemId) {
       const message = submission.error?.quantity?.[0] ?? SHOP_MESSAGES.quantityMin;
-      return data({ quantityError: { itemId, quantity: String(formData.get("quantity") ?? "").slice(0, 20), message } satisfies QuantityError }, { status: 400 });
+      return data(
+        { quantityError: { itemId, quantity: String(formData.get("quantity") ?? "").slice(0, 20), message } satisfies QuantityError },
+        { status: 400 },
+      );
     }
     return redirectWithToast("/basket", { type: "error", title: SHOP_MESSAGES.updateFailed });
   }
@@ -42,14 +45,20 @@ export async function action({ request }: Route.ActionArgs) {
     }
     case "remove": {
       const result = await removeCartItem(user, input.itemId);
-      const toast = result.ok ? { type: "success" as const, title: SHOP_MESSAGES.removed, description: "The item was removed from your basket." } : { type: "error" as const, title: SHOP_MESSAGES.removeFailed, description: result.message };
+      const toast = result.ok
+        ? { type: "success" as const, title: SHOP_MESSAGES.removed, description: "The item was removed from your basket." }
+        : { type: "error" as const, title: SHOP_MESSAGES.removeFailed, description: result.message };
       return redirectWithToast("/basket", toast);
     }
     case "set": {
       const result = await setCartQuantity(user, input.itemId, input.quantity);
       if (!result.ok) {
-        if (result.reason === "not-found") return redirectWithToast("/basket", { type: "error", title: SHOP_MESSAGES.updateFailed, description: result.message });
-        return data({ quantityError: { itemId: input.itemId, quantity: String(input.quantity), message: result.message } satisfies QuantityError }, { status: 400 });
+        if (result.reason === "not-found")
+          return redirectWithToast("/basket", { type: "error", title: SHOP_MESSAGES.updateFailed, description: result.message });
+        return data(
+          { quantityError: { itemId: input.itemId, quantity: String(input.quantity), message: result.message } satisfies QuantityError },
+          { status: 400 },
+        );
       }
       return redirectWithToast(`/basket#item-${input.itemId}`, { type: "success", title: SHOP_MESSAGES.updated, description: `Quantity: ${result.quantity}.` });
     }
@@ -104,7 +113,9 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
             </h2>
             <dl className="mt-4 space-y-1 text-slate-800">
               <div className="flex justify-between gap-4">
-                <dt>Subtotal ({basket.count} item{basket.count === 1 ? "" : "s"})</dt>
+                <dt>
+                  Subtotal ({basket.count} item{basket.count === 1 ? "" : "s"})
+                </dt>
                 <dd data-testid="basket-subtotal">{formatPence(basket.subtotal)}</dd>
               </div>
               <div className="flex justify-between gap-4">
@@ -145,7 +156,15 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
   return (
     <li id={`item-${line.id}`} className="p-4" aria-labelledby={`item-${line.id}-name`}>
       <div className="flex gap-4">
-        <ProductImage src={line.image.src} srcSet={line.image.srcSet} sizes="96px" alt="" width={96} height={96} className="h-20 w-20 shrink-0 rounded-md bg-stone-100 sm:h-24 sm:w-24" />
+        <ProductImage
+          src={line.image.src}
+          srcSet={line.image.srcSet}
+          sizes="96px"
+          alt=""
+          width={96}
+          height={96}
+          className="h-20 w-20 shrink-0 rounded-md bg-stone-100 sm:h-24 sm:w-24"
+        />
         <div className="min-w-0 flex-1">
           <h3 id={`item-${line.id}-name`} className="font-semibold text-slate-900 wrap-anywhere">
             {line.name}
@@ -166,7 +185,14 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
       <div className="mt-3 flex flex-wrap items-end gap-2">
         <Form method="post" preventScrollReset>
           <input type="hidden" name="itemId" value={line.id} />
-          <button type="submit" name="intent" value="decrement" className="btn-secondary h-10 w-10 px-0 text-lg" disabled={line.quantity <= 1 || busy} aria-label={`Decrease quantity of ${line.name}`}>
+          <button
+            type="submit"
+            name="intent"
+            value="decrement"
+            className="btn-secondary h-10 w-10 px-0 text-lg"
+            disabled={line.quantity <= 1 || busy}
+            aria-label={`Decrease quantity of ${line.name}`}
+          >
             −
           </button>
         </Form>
@@ -198,7 +224,14 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
         </Form>
         <Form method="post" preventScrollReset>
           <input type="hidden" name="itemId" value={line.id} />
-          <button type="submit" name="intent" value="increment" className="btn-secondary h-10 w-10 px-0 text-lg" disabled={atMost || busy} aria-label={`Increase quantity of ${line.name}`}>
+          <button
+            type="submit"
+            name="intent"
+            value="increment"
+            className="btn-secondary h-10 w-10 px-0 text-lg"
+            disabled={atMost || busy}
+            aria-label={`Increase quantity of ${line.name}`}
+          >
             +
           </button>
         </Form>

@@ -91,8 +91,12 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(`/checkout?${new URLSearchParams({ payment: result.checkoutId })}`, { status: 303 });
   }
   if (result.reason === "empty") return redirect("/checkout", { status: 303 });
-  if (result.reason === "rate-limited") return data({ result: submission.reply(), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
-  const failure = result.reason === "stock" ? { title: SHOP_MESSAGES.stockTitle, message: result.message } : { title: result.reason === "too-large" ? "Order too large" : "Error", message: result.message };
+  if (result.reason === "rate-limited")
+    return data({ result: submission.reply(), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
+  const failure =
+    result.reason === "stock"
+      ? { title: SHOP_MESSAGES.stockTitle, message: result.message }
+      : { title: result.reason === "too-large" ? "Order too large" : "Error", message: result.message };
   return data({ result: submission.reply(), failure }, { status: result.reason === "stock" ? 409 : result.reason === "too-large" ? 422 : 502 });
 }
 
@@ -176,8 +180,15 @@ function Steps({ current }: { current: 1 | 2 }) {
   return (
     <ol className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm" aria-label="Checkout steps">
       {steps.map((label, i) => (
-        <li key={label} aria-current={current === i + 1 ? "step" : undefined} className={`flex items-center gap-2 ${current === i + 1 ? "font-semibold text-indigo-800" : "text-slate-700"}`}>
-          <span aria-hidden="true" className={`flex h-6 w-6 items-center justify-center rounded-full ${current === i + 1 ? "bg-indigo-700 text-white" : "bg-slate-200 text-slate-800"}`}>
+        <li
+          key={label}
+          aria-current={current === i + 1 ? "step" : undefined}
+          className={`flex items-center gap-2 ${current === i + 1 ? "font-semibold text-indigo-800" : "text-slate-700"}`}
+        >
+          <span
+            aria-hidden="true"
+            className={`flex h-6 w-6 items-center justify-center rounded-full ${current === i + 1 ? "bg-indigo-700 text-white" : "bg-slate-200 text-slate-800"}`}
+          >
             {i + 1}
           </span>
           <span>
@@ -209,8 +220,8 @@ function PaymentStep({ checkout }: { checkout: CheckoutSummary }) {
             {checkout.provider.name === "test" ? (
               <div className="mt-4 space-y-4">
                 <p className="rounded-md border border-violet-300 bg-violet-50 px-4 py-3 text-violet-950">
-                  This shop takes test payments: no card is asked for and no money moves. Pressing the button places a test order, marked as one
-                  wherever it is shown.
+                  This shop takes test payments: no card is asked for and no money moves. Pressing the button places a test order, marked as one wherever it is
+                  shown.
                 </p>
                 <Form method="post">
                   <input type="hidden" name="intent" value="pay" />
@@ -229,7 +240,9 @@ function PaymentStep({ checkout }: { checkout: CheckoutSummary }) {
                 ) : (
                   // Before the page's scripts run, or without them: Stripe's own payment page instead.
                   <Form method="post" className="space-y-3">
-                    <p className="text-slate-700">The card form needs JavaScript. You can pay on Stripe&apos;s secure page instead; you will come back here afterwards.</p>
+                    <p className="text-slate-700">
+                      The card form needs JavaScript. You can pay on Stripe&apos;s secure page instead; you will come back here afterwards.
+                    </p>
                     <input type="hidden" name="intent" value="hosted" />
                     <input type="hidden" name="checkoutId" value={checkout.id} />
                     <button type="submit" className="btn-primary w-full sm:w-auto">

@@ -39,7 +39,8 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await getOptionalUser(request);
   const form = await request.formData();
   const submission = parseWithZod(form, { schema: contactSchema });
-  const refuse = (refusal: string, status: number, headers?: HeadersInit) => data({ result: submission.reply(), refusal, stamp: issueFormStamp() }, { status, headers });
+  const refuse = (refusal: string, status: number, headers?: HeadersInit) =>
+    data({ result: submission.reply(), refusal, stamp: issueFormStamp() }, { status, headers });
   // The spam checks are for visitors: a signed-in member is known (and never told they were too quick).
   const guard = user ? "ok" : checkFormGuard(form);
   if (guard === "honeypot") return refuse(CONTACT_MESSAGES.honeypot, 400);
@@ -48,7 +49,12 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await sendContactMessage(submission.value, { user, ip: clientIp(request) });
   if (!result.ok) return refuse(result.message, 429, { "Retry-After": String(result.retryAfterSeconds) });
   // The confirmation is shown where the person is looking: at the form they just sent.
-  return redirectWithToast(`/contact#${FORM_SECTION}`, { type: "success", title: CONTACT_MESSAGES.sentTitle, description: `${SUPPORT_REPLY_TIME} We have emailed you to confirm it arrived.`, at: FORM_SECTION });
+  return redirectWithToast(`/contact#${FORM_SECTION}`, {
+    type: "success",
+    title: CONTACT_MESSAGES.sentTitle,
+    description: `${SUPPORT_REPLY_TIME} We have emailed you to confirm it arrived.`,
+    at: FORM_SECTION,
+  });
 }
 
 /** A refusal by the rate limit says when to try again (React Router sends a document's headers from here). */
@@ -59,7 +65,11 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
 
 export default function ContactPage({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
-  const [form, fields] = useSchemaForm(contactSchema, { id: useContactFormId(actionData !== undefined), lastResult: actionData?.result, defaultValue: loaderData.defaults });
+  const [form, fields] = useSchemaForm(contactSchema, {
+    id: useContactFormId(actionData !== undefined),
+    lastResult: actionData?.result,
+    defaultValue: loaderData.defaults,
+  });
   const stamp = actionData?.stamp ?? loaderData.stamp;
   // Without JavaScript the browser lands on the first field to correct (autofocus scrolls to it).
   const firstError = FIELD_ORDER.find((name) => fields[name].errors?.length);
@@ -87,7 +97,12 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
               <Field
                 label="Your name"
                 errors={fields.name.errors}
-                inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name", maxLength: CONTACT_LIMITS.nameMax, autoFocus: firstError === "name" }}
+                inputProps={{
+                  ...getInputProps(fields.name, { type: "text" }),
+                  autoComplete: "name",
+                  maxLength: CONTACT_LIMITS.nameMax,
+                  autoFocus: firstError === "name",
+                }}
               />
               <Field
                 label="Your email"
@@ -206,14 +221,18 @@ const RESOURCES = [
 ];
 
 const FAQ = [
-  { question: "How quickly will you reply?", answer: `${SUPPORT_REPLY_TIME} Our team works ${SUPPORT_HOURS}, so a message sent at the weekend is answered on Monday.` },
+  {
+    question: "How quickly will you reply?",
+    answer: `${SUPPORT_REPLY_TIME} Our team works ${SUPPORT_HOURS}, so a message sent at the weekend is answered on Monday.`,
+  },
   {
     question: "Can you restore a memorial I deleted?",
     answer: "Yes, within 30 days of its deletion. Write to us from the email address of your account and tell us the name on the memorial.",
   },
   {
     question: "How do I report a memorial or a tribute?",
-    answer: "Send us a message with the memorial's address and what is wrong. Our moderators look at every report, and families can remove tributes on their own memorials at any time.",
+    answer:
+      "Send us a message with the memorial's address and what is wrong. Our moderators look at every report, and families can remove tributes on their own memorials at any time.",
   },
   {
     question: "Do you offer help by telephone?",

@@ -18,7 +18,11 @@ import { text } from "~/utils/validation/text";
 // account exists (so the page cannot be used to find out who has one), and a link by email.
 
 const schema = z.object({
-  email: text({ error: MESSAGES.email }).trim().toLowerCase().max(254, MESSAGES.email).pipe(z.email({ error: MESSAGES.email })),
+  email: text({ error: MESSAGES.email })
+    .trim()
+    .toLowerCase()
+    .max(254, MESSAGES.email)
+    .pipe(z.email({ error: MESSAGES.email })),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

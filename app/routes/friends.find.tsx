@@ -22,7 +22,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const parsed = friendSearchSchema.safeParse({ email });
   if (!parsed.success) return data({ email, error: parsed.error.issues[0].message, outcome: null }, { status: 400 });
   const result = await searchMemberByEmail(user, parsed.data.email);
-  if (!result.ok) return data({ email, error: null, outcome: { kind: "refused" as const, message: result.message } }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
+  if (!result.ok)
+    return data(
+      { email, error: null, outcome: { kind: "refused" as const, message: result.message } },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
   if (result.self) return { email, error: null, outcome: { kind: "self" as const } };
   if (!result.match) return { email, error: null, outcome: { kind: "none" as const } };
   const { status, requestId, requestAllowedFrom, ...person } = result.match;
@@ -73,7 +77,10 @@ export default function FindFriendsTab({ loaderData }: Route.ComponentProps) {
             Search result
           </h2>
           {outcome.kind === "found" ? (
-            <PersonRow person={outcome.person} note={<StatusNote status={outcome.status} allowedFrom={outcome.requestAllowedFrom} name={outcome.person.firstName} />}>
+            <PersonRow
+              person={outcome.person}
+              note={<StatusNote status={outcome.status} allowedFrom={outcome.requestAllowedFrom} name={outcome.person.firstName} />}
+            >
               <ResultAction outcome={outcome} busy={busy} />
             </PersonRow>
           ) : (
@@ -95,14 +102,21 @@ function StatusNote({ status, allowedFrom, name }: { status: FriendshipStatus; a
   );
 }
 
-type Found = { person: { id: string; firstName: string; lastName: string; email: string; profileImageUrl: string | null }; status: FriendshipStatus; requestId: string | null; requestAllowedFrom: string | null };
+type Found = {
+  person: { id: string; firstName: string; lastName: string; email: string; profileImageUrl: string | null };
+  status: FriendshipStatus;
+  requestId: string | null;
+  requestAllowedFrom: string | null;
+};
 
 /** The one action that fits where the two stand. */
 function ResultAction({ outcome, busy }: { outcome: Found; busy: boolean }) {
   const who = fullName(outcome.person);
   switch (outcome.status) {
     case "none":
-      return outcome.requestAllowedFrom ? null : <ActionButton intent="request" field="receiverId" id={outcome.person.id} label="Send friend request" who={who} busy={busy} />;
+      return outcome.requestAllowedFrom ? null : (
+        <ActionButton intent="request" field="receiverId" id={outcome.person.id} label="Send friend request" who={who} busy={busy} />
+      );
     case "pending_sent":
       return <ActionButton intent="cancel" field="requestId" id={outcome.requestId!} label="Cancel request" who={who} variant="secondary" busy={busy} />;
     case "pending_received":

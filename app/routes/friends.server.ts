@@ -1,4 +1,3 @@
-
 import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/friend.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast, type ToastInput } from "~/request/toast.server";
@@ -26,7 +25,9 @@ export async function friendAction(request: Request) {
   const user = await requireUser(request);
   const form = Object.fromEntries(await request.formData());
   const parsed = friendActionSchema.safeParse(form);
-  const toast = parsed.success ? await perform(user, parsed.data) : { type: "error" as const, title: "Nothing was changed", description: "The form was incomplete. Please try again." };
+  const toast = parsed.success
+    ? await perform(user, parsed.data)
+    : { type: "error" as const, title: "Nothing was changed", description: "The form was incomplete. Please try again." };
   return redirectWithToast(backTo(request), toast);
 }
 
@@ -43,7 +44,11 @@ async function perform(user: { id: string }, action: ReturnType<typeof friendAct
       const result = await respondToFriendRequest(user.id, action.requestId, action.intent === "accept" ? "accepted" : "rejected");
       if (!result.ok) return failed(FRIEND_MESSAGES.respondFailed, result.message);
       return result.status === "accepted"
-        ? { type: "success", title: "Friend request accepted", description: `You and ${name(result.sender)} are now friends, and can see each other's friends-only memorials.` }
+        ? {
+            type: "success",
+            title: "Friend request accepted",
+            description: `You and ${name(result.sender)} are now friends, and can see each other's friends-only memorials.`,
+          }
         : { type: "success", title: "Friend request rejected", description: `${name(result.sender)} may ask again after ${REQUEST_AGAIN_AFTER_DAYS} days.` };
     }
     case "cancel": {

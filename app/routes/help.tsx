@@ -20,16 +20,12 @@ const FAQS: Faq[] = [
     answer: (
       <>
         <p>
-          Sign in to your account, or create one for free, and choose
-          &ldquo;Create a memorial&rdquo;. Add your loved one&rsquo;s name and
-          the dates of their life, then write as much or as little of their
-          story as feels right. You can add more at any time.
+          Sign in to your account, or create one for free, and choose &ldquo;Create a memorial&rdquo;. Add your loved one&rsquo;s name and the dates of their
+          life, then write as much or as little of their story as feels right. You can add more at any time.
         </p>
         <p>
-          A new memorial starts as a draft, which only you can see. Take all the
-          time you need: when you are ready, choose who can view it and publish
-          it. You can edit the memorial, change its visibility or return it to
-          draft whenever you wish.
+          A new memorial starts as a draft, which only you can see. Take all the time you need: when you are ready, choose who can view it and publish it. You
+          can edit the memorial, change its visibility or return it to draft whenever you wish.
         </p>
       </>
     ),
@@ -42,25 +38,17 @@ const FAQS: Faq[] = [
         <p>You decide. Every memorial has one of three visibility settings:</p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong className="font-semibold text-slate-900">Public</strong>{" "}
-            &ndash; anyone with the link can visit the memorial.
+            <strong className="font-semibold text-slate-900">Public</strong> &ndash; anyone with the link can visit the memorial.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">
-              Friends Only
-            </strong>{" "}
-            &ndash; only people you have accepted as friends can visit it.
+            <strong className="font-semibold text-slate-900">Friends Only</strong> &ndash; only people you have accepted as friends can visit it.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">Private</strong>{" "}
-            &ndash; only you can see it.
+            <strong className="font-semibold text-slate-900">Private</strong> &ndash; only you can see it.
           </li>
         </ul>
         <p>{MODERATION_POLICY}</p>
-        <p>
-          Drafts are always visible only to you, whatever visibility you have
-          chosen, until you publish them.
-        </p>
+        <p>Drafts are always visible only to you, whatever visibility you have chosen, until you publish them.</p>
       </>
     ),
   },
@@ -70,45 +58,37 @@ const FAQS: Faq[] = [
     answer: (
       <>
         <p>
-          Visitors can leave a tribute &ndash; a memory, a message of condolence
-          or a few words of thanks. Every new tribute is hidden until the
-          memorial&rsquo;s owner approves it, so nothing appears on the page
-          without the family&rsquo;s agreement.
+          Visitors can leave a tribute &ndash; a memory, a message of condolence or a few words of thanks. Every new tribute is hidden until the
+          memorial&rsquo;s owner approves it, so nothing appears on the page without the family&rsquo;s agreement.
         </p>
         <p>
-          As the owner, you will find tributes waiting for review on your
-          memorial. You can approve them, or decline any you would rather not
-          show. You can also remove a tribute you have previously approved.
+          As the owner, you will find tributes waiting for review on your memorial. You can approve them, or decline any you would rather not show. You can also
+          remove a tribute you have previously approved.
         </p>
       </>
     ),
   },
   {
     id: "plans",
-    question:
-      "What does the Free plan include, and how do the paid plans differ?",
+    question: "What does the Free plan include, and how do the paid plans differ?",
     answer: (
       <>
         <p>
-          The <strong className="font-semibold text-slate-900">Free</strong>{" "}
-          plan lets you create up to {FREE_MEMORIAL_LIMIT} memorials, with all
-          the visibility settings and tribute moderation described above.
+          The <strong className="font-semibold text-slate-900">Free</strong> plan lets you create up to {FREE_MEMORIAL_LIMIT} memorials, with all the visibility
+          settings and tribute moderation described above.
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong className="font-semibold text-slate-900">{PLANS.forever.name}</strong>{" "}
-            &ndash; {describePrice(PLANS.forever)}. Designed to keep memorials
+            <strong className="font-semibold text-slate-900">{PLANS.forever.name}</strong> &ndash; {describePrice(PLANS.forever)}. Designed to keep memorials
             available for the long term.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">{PLANS.forever_plus.name}</strong>{" "}
-            &ndash; {describePrice(PLANS.forever_plus)}. Everything in Forever,
-            plus the encrypted document vault.
+            <strong className="font-semibold text-slate-900">{PLANS.forever_plus.name}</strong> &ndash; {describePrice(PLANS.forever_plus)}. Everything in
+            Forever, plus the encrypted document vault.
           </li>
         </ul>
         <p>
-          {ENDOWMENT_PERCENT}% of every Forever plan purchase is placed in a ring-fenced
-          endowment fund that supports the long-term upkeep of memorials. All
+          {ENDOWMENT_PERCENT}% of every Forever plan purchase is placed in a ring-fenced endowment fund that supports the long-term upkeep of memorials. All
           prices are in pounds sterling (GBP). Full details are in our{" "}
           <Link to="/terms" className={documentLink}>
             Terms of Service
@@ -124,16 +104,12 @@ const FAQS: Faq[] = [
     answer: (
       <>
         <p>
-          The vault, included with Forever Plus with Vault, is a private place
-          to keep important documents such as a will, funeral wishes, insurance
-          details or letters to loved ones.
+          The vault, included with Forever Plus with Vault, is a private place to keep important documents such as a will, funeral wishes, insurance details or
+          letters to loved ones.
         </p>
         <p>
-          Files are sent to us over an encrypted connection and stored encrypted
-          with AES-256, a widely trusted encryption standard. The vault is never
-          shown on a memorial page and is available only when you are signed in
-          to your account. You can download or delete your documents at any
-          time. Our{" "}
+          Files are sent to us over an encrypted connection and stored encrypted with AES-256, a widely trusted encryption standard. The vault is never shown on
+          a memorial page and is available only when you are signed in to your account. You can download or delete your documents at any time. Our{" "}
           <Link to="/privacy" className={documentLink}>
             Privacy Policy
           </Link>{" "}
@@ -148,17 +124,12 @@ const FAQS: Faq[] = [
     answer: (
       <>
         <p>
-          To delete a memorial, open it while signed in, go to its settings and
-          choose to delete it. To close your account, go to your account
-          settings and choose to delete your account; this also deletes the
-          memorials you own.
+          To delete a memorial, open it while signed in, go to its settings and choose to delete it. To close your account, go to your account settings and
+          choose to delete your account; this also deletes the memorials you own.
         </p>
         <p>
-          We understand these decisions are sometimes made in difficult moments,
-          so deleted memorials and accounts can be recovered within 30 days. If
-          you change your mind, contact us during that time and we will restore
-          them. After 30 days they are permanently erased and cannot be
-          recovered.
+          We understand these decisions are sometimes made in difficult moments, so deleted memorials and accounts can be recovered within 30 days. If you
+          change your mind, contact us during that time and we will restore them. After 30 days they are permanently erased and cannot be recovered.
         </p>
       </>
     ),
@@ -170,19 +141,10 @@ export default function HelpPage() {
   return (
     <DocumentPage
       title="Help Center"
-      intro={
-        <p>
-          Answers to the questions families ask us most often. If you cannot find
-          what you are looking for, we are here to help.
-        </p>
-      }
+      intro={<p>Answers to the questions families ask us most often. If you cannot find what you are looking for, we are here to help.</p>}
     >
-
       <section aria-labelledby="faq-heading" className="mt-10">
-        <h2
-          id="faq-heading"
-          className="text-2xl font-semibold tracking-tight text-slate-900"
-        >
+        <h2 id="faq-heading" className="text-2xl font-semibold tracking-tight text-slate-900">
           Frequently asked questions
         </h2>
         <div className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
@@ -190,10 +152,7 @@ export default function HelpPage() {
             <details key={faq.id} className="group">
               <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
                 <span>{faq.question}</span>
-                <span
-                  aria-hidden="true"
-                  className="mt-0.5 shrink-0 text-xl leading-none text-slate-600 transition-transform group-open:rotate-45"
-                >
+                <span aria-hidden="true" className="mt-0.5 shrink-0 text-xl leading-none text-slate-600 transition-transform group-open:rotate-45">
                   +
                 </span>
               </summary>
@@ -208,27 +167,18 @@ export default function HelpPage() {
         </div>
       </section>
 
-      <section
-        aria-labelledby="still-need-help-heading"
-        className="mt-12 rounded-lg bg-slate-50 p-6"
-      >
-        <h2
-          id="still-need-help-heading"
-          className="text-xl font-semibold tracking-tight text-slate-900"
-        >
+      <section aria-labelledby="still-need-help-heading" className="mt-12 rounded-lg bg-slate-50 p-6">
+        <h2 id="still-need-help-heading" className="text-xl font-semibold tracking-tight text-slate-900">
           Still need help?
         </h2>
         <p className="mt-3 leading-relaxed text-slate-700">
-          Our support team is happy to help with anything, however small. Email
-          us at{" "}
+          Our support team is happy to help with anything, however small. Email us at{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
             {SUPPORT_EMAIL}
           </a>
           <OrContactForm className={documentLink} />.
         </p>
-        <p className="mt-3 leading-relaxed text-slate-700">
-          Support hours: {SUPPORT_HOURS}.
-        </p>
+        <p className="mt-3 leading-relaxed text-slate-700">Support hours: {SUPPORT_HOURS}.</p>
       </section>
     </DocumentPage>
   );

@@ -24,15 +24,16 @@ export async function action({ request }: Route.ActionArgs) {
   }
   try {
     const user = await authenticator.authenticate("form", request);
-    return redirectWithToast(safeRedirect(submission.value.redirectTo), { type: "success", title: "Welcome back!" }, { "Set-Cookie": await startSession(request, user.id) });
+    return redirectWithToast(
+      safeRedirect(submission.value.redirectTo),
+      { type: "success", title: "Welcome back!" },
+      { "Set-Cookie": await startSession(request, user.id) },
+    );
   } catch (error) {
     if (!(error instanceof SignInRefusedError)) throw error;
     const reply = submission.reply({ hideFields: ["password"] });
     if (error.result.reason === "rate-limited") {
-      return data(
-        { result: reply, failure: { title: "Too many attempts", message: error.result.message } },
-        rateLimitedInit(error.result),
-      );
+      return data({ result: reply, failure: { title: "Too many attempts", message: error.result.message } }, rateLimitedInit(error.result));
     }
     return data({ result: reply, failure: { title: "Login failed", message: MESSAGES.invalidLogin } }, { status: 401 });
   }

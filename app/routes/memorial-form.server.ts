@@ -60,7 +60,6 @@ export function uploadRules(): UploadRules {
 
 type Rejection = { status: 400 | 413 | 415; message: string };
 
-
 /** The client's file name, for messages only (React escapes it; it never reaches a storage path). */
 function displayName(file: File) {
   const name = file.name.split(/[\\/]/).pop()?.trim() || "Unnamed file";
@@ -118,13 +117,7 @@ function isAiIntent(value: unknown): value is AiIntent {
  * story box (or the tribute shown under the form), and nothing saved. With JavaScript the same writers
  * are reached through /api/ai/*, and this path is not used.
  */
-export async function writeWithAi(
-  request: Request,
-  user: PublicUser,
-  formData: FormData,
-  intent: AiIntent,
-  provider: WritingProvider = getWritingProvider(),
-) {
+export async function writeWithAi(request: Request, user: PublicUser, formData: FormData, intent: AiIntent, provider: WritingProvider = getWritingProvider()) {
   const text = (name: string) => {
     const v = formData.get(name);
     return typeof v === "string" ? v : "";
@@ -141,8 +134,7 @@ export async function writeWithAi(
       removePortrait: formData.get("removeProfileImage") === "on",
       ai: { kind, values, ...ai },
     });
-  const refused = (status: number, message: string) =>
-    answer(status, { failure: { title: aiFailureTitle(message), message }, writtenBy: null, tribute: null });
+  const refused = (status: number, message: string) => answer(status, { failure: { title: aiFailureTitle(message), message }, writtenBy: null, tribute: null });
 
   const parsed =
     kind === "biography"
@@ -174,8 +166,10 @@ export async function submitMemorialForm(request: Request, user: PublicUser, exi
   try {
     spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes });
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return failure(413, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.requestTooLarge } });
-    if (error instanceof MalformedFormError) return failure(400, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.unreadableForm } });
+    if (error instanceof BodyTooLargeError)
+      return failure(413, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.requestTooLarge } });
+    if (error instanceof MalformedFormError)
+      return failure(400, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.unreadableForm } });
     throw error;
   }
   try {
@@ -253,7 +247,9 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
       }
     } catch (error) {
       // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
-      await deleteMemorial(memorial.id, actorOf(user, request)).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
+      await deleteMemorial(memorial.id, actorOf(user, request)).catch((cleanup) =>
+        console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup),
+      );
       return storingFailed(error, MEMORIAL_MESSAGES.createFailed);
     }
     return redirectWithToast(`/memorials/${memorial.id}`, { type: "success", title: "Memorial created" });

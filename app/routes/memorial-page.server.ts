@@ -22,7 +22,12 @@ export type DraftResult = {
  */
 export async function draftTributeWithAi(
   form: FormData,
-  { memorial, who, refusal = null, provider = getWritingProvider() }: { memorial: MemorialFacts; who: Writer; refusal?: string | null; provider?: WritingProvider },
+  {
+    memorial,
+    who,
+    refusal = null,
+    provider = getWritingProvider(),
+  }: { memorial: MemorialFacts; who: Writer; refusal?: string | null; provider?: WritingProvider },
 ): Promise<DraftResult> {
   const text = (name: string) => {
     const v = form.get(name);

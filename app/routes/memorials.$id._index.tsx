@@ -9,7 +9,15 @@ import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes
 
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
-import { canModerate, canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes, moderateTribute, moderationToast } from "~/models/tribute.server";
+import {
+  canModerate,
+  canSeePendingTributes,
+  leaveTribute,
+  listApprovedTributes,
+  listPendingTributes,
+  moderateTribute,
+  moderationToast,
+} from "~/models/tribute.server";
 import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { clientIp, isPrefetch } from "~/request/facts.server";
@@ -45,10 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending] = await Promise.all([
-    listApprovedTributes(memorial.id, tributesPage),
-    seesPending ? listPendingTributes(memorial.id) : null,
-  ]);
+  const [approved, pending] = await Promise.all([listApprovedTributes(memorial.id, tributesPage), seesPending ? listPendingTributes(memorial.id) : null]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
     status: "ok" as const,
@@ -76,7 +81,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       isPublished: memorial.isPublished,
       createdAt: memorial.createdAt.toISOString(),
       portrait,
-      media: memorial.media.map((m) => ({ id: m.id, mediaType: m.mediaType, caption: m.caption, ...(m.mediaType.startsWith("image/") ? imageSources(m.mediaUrl) : { src: m.mediaUrl, full: m.mediaUrl }) })),
+      media: memorial.media.map((m) => ({
+        id: m.id,
+        mediaType: m.mediaType,
+        caption: m.caption,
+        ...(m.mediaType.startsWith("image/") ? imageSources(m.mediaUrl) : { src: m.mediaUrl, full: m.mediaUrl }),
+      })),
     },
   };
 }
@@ -108,8 +118,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
   const submission = parseWithZod(form, { schema: tributeSchema });
-  const refuse = (refusal: string, status: number, headers?: HeadersInit) =>
-    data({ tribute: submission.reply(), refusal }, { status, headers });
+  const refuse = (refusal: string, status: number, headers?: HeadersInit) => data({ tribute: submission.reply(), refusal }, { status, headers });
   if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
   if (guard !== "ok") return refuse(TRIBUTE_MESSAGES.tooFast, 400);
   if (submission.status !== "success") return data({ tribute: submission.reply(), refusal: null }, { status: 400 });
@@ -136,7 +145,11 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           ← Back to memorials
         </Link>
         <div className="flex items-center gap-2">
-          <span className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-indigo-50 text-indigo-800" : "bg-amber-100 text-amber-900"}`}>{badge}</span>
+          <span
+            className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-indigo-50 text-indigo-800" : "bg-amber-100 text-amber-900"}`}
+          >
+            {badge}
+          </span>
           {isOwner ? (
             <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
               Edit

@@ -54,12 +54,18 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="text-2xl font-bold text-slate-900">Delete this {noun}?</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
-        From the memorial of {name}. This cannot be undone.
-      </p>
+      <p className="mt-2 text-slate-700 wrap-anywhere">From the memorial of {name}. This cannot be undone.</p>
       <div className="mt-6 max-w-xs">
         {item.kind === "image" ? (
-          <img src={item.src} srcSet={item.srcSet} sizes="320px" alt={item.caption || `The ${noun} to delete`} width={320} height={240} className="aspect-[4/3] h-auto w-full rounded-lg object-cover" />
+          <img
+            src={item.src}
+            srcSet={item.srcSet}
+            sizes="320px"
+            alt={item.caption || `The ${noun} to delete`}
+            width={320}
+            height={240}
+            className="aspect-[4/3] h-auto w-full rounded-lg object-cover"
+          />
         ) : (
           <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-2 rounded-lg bg-slate-100 text-slate-700">
             <VideoIcon className="h-10 w-10" />

@@ -12,7 +12,11 @@ import { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS } f
 
 const VIEWS = ["grid", "masonry", "list"] as const satisfies readonly GalleryView[];
 
-const CATEGORY_OPTIONS: Record<(typeof BROWSE_CATEGORIES)[number], string> = { all: "All Categories", individual: "Individuals", organization: "Organizations" };
+const CATEGORY_OPTIONS: Record<(typeof BROWSE_CATEGORIES)[number], string> = {
+  all: "All Categories",
+  individual: "Individuals",
+  organization: "Organizations",
+};
 const SORT_OPTIONS: Record<(typeof BROWSE_SORTS)[number], string> = { recent: "Most Recent", popular: "Most Popular", alphabetical: "Alphabetical" };
 const VIEW_LABELS: Record<GalleryView, string> = { grid: "Grid", masonry: "Masonry", list: "List" };
 
@@ -103,7 +107,9 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
           ) : (
             <div className="mt-8 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
               <p className="text-lg font-semibold text-slate-900">No memorials found</p>
-              <p className="mt-1 text-slate-700">{filtered ? "Try other words, or another category." : "When families share a memorial publicly, it appears here."}</p>
+              <p className="mt-1 text-slate-700">
+                {filtered ? "Try other words, or another category." : "When families share a memorial publicly, it appears here."}
+              </p>
               {filtered ? (
                 <Link to="?" className="btn-secondary mt-4">
                   Clear search
@@ -115,7 +121,12 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
           {hasMore ? (
             <div className="mt-8 text-center">
               {/* Page N shows the first N × 8; the anchor brings the reader to the first new card. */}
-              <Link to={`${queryString({ ...query, page: page + 1 })}#result-${page * BROWSE_PAGE_SIZE + 1}`} preventScrollReset className="btn-secondary" aria-disabled={loadingMore || undefined}>
+              <Link
+                to={`${queryString({ ...query, page: page + 1 })}#result-${page * BROWSE_PAGE_SIZE + 1}`}
+                preventScrollReset
+                className="btn-secondary"
+                aria-disabled={loadingMore || undefined}
+              >
                 {loadingMore ? "Loading..." : "Load More"}
               </Link>
             </div>
@@ -136,13 +147,27 @@ function SearchForm({ query }: { query: Query }) {
         <label htmlFor="browse-search" className="block text-sm font-medium text-slate-800">
           Search memorials
         </label>
-        <input id="browse-search" type="search" name="search" defaultValue={query.search} maxLength={100} placeholder="Name, title or words from their story" className={selectClass} />
+        <input
+          id="browse-search"
+          type="search"
+          name="search"
+          defaultValue={query.search}
+          maxLength={100}
+          placeholder="Name, title or words from their story"
+          className={selectClass}
+        />
       </div>
       <div>
         <label htmlFor="browse-category" className="block text-sm font-medium text-slate-800">
           Category
         </label>
-        <select id="browse-category" name="category" defaultValue={query.category} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })} className={selectClass}>
+        <select
+          id="browse-category"
+          name="category"
+          defaultValue={query.category}
+          onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
+          className={selectClass}
+        >
           {BROWSE_CATEGORIES.map((c) => (
             <option key={c} value={c}>
               {CATEGORY_OPTIONS[c]}
@@ -154,7 +179,13 @@ function SearchForm({ query }: { query: Query }) {
         <label htmlFor="browse-sort" className="block text-sm font-medium text-slate-800">
           Sort by
         </label>
-        <select id="browse-sort" name="sort" defaultValue={query.sort} onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })} className={selectClass}>
+        <select
+          id="browse-sort"
+          name="sort"
+          defaultValue={query.sort}
+          onChange={(e) => submit(e.currentTarget.form, { preventScrollReset: true })}
+          className={selectClass}
+        >
           {BROWSE_SORTS.map((s) => (
             <option key={s} value={s}>
               {SORT_OPTIONS[s]}

@@ -51,7 +51,16 @@ export default function CreateMemorial({ loaderData, actionData }: Route.Compone
               mode="create"
               rules={loaderData.rules}
               failure={actionData}
-              defaultValue={{ firstName: "", lastName: "", title: "", dateOfBirth: "", dateOfPassing: "", biography: "", visibility: loaderData.defaultVisibility, category: "individual" }}
+              defaultValue={{
+                firstName: "",
+                lastName: "",
+                title: "",
+                dateOfBirth: "",
+                dateOfPassing: "",
+                biography: "",
+                visibility: loaderData.defaultVisibility,
+                category: "individual",
+              }}
             />
           </div>
         </>

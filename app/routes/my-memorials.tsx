@@ -17,10 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const search = url.searchParams.get("search")?.trim() ?? "";
   const page = parsePageNumber(url.searchParams.get("page"));
   if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [memorials, pending] = await Promise.all([
-    listOwnMemorials(user.id, { search, page }),
-    listPendingForOwner(user.id),
-  ]);
+  const [memorials, pending] = await Promise.all([listOwnMemorials(user.id, { search, page }), listPendingForOwner(user.id)]);
   return {
     search,
     memorials,

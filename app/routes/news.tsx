@@ -68,12 +68,17 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
       <p className="mt-1 text-slate-700">Stories of remembrance, and of the people they honour.</p>
       {admin ? <AdminFetch status={admin} /> : null}
       {items.length === 0 ? (
-        <p className="mt-8 rounded-lg border border-dashed border-slate-300 bg-slate-50 p-6 text-center text-slate-700">There is no news yet. Please come back soon.</p>
+        <p className="mt-8 rounded-lg border border-dashed border-slate-300 bg-slate-50 p-6 text-center text-slate-700">
+          There is no news yet. Please come back soon.
+        </p>
       ) : (
         <ul className="mt-8 space-y-6">
           {items.map((article) => (
             <li key={article.id}>
-              <article aria-labelledby={`article-${article.id}`} className="flex flex-col gap-4 overflow-hidden rounded-lg border border-slate-200 bg-white sm:flex-row">
+              <article
+                aria-labelledby={`article-${article.id}`}
+                className="flex flex-col gap-4 overflow-hidden rounded-lg border border-slate-200 bg-white sm:flex-row"
+              >
                 {article.image ? (
                   <img
                     src={article.image.src}
@@ -149,7 +154,9 @@ function AdminFetch({ status }: { status: AdminStatus }) {
       </h2>
       <p className="mt-1 text-sm text-slate-800">
         {status.count} article{status.count === 1 ? "" : "s"}, {status.feeds} feed{status.feeds === 1 ? "" : "s"} set up.
-        {last ? ` Last fetch ${formatLongDate(last.startedAt)}: ${last.articlesAdded} added, ${last.memorialsCreated} draft memorial${last.memorialsCreated === 1 ? "" : "s"}${last.status === "ok" ? "" : `, ${last.feedsFailed} feed${last.feedsFailed === 1 ? "" : "s"} not read`}.` : ""}
+        {last
+          ? ` Last fetch ${formatLongDate(last.startedAt)}: ${last.articlesAdded} added, ${last.memorialsCreated} draft memorial${last.memorialsCreated === 1 ? "" : "s"}${last.status === "ok" ? "" : `, ${last.feedsFailed} feed${last.feedsFailed === 1 ? "" : "s"} not read`}.`
+          : ""}
       </p>
       {status.feeds === 0 ? <p className="mt-2 text-sm text-slate-800">{NEWS_MESSAGES.noFeeds}</p> : null}
       <ToastInPlace at={ADMIN_PANEL} />

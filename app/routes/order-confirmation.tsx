@@ -49,28 +49,56 @@ function body(view: Route.ComponentProps["loaderData"]) {
       );
     case "unpaid":
       return (
-        <Panel tone="error" title="Payment Failed" links={[["/checkout", "Back to checkout"], ["/basket", "View basket"]]}>
+        <Panel
+          tone="error"
+          title="Payment Failed"
+          links={[
+            ["/checkout", "Back to checkout"],
+            ["/basket", "View basket"],
+          ]}
+        >
           <p>{view.message}</p>
           {view.detail ? <p className="mt-2">{view.detail}</p> : null}
         </Panel>
       );
     case "processing":
       return (
-        <Panel tone="info" title="Payment processing" links={[["/orders", "My Orders"], ["/", "Return Home"]]}>
+        <Panel
+          tone="info"
+          title="Payment processing"
+          links={[
+            ["/orders", "My Orders"],
+            ["/", "Return Home"],
+          ]}
+        >
           <p>{view.message}</p>
           <p className="mt-2 text-sm">Payment ID: {view.paymentId}</p>
         </Panel>
       );
     case "refunded":
       return (
-        <Panel tone="error" title="Payment refunded" links={[["/products", "Continue Shopping"], ["/basket", "View basket"]]}>
+        <Panel
+          tone="error"
+          title="Payment refunded"
+          links={[
+            ["/products", "Continue Shopping"],
+            ["/basket", "View basket"],
+          ]}
+        >
           <p>{view.message}</p>
           <p className="mt-2 text-sm">Payment ID: {view.paymentId}</p>
         </Panel>
       );
     case "error":
       return (
-        <Panel tone="error" title="Payment Error" links={[["/orders", "My Orders"], ["/", "Return Home"]]}>
+        <Panel
+          tone="error"
+          title="Payment Error"
+          links={[
+            ["/orders", "My Orders"],
+            ["/", "Return Home"],
+          ]}
+        >
           <p>{view.message} Please reload this page in a moment: you will not be charged twice.</p>
         </Panel>
       );

@@ -59,8 +59,12 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   </div>
                   <p className="text-sm text-slate-700">Placed on {formatLongDate(order.createdAt)}</p>
                   {order.status === "shipped" && order.carrier && order.trackingNumber ? (
-                    <p className="mt-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 wrap-anywhere" data-testid="shipment">
-                      Shipped{order.shippedAt ? ` on ${formatLongDate(order.shippedAt)}` : ""} with {order.carrier}. Tracking number: <span className="font-semibold">{order.trackingNumber}</span>
+                    <p
+                      className="mt-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 wrap-anywhere"
+                      data-testid="shipment"
+                    >
+                      Shipped{order.shippedAt ? ` on ${formatLongDate(order.shippedAt)}` : ""} with {order.carrier}. Tracking number:{" "}
+                      <span className="font-semibold">{order.trackingNumber}</span>
                     </p>
                   ) : null}
                   <ul className="mt-3 space-y-1 text-slate-800">

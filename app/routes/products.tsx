@@ -93,7 +93,9 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="font-serif text-3xl font-bold text-slate-900">Memorial Products</h1>
-          <p className="mt-1 max-w-2xl text-slate-700">Keepsakes, candles, frames and more to remember someone by. Prices are before tax; {TAX_PERCENT}% tax is added in your basket.</p>
+          <p className="mt-1 max-w-2xl text-slate-700">
+            Keepsakes, candles, frames and more to remember someone by. Prices are before tax; {TAX_PERCENT}% tax is added in your basket.
+          </p>
         </div>
         <Link to="/basket" className="btn-secondary">
           View basket
@@ -158,7 +160,11 @@ function ProductCard({ product }: { product: CardProduct }) {
   const allInBasket = product.stock > 0 && product.inBasket >= product.stock;
   const headingId = `product-${product.id}-name`;
   return (
-    <article id={`product-${product.id}`} aria-labelledby={headingId} className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <article
+      id={`product-${product.id}`}
+      aria-labelledby={headingId}
+      className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       <ProductImage
         src={product.image.src}
         srcSet={product.image.srcSet}
@@ -195,7 +201,9 @@ function ProductCard({ product }: { product: CardProduct }) {
         )}
         <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2 pt-2">
           <p className="text-xl font-bold text-slate-900">{formatPence(product.price)}</p>
-          <p className={`text-sm font-medium ${stock.kind === "out" ? "text-red-800" : stock.kind === "low" ? "text-amber-800" : "text-emerald-800"}`}>{stock.label}</p>
+          <p className={`text-sm font-medium ${stock.kind === "out" ? "text-red-800" : stock.kind === "low" ? "text-amber-800" : "text-emerald-800"}`}>
+            {stock.label}
+          </p>
         </div>
         {product.inBasket > 0 ? (
           <p className="text-sm text-slate-700">

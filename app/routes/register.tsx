@@ -29,13 +29,14 @@ export async function action({ request }: Route.ActionArgs) {
   const { email, password, firstName, lastName, redirectTo } = submission.value;
   const result = await registerAccount({ email, password, firstName, lastName }, clientIp(request));
   if (result.ok) {
-    return redirectWithToast(safeRedirect(redirectTo), { type: "success", title: "Account created successfully!" }, { "Set-Cookie": await startSession(request, result.user.id) });
+    return redirectWithToast(
+      safeRedirect(redirectTo),
+      { type: "success", title: "Account created successfully!" },
+      { "Set-Cookie": await startSession(request, result.user.id) },
+    );
   }
   if (result.reason === "rate-limited") {
-    return data(
-      { result: submission.reply(hide), failure: { title: "Too many new accounts", message: result.message } },
-      rateLimitedInit(result),
-    );
+    return data({ result: submission.reply(hide), failure: { title: "Too many new accounts", message: result.message } }, rateLimitedInit(result));
   }
   return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 409 });
 }
@@ -51,10 +52,22 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First name" errors={fields.firstName.errors} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }} />
-          <Field label="Last name" errors={fields.lastName.errors} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }} />
+          <Field
+            label="First name"
+            errors={fields.firstName.errors}
+            inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+          />
+          <Field
+            label="Last name"
+            errors={fields.lastName.errors}
+            inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+          />
         </div>
-        <Field label="Email" errors={fields.email.errors} inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", onInput: lowerCaseAsTyped }} />
+        <Field
+          label="Email"
+          errors={fields.email.errors}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", onInput: lowerCaseAsTyped }}
+        />
         <NewPasswordFields label="Password" password={fields.password} confirmation={fields.confirmPassword} />
         <button type="submit" className="btn-primary w-full" disabled={pending}>
           {pending ? "Creating account..." : "Create Account"}

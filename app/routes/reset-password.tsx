@@ -30,7 +30,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(hide), problem: null }, { status: 400 });
   const result = await resetPassword(submission.value.token, submission.value.password);
   if (!result.ok) return data({ result: submission.reply(hide), problem: result.message }, { status: 410 });
-  return redirectWithToast("/", { type: "success", title: "Password changed", description: "You are signed in with your new password." }, { "Set-Cookie": await startSession(request, result.user.id) });
+  return redirectWithToast(
+    "/",
+    { type: "success", title: "Password changed", description: "You are signed in with your new password." },
+    { "Set-Cookie": await startSession(request, result.user.id) },
+  );
 }
 
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -72,7 +72,10 @@ async function completeReturn(userId: string, params: URLSearchParams): Promise<
   const sessionId = params.get("session_id");
   const result = sessionId ? await completePlanSession(sessionId, { userId }) : paymentId ? await completePlanPayment(paymentId, { userId }) : null;
   // A second payment for a plan already paid (two tabs, two ways to pay) was refunded: the member is told.
-  throw await redirectWithToast("/subscription", completionToast(result, { title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, text: () => SUBSCRIPTION_MESSAGES.paymentSuccessful }));
+  throw await redirectWithToast(
+    "/subscription",
+    completionToast(result, { title: SUBSCRIPTION_MESSAGES.paymentSuccessfulTitle, text: () => SUBSCRIPTION_MESSAGES.paymentSuccessful }),
+  );
 }
 
 type ActionData = { message: string; field?: "paymentType" };
@@ -84,14 +87,23 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "cancel") {
     const result = await cancelPlan(user);
     if (!result.ok && result.reason === "provider") return redirectWithToast("/subscription", { type: "error", title: "Error", description: result.message });
-    if (!result.ok) return redirectWithToast("/subscription", { type: "info", title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel", description: result.message });
+    if (!result.ok)
+      return redirectWithToast("/subscription", {
+        type: "info",
+        title: result.reason === "paid-in-full" ? "Paid in full" : "Nothing to cancel",
+        description: result.message,
+      });
     return redirectWithToast("/subscription", { type: "success", title: SUBSCRIPTION_MESSAGES.cancelledTitle, description: result.message });
   }
   if (intent === "resume") {
     const result = await resumePlan(user);
     const toast = result.ok
       ? { type: "success" as const, title: SUBSCRIPTION_MESSAGES.resumeTitle, description: result.message }
-      : { type: result.reason === "provider" ? ("error" as const) : ("info" as const), title: result.reason === "provider" ? "Error" : "Nothing to resume", description: result.message };
+      : {
+          type: result.reason === "provider" ? ("error" as const) : ("info" as const),
+          title: result.reason === "provider" ? "Error" : "Nothing to resume",
+          description: result.message,
+        };
     return redirectWithToast("/subscription", toast);
   }
   if (intent === "start") {
@@ -124,8 +136,7 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
             {SUBSCRIPTION_MESSAGES.downgradeTitle}
           </h2>
           <p className="mt-1 text-slate-800">
-            {SUBSCRIPTION_MESSAGES.downgrade}{" "}
-            <SupportLink>Contact support</SupportLink>
+            {SUBSCRIPTION_MESSAGES.downgrade} <SupportLink>Contact support</SupportLink>
           </p>
         </section>
       ) : null}
@@ -154,7 +165,12 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
   const monthly = purchase?.paymentType === "monthly";
   const billing = plan.id === "free" ? "No billing required" : monthly ? describeInstalments(plan) : "Paid in full, one time";
   // What this member pays or paid, never the other way to pay (issue 24 §3).
-  const price = plan.id === "free" ? "Free" : monthly ? `${describeInstalments(plan)} (${formatPence(plan.pricePence)} in all)` : `${formatPence(plan.pricePence)}, paid in full`;
+  const price =
+    plan.id === "free"
+      ? "Free"
+      : monthly
+        ? `${describeInstalments(plan)} (${formatPence(plan.pricePence)} in all)`
+        : `${formatPence(plan.pricePence)}, paid in full`;
   return (
     <section aria-labelledby="current-plan-title" className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
@@ -202,8 +218,8 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
       ) : null}
       {subscription.ended ? (
         <p className="mt-4 text-slate-800">
-          Your {PLANS[subscription.ended.planId].name} plan ended on {formatLongDate(subscription.ended.on)}. Everything you made is still there; the
-          free plan&apos;s rules apply to new memorials and vault uploads.
+          Your {PLANS[subscription.ended.planId].name} plan ended on {formatLongDate(subscription.ended.on)}. Everything you made is still there; the free
+          plan&apos;s rules apply to new memorials and vault uploads.
         </p>
       ) : null}
       {plan.id !== "free" ? <CancelOrResume purchase={purchase} expiresAt={subscription.expiresAt} confirmCancel={confirmCancel} planName={plan.name} /> : null}
@@ -215,7 +231,17 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
  * Cancel Subscription asks first, on its own step (a plain link, so it works without JavaScript): what
  * stops, until when the plan lasts, that nothing is deleted. A cancelled plan can be resumed until then.
  */
-function CancelOrResume({ purchase, expiresAt, confirmCancel, planName }: { purchase: Subscription["purchase"]; expiresAt: Date | null; confirmCancel: boolean; planName: string }) {
+function CancelOrResume({
+  purchase,
+  expiresAt,
+  confirmCancel,
+  planName,
+}: {
+  purchase: Subscription["purchase"];
+  expiresAt: Date | null;
+  confirmCancel: boolean;
+  planName: string;
+}) {
   if (purchase?.status === "active" && purchase.nextDueAt) {
     const until = formatLongDate(purchase.nextDueAt);
     if (!confirmCancel) {
@@ -264,8 +290,7 @@ function CancelOrResume({ purchase, expiresAt, confirmCancel, planName }: { purc
       <details className="mt-5">
         <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
         <p className="mt-3 text-slate-800">
-          {SUBSCRIPTION_MESSAGES.paidInFull}{" "}
-          <SupportLink>Contact us</SupportLink>
+          {SUBSCRIPTION_MESSAGES.paidInFull} <SupportLink>Contact us</SupportLink>
         </p>
       </details>
     );
@@ -290,7 +315,9 @@ function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: 
           ? `one-time, or ${describeInstalments(plan)}`
           : "one-time";
   return (
-    <li className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-200"}`}>
+    <li
+      className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-200"}`}
+    >
       {plan.badge ? <p className="mb-2 self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm font-medium text-indigo-900">{plan.badge}</p> : null}
       <div className="flex items-center gap-3">
         <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700">
@@ -363,13 +390,18 @@ function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testPr
             <legend className="font-medium text-slate-900">How would you like to pay?</legend>
             <div className="mt-2 space-y-2">
               <PaymentOption type="full" label={`Pay in full: ${formatPence(choice.pricePence)}, one-time payment, immediate access`} defaultChecked />
-              {choice.monthly ? <PaymentOption type="monthly" label={`Pay monthly: ${describeInstalments(plan)}, until the total price is reached (about ${plan.monthlyPayments} payments); access from the first`} /> : null}
+              {choice.monthly ? (
+                <PaymentOption
+                  type="monthly"
+                  label={`Pay monthly: ${describeInstalments(plan)}, until the total price is reached (about ${plan.monthlyPayments} payments); access from the first`}
+                />
+              ) : null}
             </div>
-            {choice.credit ? <p className="mt-2 text-sm text-slate-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p> : null}
+            {choice.credit ? (
+              <p className="mt-2 text-sm text-slate-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p>
+            ) : null}
           </fieldset>
-          {testProvider ? (
-            <TestCardChoice legend="Test card (no money moves)" />
-          ) : null}
+          {testProvider ? <TestCardChoice legend="Test card (no money moves)" /> : null}
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="btn-primary">
               Continue to Payment

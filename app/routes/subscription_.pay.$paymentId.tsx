@@ -70,7 +70,10 @@ const UPGRADED = { title: SUBSCRIPTION_MESSAGES.upgradedTitle, text: SUBSCRIPTIO
 export default function PlanPaymentPage({ loaderData, actionData }: Route.ComponentProps) {
   const hydrated = useHydrated();
   const plan = PLANS[loaderData.planId];
-  const billing = loaderData.paymentType === "monthly" ? `${formatPence(loaderData.amountPence)} today, then monthly: ${describeInstalments(plan)}` : `${formatPence(loaderData.amountPence)}, one-time payment`;
+  const billing =
+    loaderData.paymentType === "monthly"
+      ? `${formatPence(loaderData.amountPence)} today, then monthly: ${describeInstalments(plan)}`
+      : `${formatPence(loaderData.amountPence)}, one-time payment`;
   return (
     <div className="mx-auto max-w-xl px-4 py-10">
       <Link to="/subscription" className="link text-sm">
@@ -97,9 +100,7 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
           <p className="text-slate-800">
             <strong>Test payment:</strong> payments are not set up on this site, so no card is asked for and no money moves.
           </p>
-          {loaderData.paymentType === "monthly" ? (
-            <TestCardChoice legend="Saved test card for the later payments" selected={loaderData.testCard} />
-          ) : null}
+          {loaderData.paymentType === "monthly" ? <TestCardChoice legend="Saved test card for the later payments" selected={loaderData.testCard} /> : null}
           <div className="flex flex-wrap gap-3">
             <button type="submit" className="btn-primary">
               Complete Payment
@@ -114,14 +115,21 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
           {loaderData.checkoutOpened ? <p className="text-slate-800">{SUBSCRIPTION_MESSAGES.checkoutOpened}</p> : null}
           {hydrated && loaderData.stripe ? (
             <Suspense fallback={<p role="status">Loading the secure payment form...</p>}>
-              <StripePayment publishableKey={loaderData.stripe.publishableKey} clientSecret={loaderData.stripe.clientSecret} payLabel="Complete Payment" returnPath="/subscription?success=true" />
+              <StripePayment
+                publishableKey={loaderData.stripe.publishableKey}
+                clientSecret={loaderData.stripe.clientSecret}
+                payLabel="Complete Payment"
+                returnPath="/subscription?success=true"
+              />
             </Suspense>
           ) : null}
           <Form method="post">
             <input type="hidden" name="intent" value="hosted" />
             {hydrated && loaderData.stripe ? <p className="text-sm text-slate-700">If the card form does not appear:</p> : null}
             {loaderData.paymentType === "monthly" ? (
-              <p className="text-sm text-slate-700">On Stripe&apos;s page you pay the first instalment and agree to the monthly payments; they stop by themselves after the last one.</p>
+              <p className="text-sm text-slate-700">
+                On Stripe&apos;s page you pay the first instalment and agree to the monthly payments; they stop by themselves after the last one.
+              </p>
             ) : null}
             <div className="mt-2 flex flex-wrap gap-3">
               <button type="submit" className={hydrated && loaderData.stripe ? "btn-secondary" : "btn-primary"}>

@@ -13,16 +13,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          These Terms of Service (&ldquo;Terms&rdquo;) form an agreement between
-          you and Everlight (&ldquo;we&rdquo;, &ldquo;us&rdquo;,
-          &ldquo;our&rdquo;) about your use of the Everlight website and
-          services, including memorial pages, tributes, the shop, permanence
-          plans and the document vault.
+          These Terms of Service (&ldquo;Terms&rdquo;) form an agreement between you and Everlight (&ldquo;we&rdquo;, &ldquo;us&rdquo;, &ldquo;our&rdquo;) about
+          your use of the Everlight website and services, including memorial pages, tributes, the shop, permanence plans and the document vault.
         </p>
         <p>
-          By creating an account, or by using Everlight without an account (for
-          example, to visit a memorial or leave a tribute), you agree to these
-          Terms and to our{" "}
+          By creating an account, or by using Everlight without an account (for example, to visit a memorial or leave a tribute), you agree to these Terms and
+          to our{" "}
           <Link to="/privacy" className={documentLink}>
             Privacy Policy
           </Link>
@@ -37,15 +33,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          You must be at least 13 years old to use Everlight. If you are under
-          18, you may only use Everlight with the consent and involvement of a
-          parent or guardian, who accepts these Terms on your behalf.
+          You must be at least 13 years old to use Everlight. If you are under 18, you may only use Everlight with the consent and involvement of a parent or
+          guardian, who accepts these Terms on your behalf.
         </p>
         <p>
-          You are responsible for keeping your login details secure and for
-          activity on your account. Please give accurate information when you
-          register and keep it up to date. If you think someone else has
-          accessed your account, contact us straight away.
+          You are responsible for keeping your login details secure and for activity on your account. Please give accurate information when you register and
+          keep it up to date. If you think someone else has accessed your account, contact us straight away.
         </p>
       </>
     ),
@@ -56,17 +49,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          You may create memorials for people who have died. Please only create
-          a memorial where you are a family member, close friend or otherwise
-          have a genuine connection to the person, and take care to respect the
-          wishes of their immediate family.
+          You may create memorials for people who have died. Please only create a memorial where you are a family member, close friend or otherwise have a
+          genuine connection to the person, and take care to respect the wishes of their immediate family.
         </p>
         <p>
-          New memorials begin as drafts that only you can see. You remain
-          responsible for the accuracy of the information you publish. If a
-          family member raises a reasonable concern about a memorial, we may ask
-          you to make changes, or in appropriate cases we may restrict or remove
-          it.
+          New memorials begin as drafts that only you can see. You remain responsible for the accuracy of the information you publish. If a family member raises
+          a reasonable concern about a memorial, we may ask you to make changes, or in appropriate cases we may restrict or remove it.
         </p>
       </>
     ),
@@ -76,29 +64,22 @@ const SECTIONS: DocumentSection[] = [
     heading: "4. Memorial Visibility",
     body: (
       <>
-        <p>
-          As the owner of a memorial, you choose who can see it by selecting one
-          of the following visibility levels:
-        </p>
+        <p>As the owner of a memorial, you choose who can see it by selecting one of the following visibility levels:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            <strong className={documentStrong}>Public</strong> &ndash; anyone can view
-            the memorial.
+            <strong className={documentStrong}>Public</strong> &ndash; anyone can view the memorial.
           </li>
           <li>
-            <strong className={documentStrong}>Friends</strong> &ndash; only people you
-            have accepted as friends can view the memorial.
+            <strong className={documentStrong}>Friends</strong> &ndash; only people you have accepted as friends can view the memorial.
           </li>
           <li>
-            <strong className={documentStrong}>Private</strong> &ndash; only you, the
-            owner, can view the memorial.
+            <strong className={documentStrong}>Private</strong> &ndash; only you, the owner, can view the memorial.
           </li>
         </ul>
         <p>{MODERATION_POLICY}</p>
         <p>
-          You can change the visibility at any time. Please remember that anyone
-          who can see a memorial may remember or record what they have seen, and
-          we cannot control copies made outside Everlight.
+          You can change the visibility at any time. Please remember that anyone who can see a memorial may remember or record what they have seen, and we
+          cannot control copies made outside Everlight.
         </p>
       </>
     ),
@@ -109,15 +90,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          Visitors may leave tributes on memorials they can view. Tributes are
-          moderated by the memorial owner: each new tribute stays hidden until
-          the owner approves it, and the owner may decline or later remove any
-          tribute at their discretion.
+          Visitors may leave tributes on memorials they can view. Tributes are moderated by the memorial owner: each new tribute stays hidden until the owner
+          approves it, and the owner may decline or later remove any tribute at their discretion.
         </p>
         <p>
-          If you leave a tribute, please write with kindness and respect for the
-          person remembered and their family. We may also remove tributes that
-          break these Terms, whether or not they have been approved.
+          If you leave a tribute, please write with kindness and respect for the person remembered and their family. We may also remove tributes that break
+          these Terms, whether or not they have been approved.
         </p>
       </>
     ),
@@ -128,17 +106,13 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          You keep ownership of the words, photographs and other material you
-          add to Everlight (&ldquo;your content&rdquo;). You confirm that you
-          own your content or have permission to share it.
+          You keep ownership of the words, photographs and other material you add to Everlight (&ldquo;your content&rdquo;). You confirm that you own your
+          content or have permission to share it.
         </p>
         <p>
-          You give us a non-exclusive, royalty-free licence to store, display,
-          reproduce and adapt your content (for example, resizing photographs)
-          only as needed to operate and provide the service, in line with the
-          visibility settings chosen. This licence ends when your content is
-          permanently deleted, except where it has been shared by others or we
-          must keep it by law.
+          You give us a non-exclusive, royalty-free licence to store, display, reproduce and adapt your content (for example, resizing photographs) only as
+          needed to operate and provide the service, in line with the visibility settings chosen. This licence ends when your content is permanently deleted,
+          except where it has been shared by others or we must keep it by law.
         </p>
       </>
     ),
@@ -151,24 +125,15 @@ const SECTIONS: DocumentSection[] = [
         <p>You must not use Everlight to post or share content that:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>is unlawful, defamatory, threatening, abusive or hateful;</li>
-          <li>
-            mocks, harasses or intrudes upon the bereaved, or disrespects the
-            person being remembered;
-          </li>
+          <li>mocks, harasses or intrudes upon the bereaved, or disrespects the person being remembered;</li>
           <li>infringes anyone&rsquo;s copyright, privacy or other rights;</li>
-          <li>
-            impersonates another person or creates a memorial for someone who is
-            still living;
-          </li>
-          <li>
-            contains spam, advertising, malware or links intended to deceive;
-          </li>
+          <li>impersonates another person or creates a memorial for someone who is still living;</li>
+          <li>contains spam, advertising, malware or links intended to deceive;</li>
           <li>is sexually explicit or graphically violent.</li>
         </ul>
         <p>
-          You must also not attempt to gain unauthorised access to accounts,
-          memorials or our systems, or interfere with the service. You can
-          report content that concerns you by contacting us.
+          You must also not attempt to gain unauthorised access to accounts, memorials or our systems, or interfere with the service. You can report content
+          that concerns you by contacting us.
         </p>
       </>
     ),
@@ -179,23 +144,18 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          All prices are shown and charged in pounds sterling (GBP) and include
-          VAT where applicable. Payments are handled securely by our payment
-          processor; we do not store your full card details.
+          All prices are shown and charged in pounds sterling (GBP) and include VAT where applicable. Payments are handled securely by our payment processor; we
+          do not store your full card details.
         </p>
         <p>
-          Where you choose to pay for a plan in monthly instalments, you agree
-          to pay each instalment when it falls due until the agreed number of
-          payments has been made. If a payment fails, we will let you know and
-          give you a reasonable opportunity to update your payment details
-          before any paid features are paused.
+          Where you choose to pay for a plan in monthly instalments, you agree to pay each instalment when it falls due until the agreed number of payments has
+          been made. If a payment fails, we will let you know and give you a reasonable opportunity to update your payment details before any paid features are
+          paused.
         </p>
         <p>
-          As a consumer, you normally have 14 days to cancel a digital service
-          purchase. If you ask us to begin providing the service within that
-          period, you may be charged for what you have used. Personalised
-          memorial products made to your specification cannot be returned unless
-          they are faulty. This does not affect your statutory rights.
+          As a consumer, you normally have 14 days to cancel a digital service purchase. If you ask us to begin providing the service within that period, you
+          may be charged for what you have used. Personalised memorial products made to your specification cannot be returned unless they are faulty. This does
+          not affect your statutory rights.
         </p>
       </>
     ),
@@ -206,16 +166,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          The {PLANS.forever.name} plan ({describePrice(PLANS.forever)}) and{" "}
-          {PLANS.forever_plus.name} ({describePrice(PLANS.forever_plus)}) are
-          designed to keep memorials available for the long term, without
-          recurring annual fees.
+          The {PLANS.forever.name} plan ({describePrice(PLANS.forever)}) and {PLANS.forever_plus.name} ({describePrice(PLANS.forever_plus)}) are designed to
+          keep memorials available for the long term, without recurring annual fees.
         </p>
         <p>
-          {ENDOWMENT_PERCENT}% of each Forever Plan purchase goes to a ring-fenced endowment
-          fund. The fund is held separately from our day-to-day operating money
-          and is used only to support the long-term hosting and upkeep of
-          memorials.
+          {ENDOWMENT_PERCENT}% of each Forever Plan purchase goes to a ring-fenced endowment fund. The fund is held separately from our day-to-day operating
+          money and is used only to support the long-term hosting and upkeep of memorials.
         </p>
       </>
     ),
@@ -226,14 +182,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          You may delete a memorial you own, or your whole account, at any time.
-          A deleted memorial is recoverable within 30 days: if you change your
-          mind, contact us during that period and we will restore it.
+          You may delete a memorial you own, or your whole account, at any time. A deleted memorial is recoverable within 30 days: if you change your mind,
+          contact us during that period and we will restore it.
         </p>
         <p>
-          After 30 days, deleted memorials and their tributes are permanently
-          erased and cannot be recovered. Deleting a paid memorial does not by
-          itself entitle you to a refund, except where required by law.
+          After 30 days, deleted memorials and their tributes are permanently erased and cannot be recovered. Deleting a paid memorial does not by itself
+          entitle you to a refund, except where required by law.
         </p>
       </>
     ),
@@ -244,16 +198,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          We may suspend or close an account, or remove content, if you
-          seriously or repeatedly break these Terms, if we are required to by
-          law, or if it is necessary to protect other users or the service.
-          Where it is appropriate and lawful, we will tell you why and give you
-          a chance to respond.
+          We may suspend or close an account, or remove content, if you seriously or repeatedly break these Terms, if we are required to by law, or if it is
+          necessary to protect other users or the service. Where it is appropriate and lawful, we will tell you why and give you a chance to respond.
         </p>
         <p>
-          If we close your account for reasons other than a breach of these
-          Terms, we will give you reasonable notice and the opportunity to
-          download your content.
+          If we close your account for reasons other than a breach of these Terms, we will give you reasonable notice and the opportunity to download your
+          content.
         </p>
       </>
     ),
@@ -264,22 +214,16 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          We take great care to keep Everlight available and your content safe,
-          but we cannot guarantee that the service will always be uninterrupted
-          or free from errors. We recommend keeping your own copies of important
-          photographs and documents.
+          We take great care to keep Everlight available and your content safe, but we cannot guarantee that the service will always be uninterrupted or free
+          from errors. We recommend keeping your own copies of important photographs and documents.
         </p>
         <p>
-          We are not responsible for losses that were not foreseeable, for
-          content posted by other users, or for business losses. Where we are
-          liable, our total liability to you is limited to the amount you have
-          paid us in the 12 months before the claim arose.
+          We are not responsible for losses that were not foreseeable, for content posted by other users, or for business losses. Where we are liable, our total
+          liability to you is limited to the amount you have paid us in the 12 months before the claim arose.
         </p>
         <p>
-          Nothing in these Terms limits or excludes our liability for death or
-          personal injury caused by our negligence, for fraud, or for anything
-          else that cannot be limited or excluded under the law of England and
-          Wales, including your statutory rights as a consumer.
+          Nothing in these Terms limits or excludes our liability for death or personal injury caused by our negligence, for fraud, or for anything else that
+          cannot be limited or excluded under the law of England and Wales, including your statutory rights as a consumer.
         </p>
       </>
     ),
@@ -290,15 +234,12 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          We may update these Terms from time to time, for example to reflect
-          changes to our service or to the law. The date at the top of this page
-          shows when they were last updated.
+          We may update these Terms from time to time, for example to reflect changes to our service or to the law. The date at the top of this page shows when
+          they were last updated.
         </p>
         <p>
-          If we make a significant change, we will let you know by email or
-          through the service, giving you reasonable notice before it takes
-          effect. If you do not agree to the changes, you may close your account
-          before then.
+          If we make a significant change, we will let you know by email or through the service, giving you reasonable notice before it takes effect. If you do
+          not agree to the changes, you may close your account before then.
         </p>
       </>
     ),
@@ -309,15 +250,10 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          These Terms are governed by the law of England and Wales, and the
-          courts of England and Wales will have jurisdiction over any dispute.
-          If you live in Scotland or Northern Ireland, you may also bring
-          proceedings in your local courts.
+          These Terms are governed by the law of England and Wales, and the courts of England and Wales will have jurisdiction over any dispute. If you live in
+          Scotland or Northern Ireland, you may also bring proceedings in your local courts.
         </p>
-        <p>
-          If something goes wrong, please contact us first. We will always try
-          to resolve concerns quickly and fairly.
-        </p>
+        <p>If something goes wrong, please contact us first. We will always try to resolve concerns quickly and fairly.</p>
       </>
     ),
   },
@@ -343,9 +279,8 @@ export default function TermsPage() {
       title="Terms of Service"
       intro={
         <p>
-        Thank you for choosing Everlight to remember someone you love. These
-        Terms explain how our service works and what we ask of everyone who uses
-        it. We have tried to keep them clear and brief.
+          Thank you for choosing Everlight to remember someone you love. These Terms explain how our service works and what we ask of everyone who uses it. We
+          have tried to keep them clear and brief.
         </p>
       }
       sections={SECTIONS}

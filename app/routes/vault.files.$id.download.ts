@@ -1,4 +1,3 @@
-
 import type { Route } from "./+types/vault.files.$id.download";
 import { downloadVaultFile } from "~/models/vault.server";
 import { requireUser } from "~/request/auth.server";

@@ -53,7 +53,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     form = await readMultipartForm(request, VAULT_LIMITS.fileBytes + 64 * 1024);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return data<ActionData>({ form: "upload", message: `${VAULT_MESSAGES.tooLarge}: ${VAULT_MESSAGES.tooLargeHint}` }, { status: 413 });
+    if (error instanceof BodyTooLargeError)
+      return data<ActionData>({ form: "upload", message: `${VAULT_MESSAGES.tooLarge}: ${VAULT_MESSAGES.tooLargeHint}` }, { status: 413 });
     if (error instanceof MalformedFormError) return data<ActionData>({ form: "upload", message: VAULT_MESSAGES.uploadFailed }, { status: 400 });
     throw error;
   }
@@ -64,22 +65,30 @@ export async function action({ request }: Route.ActionArgs) {
     case "unlock": {
       const result = await unlockVault(caller, text("password"), clientIp(request));
       if (result.ok) return back({ type: "success", title: "Vault unlocked" });
-      return data<ActionData>({ form: "unlock", message: result.message, field: "password" }, result.reason === "rate-limited" ? rateLimitedInit(result) : { status: 400 });
+      return data<ActionData>(
+        { form: "unlock", message: result.message, field: "password" },
+        result.reason === "rate-limited" ? rateLimitedInit(result) : { status: 400 },
+      );
     }
     case "lock":
       await lockVault(caller.sessionId);
       return back({ type: "info", title: "Vault locked" });
     case "upload": {
       const file = form.get("file");
-      if (!(file instanceof File) || file.size === 0) return data<ActionData>({ form: "upload", message: "Choose a file to upload", field: "file" }, { status: 400 });
+      if (!(file instanceof File) || file.size === 0)
+        return data<ActionData>({ form: "upload", message: "Choose a file to upload", field: "file" }, { status: 400 });
       const category = VAULT_CATEGORIES.includes(text("category") as VaultCategory) ? (text("category") as VaultCategory) : null;
       const result = await uploadVaultFile(caller, { fileName: file.name, mimeType: file.type, bytes: new Uint8Array(await file.arrayBuffer()), category });
       if (!result.ok) {
-        const hint = result.reason === "invalid-type" ? ` ${VAULT_MESSAGES.invalidTypeHint}` : result.reason === "too-large" ? ` ${VAULT_MESSAGES.tooLargeHint}` : "";
+        const hint =
+          result.reason === "invalid-type" ? ` ${VAULT_MESSAGES.invalidTypeHint}` : result.reason === "too-large" ? ` ${VAULT_MESSAGES.tooLargeHint}` : "";
         const status = result.reason === "too-large" ? 413 : result.reason === "invalid-type" ? 415 : result.reason === "subscription-required" ? 403 : 400;
         return data<ActionData>({ form: "upload", message: `${result.message}.${hint}`.replace("..", "."), field: "file" }, { status });
       }
-      return back({ type: "success", title: "File uploaded", description: `${result.file.name} is in your vault, encrypted.` }, result.askForPassword ? "/vault?protect" : "/vault");
+      return back(
+        { type: "success", title: "File uploaded", description: `${result.file.name} is in your vault, encrypted.` },
+        result.askForPassword ? "/vault?protect" : "/vault",
+      );
     }
     case "delete": {
       const result = await deleteVaultFile(caller, text("fileId"));
@@ -113,7 +122,11 @@ export default function VaultPage({ loaderData, actionData }: Route.ComponentPro
         ) : (
           <>
             {askForPassword || actionData?.form === "password" || actionData?.form === "skip" ? <ProtectPrompt failure={actionData ?? null} /> : null}
-            {access.canUpload ? <Upload failure={actionData?.form === "upload" ? actionData.message : null} usedBytes={usedBytes} /> : <SubscriptionRequired plusName={plusName} keeping />}
+            {access.canUpload ? (
+              <Upload failure={actionData?.form === "upload" ? actionData.message : null} usedBytes={usedBytes} />
+            ) : (
+              <SubscriptionRequired plusName={plusName} keeping />
+            )}
             <Files files={files} />
             {access.hasPassword ? (
               <Form method="post" encType="multipart/form-data">
@@ -189,7 +202,11 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
         {VAULT_TYPES.map((t) => t.label).join(", ")}; up to {describeSize(VAULT_LIMITS.fileBytes)} each. You are using {describeSize(usedBytes)} of{" "}
         {describeSize(VAULT_LIMITS.quotaBytes)}.
       </p>
-      {failure ? <FormAlert title={VAULT_MESSAGES.uploadFailed} id="vault-upload-failure">{failure}</FormAlert> : null}
+      {failure ? (
+        <FormAlert title={VAULT_MESSAGES.uploadFailed} id="vault-upload-failure">
+          {failure}
+        </FormAlert>
+      ) : null}
       <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
         <input type="hidden" name="intent" value="upload" />
         <div>
@@ -286,8 +303,8 @@ function ProtectPrompt({ failure }: { failure: ActionData | null }) {
         Protect your vault with a password?
       </h2>
       <p className="mt-1 text-slate-800">
-        Anyone signed in to your account could open your vault. A vault password keeps it closed until it is given. If you forget it, write to
-        us: it guards the door, it does not encrypt the files, so they are never lost.
+        Anyone signed in to your account could open your vault. A vault password keeps it closed until it is given. If you forget it, write to us: it guards the
+        door, it does not encrypt the files, so they are never lost.
       </p>
       <NewVaultPassword failure={failure?.form === "password" ? failure : null} />
       <Form method="post" encType="multipart/form-data" className="mt-6 border-t border-indigo-200 pt-4">

@@ -77,7 +77,14 @@ describe("with OPENAI_API_KEY set", () => {
     expect(system).toMatch(/Never invent names, dates, places, events/);
     expect(system).toMatch(/British English/);
     expect(system).toMatch(/2 to 4 short paragraphs/);
-    for (const fact of ["First name: Edith", "Last name: Hart", "Date of birth: 4 March 1950", "Date of passing: 12 January 2023", "Key qualities: kind, generous, funny", biography.personalStory]) {
+    for (const fact of [
+      "First name: Edith",
+      "Last name: Hart",
+      "Date of birth: 4 March 1950",
+      "Date of passing: 12 January 2023",
+      "Key qualities: kind, generous, funny",
+      biography.personalStory,
+    ]) {
       expect(user).toContain(fact);
     }
   });
@@ -95,7 +102,14 @@ describe("with OPENAI_API_KEY set", () => {
     const { system, user } = openai.lastMessages();
     expect(system).toMatch(/Never invent names, dates, places, events/);
     expect(system).toMatch(/exactly 1 paragraph/);
-    for (const fact of ["Person remembered: Edith Hart", "relationship to them: granddaughter", "Tone: gentle and light", "Baking bread on Sunday mornings.", "Walking the dog along the beach.", "Edith was a nurse in Whitby."]) {
+    for (const fact of [
+      "Person remembered: Edith Hart",
+      "relationship to them: granddaughter",
+      "Tone: gentle and light",
+      "Baking bread on Sunday mornings.",
+      "Walking the dog along the beach.",
+      "Edith was a nurse in Whitby.",
+    ]) {
       expect(user).toContain(fact);
     }
   });

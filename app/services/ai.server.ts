@@ -154,7 +154,14 @@ function openAiWriter(config: AiConfig): WritingProvider {
   async function complete(system: string, user: string, maxTokens: number): Promise<string> {
     try {
       const completion = await client.chat.completions.create(
-        { model: config.model, messages: [{ role: "system", content: system }, { role: "user", content: user }], max_completion_tokens: maxTokens },
+        {
+          model: config.model,
+          messages: [
+            { role: "system", content: system },
+            { role: "user", content: user },
+          ],
+          max_completion_tokens: maxTokens,
+        },
         // One deadline for the whole exchange, body included (the SDK's own timeout stops at the headers).
         { signal: AbortSignal.timeout(config.timeoutMs) },
       );
@@ -182,7 +189,10 @@ function openAiWriter(config: AiConfig): WritingProvider {
         const stream = await client.chat.completions.create(
           {
             model: config.model,
-            messages: [{ role: "system", content: TRIBUTE_SYSTEM_PROMPT }, { role: "user", content: tributeUserPrompt(facts) }],
+            messages: [
+              { role: "system", content: TRIBUTE_SYSTEM_PROMPT },
+              { role: "user", content: tributeUserPrompt(facts) },
+            ],
             max_completion_tokens: MAX_TOKENS.tribute,
             stream: true,
           },

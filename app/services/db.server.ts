@@ -34,13 +34,13 @@ function pgliteDriver(db: PGlite): SqlDriver {
   return {
     kind: "pglite",
     exec: async (sql) => void (await db.exec(sql)),
-    query: async <T,>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
           kind: "pglite",
           exec: async (sql) => void (await tx.exec(sql)),
-          query: async <T,>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows,
+          query: async <T>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows,
         }),
       ),
     close: () => db.close(),
@@ -51,7 +51,7 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
   return {
     kind: "postgres",
     exec: async (sql) => void (await pool.query(sql)),
-    query: async <T,>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
       try {
@@ -59,7 +59,7 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
         const result = await fn({
           kind: "postgres",
           exec: async (sql) => void (await client.query(sql)),
-          query: async <T,>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
         });
         await client.query("COMMIT");
         return result;
@@ -113,9 +113,7 @@ export function getDatabase(): Database {
   const g = globalThis as GlobalWithDb;
   if (!g[DB_KEY]) {
     const env = getEnv();
-    g[DB_KEY] = openDatabase(
-      env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: pgliteDirectory(env.dataDir) },
-    );
+    g[DB_KEY] = openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: pgliteDirectory(env.dataDir) });
   }
   return g[DB_KEY];
 }

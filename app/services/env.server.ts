@@ -19,102 +19,138 @@ const aiVariables = {
  */
 const paymentVariables = {
   PAYMENT_PROVIDER: z.enum(["stripe", "test"], { error: "PAYMENT_PROVIDER must be stripe or test" }).optional(),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)").optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_\w+$/, "STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_live_… or pk_test_…)").optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)").optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)")
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_\w+$/, "STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_live_… or pk_test_…)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)")
+    .optional(),
   /** Another address for Stripe's API (the tests' local Stripe server); unset: api.stripe.com. */
   STRIPE_API_URL: z.url({ error: "STRIPE_API_URL must be a URL, such as http://127.0.0.1:12111" }).optional(),
 };
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
-  SEED_DEMO_DATA: z.enum(["true", "false"]).default("true"),
-  /**
-   * scrypt's cost as log2 N (app/services/password.server.ts): 17 is OWASP's figure and the default. The
-   * test servers lower it, for speed only; a deployment never should. Each hash keeps its own parameters.
-   */
-  PASSWORD_HASH_COST: z.coerce.number().int().min(12, "PASSWORD_HASH_COST must be between 12 and 20").max(20, "PASSWORD_HASH_COST must be between 12 and 20").default(17),
-  /** Comma-separated; the first signs new cookies, all verify (rotate by putting a new one first). */
-  SESSION_SECRET: z
-    .string()
-    .optional()
-    .refine((v) => !v || v.split(",").every((s) => s.trim().length >= 32), "each secret must be at least 32 characters"),
-  /** Secure cookies; defaults to on in production. Off only for plain-http setups you trust. */
-  SESSION_COOKIE_SECURE: z.enum(["true", "false"]).optional(),
-  /**
-   * Behind proxies: which may add to X-Forwarded-For (app/request/facts.server.ts): false, true (one proxy),
-   * the number of proxies, or their addresses/subnets separated by commas (10.0.0.0/8,192.168.1.5).
-   */
-  TRUST_PROXY: z
-    .string()
-    .default("false")
-    .refine(
-      (v) => /^(?:true|false|\d+)$/i.test(v.trim()) || v.split(",").every((e) => /^[\da-f.:]+(?:\/\d{1,3})?$/i.test(e.trim())),
-      "TRUST_PROXY must be true, false, the number of proxies in front of the app, or their addresses (10.0.0.0/8,192.168.1.5)",
-    ),
-  /** Media in an S3-compatible bucket instead of DATA_DIR/uploads (app/services/storage.server.ts). */
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default("us-east-1"),
-  /** For S3-compatible services other than AWS (R2, MinIO…): their endpoint URL. */
-  S3_ENDPOINT: z.url().optional(),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
-  ...aiVariables,
-  ...paymentVariables,
-  /** Email over SMTP (smtp://user:pass@host:587, smtps://… for TLS); unset: each message is written to DATA_DIR/outbox. */
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://, such as smtp://user:pass@mail.example:587")
-    .optional(),
-  /** Who our emails come from. */
-  MAIL_FROM: z.string().min(3).default("Everlight <no-reply@everlight.uk>"),
-  /** Where copies of contact messages go; the support address shown on the site is app/utils/site.ts. */
-  SUPPORT_EMAIL: z.email({ error: "SUPPORT_EMAIL must be an email address" }).default("support@everlight.uk"),
-  /** The site's own address, for links in emails (never taken from a request's Host header). */
-  PUBLIC_URL: z.url({ error: "PUBLIC_URL must be the site's address, such as https://everlight.uk" }).optional(),
-  /** The vault's master keys (app/services/vault-crypto.server.ts); default DATA_DIR/vault-keys.json, made 0600 on first use. */
-  VAULT_KEY_FILE: z.string().min(1).optional(),
-  /**
-   * RSS or Atom feeds the news fetch reads (issue 18), comma-separated, e.g. a newspaper's obituaries feed.
-   * Unset: no feeds, and the administrators are told how to add one.
-   */
-  NEWS_FEEDS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const urls = (value ?? "").split(",").map((u) => u.trim()).filter(Boolean);
-      for (const url of urls) {
-        if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-          ctx.addIssue({ code: "custom", message: `NEWS_FEEDS must be http:// or https:// addresses separated by commas; "${url.slice(0, 100)}" is not one` });
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    SEED_DEMO_DATA: z.enum(["true", "false"]).default("true"),
+    /**
+     * scrypt's cost as log2 N (app/services/password.server.ts): 17 is OWASP's figure and the default. The
+     * test servers lower it, for speed only; a deployment never should. Each hash keeps its own parameters.
+     */
+    PASSWORD_HASH_COST: z.coerce
+      .number()
+      .int()
+      .min(12, "PASSWORD_HASH_COST must be between 12 and 20")
+      .max(20, "PASSWORD_HASH_COST must be between 12 and 20")
+      .default(17),
+    /** Comma-separated; the first signs new cookies, all verify (rotate by putting a new one first). */
+    SESSION_SECRET: z
+      .string()
+      .optional()
+      .refine((v) => !v || v.split(",").every((s) => s.trim().length >= 32), "each secret must be at least 32 characters"),
+    /** Secure cookies; defaults to on in production. Off only for plain-http setups you trust. */
+    SESSION_COOKIE_SECURE: z.enum(["true", "false"]).optional(),
+    /**
+     * Behind proxies: which may add to X-Forwarded-For (app/request/facts.server.ts): false, true (one proxy),
+     * the number of proxies, or their addresses/subnets separated by commas (10.0.0.0/8,192.168.1.5).
+     */
+    TRUST_PROXY: z
+      .string()
+      .default("false")
+      .refine(
+        (v) => /^(?:true|false|\d+)$/i.test(v.trim()) || v.split(",").every((e) => /^[\da-f.:]+(?:\/\d{1,3})?$/i.test(e.trim())),
+        "TRUST_PROXY must be true, false, the number of proxies in front of the app, or their addresses (10.0.0.0/8,192.168.1.5)",
+      ),
+    /** Media in an S3-compatible bucket instead of DATA_DIR/uploads (app/services/storage.server.ts). */
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default("us-east-1"),
+    /** For S3-compatible services other than AWS (R2, MinIO…): their endpoint URL. */
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
+    ...aiVariables,
+    ...paymentVariables,
+    /** Email over SMTP (smtp://user:pass@host:587, smtps://… for TLS); unset: each message is written to DATA_DIR/outbox. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://, such as smtp://user:pass@mail.example:587")
+      .optional(),
+    /** Who our emails come from. */
+    MAIL_FROM: z.string().min(3).default("Everlight <no-reply@everlight.uk>"),
+    /** Where copies of contact messages go; the support address shown on the site is app/utils/site.ts. */
+    SUPPORT_EMAIL: z.email({ error: "SUPPORT_EMAIL must be an email address" }).default("support@everlight.uk"),
+    /** The site's own address, for links in emails (never taken from a request's Host header). */
+    PUBLIC_URL: z.url({ error: "PUBLIC_URL must be the site's address, such as https://everlight.uk" }).optional(),
+    /** The vault's master keys (app/services/vault-crypto.server.ts); default DATA_DIR/vault-keys.json, made 0600 on first use. */
+    VAULT_KEY_FILE: z.string().min(1).optional(),
+    /**
+     * RSS or Atom feeds the news fetch reads (issue 18), comma-separated, e.g. a newspaper's obituaries feed.
+     * Unset: no feeds, and the administrators are told how to add one.
+     */
+    NEWS_FEEDS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const urls = (value ?? "")
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean);
+        for (const url of urls) {
+          if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `NEWS_FEEDS must be http:// or https:// addresses separated by commas; "${url.slice(0, 100)}" is not one`,
+            });
+          }
         }
-      }
-      return [...new Set(urls)];
-    }),
-  /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
-  VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-  /** Sets HSTS; defaults to on in production. */
-  HSTS: z.enum(["true", "false"]).optional(),
-}).superRefine((env, ctx) => {
-  const keys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].filter(Boolean).length;
-  if (keys === 1) {
-    ctx.addIssue({ code: "custom", path: [env.STRIPE_SECRET_KEY ? "STRIPE_PUBLISHABLE_KEY" : "STRIPE_SECRET_KEY"], message: "Stripe needs both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (or neither, for the built-in test payments)" });
-  }
-  if (env.PAYMENT_PROVIDER === "stripe" && keys === 0) {
-    ctx.addIssue({ code: "custom", path: ["PAYMENT_PROVIDER"], message: "PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY; without them the shop would take test payments that charge nothing" });
-  }
-  if (paymentProviderOf(env) === "stripe" && keys === 2 && !env.STRIPE_WEBHOOK_SECRET) {
-    ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "Stripe needs STRIPE_WEBHOOK_SECRET (the signing secret of the webhook to /api/stripe/webhook): without it a buyer who closes the page after paying gets no order" });
-  }
-});
+        return [...new Set(urls)];
+      }),
+    /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
+    VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /** Sets HSTS; defaults to on in production. */
+    HSTS: z.enum(["true", "false"]).optional(),
+  })
+  .superRefine((env, ctx) => {
+    const keys = [env.STRIPE_SECRET_KEY, env.STRIPE_PUBLISHABLE_KEY].filter(Boolean).length;
+    if (keys === 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.STRIPE_SECRET_KEY ? "STRIPE_PUBLISHABLE_KEY" : "STRIPE_SECRET_KEY"],
+        message: "Stripe needs both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY (or neither, for the built-in test payments)",
+      });
+    }
+    if (env.PAYMENT_PROVIDER === "stripe" && keys === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYMENT_PROVIDER"],
+        message:
+          "PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY; without them the shop would take test payments that charge nothing",
+      });
+    }
+    if (paymentProviderOf(env) === "stripe" && keys === 2 && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message:
+          "Stripe needs STRIPE_WEBHOOK_SECRET (the signing secret of the webhook to /api/stripe/webhook): without it a buyer who closes the page after paying gets no order",
+      });
+    }
+  });
 
 /** Which payment provider this configuration uses: Stripe when asked or when its keys are set. */
 function paymentProviderOf(env: { PAYMENT_PROVIDER?: "stripe" | "test"; STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string }): "stripe" | "test" {
@@ -157,9 +193,7 @@ export function publicUrl(env: Env = getEnv()): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 3000}`).replace(/\/+$/, "");
 }
 
-export type PaymentSettings =
-  | { provider: "test" }
-  | { provider: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
+export type PaymentSettings = { provider: "test" } | { provider: "stripe"; secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
 
 /** The payment provider and its keys, as checked at start-up (app/services/payments.server.ts). */
 export function paymentSettings(env: Env = getEnv()): PaymentSettings {

@@ -46,7 +46,10 @@ beforeAll(async () => {
     if (req.url === "/to-inside.xml") res.writeHead(302, { Location: `${insideUrl}/admin.xml` }).end();
     else if (req.url === "/to-self.xml") res.writeHead(301, { Location: "/feed.xml" }).end();
     else if (req.url === "/to-rebind.xml") res.writeHead(302, { Location: "http://rebind.example/secret.xml" }).end();
-    else res.writeHead(200, { "Content-Type": "application/rss+xml" }).end('<?xml version="1.0"?><rss version="2.0"><channel><title>Chronicle</title></channel></rss>');
+    else
+      res
+        .writeHead(200, { "Content-Type": "application/rss+xml" })
+        .end('<?xml version="1.0"?><rss version="2.0"><channel><title>Chronicle</title></channel></rss>');
   });
   feedUrl = await listen(feed);
 });

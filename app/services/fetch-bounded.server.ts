@@ -32,10 +32,28 @@ export type FetchOptions = {
 
 const PRIVATE = new BlockList();
 for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) PRIVATE.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["::ffff:0:0", 96]] as const) PRIVATE.addSubnet(net, bits, "ipv6");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  PRIVATE.addSubnet(net, bits, "ipv4");
+for (const [net, bits] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+  ["::ffff:0:0", 96],
+] as const)
+  PRIVATE.addSubnet(net, bits, "ipv6");
 
 /** Whether an IP address is one of the private, loopback, link-local or reserved ranges. */
 export function isPrivateAddress(address: string): boolean {
@@ -85,7 +103,8 @@ type Answer = { status: number; statusText: string; headers: http.IncomingHttpHe
 /** One request to the checked address (the name still used for the Host header and for TLS). */
 function requestAt(url: URL, to: Resolved, headers: Record<string, string>, signal: AbortSignal): Promise<Answer> {
   const lookupChecked: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: to.address, family: to.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: to.address, family: to.family }]);
     else callback(null, to.address, to.family);
   };
   return new Promise((resolve, reject) => {
@@ -137,7 +156,12 @@ export async function fetchBounded(address: string, options: FetchOptions): Prom
     }
     if (response.status < 200 || response.status >= 300) {
       response.body.destroy();
-      return { ok: false, reason: "status", status: response.status, message: `answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}` };
+      return {
+        ok: false,
+        reason: "status",
+        status: response.status,
+        message: `answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`,
+      };
     }
     const tooLarge: FetchRefusal = { ok: false, reason: "too-large", message: `is larger than ${megabytes(maxBytes)}, so it was not read` };
     const declared = Number(response.headers["content-length"]);

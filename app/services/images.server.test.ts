@@ -25,7 +25,10 @@ describe("detectImageType", () => {
 
 describe("toWebp", () => {
   it("makes a WebP of the requested size, without the original's metadata", async () => {
-    const jpeg = await canvas(400, 300).jpeg().withExif({ IFD0: { Copyright: "x", Artist: "Someone" } }).toBuffer();
+    const jpeg = await canvas(400, 300)
+      .jpeg()
+      .withExif({ IFD0: { Copyright: "x", Artist: "Someone" } })
+      .toBuffer();
     expect((await sharp(jpeg).metadata()).exif).toBeDefined();
 
     const out = await toWebp(jpeg, { width: 256, height: 256, fit: "cover" });
@@ -45,8 +48,13 @@ describe("toWebp", () => {
   });
 
   it("keeps the first frame of an animated GIF", async () => {
-    const frame = (background: string) => sharp({ create: { width: 10, height: 30, channels: 3, background } }).png().toBuffer();
-    const animated = await sharp([await frame("#00f"), await frame("#f00")], { join: { animated: true } }).gif().toBuffer();
+    const frame = (background: string) =>
+      sharp({ create: { width: 10, height: 30, channels: 3, background } })
+        .png()
+        .toBuffer();
+    const animated = await sharp([await frame("#00f"), await frame("#f00")], { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(animated).metadata()).pages).toBe(2);
     const out = await toWebp(animated, { width: 20, height: 20, fit: "cover" });
     const meta = await sharp(out).metadata();

@@ -73,7 +73,6 @@ export async function toWebp(
   }
 }
 
-
 /**
  * A news article's picture as our own WebP copies (issue 18: never hot-linked from another site): only
  * JPEG, PNG, GIF or WebP by their bytes, decoded within the pixel limit, cropped to 16:9 at each width,
@@ -82,7 +81,9 @@ export async function toWebp(
 export async function newsImageVariants(bytes: Uint8Array): Promise<{ width: number; body: Buffer }[] | null> {
   if (!detectImageType(bytes)) return null;
   try {
-    return await Promise.all(NEWS_IMAGE_WIDTHS.map(async (width) => ({ width, body: await toWebp(bytes, { width, height: Math.round((width * 9) / 16), fit: "cover" }) })));
+    return await Promise.all(
+      NEWS_IMAGE_WIDTHS.map(async (width) => ({ width, body: await toWebp(bytes, { width, height: Math.round((width * 9) / 16), fit: "cover" }) })),
+    );
   } catch {
     return null;
   }

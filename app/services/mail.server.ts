@@ -26,7 +26,11 @@ export function createMailTransport(env = getEnv()): MailTransport {
   if (env.SMTP_URL) {
     // Short timeouts: a mail server that is down delays mail (the outbox retries), it must not hold the worker.
     const url = new URL(env.SMTP_URL);
-    for (const [name, ms] of [["connectionTimeout", 10_000], ["greetingTimeout", 10_000], ["socketTimeout", 30_000]] as const) {
+    for (const [name, ms] of [
+      ["connectionTimeout", 10_000],
+      ["greetingTimeout", 10_000],
+      ["socketTimeout", 30_000],
+    ] as const) {
       if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
     }
     const transporter: Transporter = nodemailer.createTransport(url.toString());

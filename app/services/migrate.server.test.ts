@@ -9,9 +9,7 @@ import { migrate, MigrationError, readMigrations } from "./migrate.server";
 
 const tables = (db: Database) =>
   db.sql
-    .query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
-    )
+    .query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`)
     .then((rows) => rows.map((r) => r.table_name));
 
 describe.each(emptyDatabaseKinds)("migrations on $name", ({ skip, open }) => {
@@ -28,9 +26,25 @@ describe.each(emptyDatabaseKinds)("migrations on $name", ({ skip, open }) => {
     expect(result.applied).toEqual(migrations.map((m) => m.name));
     expect(await tables(db)).toEqual(
       expect.arrayContaining([
-        "_prisma_migrations", "users", "sessions", "memorials", "memorial_media", "tributes", "memorial_shares",
-        "feedback", "popup_states", "products", "cart_items", "orders", "order_items", "news_articles",
-        "friend_requests", "friendships", "vault_files", "vault_passwords", "contact_messages",
+        "_prisma_migrations",
+        "users",
+        "sessions",
+        "memorials",
+        "memorial_media",
+        "tributes",
+        "memorial_shares",
+        "feedback",
+        "popup_states",
+        "products",
+        "cart_items",
+        "orders",
+        "order_items",
+        "news_articles",
+        "friend_requests",
+        "friendships",
+        "vault_files",
+        "vault_passwords",
+        "contact_messages",
       ]),
     );
     const rows = await db.sql.query<{ migration_name: string; checksum: string; finished_at: Date | null; applied_steps_count: number }>(

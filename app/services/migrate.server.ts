@@ -64,12 +64,8 @@ export async function migrate(sql: SqlDriver, migrations: Migration[] = readMigr
   const locked = sql.kind === "postgres";
   if (locked) await sql.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);
   try {
-    const rows = await sql.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`,
-    );
-    const done = new Map(
-      rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r]),
-    );
+    const rows = await sql.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
+    const done = new Map(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r]));
     for (const migration of migrations) {
       const previous = done.get(migration.name);
       if (previous) {

@@ -20,7 +20,8 @@ function expectNothingInvented(output: string, input: unknown) {
     if (!/^\p{Lu}/u.test(word)) continue;
     const before = output.slice(0, match.index).trimEnd();
     const sentenceInitial = before === "" || /[.!?…]["'”’)\]]*$/.test(before);
-    const allowed = sentenceInitial || MONTHS.includes(word) || /^I(?:'m|'ll|'d|'ve)?$/.test(word) || inputWords.has(word) || inputWords.has(word.replace(/'s$/, ""));
+    const allowed =
+      sentenceInitial || MONTHS.includes(word) || /^I(?:'m|'ll|'d|'ve)?$/.test(word) || inputWords.has(word) || inputWords.has(word.replace(/'s$/, ""));
     expect(allowed, `"${word}" (at ${match.index}) is neither sentence-initial, a month, nor in the input:\n${output}`).toBe(true);
   }
   for (const year of output.match(/\b\d{4}\b/g) ?? []) {
@@ -104,15 +105,18 @@ describe("the offline tribute", () => {
     memories: "she taught me to bake bread on Sunday mornings\n- We walked the dog along the beach every evening.",
   };
 
-  it.each(["warm", "respectful", "celebratory", "gentle"] as const)("in a %s tone, mentions the name, relationship and each memory in one paragraph", (tone) => {
-    const facts = { ...visitor, tone };
-    const text = writeTribute(facts);
-    expect(text).toContain("Edith Hart's granddaughter");
-    expect(text).toContain("She taught me to bake bread on Sunday mornings.");
-    expect(text).toContain("We walked the dog along the beach every evening.");
-    expect(text).not.toContain("\n");
-    expectNothingInvented(text, { name: facts.name, relationship: facts.relationship, memories: facts.memories });
-  });
+  it.each(["warm", "respectful", "celebratory", "gentle"] as const)(
+    "in a %s tone, mentions the name, relationship and each memory in one paragraph",
+    (tone) => {
+      const facts = { ...visitor, tone };
+      const text = writeTribute(facts);
+      expect(text).toContain("Edith Hart's granddaughter");
+      expect(text).toContain("She taught me to bake bread on Sunday mornings.");
+      expect(text).toContain("We walked the dog along the beach every evening.");
+      expect(text).not.toContain("\n");
+      expectNothingInvented(text, { name: facts.name, relationship: facts.relationship, memories: facts.memories });
+    },
+  );
 
   it("gives each tone its own words", () => {
     const texts = new Set((["warm", "respectful", "celebratory", "gentle"] as const).map((tone) => writeTribute({ ...visitor, tone })));

@@ -73,7 +73,9 @@ export function splitMemories(text: string | null | undefined): string[] {
 // Words that name a relationship and read better in lower case mid-sentence ("As Edith Hart's
 // granddaughter"), however they were typed. Anything else is kept exactly as typed (it may be a name).
 const RELATIONSHIP_WORDS = new Set(
-  "friend best close old dear granddaughter grandson grandchild grandchildren daughter son child niece nephew cousin brother sister sibling husband wife partner mother father mum mom dad mummy daddy grandmother grandfather grandma grandad granddad granny nan nana grandpa aunt auntie uncle godchild goddaughter godson godmother godfather neighbour neighbor colleague pupil student teacher carer nurse stepdaughter stepson stepmother stepfather daughter-in-law son-in-law sister-in-law brother-in-law mother-in-law father-in-law great-granddaughter great-grandson former lifelong childhood school work university".split(" "),
+  "friend best close old dear granddaughter grandson grandchild grandchildren daughter son child niece nephew cousin brother sister sibling husband wife partner mother father mum mom dad mummy daddy grandmother grandfather grandma grandad granddad granny nan nana grandpa aunt auntie uncle godchild goddaughter godson godmother godfather neighbour neighbor colleague pupil student teacher carer nurse stepdaughter stepson stepmother stepfather daughter-in-law son-in-law sister-in-law brother-in-law mother-in-law father-in-law great-granddaughter great-grandson former lifelong childhood school work university".split(
+    " ",
+  ),
 );
 
 /** "I was her Granddaughter." → "granddaughter"; keeps anything it does not recognise as typed. */
@@ -164,7 +166,11 @@ export function tributeSentences(facts: TributeFacts): string[] {
   const voice = VOICES[facts.tone ?? "warm"];
   const memories = splitMemories(facts.memories).map(asSentence);
   if (facts.relationship && clean(facts.relationship)) {
-    return [voice.opening(name, first, cleanRelationship(facts.relationship)), ...(memories.length ? [voice.leadIn(first), ...memories] : []), voice.closing(first)];
+    return [
+      voice.opening(name, first, cleanRelationship(facts.relationship)),
+      ...(memories.length ? [voice.leadIn(first), ...memories] : []),
+      voice.closing(first),
+    ];
   }
   const details = asSentence(facts.keyDetails ?? "");
   return [`In loving memory of ${name}.`, ...(details ? [details] : []), ...memories, `${first} is deeply missed and will always be remembered with love.`];

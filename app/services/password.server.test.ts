@@ -23,7 +23,9 @@ describe("password hashing", () => {
       "scrypt$131072$8$1$" +
       Buffer.from("0123456789abcdef").toString("base64") +
       "$" +
-      (await import("node:crypto")).scryptSync("Correct1horse", Buffer.from("0123456789abcdef"), 64, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 }).toString("base64");
+      (await import("node:crypto"))
+        .scryptSync("Correct1horse", Buffer.from("0123456789abcdef"), 64, { N: 2 ** 17, r: 8, p: 1, maxmem: 2 ** 28 })
+        .toString("base64");
     expect(await verifyPassword("Correct1horse", owasp)).toBe(true);
     expect(await verifyPassword("Wrong1horse", "not a hash")).toBe(false);
   });

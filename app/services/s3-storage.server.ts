@@ -28,7 +28,8 @@ export function s3Backend(config: S3Config) {
   return {
     /** A Blob (an upload waiting on disk) is streamed with its length, never read into memory. */
     async put(key: string, body: Uint8Array | Blob, contentType: string) {
-      const streamed = body instanceof Blob ? { Body: Readable.fromWeb(body.stream() as WebReadableStream<Uint8Array>), ContentLength: body.size } : { Body: body };
+      const streamed =
+        body instanceof Blob ? { Body: Readable.fromWeb(body.stream() as WebReadableStream<Uint8Array>), ContentLength: body.size } : { Body: body };
       await client.send(new PutObjectCommand({ Bucket: config.bucket, Key: key, ...streamed, ContentType: contentType }));
     },
     async get(key: string) {

@@ -90,7 +90,14 @@ const bucket: Backend = {
     const endpoint = `http://127.0.0.1:${port}`;
     s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
     // DATA_DIR too, so the test can show that nothing lands on local disk.
-    return { DATA_DIR: dataDir, S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER", S3_FORCE_PATH_STYLE: "true" };
+    return {
+      DATA_DIR: dataDir,
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_FORCE_PATH_STYLE: "true",
+    };
   },
   keys: async (prefix) => {
     const listed = await s3!.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));

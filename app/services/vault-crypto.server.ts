@@ -51,7 +51,8 @@ export function loadKeyRing(file = keyFilePath()): KeyRing {
   if (!existsSync(file)) writeKeyFile(file, { current: 1, keys: { 1: randomBytes(KEY_BYTES) } });
   const parsed = JSON.parse(readFileSync(file, "utf8")) as KeyFile;
   const keys = Object.fromEntries(Object.entries(parsed.keys).map(([v, k]) => [Number(v), Buffer.from(k, "base64")]));
-  if (!keys[parsed.current] || Object.values(keys).some((k) => k.length !== KEY_BYTES)) throw new Error(`The vault key file ${file} is damaged: each key must be 32 bytes, and the current one present.`);
+  if (!keys[parsed.current] || Object.values(keys).some((k) => k.length !== KEY_BYTES))
+    throw new Error(`The vault key file ${file} is damaged: each key must be 32 bytes, and the current one present.`);
   return { current: parsed.current, keys };
 }
 

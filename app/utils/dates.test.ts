@@ -10,7 +10,20 @@ describe("dates", () => {
   it("writes what Intl writes for en-US in UTC, every month, long and short", () => {
     const long = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
     const short = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-    for (const iso of ["1901-01-01", "1950-02-28", "1999-03-31", "2000-04-09", "2020-05-05", "2024-06-30", "1888-07-04", "1969-08-20", "2001-09-11", "1918-10-31", "1989-11-09", "2026-12-25"]) {
+    for (const iso of [
+      "1901-01-01",
+      "1950-02-28",
+      "1999-03-31",
+      "2000-04-09",
+      "2020-05-05",
+      "2024-06-30",
+      "1888-07-04",
+      "1969-08-20",
+      "2001-09-11",
+      "1918-10-31",
+      "1989-11-09",
+      "2026-12-25",
+    ]) {
       expect(formatLongDate(iso)).toBe(long.format(new Date(`${iso}T00:00:00Z`)));
       expect(formatShortDate(iso)).toBe(short.format(new Date(`${iso}T00:00:00Z`)));
     }

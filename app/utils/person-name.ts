@@ -8,7 +8,8 @@ const NAME = String.raw`(${WORD}(?:\s+(?:de|van|von|der|da|le|la)?\s*${WORD}){1,
 const TITLES = /^(?:Sir|Dame|Lord|Lady|Dr|Dr\.|Professor|Prof\.?|Rev\.?|Reverend|Canon|Captain|Capt\.?|Mr|Mrs|Ms|Miss)\s+/;
 
 /** Headlines that start by saying what they are: the name follows. */
-const LEAD = /^(?:obituary|obituaries|in memoriam|in memory of|remembering|remembered|a tribute to|tribute to|tributes (?:are )?paid to|farewell to|death of|rip)\s*[:\-–—,]?\s*/i;
+const LEAD =
+  /^(?:obituary|obituaries|in memoriam|in memory of|remembering|remembered|a tribute to|tribute to|tributes (?:are )?paid to|farewell to|death of|rip)\s*[:\-–—,]?\s*/i;
 const NAME_FIRST = new RegExp(String.raw`^${NAME}(?=$|[\s,:;.!?(–—-])`);
 /** Headlines that start with the name and then say what they are. */
 const NAME_THEN = new RegExp(
@@ -16,7 +17,27 @@ const NAME_THEN = new RegExp(
 );
 
 /** Words that start headlines but are not names. */
-const NOT_NAMES = new Set(["The", "A", "An", "Our", "Local", "Village", "Town", "City", "Community", "Family", "Friends", "Tributes", "Obituary", "Funeral", "Memorial", "Why", "How", "What", "When"]);
+const NOT_NAMES = new Set([
+  "The",
+  "A",
+  "An",
+  "Our",
+  "Local",
+  "Village",
+  "Town",
+  "City",
+  "Community",
+  "Family",
+  "Friends",
+  "Tributes",
+  "Obituary",
+  "Funeral",
+  "Memorial",
+  "Why",
+  "How",
+  "What",
+  "When",
+]);
 
 export function personNameFrom(headline: string): string | null {
   const text = headline.replace(/\s+/g, " ").trim();

@@ -30,11 +30,17 @@ describe("the plans", () => {
   });
 
   it("open the vault on Forever Plus only", () => {
-    expect(Object.values(PLANS).filter((p) => p.vault).map((p) => p.id)).toEqual(["forever_plus"]);
+    expect(
+      Object.values(PLANS)
+        .filter((p) => p.vault)
+        .map((p) => p.id),
+    ).toEqual(["forever_plus"]);
   });
 
   it("word the free limit from the number itself", () => {
-    expect(MEMORIAL_LIMIT_MESSAGE).toBe(`You've reached the ${FREE_MEMORIAL_LIMIT} memorial limit for free users. Please subscribe to create unlimited memorials.`);
+    expect(MEMORIAL_LIMIT_MESSAGE).toBe(
+      `You've reached the ${FREE_MEMORIAL_LIMIT} memorial limit for free users. Please subscribe to create unlimited memorials.`,
+    );
     expect(MEMORIAL_LIMIT_MESSAGE).toContain("25 memorial limit");
   });
 });

@@ -198,7 +198,8 @@ export const SUBSCRIPTION_MESSAGES = {
   checkoutOpened: "You chose to pay on Stripe's secure page, so the card form here was closed: one payment, never two. Continue on Stripe's page.",
   alreadyPaidTitle: "Already paid",
   secondPaymentRefunded: "This plan was already paid; your second payment has been refunded.",
-  secondPaymentRefundPending: "This plan was already paid; your second payment will be refunded (we could not reach the payment provider just now and will try again).",
+  secondPaymentRefundPending:
+    "This plan was already paid; your second payment will be refunded (we could not reach the payment provider just now and will try again).",
   replacedPaymentRefunded: "This card payment came after you chose Stripe's secure page, so it has been refunded. Please finish paying there.",
   overtakenTitle: "Payment refunded",
   overtaken: (why: string, paid: string, refunded: boolean) =>
@@ -215,5 +216,6 @@ export const SUBSCRIPTION_MESSAGES = {
   resumeFailed: "Failed to resume your payments. Please try again.",
   nothingToResume: "There are no cancelled payments to resume.",
   resumeEnded: "Your plan has already ended, so it cannot be resumed. You can choose a plan again below.",
-  replacedPaymentRefundPending: "This card payment came after you chose Stripe's secure page, so it will be refunded (we could not reach the payment provider just now and will try again). Please finish paying there.",
+  replacedPaymentRefundPending:
+    "This card payment came after you chose Stripe's secure page, so it will be refunded (we could not reach the payment provider just now and will try again). Please finish paying there.",
 } as const;

@@ -140,7 +140,9 @@ export const ORDER_STATUS_BADGES: Record<string, { label: string; tone: "success
 };
 
 export function orderStatusBadge(status: string): { label: string; tone: "success" | "warning" | "info" | "muted" | "destructive" } {
-  return Object.hasOwn(ORDER_STATUS_BADGES, status) ? ORDER_STATUS_BADGES[status] : { label: status.charAt(0).toUpperCase() + status.slice(1), tone: "destructive" };
+  return Object.hasOwn(ORDER_STATUS_BADGES, status)
+    ? ORDER_STATUS_BADGES[status]
+    : { label: status.charAt(0).toUpperCase() + status.slice(1), tone: "destructive" };
 }
 
 /** A short reference people can read out on the phone: the first 8 characters of the order's id. */

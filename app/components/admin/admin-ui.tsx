@@ -52,7 +52,10 @@ export function ConfirmAction({
   children?: React.ReactNode;
 }) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent && Object.entries(fields).every(([k, v]) => navigation.formData?.get(k) === v);
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === intent &&
+    Object.entries(fields).every(([k, v]) => navigation.formData?.get(k) === v);
   return (
     // min-w-0/max-w-full and wrap-anywhere: a long unbroken name in the warning wraps inside a 390 px phone
     // instead of widening the page (issue 24 item 10).

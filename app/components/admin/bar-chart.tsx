@@ -4,7 +4,17 @@
 
 type Series = { label: string; values: number[]; className: string };
 
-export function BarChart({ title, days, series, format = String }: { title: string; days: string[]; series: [Series] | [Series, Series]; format?: (n: number) => string }) {
+export function BarChart({
+  title,
+  days,
+  series,
+  format = String,
+}: {
+  title: string;
+  days: string[];
+  series: [Series] | [Series, Series];
+  format?: (n: number) => string;
+}) {
   const width = 600;
   const height = 220;
   const top = 26;
@@ -41,7 +51,14 @@ export function BarChart({ title, days, series, format = String }: { title: stri
         )}
         {/* The first, middle and last days: readable on a phone, where the chart is half its drawn width. */}
         {[0, Math.floor(days.length / 2), days.length - 1].map((i, n) => (
-          <text key={days[i]} x={n === 0 ? 0 : n === 2 ? width : i * step + step / 2} y={height - 6} textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"} className="fill-slate-700" fontSize={18}>
+          <text
+            key={days[i]}
+            x={n === 0 ? 0 : n === 2 ? width : i * step + step / 2}
+            y={height - 6}
+            textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"}
+            className="fill-slate-700"
+            fontSize={18}
+          >
             {days[i]?.slice(5)}
           </text>
         ))}

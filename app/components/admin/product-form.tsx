@@ -12,11 +12,28 @@ import { productFormSchema } from "~/utils/validation/admin";
 // checked as they are sent and a picture over 5MB is refused before it is uploaded.
 
 /** `stockLoaded`: editing, the stock as it is now (issue 24 §5: a stock left as loaded is not written back). */
-export type ProductDefaults = { name: string; description: string; category: string; price: string; stockQuantity: string; isActive: boolean; imageUrl: string | null; stockLoaded?: string };
+export type ProductDefaults = {
+  name: string;
+  description: string;
+  category: string;
+  price: string;
+  stockQuantity: string;
+  isActive: boolean;
+  imageUrl: string | null;
+  stockLoaded?: string;
+};
 
 const TOO_LARGE = "File too large: Please select an image smaller than 5MB";
 
-export function ProductForm({ defaults, lastResult, submitLabel }: { defaults: ProductDefaults; lastResult?: SubmissionResult<string[]> | null; submitLabel: string }) {
+export function ProductForm({
+  defaults,
+  lastResult,
+  submitLabel,
+}: {
+  defaults: ProductDefaults;
+  lastResult?: SubmissionResult<string[]> | null;
+  submitLabel: string;
+}) {
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useSchemaForm(productFormSchema, {
     id: "product",
@@ -48,7 +65,13 @@ export function ProductForm({ defaults, lastResult, submitLabel }: { defaults: P
   const categoryErrorId = fields.category.errors?.length ? `${fields.category.id}-error` : undefined;
   const { key: _categoryKey, ...categoryProps } = getSelectProps(fields.category);
   return (
-    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="max-w-2xl space-y-4" onSubmit={(e) => (imageError ? e.preventDefault() : form.onSubmit(e))}>
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      {...getFormProps(form)}
+      className="max-w-2xl space-y-4"
+      onSubmit={(e) => (imageError ? e.preventDefault() : form.onSubmit(e))}
+    >
       {form.errors?.length ? <FormAlert title="Product not saved">{form.errors.join(" ")}</FormAlert> : null}
       <Field label="Name" errors={fields.name.errors} inputProps={getInputProps(fields.name, { type: "text" })} />
       {area(fields.description)}
@@ -72,8 +95,18 @@ export function ProductForm({ defaults, lastResult, submitLabel }: { defaults: P
         <ErrorList id={categoryErrorId} errors={fields.category.errors} />
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Price (£)" hint="In pounds, e.g. 24.99" errors={fields.price.errors} inputProps={{ ...getInputProps(fields.price, { type: "text" }), inputMode: "decimal" }} />
-        <Field label="Stock quantity" hint="A whole number, 0 or more" errors={fields.stockQuantity.errors} inputProps={{ ...getInputProps(fields.stockQuantity, { type: "text" }), inputMode: "numeric" }} />
+        <Field
+          label="Price (£)"
+          hint="In pounds, e.g. 24.99"
+          errors={fields.price.errors}
+          inputProps={{ ...getInputProps(fields.price, { type: "text" }), inputMode: "decimal" }}
+        />
+        <Field
+          label="Stock quantity"
+          hint="A whole number, 0 or more"
+          errors={fields.stockQuantity.errors}
+          inputProps={{ ...getInputProps(fields.stockQuantity, { type: "text" }), inputMode: "numeric" }}
+        />
       </div>
       {defaults.stockLoaded !== undefined ? <input type="hidden" name="stockLoaded" value={defaults.stockLoaded} readOnly /> : null}
       <div className="flex items-center gap-2">

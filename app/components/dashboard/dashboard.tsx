@@ -15,7 +15,15 @@ import { FeedbackPopup } from "./feedback-popup";
 export type DashboardProps = {
   firstName: string;
   counts: { total: number; published: number; drafts: number; pendingTributes: number };
-  recent: { id: string; firstName: string; lastName: string; profileImageUrl: string | null; visibility: string; isPublished: boolean; createdAt: Date | string }[];
+  recent: {
+    id: string;
+    firstName: string;
+    lastName: string;
+    profileImageUrl: string | null;
+    visibility: string;
+    isPublished: boolean;
+    createdAt: Date | string;
+  }[];
   highlights: MemorialCard[];
   feedback: FeedbackView | null;
 };
@@ -28,9 +36,7 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 wrap-anywhere">
           {/* A member who has made nothing yet (as anyone just registered) is new here, not back (issue 13). */}
-          <h1 className="font-serif text-3xl font-bold text-slate-900">
-            {counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}
-          </h1>
+          <h1 className="font-serif text-3xl font-bold text-slate-900">{counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}</h1>
           <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>
         <Link to="/vault" className="btn-secondary">

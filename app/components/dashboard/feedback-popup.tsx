@@ -155,7 +155,8 @@ function FeedbackDialog({ view }: { view: FeedbackView | null }) {
 
 /** The question's first field (the chosen star, if any), so a screen reader reads the question out. */
 function focusQuestion(root: HTMLElement) {
-  const field = root.querySelector<HTMLElement>("[data-question] input:checked") ?? root.querySelector<HTMLElement>("[data-question] input, [data-question] textarea");
+  const field =
+    root.querySelector<HTMLElement>("[data-question] input:checked") ?? root.querySelector<HTMLElement>("[data-question] input, [data-question] textarea");
   field?.focus();
 }
 

@@ -40,7 +40,23 @@ export function PersonRow({ person, note, children, headingLevel = 3 }: { person
 }
 
 /** A button that posts one intent with the id it acts on. */
-export function ActionButton({ intent, field, id, label, who, variant = "primary", busy }: { intent: string; field: string; id: string; label: string; who: string; variant?: "primary" | "secondary"; busy?: boolean }) {
+export function ActionButton({
+  intent,
+  field,
+  id,
+  label,
+  who,
+  variant = "primary",
+  busy,
+}: {
+  intent: string;
+  field: string;
+  id: string;
+  label: string;
+  who: string;
+  variant?: "primary" | "secondary";
+  busy?: boolean;
+}) {
   return (
     <Form method="post" preventScrollReset>
       <input type="hidden" name={field} value={id} />
@@ -61,9 +77,7 @@ export function RemoveFriend({ friend, busy }: { friend: PersonView; busy?: bool
         Remove<span className="sr-only"> {name} from your friends</span>
       </summary>
       <Form method="post" preventScrollReset className="mt-2 rounded-md border border-red-200 bg-red-50 p-3">
-        <p className="text-sm text-red-900">
-          Remove {name} from your friends? You will no longer see each other&apos;s friends-only memorials.
-        </p>
+        <p className="text-sm text-red-900">Remove {name} from your friends? You will no longer see each other&apos;s friends-only memorials.</p>
         <input type="hidden" name="friendId" value={friend.id} />
         <button type="submit" name="intent" value="remove" className="btn mt-2 bg-red-700 text-white hover:bg-red-800" disabled={busy}>
           Remove friend<span className="sr-only"> {name}</span>

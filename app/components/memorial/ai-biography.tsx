@@ -150,7 +150,10 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
         }),
       }).catch(() => null);
       const body = response?.ok ? ((await response.json().catch(() => null)) as { biography?: string; providerLabel?: string } | null) : null;
-      const box = document.getElementById(FORM_ID) instanceof HTMLFormElement ? (document.getElementById(FORM_ID) as HTMLFormElement).elements.namedItem("biography") : null;
+      const box =
+        document.getElementById(FORM_ID) instanceof HTMLFormElement
+          ? (document.getElementById(FORM_ID) as HTMLFormElement).elements.namedItem("biography")
+          : null;
       if (!body?.biography || !(box instanceof HTMLTextAreaElement)) {
         const message = await errorMessage(response?.ok ? null : response, AI_MESSAGES.biographyFailed);
         return setFailure({ title: aiFailureTitle(message), message });

@@ -62,7 +62,11 @@ function VideoPlayer({ src, label }: { src: string; label: string }) {
       <figcaption className="sr-only">{label}</figcaption>
       {failed ? (
         <p className="mt-1 text-sm text-slate-700">
-          This video cannot play in your browser. <a className="link" href={src}>Download it</a> instead.
+          This video cannot play in your browser.{" "}
+          <a className="link" href={src}>
+            Download it
+          </a>{" "}
+          instead.
         </p>
       ) : null}
     </figure>

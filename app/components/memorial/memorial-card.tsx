@@ -58,7 +58,14 @@ export function MemorialCard({
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <div className="relative">
-        <MemorialPortrait src={image} alt={`Portrait of ${name}`} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-slate-100" />
+        <MemorialPortrait
+          src={image}
+          alt={`Portrait of ${name}`}
+          width={480}
+          height={320}
+          priority={priority}
+          className="aspect-[3/2] h-auto w-full bg-slate-100"
+        />
         <div className="absolute left-2 top-2 flex gap-1">
           <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-slate-800">{visibilityLabel(memorial.visibility)}</span>
           {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}

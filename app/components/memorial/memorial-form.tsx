@@ -85,7 +85,8 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
     seenFailure.current = failure;
     if (failure?.alert) alertRef.current?.focus();
   }, [failure]);
-  const idFor = (name: string) => (name === "profileImage" || name === "media" ? name : ((fields as unknown as Record<string, { id: string } | undefined>)[name]?.id ?? name));
+  const idFor = (name: string) =>
+    name === "profileImage" || name === "media" ? name : ((fields as unknown as Record<string, { id: string } | undefined>)[name]?.id ?? name);
   const fieldErrors = Object.entries(failure?.result?.error ?? {}).filter(([name, errors]) => name !== "" && errors?.length);
   const fileErrors = Object.entries(failure?.files ?? {}).filter(([, errors]) => errors?.length);
   return (
@@ -141,8 +142,16 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
           Basic Information
         </h2>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={<Required>First name</Required>} errors={fields.firstName.errors} inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "off" }} />
-          <Field label={<Required>Last name</Required>} errors={fields.lastName.errors} inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "off" }} />
+          <Field
+            label={<Required>First name</Required>}
+            errors={fields.firstName.errors}
+            inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "off" }}
+          />
+          <Field
+            label={<Required>Last name</Required>}
+            errors={fields.lastName.errors}
+            inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "off" }}
+          />
         </div>
         <Field
           label={
@@ -229,9 +238,23 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
           <div className="flex flex-wrap items-center gap-4">
             {/* "Profile photo" names which picture this is, not that it is one. */}
             {/* eslint-disable-next-line jsx-a11y/img-redundant-alt */}
-            <img src={portrait.src} srcSet={portrait.srcSet} sizes="96px" alt="Current profile photo" width={96} height={96} className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
+            <img
+              src={portrait.src}
+              srcSet={portrait.srcSet}
+              sizes="96px"
+              alt="Current profile photo"
+              width={96}
+              height={96}
+              className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-slate-200"
+            />
             <div className="flex items-center gap-2">
-              <input type="checkbox" id="removeProfileImage" name="removeProfileImage" defaultChecked={failure?.removePortrait} className="h-4 w-4 accent-indigo-700" />
+              <input
+                type="checkbox"
+                id="removeProfileImage"
+                name="removeProfileImage"
+                defaultChecked={failure?.removePortrait}
+                className="h-4 w-4 accent-indigo-700"
+              />
               <label htmlFor="removeProfileImage" className="text-sm font-medium text-slate-900">
                 Remove photo
               </label>
@@ -374,12 +397,22 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
           setChanged(true);
           setChosen(file ? { file, url: URL.createObjectURL(file) } : null);
         }}
-        className={chosen ? "sr-only" : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"}
+        className={
+          chosen
+            ? "sr-only"
+            : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"
+        }
       />
       {chosen ? (
         <div className="flex flex-wrap items-center gap-4">
           {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- "profile photo" names which picture this is */}
-          <img src={chosen.url} alt="Preview of the chosen profile photo" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />
+          <img
+            src={chosen.url}
+            alt="Preview of the chosen profile photo"
+            width={96}
+            height={96}
+            className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200"
+          />
           <div className="space-y-2">
             <p className="text-sm text-slate-800">{chosen.file.name}</p>
             <div className="flex gap-2">
@@ -413,7 +446,17 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
 
 type Chosen = { file: File; url: string | null; key: string };
 
-function MediaPicker({ rules, existingCount, serverErrors, chooseAgain }: { rules: UploadRules; existingCount: number; serverErrors?: string[]; chooseAgain: boolean }) {
+function MediaPicker({
+  rules,
+  existingCount,
+  serverErrors,
+  chooseAgain,
+}: {
+  rules: UploadRules;
+  existingCount: number;
+  serverErrors?: string[];
+  chooseAgain: boolean;
+}) {
   const hydrated = useHydrated();
   const input = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<Chosen[]>([]);
@@ -469,11 +512,15 @@ function MediaPicker({ rules, existingCount, serverErrors, chooseAgain }: { rule
         aria-invalid={errorId ? true : undefined}
         aria-describedby={[errorId, `${id}-hint`].filter(Boolean).join(" ")}
         onChange={(e) => add(Array.from(e.currentTarget.files ?? []).filter((f) => !chosen.some((c) => c.file === f)))}
-        className={showList ? "sr-only" : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"}
+        className={
+          showList
+            ? "sr-only"
+            : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"
+        }
       />
       <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
-        Photos: JPEG, PNG, GIF or WebP, up to {rules.imageBytes / 1024 / 1024} MB each. Videos: MP4, WebM or MOV, up to {rules.videoBytes / 1024 / 1024} MB each. Up to{" "}
-        {rules.filesPerMemorial} files per memorial.
+        Photos: JPEG, PNG, GIF or WebP, up to {rules.imageBytes / 1024 / 1024} MB each. Videos: MP4, WebM or MOV, up to {rules.videoBytes / 1024 / 1024} MB
+        each. Up to {rules.filesPerMemorial} files per memorial.
       </p>
       <p aria-live="polite" className="sr-only">
         {hydrated ? `${chosen.length} file${chosen.length === 1 ? "" : "s"} chosen` : ""}
@@ -548,7 +595,16 @@ export function MediaGalleryEditor({ memorialId, items, onDelete }: { memorialId
           {items.map((item) => (
             <li key={item.id} className="rounded-lg border border-slate-200 p-2">
               {item.kind === "image" ? (
-                <img src={item.src} srcSet={item.srcSet} sizes="160px" alt={item.caption || item.label} width={160} height={120} loading="lazy" className="aspect-[4/3] h-auto w-full rounded object-cover" />
+                <img
+                  src={item.src}
+                  srcSet={item.srcSet}
+                  sizes="160px"
+                  alt={item.caption || item.label}
+                  width={160}
+                  height={120}
+                  loading="lazy"
+                  className="aspect-[4/3] h-auto w-full rounded object-cover"
+                />
               ) : (
                 <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-1 rounded bg-slate-100 text-slate-700">
                   <VideoIcon />

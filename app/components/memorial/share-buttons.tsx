@@ -9,14 +9,22 @@ export function ShareButtons({ memorialId, url, name }: { memorialId: string; ur
   const record = (shareType: string) => {
     const body = new Blob([JSON.stringify({ shareType })], { type: "application/json" });
     if (!navigator.sendBeacon?.(`/api/memorials/${memorialId}/share`, body)) {
-      void fetch(`/api/memorials/${memorialId}/share`, { method: "POST", body, headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => {});
+      void fetch(`/api/memorials/${memorialId}/share`, { method: "POST", body, headers: { "Content-Type": "application/json" }, keepalive: true }).catch(
+        () => {},
+      );
     }
   };
   const text = `Remembering ${name}`;
   const linkClass = "btn-secondary";
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <a className={linkClass} href={`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`} target="_blank" rel="noopener noreferrer" onClick={() => record("facebook")}>
+      <a
+        className={linkClass}
+        href={`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}`}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={() => record("facebook")}
+      >
         Share on Facebook<span className="sr-only"> (opens in a new tab)</span>
       </a>
       <a

@@ -225,13 +225,30 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           <Field
             label="Your name"
             errors={errors.authorName}
-            inputProps={{ id: fieldId("authorName"), name: "authorName", type: "text", required: true, maxLength: TRIBUTE_LIMITS.nameMax, defaultValue: initial("authorName"), autoComplete: "name", ...fieldEvents("authorName") }}
+            inputProps={{
+              id: fieldId("authorName"),
+              name: "authorName",
+              type: "text",
+              required: true,
+              maxLength: TRIBUTE_LIMITS.nameMax,
+              defaultValue: initial("authorName"),
+              autoComplete: "name",
+              ...fieldEvents("authorName"),
+            }}
           />
           <Field
             label="Your email (optional)"
             hint="Only the family sees it."
             errors={errors.authorEmail}
-            inputProps={{ id: fieldId("authorEmail"), name: "authorEmail", type: "email", maxLength: TRIBUTE_LIMITS.emailMax, defaultValue: initial("authorEmail"), autoComplete: "email", ...fieldEvents("authorEmail") }}
+            inputProps={{
+              id: fieldId("authorEmail"),
+              name: "authorEmail",
+              type: "email",
+              maxLength: TRIBUTE_LIMITS.emailMax,
+              defaultValue: initial("authorEmail"),
+              autoComplete: "email",
+              ...fieldEvents("authorEmail"),
+            }}
           />
         </div>
         <div>

@@ -8,7 +8,14 @@ import { ProductImage } from "./product-image";
 
 export type SummaryLine = { key: string; name: string; quantity: number; lineTotal: number; image?: { src: string | null; srcSet?: string } | null };
 
-export function OrderSummary({ lines, subtotal, tax, total, heading = "Order summary", headingLevel = 2 }: {
+export function OrderSummary({
+  lines,
+  subtotal,
+  tax,
+  total,
+  heading = "Order summary",
+  headingLevel = 2,
+}: {
   lines: SummaryLine[];
   subtotal: number;
   tax: number;
@@ -26,7 +33,15 @@ export function OrderSummary({ lines, subtotal, tax, total, heading = "Order sum
         {lines.map((line) => (
           <li key={line.key} className="flex items-center gap-3 py-3">
             {line.image !== undefined ? (
-              <ProductImage src={line.image?.src} srcSet={line.image?.srcSet} sizes="48px" alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded-md bg-stone-100" />
+              <ProductImage
+                src={line.image?.src}
+                srcSet={line.image?.srcSet}
+                sizes="48px"
+                alt=""
+                width={48}
+                height={48}
+                className="h-12 w-12 shrink-0 rounded-md bg-stone-100"
+              />
             ) : null}
             <div className="min-w-0 flex-1">
               <p className="font-medium text-slate-900 wrap-anywhere">{line.name}</p>

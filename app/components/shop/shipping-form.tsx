@@ -10,7 +10,13 @@ import { shippingSchema, type ShippingDetails } from "~/utils/validation/shop";
 // what was typed and each message next to its field. With JavaScript the form says so (`js`), and the
 // payment is taken on our own page (Stripe's Payment Element); without it, on Stripe's hosted page.
 
-export function ShippingForm({ lastResult, defaultValue }: { lastResult: SubmissionResult<string[]> | null | undefined; defaultValue: Partial<ShippingDetails> }) {
+export function ShippingForm({
+  lastResult,
+  defaultValue,
+}: {
+  lastResult: SubmissionResult<string[]> | null | undefined;
+  defaultValue: Partial<ShippingDetails>;
+}) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "shipping";

@@ -11,7 +11,17 @@ import { PAYMENT_FORM_TIMEOUT_MS, SHOP_MESSAGES } from "~/utils/shop";
 // 10 seconds: "Payment form failed to load. Please refresh and try again."
 
 /** `returnPath`: where Stripe sends the buyer after paying (it adds ?payment_intent=…); the shop's confirmation by default. */
-export default function StripePayment({ publishableKey, clientSecret, payLabel, returnPath = "/order-confirmation" }: { publishableKey: string; clientSecret: string; payLabel: string; returnPath?: string }) {
+export default function StripePayment({
+  publishableKey,
+  clientSecret,
+  payLabel,
+  returnPath = "/order-confirmation",
+}: {
+  publishableKey: string;
+  clientSecret: string;
+  payLabel: string;
+  returnPath?: string;
+}) {
   const [stripe] = useState(() => loadStripe(publishableKey));
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);

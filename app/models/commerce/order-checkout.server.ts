@@ -30,7 +30,6 @@ export type CheckoutRow = Prisma.CheckoutGetPayload<object>;
 export const itemsOf = (checkout: Pick<CheckoutRow, "items">) => checkout.items as unknown as CheckoutItem[];
 export const shippingOf = (checkout: Pick<CheckoutRow, "shipping">) => checkout.shipping as unknown as ShippingDetails;
 
-
 /** The provider that took a checkout's payment: the configured one, or the test provider for test checkouts. */
 export function providerFor(checkout: Pick<CheckoutRow, "provider">): PaymentProvider | null {
   if (checkout.provider === "test") return testProvider;
@@ -80,7 +79,12 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
   if (hosted || !(await prisma().checkout.findFirst({ where: reusable, select: { id: true } }))) {
     const limit = await hitRateLimit(RATE_LIMITS.checkoutPerUser, user.id);
     if (!limit.allowed) {
-      return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: `${RATE_LIMIT_MESSAGES.checkout} ${describeRetry(limit.retryAfterSeconds)}` };
+      return {
+        ok: false,
+        reason: "rate-limited",
+        retryAfterSeconds: limit.retryAfterSeconds,
+        message: `${RATE_LIMIT_MESSAGES.checkout} ${describeRetry(limit.retryAfterSeconds)}`,
+      };
     }
   }
 
@@ -111,33 +115,39 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
   const metadata = { checkoutId: checkout.id, userId: user.id };
   const description = `Everlight order (${basket.count} item${basket.count === 1 ? "" : "s"})`;
   const asked = await askProvider(async (): Promise<StartCheckoutResult> => {
-      if (hosted) {
-        const session = await provider.createHostedCheckout({
-          amount: basket.total,
-          currency: checkout.currency,
-          idempotencyKey: `checkout-${checkout.id}-session`,
-          description,
-          metadata,
-          lines: [
-            ...items.map((i) => ({ name: i.name, quantity: i.quantity, unitAmount: i.unitPrice })),
-            ...(basket.tax > 0 ? [{ name: TAX_LABEL, quantity: 1, unitAmount: basket.tax }] : []),
-          ],
-          customerEmail: shipping.email,
-          successUrl: `${options.site}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
-          cancelUrl: `${options.site}/checkout?cancelled=1`,
-        });
-        await prisma().checkout.update({ where: { id: checkout.id }, data: { sessionId: session.id } });
-        return { ok: true, checkoutId: checkout.id, next: { kind: "redirect", url: session.url } };
-      }
-      // The same idempotency key for the same checkout: however many requests get here, one payment.
-      const payment = await provider.createPayment({ amount: checkout.totalAmount, currency: checkout.currency, idempotencyKey: `checkout-${checkout.id}-payment`, description, metadata });
-      if (reused && payment.status === "canceled") {
-        // Its payment can no longer be paid (cancelled at the provider): this checkout is retired, a new one made.
-        await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { basketKey: null } });
-        return startCheckout(user, shipping, options);
-      }
-      await prisma().checkout.updateMany({ where: { id: checkout.id, paymentId: null }, data: { paymentId: payment.id } });
-      return { ok: true, checkoutId: checkout.id, next: { kind: "pay-here", paymentId: payment.id, clientSecret: payment.clientSecret } };
+    if (hosted) {
+      const session = await provider.createHostedCheckout({
+        amount: basket.total,
+        currency: checkout.currency,
+        idempotencyKey: `checkout-${checkout.id}-session`,
+        description,
+        metadata,
+        lines: [
+          ...items.map((i) => ({ name: i.name, quantity: i.quantity, unitAmount: i.unitPrice })),
+          ...(basket.tax > 0 ? [{ name: TAX_LABEL, quantity: 1, unitAmount: basket.tax }] : []),
+        ],
+        customerEmail: shipping.email,
+        successUrl: `${options.site}/order-confirmation?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${options.site}/checkout?cancelled=1`,
+      });
+      await prisma().checkout.update({ where: { id: checkout.id }, data: { sessionId: session.id } });
+      return { ok: true, checkoutId: checkout.id, next: { kind: "redirect", url: session.url } };
+    }
+    // The same idempotency key for the same checkout: however many requests get here, one payment.
+    const payment = await provider.createPayment({
+      amount: checkout.totalAmount,
+      currency: checkout.currency,
+      idempotencyKey: `checkout-${checkout.id}-payment`,
+      description,
+      metadata,
+    });
+    if (reused && payment.status === "canceled") {
+      // Its payment can no longer be paid (cancelled at the provider): this checkout is retired, a new one made.
+      await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { basketKey: null } });
+      return startCheckout(user, shipping, options);
+    }
+    await prisma().checkout.updateMany({ where: { id: checkout.id, paymentId: null }, data: { paymentId: payment.id } });
+    return { ok: true, checkoutId: checkout.id, next: { kind: "pay-here", paymentId: payment.id, clientSecret: payment.clientSecret } };
   });
   if (asked.ok) return asked.value;
   // Nothing was created at the provider that anyone can pay: the record of it goes too.
@@ -188,6 +198,8 @@ export async function getCheckoutForPayment(user: Member, checkoutId: string): P
 
 /** The shipping details of a member's earlier checkout (to start again on Stripe's own page). */
 export async function shippingOfCheckout(user: Member, checkoutId: string): Promise<ShippingDetails | null> {
-  const checkout = isRecordId(checkoutId) ? await prisma().checkout.findFirst({ where: { id: checkoutId, userId: user.id }, select: { shipping: true } }) : null;
+  const checkout = isRecordId(checkoutId)
+    ? await prisma().checkout.findFirst({ where: { id: checkoutId, userId: user.id }, select: { shipping: true } })
+    : null;
   return checkout ? shippingOf(checkout) : null;
 }

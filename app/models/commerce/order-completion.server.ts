@@ -71,12 +71,16 @@ export async function completePayment(ref: PaymentReference, options: { userId?:
   if (!asked.ok) return unreachable;
   const payment = asked.value;
   if (!payment) return NOT_FOUND;
-  if (payment.status === "processing") return { ok: false, reason: "processing", message: SHOP_MESSAGES.processing, paymentId: payment.id, providerMessage: null };
-  if (payment.status !== "succeeded") return { ok: false, reason: "unpaid", message: SHOP_MESSAGES.unpaid, paymentId: payment.id, providerMessage: payment.failureMessage };
+  if (payment.status === "processing")
+    return { ok: false, reason: "processing", message: SHOP_MESSAGES.processing, paymentId: payment.id, providerMessage: null };
+  if (payment.status !== "succeeded")
+    return { ok: false, reason: "unpaid", message: SHOP_MESSAGES.unpaid, paymentId: payment.id, providerMessage: payment.failureMessage };
 
   if (payment.amount !== checkout.totalAmount || payment.currency.toLowerCase() !== checkout.currency) {
     // Never happens with amounts we set ourselves; if it does, nothing is sold for the wrong money.
-    console.error(`Payment ${payment.id} took ${payment.amount} ${payment.currency}, checkout ${checkout.id} expected ${checkout.totalAmount} ${checkout.currency}: refunding`);
+    console.error(
+      `Payment ${payment.id} took ${payment.amount} ${payment.currency}, checkout ${checkout.id} expected ${checkout.totalAmount} ${checkout.currency}: refunding`,
+    );
     await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { status: "refunding", refundReason: "amount-mismatch" } });
     return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
   }
@@ -96,7 +100,10 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
       for (const item of items) {
         if (!item.productId) continue;
         // Only while enough is left: two buyers of the last one cannot both have it.
-        const taken = await tx.product.updateMany({ where: { id: item.productId, stockQuantity: { gte: item.quantity } }, data: { stockQuantity: { decrement: item.quantity } } });
+        const taken = await tx.product.updateMany({
+          where: { id: item.productId, stockQuantity: { gte: item.quantity } },
+          data: { stockQuantity: { decrement: item.quantity } },
+        });
         if (!taken.count) soldOut.push(item.name);
       }
       if (soldOut.length) throw new SoldOutError(soldOut);
@@ -135,7 +142,10 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
       return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
     }
     if (!(error instanceof SoldOutError)) throw error;
-    await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { status: "refunding", refundReason: "sold-out", soldOutItems: error.names.join(", ") } });
+    await prisma().checkout.updateMany({
+      where: { id: checkout.id, status: "open" },
+      data: { status: "refunding", refundReason: "sold-out", soldOutItems: error.names.join(", ") },
+    });
     return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);
   }
   if (orderId === null) return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);

@@ -12,7 +12,10 @@ export async function finishRefund(checkout: CheckoutRow): Promise<CheckoutRow> 
   const provider = providerFor(checkout);
   if (!provider || !checkout.paymentId) return checkout;
   const paymentId = checkout.paymentId;
-  const refund = await askProvider(() => provider.refund(paymentId, { idempotencyKey: `refund-${checkout.id}` }), `Refund of checkout ${checkout.id} failed (it is retried on the next confirmation or webhook)`);
+  const refund = await askProvider(
+    () => provider.refund(paymentId, { idempotencyKey: `refund-${checkout.id}` }),
+    `Refund of checkout ${checkout.id} failed (it is retried on the next confirmation or webhook)`,
+  );
   if (refund.ok) {
     // Recorded once, and the buyer told once (issue 24 §9), by the one update that moves it to refunded.
     await prisma().$transaction(async (tx) => {

@@ -70,7 +70,12 @@ export async function changeOrderStatus(
       const claimed = await tx.order.updateMany({ where: { id: order.id, refundId: null }, data: { status: "cancelled", refundId, refundedAt: new Date() } });
       if (!claimed.count) return false;
       await restockOrder(tx, order.id);
-      await recordAudit(tx, actor, { action: "order.refund", targetType: "order", targetId: order.id, summary: `Order ${number} cancelled (was ${order.status}); ${formatPence(order.totalAmount)} refunded (${refundId}); items back in stock` });
+      await recordAudit(tx, actor, {
+        action: "order.refund",
+        targetType: "order",
+        targetId: order.id,
+        summary: `Order ${number} cancelled (was ${order.status}); ${formatPence(order.totalAmount)} refunded (${refundId}); items back in stock`,
+      });
       if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-cancelled", data: { orderId: order.id } });
       return true;
     });
@@ -90,7 +95,12 @@ export async function changeOrderStatus(
       } else if (order.restockedAt) {
         await unrestockOrder(tx, order.id);
       }
-      await recordAudit(tx, actor, { action: "order.status", targetType: "order", targetId: order.id, summary: `Order ${number}: ${order.status} → ${status}` });
+      await recordAudit(tx, actor, {
+        action: "order.status",
+        targetType: "order",
+        targetId: order.id,
+        summary: `Order ${number}: ${order.status} → ${status}`,
+      });
       return true;
     });
   } catch (error) {
@@ -113,7 +123,10 @@ async function unrestockOrder(tx: Prisma.TransactionClient, orderId: string) {
   const items = await tx.orderItem.findMany({ where: { orderId, productId: { not: null } }, select: { productId: true, quantity: true, name: true } });
   const short: string[] = [];
   for (const item of items) {
-    const taken = await tx.product.updateMany({ where: { id: item.productId!, stockQuantity: { gte: item.quantity } }, data: { stockQuantity: { decrement: item.quantity } } });
+    const taken = await tx.product.updateMany({
+      where: { id: item.productId!, stockQuantity: { gte: item.quantity } },
+      data: { stockQuantity: { decrement: item.quantity } },
+    });
     if (!taken.count) short.push(item.name);
   }
   if (short.length) throw new SoldOutError(short);
@@ -128,11 +141,15 @@ export type ShipOrderResult = { ok: true; number: string; unchanged: boolean } |
  */
 export async function shipOrder(actor: AdminActor, orderId: string, input: ShipInput): Promise<ShipOrderResult> {
   if (!isRecordId(orderId)) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
-  const order = await prisma().order.findUnique({ where: { id: orderId }, select: { id: true, status: true, carrier: true, trackingNumber: true, customerEmail: true } });
+  const order = await prisma().order.findUnique({
+    where: { id: orderId },
+    select: { id: true, status: true, carrier: true, trackingNumber: true, customerEmail: true },
+  });
   if (!order) return { ok: false, reason: "not-found", message: ADMIN_MESSAGES.orderNotFound };
   const number = orderNumber(order.id);
   if (order.status === "cancelled") return { ok: false, reason: "invalid", message: ADMIN_MESSAGES.shipCancelled };
-  if (order.status === "shipped" && order.carrier === input.carrier && order.trackingNumber === input.trackingNumber) return { ok: true, number, unchanged: true };
+  if (order.status === "shipped" && order.carrier === input.carrier && order.trackingNumber === input.trackingNumber)
+    return { ok: true, number, unchanged: true };
   const changed = await prisma().$transaction(async (tx) => {
     // Conditional on what was read: two administrators saving at once send one email each for what they saved, never for a cancelled order.
     const updated = await tx.order.updateMany({
@@ -140,8 +157,18 @@ export async function shipOrder(actor: AdminActor, orderId: string, input: ShipI
       data: { status: "shipped", carrier: input.carrier, trackingNumber: input.trackingNumber, shippedAt: new Date() },
     });
     if (!updated.count) return false;
-    await recordAudit(tx, actor, { action: "order.ship", targetType: "order", targetId: order.id, summary: `Order ${number} shipped with ${input.carrier}, tracking ${input.trackingNumber}` });
-    if (order.customerEmail) await queueMail(tx, { to: order.customerEmail, kind: "order-shipped", data: { orderId: order.id, carrier: input.carrier, trackingNumber: input.trackingNumber } });
+    await recordAudit(tx, actor, {
+      action: "order.ship",
+      targetType: "order",
+      targetId: order.id,
+      summary: `Order ${number} shipped with ${input.carrier}, tracking ${input.trackingNumber}`,
+    });
+    if (order.customerEmail)
+      await queueMail(tx, {
+        to: order.customerEmail,
+        kind: "order-shipped",
+        data: { orderId: order.id, carrier: input.carrier, trackingNumber: input.trackingNumber },
+      });
     return true;
   });
   if (!changed) return shipOrder(actor, orderId, input);

@@ -38,13 +38,23 @@ export function toOrderView(order: OrderRow) {
     subtotal: order.subtotalAmount,
     tax: order.taxAmount,
     total: order.totalAmount,
-    items: order.items.map((i) => ({ id: i.id, name: i.name, quantity: i.quantity, unitPrice: i.price, lineTotal: i.price * i.quantity, productId: i.productId, memorialId: i.memorialId })),
+    items: order.items.map((i) => ({
+      id: i.id,
+      name: i.name,
+      quantity: i.quantity,
+      unitPrice: i.price,
+      lineTotal: i.price * i.quantity,
+      productId: i.productId,
+      memorialId: i.memorialId,
+    })),
     customerName: order.customerName,
     customerEmail: order.customerEmail,
     carrier: order.carrier,
     trackingNumber: order.trackingNumber,
     shippedAt: order.shippedAt,
-    shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter(Boolean) as string[],
+    shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter(
+      Boolean,
+    ) as string[],
   };
 }
 
@@ -65,7 +75,13 @@ export async function listOrders(userId: string, page = 1) {
 
 /** GET /api/orders (§7): the member's orders, newest first (at most 100 from `offset`). */
 export async function listOrdersForApi(userId: string, { limit = 50, offset = 0 } = {}) {
-  const rows = await prisma().order.findMany({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, include: orderInclude });
+  const rows = await prisma().order.findMany({
+    where: { userId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: offset,
+    take: limit,
+    include: orderInclude,
+  });
   return rows.map(toApiOrder);
 }
 
@@ -90,7 +106,15 @@ export function toApiOrder(order: OrderRow) {
     shippedAt: order.shippedAt,
     createdAt: order.createdAt,
     updatedAt: order.updatedAt,
-    items: order.items.map((i) => ({ id: i.id, productId: i.productId, memorialId: i.memorialId, name: i.name, quantity: i.quantity, price: i.price, createdAt: i.createdAt })),
+    items: order.items.map((i) => ({
+      id: i.id,
+      productId: i.productId,
+      memorialId: i.memorialId,
+      name: i.name,
+      quantity: i.quantity,
+      price: i.price,
+      createdAt: i.createdAt,
+    })),
   };
 }
 
@@ -121,9 +145,20 @@ export async function listOrdersForAdmin({ search = "", status = null, page = 1 
   };
   const total = await prisma().order.count({ where });
   const w = pageWindow(total, page, ADMIN_PAGE_SIZE);
-  const rows = await prisma().order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: w.skip, take: w.take, include: adminOrderInclude });
+  const rows = await prisma().order.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: w.skip,
+    take: w.take,
+    include: adminOrderInclude,
+  });
   return {
-    items: rows.map((o) => ({ ...toOrderView(o), refunded: !!o.refundId, refundedAt: o.refundedAt?.toISOString() ?? null, account: o.user ? o.user.email : null })),
+    items: rows.map((o) => ({
+      ...toOrderView(o),
+      refunded: !!o.refundId,
+      refundedAt: o.refundedAt?.toISOString() ?? null,
+      account: o.user ? o.user.email : null,
+    })),
     total,
     page: w.page,
     pages: w.pages,

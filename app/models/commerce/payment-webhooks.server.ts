@@ -28,7 +28,8 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
     if (error instanceof WebhookRejectedError) return { ok: false, reason: "rejected", message: error.message };
     throw error;
   }
-  if (await prisma().stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } })) return { ok: true, duplicate: true, handled: "already handled" };
+  if (await prisma().stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } }))
+    return { ok: true, duplicate: true, handled: "already handled" };
   let handled = "ignored";
   // Plans (issue 17): their payments carry metadata kind=plan; invoices belong to plan subscriptions.
   const plan = event.subject ? await handlePlanWebhook(event.subject) : null;
@@ -93,10 +94,14 @@ async function invoicePaid(invoice: InvoiceFacts, now: Date): Promise<PlanWebhoo
  */
 async function firstInvoiceOfOtherSubscription(invoice: InvoiceFacts, now: Date): Promise<PlanWebhookOutcome | null> {
   if (invoice.billingReason !== "subscription_create" || invoice.metadata.kind !== "plan" || !invoice.metadata.planPaymentId) return null;
-  const row = await prisma().planPayment.findUnique({ where: { id: invoice.metadata.planPaymentId.slice(0, 255) }, include: { purchase: { select: { replacedSubscriptionId: true } } } });
+  const row = await prisma().planPayment.findUnique({
+    where: { id: invoice.metadata.planPaymentId.slice(0, 255) },
+    include: { purchase: { select: { replacedSubscriptionId: true } } },
+  });
   if (!row) return null;
   let result: CompletePlanResult;
-  if (row.purchase.replacedSubscriptionId === invoice.subscriptionId && row.replacedPaymentId) result = await completePlanPayment(row.replacedPaymentId, { now });
+  if (row.purchase.replacedSubscriptionId === invoice.subscriptionId && row.replacedPaymentId)
+    result = await completePlanPayment(row.replacedPaymentId, { now });
   else if (row.checkoutSessionId) result = await completePlanSession(row.checkoutSessionId, { now });
   else return { handled: "plan not-found" };
   return webhookOutcome(result);
@@ -104,7 +109,9 @@ async function firstInvoiceOfOtherSubscription(invoice: InvoiceFacts, now: Date)
 
 function webhookOutcome(result: CompletePlanResult): PlanWebhookOutcome {
   if (!result.ok && result.reason === "provider") return { retry: result.message };
-  if (!result.ok && result.reason === "refunded") return result.message === SUBSCRIPTION_MESSAGES.replacedPaymentRefunded ? { handled: "replaced payment refunded" } : { retry: result.message };
-  if (result.ok && result.secondPayment) return result.secondPayment.refunded ? { handled: "second payment refunded" } : { retry: result.secondPayment.message };
+  if (!result.ok && result.reason === "refunded")
+    return result.message === SUBSCRIPTION_MESSAGES.replacedPaymentRefunded ? { handled: "replaced payment refunded" } : { retry: result.message };
+  if (result.ok && result.secondPayment)
+    return result.secondPayment.refunded ? { handled: "second payment refunded" } : { retry: result.secondPayment.message };
   return { handled: result.ok ? (result.alreadyDone ? "plan already granted" : "plan granted") : `plan ${result.reason}` };
 }

@@ -2,7 +2,17 @@ import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { askProvider, PaymentProviderError, type PaymentProvider, type ProviderPayment } from "~/services/payments/provider.server";
-import { describeInstalments, instalments, judgePlanPayment, OVERTAKEN_WHY, PLANS, SUBSCRIPTION_MESSAGES, type PaymentType, type PlanId, type TestCard } from "~/utils/plans";
+import {
+  describeInstalments,
+  instalments,
+  judgePlanPayment,
+  OVERTAKEN_WHY,
+  PLANS,
+  SUBSCRIPTION_MESSAGES,
+  type PaymentType,
+  type PlanId,
+  type TestCard,
+} from "~/utils/plans";
 import { completePlanPayment, type CompletePlanResult } from "./plan-completion.server";
 import { getSubscription, holdingOf, instalmentPhases, planIdOf, planOffer, planProduct, type Member } from "./plan-subscription.server";
 
@@ -24,7 +34,12 @@ export type StartPlanResult =
  * the same purchase and the same provider payment. An open purchase whose price no longer holds (the
  * member's plan changed meanwhile) is abandoned and its payment cancelled where the provider can.
  */
-export async function startPlanPurchase(user: Member, planId: PlanId, paymentType: PaymentType, options: { testCard?: TestCard; now?: Date; provider?: PaymentProvider } = {}): Promise<StartPlanResult> {
+export async function startPlanPurchase(
+  user: Member,
+  planId: PlanId,
+  paymentType: PaymentType,
+  options: { testCard?: TestCard; now?: Date; provider?: PaymentProvider } = {},
+): Promise<StartPlanResult> {
   const now = options.now ?? new Date();
   const provider = options.provider ?? getPaymentProvider();
   const offer = await planOffer(user, planId, now);
@@ -104,7 +119,8 @@ async function openPurchase(
     if (open) {
       const first = open.payments[0];
       if (open.provider === provider.name && first?.status === "pending" && first.amount === amount) {
-        if (choice.testCard && open.testCard !== choice.testCard) await prisma().planPurchase.update({ where: { id: open.id }, data: { testCard: choice.testCard } });
+        if (choice.testCard && open.testCard !== choice.testCard)
+          await prisma().planPurchase.update({ where: { id: open.id }, data: { testCard: choice.testCard } });
         return open;
       }
       const abandoned = await prisma().planPurchase.updateMany({ where: { id: open.id, status: "awaiting_payment" }, data: { status: "abandoned" } });
@@ -137,7 +153,8 @@ async function cancelAbandoned(purchase: OpenPurchase, provider: PaymentProvider
   if (!first?.paymentId || purchase.provider !== provider.name) return;
   const paymentId = first.paymentId;
   await askProvider(async () => {
-    if (purchase.stripeSubscriptionId && provider.endInstalmentPlanNow) await provider.endInstalmentPlanNow(purchase.stripeSubscriptionId, { idempotencyKey: `plan-abandon:${purchase.id}` });
+    if (purchase.stripeSubscriptionId && provider.endInstalmentPlanNow)
+      await provider.endInstalmentPlanNow(purchase.stripeSubscriptionId, { idempotencyKey: `plan-abandon:${purchase.id}` });
     else if (provider.cancelPayment) await provider.cancelPayment(paymentId, { idempotencyKey: `plan-abandon:${purchase.id}` });
   }, `Abandoned plan purchase ${purchase.id}`);
 }
@@ -149,7 +166,11 @@ export async function getPendingPlanPayment(user: Member, paymentId: string) {
   if (!row || row.purchase.userId !== user.id || row.status !== "pending" || row.purchase.status !== "awaiting_payment") return null;
   // A tab left open: the member's plan may have moved on since this payment was set up (issue 24 §1).
   const holding = holdingOf(await getSubscription(user));
-  const verdict = judgePlanPayment(holding, { planId: planIdOf(row.purchase.planId), paymentType: row.purchase.paymentType as PaymentType, amountPence: row.amount });
+  const verdict = judgePlanPayment(holding, {
+    planId: planIdOf(row.purchase.planId),
+    paymentType: row.purchase.paymentType as PaymentType,
+    amountPence: row.amount,
+  });
   return {
     /** Why paying this now would change nothing (it would be refunded): the screen offers no payment then. */
     overtaken: !verdict.grant ? OVERTAKEN_WHY[verdict.reason](PLANS[holding.planId].name) : verdict.excessPence ? SUBSCRIPTION_MESSAGES.priceMovedOn : null,
@@ -182,7 +203,12 @@ export type PlanCheckoutResult =
  * cancelled before the page is opened and the session is remembered; if that payment went through a moment
  * ago, the plan is granted from it and no page is opened.
  */
-export async function startPlanCheckout(user: Member, paymentId: string, site: string, options: { provider?: PaymentProvider } = {}): Promise<PlanCheckoutResult> {
+export async function startPlanCheckout(
+  user: Member,
+  paymentId: string,
+  site: string,
+  options: { provider?: PaymentProvider } = {},
+): Promise<PlanCheckoutResult> {
   const pending = await getPendingPlanPayment(user, paymentId);
   if (!pending) return { ok: false, reason: "not-found", message: SUBSCRIPTION_MESSAGES.paymentNotFound };
   if (pending.overtaken) return { ok: false, reason: "refused", message: pending.overtaken };
@@ -216,7 +242,12 @@ export async function startPlanCheckout(user: Member, paymentId: string, site: s
     await prisma().$transaction([
       prisma().planPayment.updateMany({ where: { id: row.id, replacedPaymentId: null }, data: { replacedPaymentId: paymentId } }),
       ...(monthly && row.purchase.stripeSubscriptionId
-        ? [prisma().planPurchase.updateMany({ where: { id: row.purchaseId, stripeSubscriptionId: row.purchase.stripeSubscriptionId }, data: { replacedSubscriptionId: row.purchase.stripeSubscriptionId, stripeSubscriptionId: null } })]
+        ? [
+            prisma().planPurchase.updateMany({
+              where: { id: row.purchaseId, stripeSubscriptionId: row.purchase.stripeSubscriptionId },
+              data: { replacedSubscriptionId: row.purchase.stripeSubscriptionId, stripeSubscriptionId: null },
+            }),
+          ]
         : []),
     ]);
     // Paid in the card form as its subscription was being ended: that subscription is gone, so the payment
@@ -247,7 +278,12 @@ export async function startPlanCheckout(user: Member, paymentId: string, site: s
 }
 
 /** The built-in provider's Complete Payment: its test payment succeeds (no card, no money), then the plan is granted. */
-export async function payTestPlanPayment(user: Member, paymentId: string, testCard: TestCard | undefined, now = new Date()): Promise<CompletePlanResult | null> {
+export async function payTestPlanPayment(
+  user: Member,
+  paymentId: string,
+  testCard: TestCard | undefined,
+  now = new Date(),
+): Promise<CompletePlanResult | null> {
   const pending = await getPendingPlanPayment(user, paymentId);
   const provider = getPaymentProvider();
   if (!pending) {

@@ -18,7 +18,13 @@ export type CompletePlanResult =
    * secondPayment: this payment came after the plan was paid another way; refunded (or to be, when Stripe answers).
    * excessRefund: the part of this payment above what the plan cost the member by then, given back.
    */
-  | { ok: true; planId: PlanId; alreadyDone: boolean; secondPayment?: { refunded: boolean; message: string }; excessRefund?: { pence: number; refunded: boolean; message: string } }
+  | {
+      ok: true;
+      planId: PlanId;
+      alreadyDone: boolean;
+      secondPayment?: { refunded: boolean; message: string };
+      excessRefund?: { pence: number; refunded: boolean; message: string };
+    }
   /** superseded: the member's plan had overtaken this payment when it completed; it granted nothing and is refunded whole. */
   | { ok: false; reason: "superseded"; message: string; refunded: boolean }
   | { ok: false; reason: "not-found" | "unpaid" | "mismatch" | "used" | "provider" | "refunded"; message: string };
@@ -42,7 +48,8 @@ export async function completePlanPayment(
   if ((options.userId !== undefined && row.purchase.userId !== options.userId) || !row.purchase.userId) return NOT_FOUND;
   const { purchase } = row;
   if (options.expect?.planId && options.expect.planId !== purchase.planId) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
-  if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType) return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
+  if (options.expect?.paymentType && options.expect.paymentType !== purchase.paymentType)
+    return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
   if (row.number !== 1) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   // Succeeded means granted: the claim and the purchase's update share one transaction, which a racing
   // caller may see half-way on PGlite's single connection.
@@ -50,7 +57,8 @@ export async function completePlanPayment(
   if (row.status === "refunded") return overtakenAnswer(row.id);
   // An abandoned purchase's payment (its price no longer held when the member pressed again) may still be
   // paid in a tab left open: it is judged like any other.
-  if (purchase.status !== "awaiting_payment" && purchase.status !== "abandoned") return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (purchase.status !== "awaiting_payment" && purchase.status !== "abandoned")
+    return (await grantedMeanwhile(row.id, planIdOf(purchase.planId))) ?? { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
 
   const provider = options.provider ?? getPaymentProvider();
   if (provider.name !== purchase.provider) return PROVIDER_FAILED;
@@ -86,13 +94,25 @@ async function completeOtherPayment(paymentId: string, options: { userId?: strin
   if (!row && payment.metadata.kind === "plan" && payment.metadata.planPaymentId) {
     row = await prisma().planPayment.findUnique({ where: { id: payment.metadata.planPaymentId.slice(0, 255) }, include: { purchase: true } });
   }
-  if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe" || row.number !== 1) return NOT_FOUND;
+  if (
+    !row ||
+    !row.purchase.userId ||
+    (options.userId !== undefined && row.purchase.userId !== options.userId) ||
+    row.purchase.provider !== "stripe" ||
+    row.number !== 1
+  )
+    return NOT_FOUND;
   const planId = planIdOf(row.purchase.planId);
   if (!replaced) {
     // A Checkout page's payment. The plan paid already (by another payment): this one is a second payment.
     if (row.status === "succeeded") {
       if (payment.status !== "succeeded" || row.paymentId === paymentId) return { ok: true, planId, alreadyDone: true };
-      return { ok: true, planId, alreadyDone: true, secondPayment: await refundSecondPayment(row.id, { paymentId, amount: payment.amount, subscriptionId: null }, provider) };
+      return {
+        ok: true,
+        planId,
+        alreadyDone: true,
+        secondPayment: await refundSecondPayment(row.id, { paymentId, amount: payment.amount, subscriptionId: null }, provider),
+      };
     }
     // Not yet: the session decides (checked there, and granted once).
     if (row.checkoutSessionId) return completePlanSession(row.checkoutSessionId, options);
@@ -103,20 +123,32 @@ async function completeOtherPayment(paymentId: string, options: { userId?: strin
     if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true };
     return { ok: false, reason: "unpaid", message: payment.failureMessage ?? SUBSCRIPTION_MESSAGES.unpaid };
   }
-  const taken: TakenPayment = { paymentId, amount: payment.amount, subscriptionId: row.purchase.paymentType === "monthly" ? row.purchase.replacedSubscriptionId : null };
+  const taken: TakenPayment = {
+    paymentId,
+    amount: payment.amount,
+    subscriptionId: row.purchase.paymentType === "monthly" ? row.purchase.replacedSubscriptionId : null,
+  };
   const refund = await refundSecondPayment(row.id, taken, provider);
   if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true, secondPayment: refund };
   // Paid in the card form at the very moment it was replaced by the Checkout page: given back.
-  return { ok: false, reason: "refunded", message: refund.refunded ? SUBSCRIPTION_MESSAGES.replacedPaymentRefunded : SUBSCRIPTION_MESSAGES.replacedPaymentRefundPending };
+  return {
+    ok: false,
+    reason: "refunded",
+    message: refund.refunded ? SUBSCRIPTION_MESSAGES.replacedPaymentRefunded : SUBSCRIPTION_MESSAGES.replacedPaymentRefundPending,
+  };
 }
 
 /** A grant that found its plan payment granted already: by this payment (done), or by another one (this one is refunded). */
-async function afterLostRace(rowId: string, taken: TakenPayment, provider: PaymentProvider, result: Extract<CompletePlanResult, { ok: true }>): Promise<CompletePlanResult> {
+async function afterLostRace(
+  rowId: string,
+  taken: TakenPayment,
+  provider: PaymentProvider,
+  result: Extract<CompletePlanResult, { ok: true }>,
+): Promise<CompletePlanResult> {
   const now = await prisma().planPayment.findUnique({ where: { id: rowId }, select: { paymentId: true } });
   if (!now || now.paymentId === taken.paymentId) return result;
   return { ...result, secondPayment: await refundSecondPayment(rowId, taken, provider) };
 }
-
 
 /**
  * The payment row and its purchase are read in two queries: a racing grant may land between them (its claim
@@ -139,13 +171,15 @@ async function overtakenAnswer(rowId: string): Promise<CompletePlanResult> {
   const row = await prisma().planPayment.findUniqueOrThrow({ where: { id: rowId }, include: { refunds: { where: { reason: "superseded" } } } });
   const refunded = row.refunds[0]?.status === "refunded";
   const why = row.lastError ?? OVERTAKEN_WHY["price-changed"]("");
-  return { ok: false, reason: "superseded", refunded, message: SUBSCRIPTION_MESSAGES.overtaken(why, formatPence(row.refunds[0]?.amount ?? row.amount), refunded) };
+  return {
+    ok: false,
+    reason: "superseded",
+    refunded,
+    message: SUBSCRIPTION_MESSAGES.overtaken(why, formatPence(row.refunds[0]?.amount ?? row.amount), refunded),
+  };
 }
 
-type Judged =
-  | { kind: "lost" }
-  | { kind: "granted"; excess: RefundRecord | null }
-  | { kind: "overtaken"; refund: RefundRecord };
+type Judged = { kind: "lost" } | { kind: "granted"; excess: RefundRecord | null } | { kind: "overtaken"; refund: RefundRecord };
 
 /**
  * The grant, judged (issue 24 §1): under a lock on the member's row, what they hold now is read and the
@@ -169,7 +203,10 @@ async function grant(
   const judged: Judged = await prisma().$transaction(async (tx) => {
     // One completion at a time per member: what they hold is read, judged and changed under this lock.
     await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${purchase.userId} FOR UPDATE`;
-    const member = await tx.user.findUnique({ where: { id: purchase.userId! }, select: { id: true, email: true, firstName: true, subscriptionPlan: true, subscriptionExpiryDate: true } });
+    const member = await tx.user.findUnique({
+      where: { id: purchase.userId! },
+      select: { id: true, email: true, firstName: true, subscriptionPlan: true, subscriptionExpiryDate: true },
+    });
     if (!member) return { kind: "lost" };
     const holding = holdingOf(await subscriptionOf(tx, member, now));
     const verdict = judgePlanPayment(holding, { planId, paymentType, amountPence: taken.amount });
@@ -177,13 +214,21 @@ async function grant(
     // The claim: only one caller moves this payment from pending; a replay or a race finds nothing.
     const claimed = await tx.planPayment.updateMany({
       where: { id: row.id, status: "pending" },
-      data: { status: verdict.grant ? "succeeded" : "refunded", paidAt: now, attempts: { increment: 1 }, lastError: why, ...(options.paidWith ? { paymentId: options.paidWith } : {}) },
+      data: {
+        status: verdict.grant ? "succeeded" : "refunded",
+        paidAt: now,
+        attempts: { increment: 1 },
+        lastError: why,
+        ...(options.paidWith ? { paymentId: options.paidWith } : {}),
+      },
     });
     if (!claimed.count) return { kind: "lost" };
     const subscription = options.subscriptionId ? { stripeSubscriptionId: options.subscriptionId } : {};
     if (!verdict.grant) {
       await tx.planPurchase.update({ where: { id: purchase.id }, data: { status: "refunded", retryAt: null, ...subscription } });
-      const refund = await tx.planRefund.create({ data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount, reason: "superseded" } });
+      const refund = await tx.planRefund.create({
+        data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount, reason: "superseded" },
+      });
       return { kind: "overtaken", refund };
     }
     const finished = !monthly || purchase.instalmentCount === 1;
@@ -192,11 +237,24 @@ async function grant(
       data: { status: finished ? "completed" : "active", instalmentsPaid: 1, nextDueAt: finished ? null : nextDueAt, ...subscription },
     });
     // A plan held before (Forever, moving to Forever Plus) is replaced: its instalments stop.
-    await tx.planPurchase.updateMany({ where: { userId: purchase.userId, id: { not: purchase.id }, status: { in: ["active", "completed", "cancelled", "lapsed"] } }, data: { status: "replaced" } });
+    await tx.planPurchase.updateMany({
+      where: { userId: purchase.userId, id: { not: purchase.id }, status: { in: ["active", "completed", "cancelled", "lapsed"] } },
+      data: { status: "replaced" },
+    });
     await tx.user.update({ where: { id: member.id }, data: { subscriptionPlan: planId, subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
-    await queueReceipt(tx, member, { planId, paymentType, number: 1, count: purchase.instalmentCount, amount: taken.amount, paymentRef: taken.paymentId, nextDueAt: finished ? null : nextDueAt });
+    await queueReceipt(tx, member, {
+      planId,
+      paymentType,
+      number: 1,
+      count: purchase.instalmentCount,
+      amount: taken.amount,
+      paymentRef: taken.paymentId,
+      nextDueAt: finished ? null : nextDueAt,
+    });
     const excess = verdict.excessPence
-      ? await tx.planRefund.create({ data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: null, amount: verdict.excessPence, reason: "excess" } })
+      ? await tx.planRefund.create({
+          data: { planPaymentId: row.id, paymentId: taken.paymentId, subscriptionId: null, amount: verdict.excessPence, reason: "excess" },
+        })
       : null;
     return { kind: "granted", excess };
   });
@@ -208,11 +266,22 @@ async function grant(
     // Someone else's claim won: the payment row says so even before their transaction's last statement.
     const claimed = await prisma().planPayment.findUnique({ where: { id: row.id }, select: { status: true } });
     if (claimed?.status === "refunded") return overtakenAnswer(row.id);
-    return claimed?.status === "succeeded" ? { ok: true, planId, alreadyDone: true } : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+    return claimed?.status === "succeeded"
+      ? { ok: true, planId, alreadyDone: true }
+      : { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   }
   if (judged.excess) {
     const refunded = await finishPlanRefund(judged.excess, provider);
-    return { ok: true, planId, alreadyDone: false, excessRefund: { pence: judged.excess.amount, refunded, message: SUBSCRIPTION_MESSAGES.excessRefunded(PLANS[planId].name, formatPence(judged.excess.amount), refunded) } };
+    return {
+      ok: true,
+      planId,
+      alreadyDone: false,
+      excessRefund: {
+        pence: judged.excess.amount,
+        refunded,
+        message: SUBSCRIPTION_MESSAGES.excessRefunded(PLANS[planId].name, formatPence(judged.excess.amount), refunded),
+      },
+    };
   }
   return { ok: true, planId, alreadyDone: false };
 }
@@ -225,7 +294,10 @@ async function grant(
  * instalments' schedule (as the card form's is) before the plan is granted. Once only; a session paid after
  * the plan was paid another way is refunded (and its subscription ended).
  */
-export async function completePlanSession(sessionId: string, options: { userId?: string; now?: Date; provider?: PaymentProvider } = {}): Promise<CompletePlanResult> {
+export async function completePlanSession(
+  sessionId: string,
+  options: { userId?: string; now?: Date; provider?: PaymentProvider } = {},
+): Promise<CompletePlanResult> {
   const now = options.now ?? new Date();
   if (!/^cs_[A-Za-z0-9_]{1,250}$/.test(sessionId)) return NOT_FOUND;
   const provider = options.provider ?? getPaymentProvider();
@@ -235,10 +307,12 @@ export async function completePlanSession(sessionId: string, options: { userId?:
   const session = asked.value;
   if (!session || session.metadata.kind !== "plan" || !session.metadata.planPaymentId) return NOT_FOUND;
   const row = await prisma().planPayment.findUnique({ where: { id: session.metadata.planPaymentId.slice(0, 255) }, include: { purchase: true } });
-  if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe") return NOT_FOUND;
+  if (!row || !row.purchase.userId || (options.userId !== undefined && row.purchase.userId !== options.userId) || row.purchase.provider !== "stripe")
+    return NOT_FOUND;
   const planId = planIdOf(row.purchase.planId);
   const monthly = row.purchase.paymentType === "monthly";
-  if (row.number !== 1 || session.mode !== (monthly ? "subscription" : "payment")) return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
+  if (row.number !== 1 || session.mode !== (monthly ? "subscription" : "payment"))
+    return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   if (!session.complete || !session.paid) {
     // Nothing taken on this page: a plan paid another way is simply paid.
     if (row.status === "succeeded") return { ok: true, planId, alreadyDone: true };
@@ -255,7 +329,9 @@ export async function completePlanSession(sessionId: string, options: { userId?:
     const invoice = found.value;
     if (!invoice || !invoice.paid || !invoice.paymentId) return { ok: false, reason: "unpaid", message: SUBSCRIPTION_MESSAGES.unpaid };
     if (invoice.subscriptionId !== session.subscriptionId || invoice.billingReason !== "subscription_create" || invoice.metadata.planPaymentId !== row.id) {
-      console.error(`Checkout session ${sessionId}'s invoice ${invoice.id} is not the first invoice of a subscription for plan payment ${row.id}: nothing granted`);
+      console.error(
+        `Checkout session ${sessionId}'s invoice ${invoice.id} is not the first invoice of a subscription for plan payment ${row.id}: nothing granted`,
+      );
       return { ok: false, reason: "mismatch", message: SUBSCRIPTION_MESSAGES.wrongPlan };
     }
     taken = { paymentId: invoice.paymentId, amount: invoice.amountPaid, currency: invoice.currency, subscriptionId: invoice.subscriptionId };
@@ -274,7 +350,10 @@ export async function completePlanSession(sessionId: string, options: { userId?:
   }
   if (row.purchase.status !== "awaiting_payment" && row.purchase.status !== "abandoned") {
     const meanwhile = await grantedMeanwhile(row.id, planId);
-    if (meanwhile) return meanwhile.ok && meanwhile.alreadyDone && !(await isRecordedPayment(row.id, taken.paymentId)) ? afterLostRace(row.id, taken, provider, meanwhile) : meanwhile;
+    if (meanwhile)
+      return meanwhile.ok && meanwhile.alreadyDone && !(await isRecordedPayment(row.id, taken.paymentId))
+        ? afterLostRace(row.id, taken, provider, meanwhile)
+        : meanwhile;
     return { ok: false, reason: "used", message: SUBSCRIPTION_MESSAGES.alreadyUsed };
   }
   if (taken.amount !== row.amount || taken.currency.toLowerCase() !== row.currency) {

@@ -6,7 +6,19 @@ import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { INSTALMENT_RETRY_DAYS, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { queueMail } from "../mail.server";
-import { addMonths, DAY_MS, getSubscription, graceAfter, instalmentPhases, planIdOf, planProduct, purchaseAmounts, queueReceipt, type Db, type Member } from "./plan-subscription.server";
+import {
+  addMonths,
+  DAY_MS,
+  getSubscription,
+  graceAfter,
+  instalmentPhases,
+  planIdOf,
+  planProduct,
+  purchaseAmounts,
+  queueReceipt,
+  type Db,
+  type Member,
+} from "./plan-subscription.server";
 
 // Monthly payments (issue 17 §5–6; issue 24 §3). The rules:
 // - Monthly means instalments: access runs to the next due date plus a grace period; the worker
@@ -50,9 +62,16 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
   const dueAt = purchase.nextDueAt!;
   if (now.getTime() >= graceAfter(dueAt).getTime()) {
     // The grace period is over: no more tries. The plan's expiry has passed already; nothing is deleted.
-    const lapsed = await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active", instalmentsPaid: purchase.instalmentsPaid }, data: { status: "lapsed", retryAt: null } });
+    const lapsed = await prisma().planPurchase.updateMany({
+      where: { id: purchase.id, status: "active", instalmentsPaid: purchase.instalmentsPaid },
+      data: { status: "lapsed", retryAt: null },
+    });
     if (lapsed.count && purchase.user) {
-      await queueMail(prisma(), { to: purchase.user.email, kind: "plan-lapsed", data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId } });
+      await queueMail(prisma(), {
+        to: purchase.user.email,
+        kind: "plan-lapsed",
+        data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId },
+      });
     }
     return "lapsed";
   }
@@ -83,10 +102,21 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
         data: { instalmentsPaid: number, nextDueAt, retryAt: null, status: finished ? "completed" : "active" },
       });
       if (!moved.count) return false;
-      await tx.planPayment.update({ where: { id: row.id }, data: { status: "succeeded", paidAt: now, paymentId: payment.id, attempts: attempt, lastError: null } });
+      await tx.planPayment.update({
+        where: { id: row.id },
+        data: { status: "succeeded", paidAt: now, paymentId: payment.id, attempts: attempt, lastError: null },
+      });
       if (purchase.userId) await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
       if (purchase.user) {
-        const facts = { planId: planIdOf(purchase.planId), paymentType: "monthly" as const, number, count: purchase.instalmentCount, amount, paymentRef: payment.id, nextDueAt };
+        const facts = {
+          planId: planIdOf(purchase.planId),
+          paymentType: "monthly" as const,
+          number,
+          count: purchase.instalmentCount,
+          amount,
+          paymentRef: payment.id,
+          nextDueAt,
+        };
         await queueReceipt(tx, purchase.user, facts);
       }
       return true;
@@ -97,12 +127,23 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
   const message = "Your card was declined.";
   await prisma().planPayment.update({ where: { id: row.id }, data: { status: "failed", attempts: attempt, lastError: message } });
   // Tried again in a few days, and at the latest when the grace period ends (then it lapses).
-  await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { retryAt: new Date(Math.min(now.getTime() + INSTALMENT_RETRY_DAYS * DAY_MS, graceAfter(dueAt).getTime())) } });
+  await prisma().planPurchase.updateMany({
+    where: { id: purchase.id, status: "active" },
+    data: { retryAt: new Date(Math.min(now.getTime() + INSTALMENT_RETRY_DAYS * DAY_MS, graceAfter(dueAt).getTime())) },
+  });
   if (attempt === 1 && purchase.user) {
     await queueMail(prisma(), {
       to: purchase.user.email,
       kind: "instalment-missed",
-      data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId, amount, number, count: purchase.instalmentCount, accessUntil: graceAfter(dueAt).toISOString() },
+      data: {
+        userId: purchase.user.id,
+        firstName: purchase.user.firstName,
+        planId: purchase.planId,
+        amount,
+        number,
+        count: purchase.instalmentCount,
+        accessUntil: graceAfter(dueAt).toISOString(),
+      },
     });
   }
   return "failed";
@@ -129,7 +170,9 @@ export async function recordPaidInstalment(purchase: InvoicePurchase, invoice: I
   const number = purchase.instalmentsPaid + 1;
   const expected = purchaseAmounts(purchase)[number - 1];
   if (expected === undefined || invoice.amountPaid !== expected || invoice.currency.toLowerCase() !== "gbp") {
-    console.error(`Stripe invoice ${invoice.id} paid ${invoice.amountPaid} ${invoice.currency} for instalment ${number} of purchase ${purchase.id}, expected ${expected}: not counted`);
+    console.error(
+      `Stripe invoice ${invoice.id} paid ${invoice.amountPaid} ${invoice.currency} for instalment ${number} of purchase ${purchase.id}, expected ${expected}: not counted`,
+    );
     return { handled: "instalment mismatch" };
   }
   const finished = number === purchase.instalmentCount;
@@ -143,7 +186,16 @@ export async function recordPaidInstalment(purchase: InvoicePurchase, invoice: I
     if (!claimed.count) return false;
     await tx.planPayment.upsert({
       where: { purchaseId_number: { purchaseId: purchase.id, number } },
-      create: { purchaseId: purchase.id, number, amount: expected, dueAt, status: "succeeded", paidAt: now, paymentId: invoice.id, attempts: Math.max(1, invoice.attemptCount) },
+      create: {
+        purchaseId: purchase.id,
+        number,
+        amount: expected,
+        dueAt,
+        status: "succeeded",
+        paidAt: now,
+        paymentId: invoice.id,
+        attempts: Math.max(1, invoice.attemptCount),
+      },
       update: { status: "succeeded", paidAt: now, paymentId: invoice.id, attempts: Math.max(1, invoice.attemptCount), lastError: null },
     });
     // As chargeInstalment does for the built-in provider: access to the next due date plus the grace period.
@@ -153,7 +205,15 @@ export async function recordPaidInstalment(purchase: InvoicePurchase, invoice: I
       await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: until } });
     }
     if (purchase.user) {
-      const facts = { planId: planIdOf(purchase.planId), paymentType: "monthly" as const, number, count: purchase.instalmentCount, amount: expected, paymentRef: invoice.id, nextDueAt: purchase.status === "active" ? nextDueAt : null };
+      const facts = {
+        planId: planIdOf(purchase.planId),
+        paymentType: "monthly" as const,
+        number,
+        count: purchase.instalmentCount,
+        amount: expected,
+        paymentRef: invoice.id,
+        nextDueAt: purchase.status === "active" ? nextDueAt : null,
+      };
       await queueReceipt(tx, purchase.user, facts);
     }
     return true;
@@ -185,16 +245,30 @@ export async function recordFailedInstalment(invoice: InvoiceFacts, now: Date): 
   // Stripe retries a failed invoice and sends this event each time: the member is emailed for the first only
   // (the row is created once; the unique purchase/number pair decides a race). The grace period runs from
   // the due date: the expiry the last paid instalment set is left as it is.
-  const created = await prisma().planPayment.createMany({ data: [{ purchaseId: purchase.id, number, amount, dueAt, status: "failed", attempts: 1, lastError: message }], skipDuplicates: true });
+  const created = await prisma().planPayment.createMany({
+    data: [{ purchaseId: purchase.id, number, amount, dueAt, status: "failed", attempts: 1, lastError: message }],
+    skipDuplicates: true,
+  });
   if (!created.count) {
-    await prisma().planPayment.updateMany({ where: { purchaseId: purchase.id, number, status: { not: "succeeded" } }, data: { status: "failed", attempts: { increment: 1 }, lastError: message } });
+    await prisma().planPayment.updateMany({
+      where: { purchaseId: purchase.id, number, status: { not: "succeeded" } },
+      data: { status: "failed", attempts: { increment: 1 }, lastError: message },
+    });
     return { handled: "instalment failed again" };
   }
   if (purchase.user) {
     await queueMail(prisma(), {
       to: purchase.user.email,
       kind: "instalment-missed",
-      data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId, amount, number, count: purchase.instalmentCount, accessUntil: graceAfter(dueAt).toISOString() },
+      data: {
+        userId: purchase.user.id,
+        firstName: purchase.user.firstName,
+        planId: purchase.planId,
+        amount,
+        number,
+        count: purchase.instalmentCount,
+        accessUntil: graceAfter(dueAt).toISOString(),
+      },
     });
   }
   return { handled: "instalment failed" };
@@ -202,7 +276,8 @@ export async function recordFailedInstalment(invoice: InvoiceFacts, now: Date): 
 
 // ───────────────────────────── cancelling ─────────────────────────────
 
-export type CancelResult = { ok: true; accessUntil: Date | null; message: string } | { ok: false; reason: "nothing" | "paid-in-full" | "provider"; message: string };
+export type CancelResult =
+  { ok: true; accessUntil: Date | null; message: string } | { ok: false; reason: "nothing" | "paid-in-full" | "provider"; message: string };
 
 /**
  * Cancel Subscription, for real: future instalments stop; access stays until the end of the month paid
@@ -226,10 +301,17 @@ export async function cancelPlan(user: Member, now = new Date(), options: { prov
     if (!told.ok) return { ok: false, reason: "provider", message: SUBSCRIPTION_MESSAGES.cancelFailed };
   }
   await prisma().$transaction(async (tx: Db) => {
-    const moved = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "cancelled", cancelledAt: now, retryAt: null } });
+    const moved = await tx.planPurchase.updateMany({
+      where: { id: purchase.id, status: "active" },
+      data: { status: "cancelled", cancelledAt: now, retryAt: null },
+    });
     if (!moved.count) return;
     await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: accessUntil } });
-    await queueMail(tx, { to: user.email, kind: "plan-cancelled", data: { userId: user.id, firstName: user.firstName, planId: purchase.planId, accessUntil: accessUntil.toISOString() } });
+    await queueMail(tx, {
+      to: user.email,
+      kind: "plan-cancelled",
+      data: { userId: user.id, firstName: user.firstName, planId: purchase.planId, accessUntil: accessUntil.toISOString() },
+    });
   });
   return { ok: true, accessUntil, message: cancelledMessage(accessUntil) };
 }
@@ -247,7 +329,8 @@ export async function resumePlan(user: Member, now = new Date(), options: { prov
   const view = current.purchase;
   if (!view || view.status !== "cancelled") return { ok: false, reason: "nothing", message: SUBSCRIPTION_MESSAGES.nothingToResume };
   const purchase = await prisma().planPurchase.findUniqueOrThrow({ where: { id: view.id } });
-  if (current.planId === "free" || !purchase.nextDueAt || purchase.nextDueAt <= now) return { ok: false, reason: "ended", message: SUBSCRIPTION_MESSAGES.resumeEnded };
+  if (current.planId === "free" || !purchase.nextDueAt || purchase.nextDueAt <= now)
+    return { ok: false, reason: "ended", message: SUBSCRIPTION_MESSAGES.resumeEnded };
   const planId = planIdOf(purchase.planId);
   const amounts = purchaseAmounts(purchase);
   if (purchase.stripeSubscriptionId) {
@@ -268,16 +351,30 @@ export async function resumePlan(user: Member, now = new Date(), options: { prov
   const nextDueAt = purchase.nextDueAt;
   const amount = amounts[purchase.instalmentsPaid] ?? 0;
   await prisma().$transaction(async (tx: Db) => {
-    const moved = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "cancelled" }, data: { status: "active", cancelledAt: null, retryAt: null } });
+    const moved = await tx.planPurchase.updateMany({
+      where: { id: purchase.id, status: "cancelled" },
+      data: { status: "active", cancelledAt: null, retryAt: null },
+    });
     if (!moved.count) return;
     await tx.user.update({ where: { id: user.id }, data: { subscriptionExpiryDate: graceAfter(nextDueAt) } });
     await queueMail(tx, {
       to: user.email,
       kind: "plan-resumed",
-      data: { userId: user.id, firstName: user.firstName, planId, amount, number: purchase.instalmentsPaid + 1, count: purchase.instalmentCount, nextDueAt: nextDueAt.toISOString() },
+      data: {
+        userId: user.id,
+        firstName: user.firstName,
+        planId,
+        amount,
+        number: purchase.instalmentsPaid + 1,
+        count: purchase.instalmentCount,
+        nextDueAt: nextDueAt.toISOString(),
+      },
     });
   });
-  return { ok: true, message: SUBSCRIPTION_MESSAGES.resumed(`${purchase.instalmentsPaid + 1} of ${purchase.instalmentCount}`, formatPence(amount), formatLongDate(nextDueAt)) };
+  return {
+    ok: true,
+    message: SUBSCRIPTION_MESSAGES.resumed(`${purchase.instalmentsPaid + 1} of ${purchase.instalmentCount}`, formatPence(amount), formatLongDate(nextDueAt)),
+  };
 }
 
 function cancelledMessage(until: Date | null) {

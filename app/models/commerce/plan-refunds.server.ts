@@ -16,10 +16,18 @@ export type TakenPayment = { paymentId: string; amount: number; subscriptionId: 
  * refund the same refund), and a second subscription ended at once so it takes nothing more. If Stripe
  * cannot be reached the row stays "refunding": the webhook is answered "retry" and the server tries again.
  */
-export async function refundSecondPayment(planPaymentId: string, taken: TakenPayment, provider: PaymentProvider): Promise<{ refunded: boolean; message: string }> {
-  await prisma().planRefund.createMany({ data: [{ planPaymentId, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount }], skipDuplicates: true });
+export async function refundSecondPayment(
+  planPaymentId: string,
+  taken: TakenPayment,
+  provider: PaymentProvider,
+): Promise<{ refunded: boolean; message: string }> {
+  await prisma().planRefund.createMany({
+    data: [{ planPaymentId, paymentId: taken.paymentId, subscriptionId: taken.subscriptionId, amount: taken.amount }],
+    skipDuplicates: true,
+  });
   const record = await prisma().planRefund.findUniqueOrThrow({ where: { paymentId: taken.paymentId } });
-  if (record.status === "refunding" && !(await finishPlanRefund(record, provider))) return { refunded: false, message: SUBSCRIPTION_MESSAGES.secondPaymentRefundPending };
+  if (record.status === "refunding" && !(await finishPlanRefund(record, provider)))
+    return { refunded: false, message: SUBSCRIPTION_MESSAGES.secondPaymentRefundPending };
   console.warn(`Plan payment ${planPaymentId} was paid twice: ${taken.paymentId} refunded`);
   return { refunded: true, message: SUBSCRIPTION_MESSAGES.secondPaymentRefunded };
 }
@@ -44,7 +52,10 @@ export async function finishPlanRefund(record: RefundRecord, provider: PaymentPr
   await prisma().$transaction(async (tx) => {
     const moved = await tx.planRefund.updateMany({ where: { id: record.id, status: "refunding" }, data: { status: "refunded", refundId } });
     if (!moved.count) return;
-    const refund = await tx.planRefund.findUniqueOrThrow({ where: { id: record.id }, include: { planPayment: { include: { purchase: { include: { user: { select: { id: true, email: true, firstName: true } } } } } } } });
+    const refund = await tx.planRefund.findUniqueOrThrow({
+      where: { id: record.id },
+      include: { planPayment: { include: { purchase: { include: { user: { select: { id: true, email: true, firstName: true } } } } } } },
+    });
     const { purchase } = refund.planPayment;
     if (!purchase.user) return;
     await queueMail(tx, {

@@ -1,6 +1,18 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
-import { ENDOWMENT_PERCENT, INSTALMENT_GRACE_DAYS, instalments, isPaidPlan, planCredit, PLAN_ORDER, PLANS, type PaymentType, type PlanHolding, type PlanId, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
+import {
+  ENDOWMENT_PERCENT,
+  INSTALMENT_GRACE_DAYS,
+  instalments,
+  isPaidPlan,
+  planCredit,
+  PLAN_ORDER,
+  PLANS,
+  type PaymentType,
+  type PlanHolding,
+  type PlanId,
+  SUBSCRIPTION_MESSAGES,
+} from "~/utils/plans";
 import { queueMail } from "../mail.server";
 
 // Permanence plans paid for real (commerce-and-accounts.md §2 "Subscription", §4 "Subscription purchase",
@@ -97,7 +109,12 @@ export async function subscriptionOf(db: Db, user: Pick<Member, "id" | "subscrip
 }
 
 /** The amounts of a purchase's payments: the instalments of its plan, or one payment of what it costs. */
-export function purchaseAmounts(purchase: { planId: string; paymentType: string; instalmentCount: number; payments?: { number: number; amount: number }[] }): number[] {
+export function purchaseAmounts(purchase: {
+  planId: string;
+  paymentType: string;
+  instalmentCount: number;
+  payments?: { number: number; amount: number }[];
+}): number[] {
   if (purchase.paymentType === "monthly") return instalments(PLANS[planIdOf(purchase.planId)]);
   const first = purchase.payments?.find((p) => p.number === 1);
   return [first?.amount ?? PLANS[planIdOf(purchase.planId)].pricePence];
@@ -138,7 +155,10 @@ export function planOffers(subscription: SubscriptionView): Partial<Record<PlanI
 
 export function holdingOf(subscription: SubscriptionView): PlanHolding {
   const { purchase } = subscription;
-  return { planId: subscription.planId, purchase: purchase && subscription.planId !== "free" ? { planId: purchase.planId, paymentType: purchase.paymentType, paidPence: purchase.paidPence } : null };
+  return {
+    planId: subscription.planId,
+    purchase: purchase && subscription.planId !== "free" ? { planId: purchase.planId, paymentType: purchase.paymentType, paidPence: purchase.paidPence } : null,
+  };
 }
 
 function offerFrom(holding: PlanHolding, planId: PlanId): PlanOffer | { refused: string } {

@@ -9,7 +9,11 @@ const api = apiRoute({
     access: "admin",
     handle: async () => {
       const status = await newsStatus();
-      return { count: status.count, feeds: status.feeds, lastFetch: status.lastFetch && { ...status.lastFetch, startedAt: status.lastFetch.startedAt.toISOString() } };
+      return {
+        count: status.count,
+        feeds: status.feeds,
+        lastFetch: status.lastFetch && { ...status.lastFetch, startedAt: status.lastFetch.startedAt.toISOString() },
+      };
     },
   }),
 });

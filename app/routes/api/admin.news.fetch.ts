@@ -16,7 +16,14 @@ const api = apiRoute({
       failingAs(NEWS_MESSAGES.failed, async () => {
         const result = await fetchNewsAsAdmin({ id: user.id, email: user.email, isAdmin: true, ip: clientIp(request) });
         if (result.ok) {
-          return { message: NEWS_MESSAGES.fetched, added: result.added, memorialsCreated: result.memorials.length, memorials: result.memorials, feedsRead: result.feedsRead, failures: result.failures };
+          return {
+            message: NEWS_MESSAGES.fetched,
+            added: result.added,
+            memorialsCreated: result.memorials.length,
+            memorials: result.memorials,
+            feedsRead: result.feedsRead,
+            failures: result.failures,
+          };
         }
         if (result.reason === "no-feeds") return apiError(409, result.message, { feeds: 0 });
         return apiError(502, result.message, { failures: result.failures });

@@ -16,7 +16,11 @@ const patchSchema = z.object({
 
 function refusal(result: Exclude<AdminUserResult, { ok: true }>) {
   if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.userNotFound);
-  return apiError(409, result.reason === "last-admin" ? ADMIN_MESSAGES.lastAdmin : result.reason === "own-rights" ? ADMIN_MESSAGES.ownRights : ADMIN_MESSAGES.ownAccount, { reason: result.reason });
+  return apiError(
+    409,
+    result.reason === "last-admin" ? ADMIN_MESSAGES.lastAdmin : result.reason === "own-rights" ? ADMIN_MESSAGES.ownRights : ADMIN_MESSAGES.ownAccount,
+    { reason: result.reason },
+  );
 }
 
 const api = apiRoute({

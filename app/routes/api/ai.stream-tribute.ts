@@ -35,7 +35,11 @@ async function streamTribute(request: Request, viewer: PublicUser | null, { memo
 
   const provider = getWritingProvider();
   const facts = tributeFactsFor(lookup.memorial, assistant);
-  const pieces = provider.streamTribute?.(facts) ?? (async function* () { yield await provider.tribute(facts); })();
+  const pieces =
+    provider.streamTribute?.(facts) ??
+    (async function* () {
+      yield await provider.tribute(facts);
+    })();
   const iterator = pieces[Symbol.asyncIterator]();
   // The first piece is awaited before answering, so a writer that is down gets a proper 502 { message }.
   let next: IteratorResult<string> | null;

@@ -69,7 +69,8 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("cache-control")).toBe("private, no-store");
       expect(res.json).toMatchObject({ provider: "offline", providerLabel: OFFLINE });
-      for (const fact of ["Edith Hart", "4 March 1950", "12 January 2023", "Royal Infirmary", "kind, generous and funny"]) expect(res.json.biography).toContain(fact);
+      for (const fact of ["Edith Hart", "4 March 1950", "12 January 2023", "Royal Infirmary", "kind, generous and funny"])
+        expect(res.json.biography).toContain(fact);
     });
 
     it("answers 401 to a visitor", async () => {
@@ -92,7 +93,14 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
 
     it("answers 413 to a body over the bound, and 415 to one that is not JSON", async () => {
       expectJsonError(await owner.post("/api/ai/generate-biography", { ...biographyBody, personalStory: "x".repeat(25_000) }), 413, AI_MESSAGES.tooLarge);
-      expectJsonError(await owner.request("POST", "/api/ai/generate-biography", { body: "firstName=Edith", headers: { "Content-Type": "application/x-www-form-urlencoded" } }), 415, /JSON/);
+      expectJsonError(
+        await owner.request("POST", "/api/ai/generate-biography", {
+          body: "firstName=Edith",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }),
+        415,
+        /JSON/,
+      );
     });
 
     it("answers 405 to other methods", async () => {
@@ -189,7 +197,11 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
     it("checks the fields like the form does, and answers 405 to GET", async () => {
       const res = await visitor().post("/api/ai/stream-tribute", { memorialId: publicId, ...assistant, memories: " " });
       expectJsonError(res, 400, AI_MESSAGES.missingFieldsTitle);
-      expectJsonError(await visitor().post("/api/ai/stream-tribute", { memorialId: publicId, ...assistant, memories: "m".repeat(1501) }), 400, /at most 1,500 characters/);
+      expectJsonError(
+        await visitor().post("/api/ai/stream-tribute", { memorialId: publicId, ...assistant, memories: "m".repeat(1501) }),
+        400,
+        /at most 1,500 characters/,
+      );
       expectJsonError(await visitor().get("/api/ai/stream-tribute"), 405, "Method not allowed");
     });
   });
@@ -215,14 +227,23 @@ describe("with OPENAI_API_KEY (the real openai package, a local chat-completions
     openai.behave({ reply: "Edith Hart was born on 4 March 1950." });
     const res = await owner.post("/api/ai/generate-biography", biographyBody);
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ biography: "Edith Hart was born on 4 March 1950.", provider: "openai", providerLabel: "Written by AI (test-model) from the details you gave" });
+    expect(res.json).toEqual({
+      biography: "Edith Hart was born on 4 March 1950.",
+      provider: "openai",
+      providerLabel: "Written by AI (test-model) from the details you gave",
+    });
     expect(openai.lastMessages().user).toContain("Date of birth: 4 March 1950");
   });
 
   it("streams the model's pieces and gives it the memorial's own details", async () => {
     const pieces = ["As Edith's ", "granddaughter, ", "I remember the bread."];
     openai.behave({ reply: pieces.join(""), pieces });
-    const res = await client(server.url).post("/api/ai/stream-tribute", { memorialId: publicId, relationship: "granddaughter", tone: "warm", memories: "The bread." });
+    const res = await client(server.url).post("/api/ai/stream-tribute", {
+      memorialId: publicId,
+      relationship: "granddaughter",
+      tone: "warm",
+      memories: "The bread.",
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.text).toBe(pieces.join(""));
     const { user } = openai.lastMessages();
@@ -244,7 +265,15 @@ describe("with OPENAI_API_KEY (the real openai package, a local chat-completions
     // without JavaScript posts it: multipart, same origin, everything typed so far.
     const post = async () => {
       const form = new FormData();
-      for (const [name, value] of Object.entries({ ...biographyBody, title: "Nurse of Whitby", visibility: "friends", category: "individual", biography: "", intent: "ai-biography" })) form.append(name, value);
+      for (const [name, value] of Object.entries({
+        ...biographyBody,
+        title: "Nurse of Whitby",
+        visibility: "friends",
+        category: "individual",
+        biography: "",
+        intent: "ai-biography",
+      }))
+        form.append(name, value);
       const encoded = new Response(form);
       const body = new Uint8Array(await encoded.arrayBuffer());
       return owner.request("POST", "/memorials/create", { body, headers: { "Content-Type": encoded.headers.get("content-type")!, Origin: server.url } });

@@ -326,7 +326,11 @@ describe("PUT /api/auth/change-password", () => {
 
   it("answers 400 when the current password is wrong, and changes nothing", async () => {
     const { api, email } = await member("cp-wrong");
-    expectJsonError(await api.put("/api/auth/change-password", { currentPassword: "Not1theone", newPassword: NEW_PASSWORD }), 400, "Current password is incorrect");
+    expectJsonError(
+      await api.put("/api/auth/change-password", { currentPassword: "Not1theone", newPassword: NEW_PASSWORD }),
+      400,
+      "Current password is incorrect",
+    );
     expect((await newClient().post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
   });
 
@@ -358,7 +362,10 @@ describe("PUT /api/auth/change-password", () => {
 });
 
 describe("PUT /api/auth/profile-picture", () => {
-  const png = () => sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 180, g: 120, b: 90 } } }).png().toBuffer();
+  const png = () =>
+    sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 180, g: 120, b: 90 } } })
+      .png()
+      .toBuffer();
 
   it("answers 401 when signed out", async () => {
     const image = `data:image/png;base64,${(await png()).toString("base64")}`;
@@ -391,7 +398,9 @@ describe("PUT /api/auth/profile-picture", () => {
   it("refuses a 6 MB image as 413 File too large", async () => {
     const { api } = await sharedMember("picture-bad");
     const [width, height] = [1500, 1400]; // 6.3 MB of incompressible pixels
-    const big = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeGreaterThan(6_000_000);
     const res = await api.put("/api/auth/profile-picture", { profileImage: `data:image/png;base64,${big.toString("base64")}` });
     expectJsonError(res, 413, "File too large: Please select an image smaller than 5MB");

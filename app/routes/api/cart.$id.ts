@@ -12,7 +12,7 @@ const api = apiRoute({
     body: apiUpdateCartSchema,
     handle: async ({ user, params, body }) => {
       const result = await setCartQuantity(user, params.id ?? "", body.quantity);
-      return result.ok ? result.item ?? {} : cartFailure(result);
+      return result.ok ? (result.item ?? {}) : cartFailure(result);
     },
   }),
   DELETE: endpoint({

@@ -25,7 +25,12 @@ const api = apiRoute({
         if (!user && honeypotFilled(body[HONEYPOT_FIELD])) return apiError(400, CONTACT_MESSAGES.honeypot);
         const result = await sendContactMessage(body, { user, ip: clientIp(request) });
         if (!result.ok) return refusalAnswer(result, CONTACT_MESSAGES.failed);
-        return created({ ...result.message, createdAt: result.message.createdAt.toISOString(), message: CONTACT_MESSAGES.sentTitle, description: SUPPORT_REPLY_TIME });
+        return created({
+          ...result.message,
+          createdAt: result.message.createdAt.toISOString(),
+          message: CONTACT_MESSAGES.sentTitle,
+          description: SUPPORT_REPLY_TIME,
+        });
       }),
   }),
 });

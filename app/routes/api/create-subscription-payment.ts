@@ -16,7 +16,15 @@ const api = apiRoute({
       const result = await startPlanPurchase(user, body.planId, body.paymentType ?? "full", { testCard: body.testCard });
       if (!result.ok) return apiError(result.reason === "provider" ? 502 : 400, result.message);
       const provider = getPaymentProvider();
-      return { clientSecret: result.clientSecret, paymentIntentId: result.paymentId, amount: result.amountPence, currency: "gbp", provider: provider.name, isTest: provider.isTest, publishableKey: provider.publishableKey };
+      return {
+        clientSecret: result.clientSecret,
+        paymentIntentId: result.paymentId,
+        amount: result.amountPence,
+        currency: "gbp",
+        provider: provider.name,
+        isTest: provider.isTest,
+        publishableKey: provider.publishableKey,
+      };
     },
   }),
 });

@@ -132,7 +132,9 @@ describe("feedback", () => {
 
   it("refuses a body that is not JSON", async () => {
     const { api } = await member();
-    expect((await api.request("POST", "/api/feedback", { body: "type=ux_feedback", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(415);
+    expect(
+      (await api.request("POST", "/api/feedback", { body: "type=ux_feedback", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status,
+    ).toBe(415);
     const malformed = await api.request("POST", "/api/feedback", { body: "{", headers: { "Content-Type": "application/json" } });
     expect(malformed.status).toBe(400);
     expect(malformed.json.message).toBe("The request body is not valid JSON");

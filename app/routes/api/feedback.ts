@@ -41,7 +41,9 @@ const api = apiRoute({
   GET: endpoint({
     access: "member",
     handle: async ({ user, url }) =>
-      (user.isAdmin && url.searchParams.get("mine") !== "true" ? await listAllFeedbackForApi(apiWindow(url)) : await listOwnFeedback(user.id)).map(toApiFeedback),
+      (user.isAdmin && url.searchParams.get("mine") !== "true" ? await listAllFeedbackForApi(apiWindow(url)) : await listOwnFeedback(user.id)).map(
+        toApiFeedback,
+      ),
   }),
   POST: endpoint({
     access: "member",

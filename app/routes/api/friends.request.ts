@@ -15,7 +15,14 @@ const api = apiRoute({
       failingAs(FRIEND_MESSAGES.requestFailed, async () => {
         const result = await sendFriendRequest(user, body.receiverId);
         if (!result.ok) return refusalAnswer(result, FRIEND_MESSAGES.requestFailed);
-        return created({ id: result.requestId, senderId: user.id, receiverId: result.receiver.id, status: "pending", receiver: toApiPerson(result.receiver), message: "Friend request sent" });
+        return created({
+          id: result.requestId,
+          senderId: user.id,
+          receiverId: result.receiver.id,
+          status: "pending",
+          receiver: toApiPerson(result.receiver),
+          message: "Friend request sent",
+        });
       }),
   }),
 });

@@ -14,7 +14,12 @@ const api = apiRoute({
       failingAs(FRIEND_MESSAGES.respondFailed, async () => {
         const result = await respondToFriendRequest(user.id, params.id ?? "", body.response);
         if (!result.ok) return refusalAnswer(result, FRIEND_MESSAGES.respondFailed);
-        return { id: params.id, status: result.status, sender: toApiPerson(result.sender), message: result.status === "accepted" ? "Friend request accepted" : "Friend request rejected" };
+        return {
+          id: params.id,
+          status: result.status,
+          sender: toApiPerson(result.sender),
+          message: result.status === "accepted" ? "Friend request accepted" : "Friend request rejected",
+        };
       }),
   }),
 });

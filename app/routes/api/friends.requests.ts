@@ -12,10 +12,20 @@ const api = apiRoute({
     handle: async ({ user, url }) => {
       const direction = url.searchParams.get("direction") ?? "received";
       if (direction === "sent") {
-        return (await listSentRequests(user.id)).map((r) => ({ id: r.id, status: "pending", createdAt: r.createdAt.toISOString(), receiver: toApiPerson(r.receiver) }));
+        return (await listSentRequests(user.id)).map((r) => ({
+          id: r.id,
+          status: "pending",
+          createdAt: r.createdAt.toISOString(),
+          receiver: toApiPerson(r.receiver),
+        }));
       }
       if (direction !== "received") return apiError(400, "direction must be received or sent");
-      return (await listReceivedRequests(user.id)).map((r) => ({ id: r.id, status: "pending", createdAt: r.createdAt.toISOString(), sender: toApiPerson(r.sender) }));
+      return (await listReceivedRequests(user.id)).map((r) => ({
+        id: r.id,
+        status: "pending",
+        createdAt: r.createdAt.toISOString(),
+        sender: toApiPerson(r.sender),
+      }));
     },
   }),
 });

@@ -24,14 +24,21 @@ const expectError = (res: ApiResponse, status: number, message: string) => {
   expect(res.json.message).toBe(message);
 };
 
-const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: "#88a" } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 40, height: 30, channels: 3, background: "#88a" } })
+    .png()
+    .toBuffer();
 
 describe("friends over HTTP", () => {
   it("search, request, accept; the friends-only memorial opens on page, file and /api; remove closes it again", async () => {
     const ann = await member("Ann");
     const bob = await member("Bob");
     const memorial = (await bob.api.post("/api/memorials", { firstName: "Friends", lastName: "Only", visibility: "friends", isPublished: true })).json;
-    const media = await bob.api.post(`/api/memorials/${memorial.id}/media`, { mediaData: `data:image/png;base64,${(await png()).toString("base64")}`, fileName: "p.png", fileType: "image/png" });
+    const media = await bob.api.post(`/api/memorials/${memorial.id}/media`, {
+      mediaData: `data:image/png;base64,${(await png()).toString("base64")}`,
+      fileName: "p.png",
+      fileType: "image/png",
+    });
     expect(media.status).toBe(201);
     const closed = async () => {
       expect((await ann.api.get(`/memorials/${memorial.id}`)).status).toBe(403);
@@ -42,17 +49,38 @@ describe("friends over HTTP", () => {
 
     const search = await ann.api.get(`/api/friends/search?email=${encodeURIComponent(bob.email.toUpperCase())}`);
     expect(search.status).toBe(200);
-    expect(search.json).toEqual([{ id: bob.id, firstName: "Bob", lastName: "Friend", email: bob.email, profileImageUrl: null, friendshipStatus: "none", requestId: null, requestAllowedFrom: null }]);
+    expect(search.json).toEqual([
+      {
+        id: bob.id,
+        firstName: "Bob",
+        lastName: "Friend",
+        email: bob.email,
+        profileImageUrl: null,
+        friendshipStatus: "none",
+        requestId: null,
+        requestAllowedFrom: null,
+      },
+    ]);
 
     const sent = await ann.api.post("/api/friends/request", { receiverId: bob.id });
     expect(sent.status).toBe(201);
     expect(sent.json).toMatchObject({ senderId: ann.id, receiverId: bob.id, status: "pending" });
     expect((await ann.api.get(`/api/friends/search?email=${bob.email}`)).json[0]).toMatchObject({ friendshipStatus: "pending_sent", requestId: sent.json.id });
-    expect((await bob.api.get(`/api/friends/search?email=${ann.email}`)).json[0]).toMatchObject({ friendshipStatus: "pending_received", requestId: sent.json.id });
+    expect((await bob.api.get(`/api/friends/search?email=${ann.email}`)).json[0]).toMatchObject({
+      friendshipStatus: "pending_received",
+      requestId: sent.json.id,
+    });
     expect((await ann.api.get("/api/friends/requests?direction=sent")).json.map((r: { id: string }) => r.id)).toEqual([sent.json.id]);
 
     const requests = await bob.api.get("/api/friends/requests");
-    expect(requests.json).toEqual([{ id: sent.json.id, status: "pending", createdAt: expect.any(String), sender: { id: ann.id, firstName: "Ann", lastName: "Friend", email: ann.email, profileImageUrl: null } }]);
+    expect(requests.json).toEqual([
+      {
+        id: sent.json.id,
+        status: "pending",
+        createdAt: expect.any(String),
+        sender: { id: ann.id, firstName: "Ann", lastName: "Friend", email: ann.email, profileImageUrl: null },
+      },
+    ]);
     // Only the receiver answers.
     expectError(await ann.api.post(`/api/friends/requests/${sent.json.id}/respond`, { response: "accepted" }), 404, FRIEND_MESSAGES.respondFailed);
     const accepted = await bob.api.post(`/api/friends/requests/${sent.json.id}/respond`, { response: "accepted" });
@@ -65,7 +93,9 @@ describe("friends over HTTP", () => {
     expect((await ann.api.get(`/api/memorials/${memorial.id}`)).status).toBe(200);
     expect((await ann.api.get(`/api/memorials?userId=${bob.id}`)).json.map((m: { id: string }) => m.id)).toContain(memorial.id);
     const friends = await ann.api.get("/api/friends");
-    expect(friends.json).toEqual([{ id: bob.id, firstName: "Bob", lastName: "Friend", email: bob.email, profileImageUrl: null, friendsSince: expect.any(String) }]);
+    expect(friends.json).toEqual([
+      { id: bob.id, firstName: "Bob", lastName: "Friend", email: bob.email, profileImageUrl: null, friendsSince: expect.any(String) },
+    ]);
     expect(friends.headers.get("x-total-count")).toBe("1");
     expect(friends.headers.get("cache-control")).toBe("private, no-store");
     expect((await bob.api.get("/api/friends")).json.map((f: { id: string }) => f.id)).toEqual([ann.id]);
@@ -122,7 +152,13 @@ describe("friends over HTTP", () => {
     const visitor = client(server.url);
     expectError(await visitor.get("/api/friends/search?email=a@example.test"), 401, FRIEND_MESSAGES.searchSignIn);
     expectError(await visitor.post("/api/friends/request", { receiverId: "x" }), 401, FRIEND_MESSAGES.requestSignIn);
-    for (const [method, path] of [["GET", "/api/friends"], ["GET", "/api/friends/requests"], ["POST", "/api/friends/requests/x/respond"], ["DELETE", "/api/friends/x"], ["DELETE", "/api/friends/requests/x"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/friends"],
+      ["GET", "/api/friends/requests"],
+      ["POST", "/api/friends/requests/x/respond"],
+      ["DELETE", "/api/friends/x"],
+      ["DELETE", "/api/friends/requests/x"],
+    ]) {
       expect((await visitor.request(method, path, method === "POST" ? { json: { response: "accepted" } } : {})).status, path).toBe(401);
     }
 

@@ -19,7 +19,12 @@ const bodySchema = z.object({
   fileName: z.string().max(500).optional().nullable(),
   fileType: z.string().max(200).optional().nullable(),
   order: z.number({ error: "order must be a whole number" }).int("order must be a whole number").min(0).max(10_000).optional().nullable(),
-  caption: text().trim().max(500, "The caption can be at most 500 characters").optional().nullable().transform((v) => v || null),
+  caption: text()
+    .trim()
+    .max(500, "The caption can be at most 500 characters")
+    .optional()
+    .nullable()
+    .transform((v) => v || null),
 });
 
 const api = apiRoute({

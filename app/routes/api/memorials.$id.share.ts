@@ -12,7 +12,11 @@ const SHARE_TYPE = "shareType must be facebook, twitter or copy_link";
 
 const bodySchema = z.object({
   shareType: z.enum(SHARE_TYPES, { error: SHARE_TYPE }),
-  shareData: z.json().refine((v) => !jsonHasControlCharacters(v), TEXT_MESSAGES.control).optional().nullable(),
+  shareData: z
+    .json()
+    .refine((v) => !jsonHasControlCharacters(v), TEXT_MESSAGES.control)
+    .optional()
+    .nullable(),
 });
 
 const api = apiRoute({

@@ -24,7 +24,10 @@ const api = apiRoute({
       const pageNumber = parsePageNumber(url.searchParams.get("page"));
       if (pageNumber === null) return apiError(400, PAGE_NUMBER_MESSAGE);
       const page = await listApprovedTributes(memorial.id, pageNumber);
-      return json(page.items.map((t) => ({ ...t, memorialId: memorial.id })), { headers: { "X-Total-Count": String(page.total) } });
+      return json(
+        page.items.map((t) => ({ ...t, memorialId: memorial.id })),
+        { headers: { "X-Total-Count": String(page.total) } },
+      );
     },
   }),
   POST: endpoint({

@@ -35,7 +35,8 @@ const api = apiRoute({
         if (error instanceof MemorialDatesError) return "dates" as const;
         throw error;
       });
-      if (updated === "dates") return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
+      if (updated === "dates")
+        return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
       return updated ? toApiMemorial(updated) : memorialNotFound();
     },
   }),

@@ -16,7 +16,9 @@ import { client, startServer, type ApiResponse, type Client, type TestServer } f
 // runs where the server gets the throw-away PostgreSQL cluster (test/http.ts), not on PGlite.
 
 const postgresUrl = inject("postgresUrl");
-const skipReason = postgresUrl ? null : `Memorial /api HTTP tests skipped: they set up friends and admins with SQL on PostgreSQL. ${inject("postgresSkipReason") ?? ""}`;
+const skipReason = postgresUrl
+  ? null
+  : `Memorial /api HTTP tests skipped: they set up friends and admins with SQL on PostgreSQL. ${inject("postgresSkipReason") ?? ""}`;
 if (skipReason) console.warn(skipReason);
 
 const PASSWORD = "Correct1horse";
@@ -26,7 +28,10 @@ type ViewerName = "owner" | "friend" | "other" | "visitor" | "admin";
 type Member = { api: Client; id: string; email: string };
 
 const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.test`;
-const png = (background = { r: 180, g: 120, b: 90 }) => sharp({ create: { width: 64, height: 48, channels: 3, background } }).png().toBuffer();
+const png = (background = { r: 180, g: 120, b: 90 }) =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background } })
+    .png()
+    .toBuffer();
 const pngDataUrl = async () => `data:image/png;base64,${(await png()).toString("base64")}`;
 
 const expectJsonError = (res: ApiResponse, status: number, message?: string) => {
@@ -69,7 +74,16 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
   }
 
   async function createMemorial(api: Client, fields: Record<string, unknown> = {}) {
-    const res = await api.post("/api/memorials", { firstName: "Mary", lastName: "Jones", dateOfBirth: "1940-02-03", dateOfPassing: "2020-05-06", biography: "A kind woman.", visibility: "public", isPublished: true, ...fields });
+    const res = await api.post("/api/memorials", {
+      firstName: "Mary",
+      lastName: "Jones",
+      dateOfBirth: "1940-02-03",
+      dateOfPassing: "2020-05-06",
+      biography: "A kind woman.",
+      visibility: "public",
+      isPublished: true,
+      ...fields,
+    });
     expect(res.status, res.text).toBe(201);
     return res.json as { id: string; userId: string; viewCount: number; [field: string]: unknown };
   }
@@ -231,9 +245,29 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
 
   describe("POST /api/memorials", () => {
     it("creates the memorial for the caller whatever userId the body names (201)", async () => {
-      const res = await people.other.api.post("/api/memorials", { title: "", firstName: " John ", lastName: "Smith", dateOfBirth: "", dateOfPassing: null, biography: "", visibility: "private", isPublished: false, userId: people.owner.id });
+      const res = await people.other.api.post("/api/memorials", {
+        title: "",
+        firstName: " John ",
+        lastName: "Smith",
+        dateOfBirth: "",
+        dateOfPassing: null,
+        biography: "",
+        visibility: "private",
+        isPublished: false,
+        userId: people.owner.id,
+      });
       expect(res.status, res.text).toBe(201);
-      expect(res.json).toMatchObject({ userId: people.other.id, title: "John Smith", firstName: "John", dateOfBirth: null, dateOfPassing: null, biography: null, visibility: "private", isPublished: false, viewCount: 0 });
+      expect(res.json).toMatchObject({
+        userId: people.other.id,
+        title: "John Smith",
+        firstName: "John",
+        dateOfBirth: null,
+        dateOfPassing: null,
+        biography: null,
+        visibility: "private",
+        isPublished: false,
+        viewCount: 0,
+      });
       expect(await count(`SELECT count(*) FROM memorials WHERE id = $1 AND "userId" = $2`, [res.json.id, people.other.id])).toBe(1);
     });
 
@@ -244,9 +278,18 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
     });
 
     it("refuses dates in the wrong order or in the future", async () => {
-      const backwards = await people.other.api.post("/api/memorials", { firstName: "A", lastName: "B", dateOfBirth: "2000-01-01", dateOfPassing: "1999-01-01" });
+      const backwards = await people.other.api.post("/api/memorials", {
+        firstName: "A",
+        lastName: "B",
+        dateOfBirth: "2000-01-01",
+        dateOfPassing: "1999-01-01",
+      });
       expectJsonError(backwards, 400, MEMORIAL_MESSAGES.passingBeforeBirth);
-      expectJsonError(await people.other.api.post("/api/memorials", { firstName: "A", lastName: "B", dateOfPassing: "2999-01-01" }), 400, MEMORIAL_MESSAGES.futureDate);
+      expectJsonError(
+        await people.other.api.post("/api/memorials", { firstName: "A", lastName: "B", dateOfPassing: "2999-01-01" }),
+        400,
+        MEMORIAL_MESSAGES.futureDate,
+      );
     });
 
     it("answers 401 when signed out and 403 for a cross-origin request, creating nothing", async () => {
@@ -263,7 +306,10 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       const [free, paid] = await Promise.all([register("free"), register("paid")]);
       await sql.query(`UPDATE users SET "subscriptionPlan" = 'forever' WHERE id = $1`, [paid.id]);
       for (const member of [free, paid]) {
-        await sql.query(`INSERT INTO memorials ("userId", title, "firstName", "lastName") SELECT $1, 'Bulk ' || n, 'Bulk', 'Memorial' FROM generate_series(1, 25) AS n`, [member.id]);
+        await sql.query(
+          `INSERT INTO memorials ("userId", title, "firstName", "lastName") SELECT $1, 'Bulk ' || n, 'Bulk', 'Memorial' FROM generate_series(1, 25) AS n`,
+          [member.id],
+        );
       }
       const refused = await free.api.post("/api/memorials", { firstName: "One", lastName: "Toomany" });
       expectJsonError(refused, 403, MEMORIAL_LIMIT_MESSAGE);
@@ -281,7 +327,15 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Partial", visibility: "friends" });
       const res = await people.owner.api.put(`/api/memorials/${memorial.id}`, { biography: "Loved the sea." });
       expect(res.status, res.text).toBe(200);
-      expect(res.json).toMatchObject({ id: memorial.id, biography: "Loved the sea.", firstName: "Mary", lastName: "Partial", dateOfBirth: "1940-02-03", visibility: "friends", isPublished: true });
+      expect(res.json).toMatchObject({
+        id: memorial.id,
+        biography: "Loved the sea.",
+        firstName: "Mary",
+        lastName: "Partial",
+        dateOfBirth: "1940-02-03",
+        visibility: "friends",
+        isPublished: true,
+      });
       expectJsonError(await people.owner.api.put(`/api/memorials/${memorial.id}`, { visibility: "everyone" }), 400, MEMORIAL_MESSAGES.visibility);
     });
 
@@ -349,7 +403,11 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
     it("removes the stored files with the memorial (its /media URLs answer 404 afterwards)", async () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Deleted" });
       const item = await uploadPhoto(people.owner.api, memorial.id);
-      const portrait = await people.owner.api.post(`/api/memorials/${memorial.id}/profile-image`, { imageData: await pngDataUrl(), fileName: "me.png", fileType: "image/png" });
+      const portrait = await people.owner.api.post(`/api/memorials/${memorial.id}/profile-image`, {
+        imageData: await pngDataUrl(),
+        fileName: "me.png",
+        fileType: "image/png",
+      });
       expect(portrait.status, portrait.text).toBe(200);
       const folder = path.join(dataDir, "uploads", "memorials", memorial.id);
       // Each photo: the original and three WebP widths, each with its content-type file.
@@ -408,8 +466,16 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expectJsonError(await api.put(`/api/memorials/${id}`, { firstName: "Hacked", visibility: "public" }), 404, "Memorial not found");
       expectJsonError(await api.put(`/api/memorials/${id}`, { profileImageUrl: null }), 404, "Memorial not found");
       expectJsonError(await api.delete(`/api/memorials/${id}`), 404, "Memorial not found");
-      expectJsonError(await api.post(`/api/memorials/${id}/media`, { mediaData: await pngDataUrl(), fileName: "x.png", fileType: "image/png", order: 1 }), 404, "Memorial not found");
-      expectJsonError(await api.post(`/api/memorials/${id}/profile-image`, { imageData: await pngDataUrl(), fileName: "x.png", fileType: "image/png" }), 404, "Memorial not found");
+      expectJsonError(
+        await api.post(`/api/memorials/${id}/media`, { mediaData: await pngDataUrl(), fileName: "x.png", fileType: "image/png", order: 1 }),
+        404,
+        "Memorial not found",
+      );
+      expectJsonError(
+        await api.post(`/api/memorials/${id}/profile-image`, { imageData: await pngDataUrl(), fileName: "x.png", fileType: "image/png" }),
+        404,
+        "Memorial not found",
+      );
       expectJsonError(await api.delete(`/api/memorials/media/${mediaId}`), 404, "Media not found");
       // Nor through the pages' forms: the edit screen's delete-photo confirmation, and the memorial's delete page.
       const form = { body: "", headers: { "Content-Type": "application/x-www-form-urlencoded" } };
@@ -427,7 +493,15 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       const res = await people.friend.api.get(`/api/memorials/${memorials.friends.id}/media`);
       expect(res.status).toBe(200);
       expect(res.json).toEqual([
-        { id: memorials.friends.mediaId, memorialId: memorials.friends.id, mediaUrl: memorials.friends.mediaUrl, mediaType: "image/png", caption: null, order: 0, createdAt: expect.any(String) },
+        {
+          id: memorials.friends.mediaId,
+          memorialId: memorials.friends.id,
+          mediaUrl: memorials.friends.mediaUrl,
+          mediaType: "image/png",
+          caption: null,
+          order: 0,
+          createdAt: expect.any(String),
+        },
       ]);
       expectJsonError(await visitor.get(`/api/memorials/${memorials.friends.id}/media`), 404, "Memorial not found");
       expectJsonError(await people.other.api.get(`/api/memorials/${memorials.friends.id}/media`), 404, "Memorial not found");
@@ -437,18 +511,36 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
     it("takes bare base64 and a caption, and refuses a text file (415), malformed data (400) and an oversized body (413)", async () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Uploads" });
       const base = `/api/memorials/${memorial.id}`;
-      const bare = await people.owner.api.post(`${base}/media`, { mediaData: (await png()).toString("base64"), fileName: "p.png", fileType: "image/png", order: 3, caption: "At the beach" });
+      const bare = await people.owner.api.post(`${base}/media`, {
+        mediaData: (await png()).toString("base64"),
+        fileName: "p.png",
+        fileType: "image/png",
+        order: 3,
+        caption: "At the beach",
+      });
       expect(bare.status, bare.text).toBe(201);
       expect(bare.json).toMatchObject({ memorialId: memorial.id, mediaType: "image/png", caption: "At the beach", order: 3 });
 
       // Named and typed as a photo, but its bytes are text.
       const text = `data:image/png;base64,${Buffer.from("Just some text, not a photo at all.").toString("base64")}`;
-      expectJsonError(await people.owner.api.post(`${base}/media`, { mediaData: text, fileName: "notes.png", fileType: "image/png", order: 0 }), 415, MEDIA_MESSAGES.type);
+      expectJsonError(
+        await people.owner.api.post(`${base}/media`, { mediaData: text, fileName: "notes.png", fileType: "image/png", order: 0 }),
+        415,
+        MEDIA_MESSAGES.type,
+      );
       const plain = `data:text/plain;base64,${Buffer.from("hello").toString("base64")}`;
-      expectJsonError(await people.owner.api.post(`${base}/profile-image`, { imageData: plain, fileName: "a.txt", fileType: "text/plain" }), 415, MEDIA_MESSAGES.type);
+      expectJsonError(
+        await people.owner.api.post(`${base}/profile-image`, { imageData: plain, fileName: "a.txt", fileType: "text/plain" }),
+        415,
+        MEDIA_MESSAGES.type,
+      );
 
       for (const malformed of ["data:image/png;base64,@@not base64@@", "data:image/png,rawbytes", "   "]) {
-        expectJsonError(await people.owner.api.post(`${base}/media`, { mediaData: malformed, fileName: "x.png", fileType: "image/png", order: 0 }), 400, "Invalid media data");
+        expectJsonError(
+          await people.owner.api.post(`${base}/media`, { mediaData: malformed, fileName: "x.png", fileType: "image/png", order: 0 }),
+          400,
+          "Invalid media data",
+        );
         expectJsonError(await people.owner.api.post(`${base}/profile-image`, { imageData: malformed }), 400, "Invalid media data");
       }
       expectJsonError(await people.owner.api.post(`${base}/media`, { fileName: "x.png" }), 400, "Invalid media data");
@@ -465,9 +557,17 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
 
     it("sets the profile image and answers the memorial", async () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Portrait2" });
-      const res = await people.owner.api.post(`/api/memorials/${memorial.id}/profile-image`, { imageData: await pngDataUrl(), fileName: "me.png", fileType: "image/png" });
+      const res = await people.owner.api.post(`/api/memorials/${memorial.id}/profile-image`, {
+        imageData: await pngDataUrl(),
+        fileName: "me.png",
+        fileType: "image/png",
+      });
       expect(res.status, res.text).toBe(200);
-      expect(res.json).toMatchObject({ id: memorial.id, lastName: "Portrait2", profileImageUrl: expect.stringMatching(new RegExp(`^/media/memorials/${memorial.id}/[0-9a-f-]{36}/original\\.png$`)) });
+      expect(res.json).toMatchObject({
+        id: memorial.id,
+        lastName: "Portrait2",
+        profileImageUrl: expect.stringMatching(new RegExp(`^/media/memorials/${memorial.id}/[0-9a-f-]{36}/original\\.png$`)),
+      });
       expect((await visitor.get(res.json.profileImageUrl)).status).toBe(200);
     });
 
@@ -511,7 +611,12 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
     it("records a share by someone who may see the memorial, signed in or not (201)", async () => {
       const res = await people.friend.api.post(`/api/memorials/${memorials.friends.id}/share`, { shareType: "facebook", shareData: { from: "page" } });
       expect(res.status, res.text).toBe(201);
-      expect(res.json).toMatchObject({ memorialId: memorials.friends.id, sharedByUserId: people.friend.id, shareType: "facebook", shareData: { from: "page" } });
+      expect(res.json).toMatchObject({
+        memorialId: memorials.friends.id,
+        sharedByUserId: people.friend.id,
+        shareType: "facebook",
+        shareData: { from: "page" },
+      });
 
       // navigator.sendBeacon with a string sends text/plain.
       const beacon = await visitor.request("POST", `/api/memorials/${memorials.public.id}/share`, {
@@ -528,7 +633,10 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expectJsonError(await visitor.post(`/api/memorials/${memorials.friends.id}/share`, { shareType: "twitter" }), 404, "Memorial not found");
       expectJsonError(await people.other.api.post(`/api/memorials/${memorials.private.id}/share`, { shareType: "twitter" }), 404, "Memorial not found");
       expectJsonError(await people.owner.api.post(`/api/memorials/${memorials.private.id}/share`, { shareType: "myspace" }), 400);
-      expectJsonError(await people.owner.api.post(`/api/memorials/${memorials.private.id}/share`, undefined, { body: "not json", headers: { "Content-Type": "text/plain" } }), 400);
+      expectJsonError(
+        await people.owner.api.post(`/api/memorials/${memorials.private.id}/share`, undefined, { body: "not json", headers: { "Content-Type": "text/plain" } }),
+        400,
+      );
       expect(await shares(memorials.private.id)).toEqual([]);
     });
   });

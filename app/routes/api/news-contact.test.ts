@@ -20,7 +20,13 @@ let admin: Client;
 beforeAll(async () => {
   feeds = await startFeedServer();
   feeds.setItems("rss", [
-    { title: "Obituary: Gwendolen Arkwright", path: "/gwen", description: "Headmistress for thirty years.", published: "2026-11-22T09:00:00Z", image: "/img/gwen.png" },
+    {
+      title: "Obituary: Gwendolen Arkwright",
+      path: "/gwen",
+      description: "Headmistress for thirty years.",
+      published: "2026-11-22T09:00:00Z",
+      image: "/img/gwen.png",
+    },
     { title: "Village hall reopens after the floods", path: "/hall", published: "2026-11-21T09:00:00Z" },
   ]);
   // The demo data brings an administrator with a known password (README).
@@ -65,7 +71,19 @@ describe("news over HTTP", () => {
     expect(res.headers.get("cache-control")).toBe("public, no-cache");
     const dates = res.json.map((a: { publishedAt: string }) => Date.parse(a.publishedAt));
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
-    expect(Object.keys(res.json[0]).sort()).toEqual(["createdAt", "dateAdded", "description", "id", "personName", "publishedAt", "source", "title", "updatedAt", "url", "urlToImage"]);
+    expect(Object.keys(res.json[0]).sort()).toEqual([
+      "createdAt",
+      "dateAdded",
+      "description",
+      "id",
+      "personName",
+      "publishedAt",
+      "source",
+      "title",
+      "updatedAt",
+      "url",
+      "urlToImage",
+    ]);
     for (const a of res.json) expect(a.urlToImage === null || a.urlToImage.startsWith("/")).toBe(true);
     const again = await visitor.get("/api/news", { headers: { "If-None-Match": res.headers.get("etag")! } });
     expect(again.status).toBe(304);
@@ -84,7 +102,13 @@ describe("news over HTTP", () => {
     const before = (await visitor.get("/api/news")).headers.get("etag");
     const fetched = await admin.post("/api/admin/news/fetch");
     expect(fetched.status).toBe(200);
-    expect(fetched.json).toMatchObject({ message: NEWS_MESSAGES.fetched, added: 2, memorialsCreated: 1, feedsRead: 1, failures: [`The feed ${feeds.url}/down.xml answered 503 Service Unavailable.`] });
+    expect(fetched.json).toMatchObject({
+      message: NEWS_MESSAGES.fetched,
+      added: 2,
+      memorialsCreated: 1,
+      feedsRead: 1,
+      failures: [`The feed ${feeds.url}/down.xml answered 503 Service Unavailable.`],
+    });
     // The draft is the administrator's, unpublished: visitors cannot see it.
     const draftId = fetched.json.memorials[0].id;
     expect((await admin.get(`/api/memorials/${draftId}`)).json).toMatchObject({ firstName: "Gwendolen", lastName: "Arkwright", isPublished: false });
@@ -107,18 +131,34 @@ describe("news over HTTP", () => {
 
     // Fetched again: nothing new.
     expect((await admin.post("/api/admin/news/fetch")).json).toMatchObject({ added: 0, memorialsCreated: 0 });
-    expect((await admin.get("/api/admin/news/count")).json).toMatchObject({ count: 7, feeds: 2, lastFetch: { status: "partial", articlesAdded: 0, feedsFailed: 1 } });
+    expect((await admin.get("/api/admin/news/count")).json).toMatchObject({
+      count: 7,
+      feeds: 2,
+      lastFetch: { status: "partial", articlesAdded: 0, feedsFailed: 1 },
+    });
   });
 });
 
 describe("contact over HTTP", () => {
-  const valid = () => ({ name: "Ann Lee", email: `ann-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`, subject: "A question about plans", message: "Could you tell me more about the Forever plan?", type: "support" });
+  const valid = () => ({
+    name: "Ann Lee",
+    email: `ann-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+    subject: "A question about plans",
+    message: "Could you tell me more about the Forever plan?",
+    type: "support",
+  });
 
   it("stores the message as new and sends the acknowledgement and the support copy", async () => {
     const body = valid();
     const res = await client(server.url).post("/api/contact", body);
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ id: expect.any(String), status: "new", type: "support", message: CONTACT_MESSAGES.sentTitle, description: "We'll get back to you within 24 hours." });
+    expect(res.json).toMatchObject({
+      id: expect.any(String),
+      status: "new",
+      type: "support",
+      message: CONTACT_MESSAGES.sentTitle,
+      description: "We'll get back to you within 24 hours.",
+    });
     const [ack] = await mailTo(body.email, 1);
     // A visitor's address is not known to be theirs: nothing they wrote is repeated to it (issue 25 §7).
     expect(ack.subject).toBe("We have your message");
@@ -153,7 +193,10 @@ describe("contact over HTTP", () => {
     const page = await visitor.get("/contact");
     const stamp = /name="formStartedAt" value="([^"]+)"/.exec(page.text)![1];
     const post = (fields: Record<string, string>, who = visitor) =>
-      who.request("POST", "/contact", { body: new URLSearchParams({ ...valid(), formStartedAt: stamp, ...fields }).toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+      who.request("POST", "/contact", {
+        body: new URLSearchParams({ ...valid(), formStartedAt: stamp, ...fields }).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
     const quick = await post({});
     expect(quick.status).toBe(400);
     expect(quick.text).toContain("quicker than a person could fill it in");

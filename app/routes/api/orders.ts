@@ -12,7 +12,10 @@ const api = apiRoute({
   GET: endpoint({
     access: "member",
     handle: ({ user, url }) =>
-      listOrdersForApi(user.id, { limit: intParam(url.searchParams.get("limit"), 50, 1, 100), offset: intParam(url.searchParams.get("offset"), 0, 0, 1_000_000) }),
+      listOrdersForApi(user.id, {
+        limit: intParam(url.searchParams.get("limit"), 50, 1, 100),
+        offset: intParam(url.searchParams.get("offset"), 0, 0, 1_000_000),
+      }),
   }),
 });
 export const loader = api.loader;

@@ -75,7 +75,11 @@ describe("tributes and the memorial's access rules", () => {
   it("lets a visitor post to a public memorial, pending approval", async () => {
     const owner = await member();
     const id = await memorial(owner.id);
-    const res = await client(server.url).post(`/api/memorials/${id}/tributes`, { authorName: "Ben", authorEmail: "", content: "She was a wonderful neighbour." });
+    const res = await client(server.url).post(`/api/memorials/${id}/tributes`, {
+      authorName: "Ben",
+      authorEmail: "",
+      content: "She was a wonderful neighbour.",
+    });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ isApproved: false, message: TRIBUTE_MESSAGES.pending });
     const bad = await client(server.url).post(`/api/memorials/${id}/tributes`, { authorName: "B", authorEmail: "nope", content: "x" });
@@ -144,7 +148,13 @@ describe("the anonymous tribute form's protection", () => {
     const api = client(server.url);
     const stamp = await formFor(id, api);
     await new Promise((r) => setTimeout(r, 3100));
-    const res = await post(api, id, { intent: "tribute", formStartedAt: stamp, website: "http://spam.example", authorName: "Bot", content: "Cheap pills for sale!" });
+    const res = await post(api, id, {
+      intent: "tribute",
+      formStartedAt: stamp,
+      website: "http://spam.example",
+      authorName: "Bot",
+      content: "Cheap pills for sale!",
+    });
     expect(res.status).toBe(400);
     expect(res.text).toContain("looked like automated spam");
     expect(await countTributes(id)).toBe(0);

@@ -90,7 +90,11 @@ function createPayment(stripe: Stripe, input: CreatePaymentInput): Promise<Provi
 }
 
 function getPayment(stripe: Stripe, id: string): Promise<ProviderPayment | null> {
-  return calling("look up the payment", async () => fromIntent(await stripe.paymentIntents.retrieve(id)), () => null);
+  return calling(
+    "look up the payment",
+    async () => fromIntent(await stripe.paymentIntents.retrieve(id)),
+    () => null,
+  );
 }
 
 function createHostedCheckout(stripe: Stripe, input: HostedCheckoutInput): Promise<{ id: string; url: string }> {
@@ -140,7 +144,10 @@ function getHostedCheckout(stripe: Stripe, id: string): Promise<HostedCheckoutSt
 
 function refund(stripe: Stripe, paymentId: string, { idempotencyKey, amount }: { idempotencyKey: string; amount?: number }): Promise<{ id: string }> {
   return calling("refund the payment", async () => {
-    const made = await stripe.refunds.create({ payment_intent: paymentId, reason: "requested_by_customer", ...(amount === undefined ? {} : { amount }) }, { idempotencyKey });
+    const made = await stripe.refunds.create(
+      { payment_intent: paymentId, reason: "requested_by_customer", ...(amount === undefined ? {} : { amount }) },
+      { idempotencyKey },
+    );
     return { id: made.id };
   });
 }
@@ -160,7 +167,12 @@ async function cancelPayment(stripe: Stripe, id: string, { idempotencyKey }: { i
 
 // ───────────────────────────── monthly payments (subscriptions) ─────────────────────────────
 
-const monthlyPrice = (currency: string, product: string, amount: number) => ({ currency, product, unit_amount: amount, recurring: { interval: "month" as const } });
+const monthlyPrice = (currency: string, product: string, amount: number) => ({
+  currency,
+  product,
+  unit_amount: amount,
+  recurring: { interval: "month" as const },
+});
 
 /** The product a plan's prices hang on (subscription prices need one): one per plan, made once. */
 async function ensureProduct(stripe: Stripe, product: { id: string; name: string }) {
@@ -184,7 +196,9 @@ async function schedule(stripe: Stripe, subscriptionId: string, input: Instalmen
     const current = await stripe.subscriptionSchedules.retrieve(existing);
     if (current.end_behavior === "cancel") return { scheduleId: existing };
   }
-  const made = existing ? await stripe.subscriptionSchedules.retrieve(existing) : await stripe.subscriptionSchedules.create({ from_subscription: subscriptionId }, { idempotencyKey: `${input.idempotencyKey}:schedule` });
+  const made = existing
+    ? await stripe.subscriptionSchedules.retrieve(existing)
+    : await stripe.subscriptionSchedules.create({ from_subscription: subscriptionId }, { idempotencyKey: `${input.idempotencyKey}:schedule` });
   await stripe.subscriptionSchedules.update(
     made.id,
     {
@@ -206,7 +220,10 @@ async function schedule(stripe: Stripe, subscriptionId: string, input: Instalmen
 function createInstalmentPlan(stripe: Stripe, input: InstalmentPlanInput): Promise<{ subscriptionId: string; payment: ProviderPayment }> {
   return calling("set up the monthly payments", async () => {
     await ensureProduct(stripe, input.product);
-    const customer = await stripe.customers.create({ email: input.customerEmail, metadata: input.metadata }, { idempotencyKey: `${input.idempotencyKey}:customer` });
+    const customer = await stripe.customers.create(
+      { email: input.customerEmail, metadata: input.metadata },
+      { idempotencyKey: `${input.idempotencyKey}:customer` },
+    );
     // The first invoice waits for the card (default_incomplete): the Payment Element pays its PaymentIntent.
     const subscription = await stripe.subscriptions.create(
       {
@@ -298,7 +315,8 @@ function resumeInstalmentPlan(stripe: Stripe, subscriptionId: string, input: Ins
   return calling("resume the monthly payments", async () => {
     const subscription = await stripe.subscriptions.retrieve(subscriptionId);
     if (subscription.status === "canceled") throw new Error(`subscription ${subscriptionId} has ended`);
-    if (subscription.cancel_at_period_end) await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }, { idempotencyKey: `${input.idempotencyKey}:resume` });
+    if (subscription.cancel_at_period_end)
+      await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }, { idempotencyKey: `${input.idempotencyKey}:resume` });
     await schedule(stripe, subscriptionId, input);
   });
 }
@@ -323,7 +341,8 @@ function subjectOf(event: Stripe.Event): WebhookEvent["subject"] {
   const metadata = object.metadata ?? {};
   let subject: WebhookEvent["subject"] = null;
   if (id && event.type === "payment_intent.succeeded") subject = { kind: "payment", id, metadata };
-  if (id && (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded")) subject = { kind: "session", id, metadata };
+  if (id && (event.type === "checkout.session.completed" || event.type === "checkout.session.async_payment_succeeded"))
+    subject = { kind: "session", id, metadata };
   if (event.type === "invoice.paid" || event.type === "invoice.payment_failed") {
     const invoice = event.data.object as Stripe.Invoice;
     const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);

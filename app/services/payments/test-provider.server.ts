@@ -66,7 +66,8 @@ export const testProvider: PaymentProvider = {
 
   async refund(paymentId, { amount }) {
     // One refund per payment (in full, or the part asked), in one statement, so a repeated refund changes nothing.
-    const refunded = await prisma().$executeRaw`UPDATE "test_payments" SET "amountRefunded" = LEAST("amount", COALESCE(${amount ?? null}::int, "amount")), "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
+    const refunded = await prisma()
+      .$executeRaw`UPDATE "test_payments" SET "amountRefunded" = LEAST("amount", COALESCE(${amount ?? null}::int, "amount")), "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
     if (!refunded) throw new PaymentProviderError("No such succeeded test payment to refund");
     return { id: `testrefund_${paymentId.slice(TEST_PAYMENT_PREFIX.length)}` };
   },

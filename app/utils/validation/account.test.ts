@@ -93,10 +93,13 @@ describe("the password checklist the browser shows and the server's password rul
   // The checklist under new-password fields (PASSWORD_RULES, shown with or without JavaScript) and the
   // zod rules the server applies must agree on every password: a member must never tick every box and
   // still be refused, or be accepted with a box unticked.
-  it.each(["", "short1A", "alllowercase1", "NoNumbersHere", "Correct1horse", "12345678", "ABCDEFGH1", "Ünïcode9Á", " spaced 1A "])("agree on %j", (password) => {
-    const unmet = PASSWORD_RULES.filter((rule) => !rule.test(password)).map((rule) => rule.message);
-    const result = changePasswordSchema.safeParse({ currentPassword: "x", newPassword: password, confirmPassword: password });
-    const refused = result.success ? [] : result.error.issues.filter((i) => i.path[0] === "newPassword").map((i) => i.message);
-    expect(refused).toEqual(unmet);
-  });
+  it.each(["", "short1A", "alllowercase1", "NoNumbersHere", "Correct1horse", "12345678", "ABCDEFGH1", "Ünïcode9Á", " spaced 1A "])(
+    "agree on %j",
+    (password) => {
+      const unmet = PASSWORD_RULES.filter((rule) => !rule.test(password)).map((rule) => rule.message);
+      const result = changePasswordSchema.safeParse({ currentPassword: "x", newPassword: password, confirmPassword: password });
+      const refused = result.success ? [] : result.error.issues.filter((i) => i.path[0] === "newPassword").map((i) => i.message);
+      expect(refused).toEqual(unmet);
+    },
+  );
 });

@@ -25,11 +25,7 @@ const newPasswordField = z
   .regex(/[0-9]/, MESSAGES.passwordNumber);
 
 // One check for "missing" and "too short": a name of spaces is both, and was told the same thing twice.
-const name = (message: string) =>
-  text({ error: message })
-    .trim()
-    .min(2, message)
-    .max(NAME_MAX, `Must be at most ${NAME_MAX} characters`);
+const name = (message: string) => text({ error: message }).trim().min(2, message).max(NAME_MAX, `Must be at most ${NAME_MAX} characters`);
 
 // An empty confirmation is asked for; "Passwords don't match" only once something was typed to compare.
 const confirmationField = z.string({ error: MESSAGES.confirmPasswordRequired }).min(1, MESSAGES.confirmPasswordRequired);
@@ -90,11 +86,13 @@ export const apiChangePasswordSchema = z.object({
   newPassword: newPasswordField,
 });
 
-
 export const privacySchema = z.object({
   defaultVisibility: z.enum(VISIBILITIES, { error: "Choose Public, Friends Only or Private" }),
   // An unticked checkbox sends nothing.
-  discoverable: z.literal("on").optional().transform((v) => v === "on"),
+  discoverable: z
+    .literal("on")
+    .optional()
+    .transform((v) => v === "on"),
 });
 
 export const NOTIFICATION_TOPICS = [
@@ -108,10 +106,15 @@ export type NotificationPreferences = Record<NotificationKey, boolean>;
 export const DEFAULT_NOTIFICATIONS: NotificationPreferences = { tributes: true, friendRequests: true, orders: true, news: false };
 
 export const notificationsSchema = z.object(
-  Object.fromEntries(NOTIFICATION_TOPICS.map((t) => [t.key, z.literal("on").optional().transform((v) => v === "on")])) as Record<
-    NotificationKey,
-    z.ZodPipe<z.ZodOptional<z.ZodLiteral<"on">>, z.ZodTransform<boolean, "on" | undefined>>
-  >,
+  Object.fromEntries(
+    NOTIFICATION_TOPICS.map((t) => [
+      t.key,
+      z
+        .literal("on")
+        .optional()
+        .transform((v) => v === "on"),
+    ]),
+  ) as Record<NotificationKey, z.ZodPipe<z.ZodOptional<z.ZodLiteral<"on">>, z.ZodTransform<boolean, "on" | undefined>>>,
 );
 
 export const deleteAccountSchema = z.object({

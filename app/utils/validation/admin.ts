@@ -59,7 +59,8 @@ export const ADMIN_MESSAGES = {
   memorialNotFound: "That memorial no longer exists.",
   refundFailed: "The payment could not be refunded just now, so the order was not cancelled. Please try again.",
   stockChanged: (stock: number) => `Stock changed to ${stock} while you were editing (an order or another edit). Check the figure and save again.`,
-  externalImage: "imageUrl must be a path to a picture uploaded here (/media/…), or null: pictures from other sites cannot be shown. Upload the picture in the product form instead.",
+  externalImage:
+    "imageUrl must be a path to a picture uploaded here (/media/…), or null: pictures from other sites cannot be shown. Upload the picture in the product form instead.",
   carrier: "Please enter the carrier",
   trackingNumber: "Please enter the tracking number",
   shipCancelled: "A cancelled order cannot be shipped.",
@@ -82,27 +83,44 @@ export const productFormSchema = z.object({
   name: required(PRODUCT_LIMITS.nameMax),
   description: required(PRODUCT_LIMITS.descriptionMax),
   category: z.preprocess((v) => (v === "" ? undefined : v), z.enum(ADMIN_CATEGORIES, { error: ADMIN_MESSAGES.required })),
-  price: text({ error: ADMIN_MESSAGES.price })
-    .transform((value, ctx) => {
-      const pence = parsePounds(value);
-      if (pence === null || pence <= 0 || pence > PRODUCT_LIMITS.maxPricePence) {
-        ctx.addIssue({ code: "custom", message: ADMIN_MESSAGES.price });
-        return z.NEVER;
-      }
-      return pence;
-    }),
+  price: text({ error: ADMIN_MESSAGES.price }).transform((value, ctx) => {
+    const pence = parsePounds(value);
+    if (pence === null || pence <= 0 || pence > PRODUCT_LIMITS.maxPricePence) {
+      ctx.addIssue({ code: "custom", message: ADMIN_MESSAGES.price });
+      return z.NEVER;
+    }
+    return pence;
+  }),
   stockQuantity: text({ error: ADMIN_MESSAGES.stock })
     .trim()
     .regex(/^\d{1,7}$/, ADMIN_MESSAGES.stock)
     .transform(Number)
     .pipe(z.int().min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock)),
-  isActive: z.preprocess((v) => v === "on" || v === "true", z.boolean()).optional().default(false),
+  isActive: z
+    .preprocess((v) => v === "on" || v === "true", z.boolean())
+    .optional()
+    .default(false),
   // Edit product: the stock the form was loaded with (issue 24 §5). Left as it was, the stock is not
   // touched (sales meanwhile stay sold); changed, it is set only if nothing sold meanwhile.
-  stockLoaded: z.preprocess((v) => (v === "" || v === undefined ? undefined : v), text().regex(/^\d{1,7}$/).transform(Number).optional()),
+  stockLoaded: z.preprocess(
+    (v) => (v === "" || v === undefined ? undefined : v),
+    text()
+      .regex(/^\d{1,7}$/)
+      .transform(Number)
+      .optional(),
+  ),
 });
 /** `expectedStock`: the stock the editor saw; absent, stockQuantity is set as given. */
-export type ProductInput = { name: string; description: string; category: string; price: number; stockQuantity: number; isActive: boolean; imageUrl?: string | null; expectedStock?: number };
+export type ProductInput = {
+  name: string;
+  description: string;
+  category: string;
+  price: number;
+  stockQuantity: number;
+  isActive: boolean;
+  imageUrl?: string | null;
+  expectedStock?: number;
+};
 
 /** POST/PUT /api/admin/products (§7): price in pence, imageUrl a URL of ours or null. */
 export const apiProductSchema = z.object({
@@ -127,7 +145,10 @@ export const apiProductSchema = z.object({
 /** Marking an order shipped (issue 24 §8): the Orders tab's form and the /api. */
 export const SHIP_LIMITS = { carrierMax: 100, trackingMax: 100 } as const;
 export const shipOrderSchema = z.object({
-  carrier: text({ error: ADMIN_MESSAGES.carrier }).trim().min(1, ADMIN_MESSAGES.carrier).max(SHIP_LIMITS.carrierMax, `Please keep this under ${SHIP_LIMITS.carrierMax} characters`),
+  carrier: text({ error: ADMIN_MESSAGES.carrier })
+    .trim()
+    .min(1, ADMIN_MESSAGES.carrier)
+    .max(SHIP_LIMITS.carrierMax, `Please keep this under ${SHIP_LIMITS.carrierMax} characters`),
   trackingNumber: text({ error: ADMIN_MESSAGES.trackingNumber })
     .trim()
     .min(1, ADMIN_MESSAGES.trackingNumber)
@@ -143,5 +164,8 @@ export const contactStatusSchema = z.enum(CONTACT_STATUSES, { error: `status mus
 
 /** A search box's text: at most ADMIN_SEARCH_MAX characters, control characters dropped. */
 export function cleanSearch(value: string | null | undefined): string {
-  return (value ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, ADMIN_SEARCH_MAX);
+  return (value ?? "")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim()
+    .slice(0, ADMIN_SEARCH_MAX);
 }

@@ -14,8 +14,7 @@ export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
 const TONE_VALUES = TRIBUTE_TONES.map((t) => t.value) as [TributeTone, ...TributeTone[]];
 
 /** A required short fact: missing or blank gives `missing`. */
-const required = (missing: string, max: number, what: string) =>
-  text({ error: missing }).trim().min(1, missing).max(max, tooLong(what, max));
+const required = (missing: string, max: number, what: string) => text({ error: missing }).trim().min(1, missing).max(max, tooLong(what, max));
 
 /** An optional free-text fact: absent, null or blank all become "". Arrays of strings are joined. */
 const freeText = (what: string, max: number = AI_LIMITS.text) =>

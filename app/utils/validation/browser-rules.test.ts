@@ -26,9 +26,7 @@ describe("the tribute form's checks in the browser and on the server", () => {
   it.each(tributes)("agree on %o", (input) => {
     const server = tributeSchema.safeParse(input);
     const serverErrors = server.success ? {} : Object.fromEntries(server.error.issues.map((i) => [String(i.path[0]), i.message]));
-    const browserErrors = Object.fromEntries(
-      TRIBUTE_FIELDS.map((f) => [f, checkTributeField(f, input[f])] as const).filter(([, message]) => message !== null),
-    );
+    const browserErrors = Object.fromEntries(TRIBUTE_FIELDS.map((f) => [f, checkTributeField(f, input[f])] as const).filter(([, message]) => message !== null));
     expect(browserErrors).toEqual(serverErrors);
   });
 

@@ -39,7 +39,10 @@ export const contactSchema = z.object({
     .max(CONTACT_LIMITS.emailMax, CONTACT_MESSAGES.email)
     .pipe(z.email({ error: CONTACT_MESSAGES.email })),
   subject: text({ error: CONTACT_MESSAGES.subject }).trim().min(1, CONTACT_MESSAGES.subject).max(CONTACT_LIMITS.subjectMax, CONTACT_MESSAGES.subjectLong),
-  message: text({ error: CONTACT_MESSAGES.message }).trim().min(CONTACT_LIMITS.messageMin, CONTACT_MESSAGES.message).max(CONTACT_LIMITS.messageMax, CONTACT_MESSAGES.messageLong),
+  message: text({ error: CONTACT_MESSAGES.message })
+    .trim()
+    .min(CONTACT_LIMITS.messageMin, CONTACT_MESSAGES.message)
+    .max(CONTACT_LIMITS.messageMax, CONTACT_MESSAGES.messageLong),
   type: z.enum(CONTACT_TYPES, { error: CONTACT_MESSAGES.type }).default("general"),
 });
 export type ContactInput = z.output<typeof contactSchema>;

@@ -38,8 +38,14 @@ const dateField = text()
   .refine((v) => v === null || v <= today(), MEMORIAL_MESSAGES.futureDate);
 
 const fields = {
-  firstName: text({ error: MEMORIAL_MESSAGES.firstName }).trim().min(1, MEMORIAL_MESSAGES.firstName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
-  lastName: text({ error: MEMORIAL_MESSAGES.lastName }).trim().min(1, MEMORIAL_MESSAGES.lastName).max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  firstName: text({ error: MEMORIAL_MESSAGES.firstName })
+    .trim()
+    .min(1, MEMORIAL_MESSAGES.firstName)
+    .max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
+  lastName: text({ error: MEMORIAL_MESSAGES.lastName })
+    .trim()
+    .min(1, MEMORIAL_MESSAGES.lastName)
+    .max(MEMORIAL_LIMITS.name, `At most ${MEMORIAL_LIMITS.name} characters`),
   title: text().trim().max(MEMORIAL_LIMITS.title, `At most ${MEMORIAL_LIMITS.title} characters`).optional().nullable(),
   dateOfBirth: dateField,
   dateOfPassing: dateField,
@@ -60,12 +66,23 @@ const datesInOrder = (v: { dateOfBirth?: string | null; dateOfPassing?: string |
 
 /** The create/edit form. `intent` says which button was pressed: Save Draft or Publish/Update. */
 export const memorialFormSchema = z
-  .object({ ...fields, visibility: fields.visibility.default("public"), category: fields.category.default("individual"), intent: z.enum(["draft", "publish"]).default("publish") })
+  .object({
+    ...fields,
+    visibility: fields.visibility.default("public"),
+    category: fields.category.default("individual"),
+    intent: z.enum(["draft", "publish"]).default("publish"),
+  })
   .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
 
 /** POST /api/memorials */
 export const apiCreateMemorialSchema = z
-  .object({ ...fields, visibility: fields.visibility.default("public"), category: fields.category.default("individual"), isPublished: z.boolean().default(false), userId: z.string().optional() })
+  .object({
+    ...fields,
+    visibility: fields.visibility.default("public"),
+    category: fields.category.default("individual"),
+    isPublished: z.boolean().default(false),
+    userId: z.string().optional(),
+  })
   .refine(datesInOrder, { message: MEMORIAL_MESSAGES.passingBeforeBirth, path: ["dateOfPassing"] });
 
 /** PUT /api/memorials/{id}: partial. */

@@ -73,7 +73,11 @@ const quantity = z
   .min(MIN_QUANTITY, SHOP_MESSAGES.quantityMin)
   .max(QUANTITY_MAX, `Quantity must be at most ${QUANTITY_MAX}`);
 
-const id = (name: string) => text({ error: `${name} is required` }).trim().min(1, `${name} is required`).max(100, `${name} is not valid`);
+const id = (name: string) =>
+  text({ error: `${name} is required` })
+    .trim()
+    .min(1, `${name} is required`)
+    .max(100, `${name} is not valid`);
 
 /**
  * POST /api/cart (§7): the spec's client sends productId, productName, productDescription, productImage,

@@ -15,7 +15,8 @@ export const TRIBUTE_MESSAGES = {
   submitFailed: "Failed to submit tribute. Please try again.",
   pending: "Thank you. Your tribute has been sent to the family and will appear once they approve it.",
   tooFast: "That was quicker than we expected. Please take a moment to read your tribute through, then send it again.",
-  honeypot: "Your tribute looked like automated spam and was not sent. If you are a person, please leave the field marked “Leave this empty” empty and send it again.",
+  honeypot:
+    "Your tribute looked like automated spam and was not sent. If you are a person, please leave the field marked “Leave this empty” empty and send it again.",
   rateLimited: "You have left several tributes in a short time.",
   approveFailed: "Failed to approve tribute. Please try again.",
   deleteFailed: "Failed to delete tribute. Please try again.",

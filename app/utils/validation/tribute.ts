@@ -9,7 +9,10 @@ import { EMAIL_PATTERN, TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules
 export { TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";
 
 export const tributeSchema = z.object({
-  authorName: text({ error: TRIBUTE_MESSAGES.name }).trim().min(TRIBUTE_LIMITS.nameMin, TRIBUTE_MESSAGES.name).max(TRIBUTE_LIMITS.nameMax, TRIBUTE_MESSAGES.name),
+  authorName: text({ error: TRIBUTE_MESSAGES.name })
+    .trim()
+    .min(TRIBUTE_LIMITS.nameMin, TRIBUTE_MESSAGES.name)
+    .max(TRIBUTE_LIMITS.nameMax, TRIBUTE_MESSAGES.name),
   authorEmail: text()
     .trim()
     .toLowerCase()
@@ -18,6 +21,9 @@ export const tributeSchema = z.object({
     .nullable()
     .transform((v) => v || null)
     .refine((v) => v === null || EMAIL_PATTERN.test(v), TRIBUTE_MESSAGES.email),
-  content: text({ error: TRIBUTE_MESSAGES.content }).trim().min(TRIBUTE_LIMITS.contentMin, TRIBUTE_MESSAGES.content).max(TRIBUTE_LIMITS.contentMax, TRIBUTE_MESSAGES.content),
+  content: text({ error: TRIBUTE_MESSAGES.content })
+    .trim()
+    .min(TRIBUTE_LIMITS.contentMin, TRIBUTE_MESSAGES.content)
+    .max(TRIBUTE_LIMITS.contentMax, TRIBUTE_MESSAGES.content),
 });
 export type TributeInput = z.output<typeof tributeSchema>;
