@@ -25,6 +25,7 @@ async function leaveTribute(page: import("@playwright/test").Page, name: string,
 }
 
 test("a visitor's tribute waits for the owner, who approves one and rejects another", async ({ page, browser, member }) => {
+  test.slow(); // two tributes, each waiting out the 3-second guard, then the owner's round
   const memorialId = await publicMemorialOf(member.id);
   const kept = `Edith taught me to bake bread ${randomBytes(3).toString("hex")}.`;
   const rejected = `Buy cheap watches now ${randomBytes(3).toString("hex")}.`;
