@@ -132,19 +132,7 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
     data: { retryAt: new Date(Math.min(now.getTime() + INSTALMENT_RETRY_DAYS * DAY_MS, graceAfter(dueAt).getTime())) },
   });
   if (attempt === 1 && purchase.user) {
-    await queueMail(prisma(), {
-      to: purchase.user.email,
-      kind: "instalment-missed",
-      data: {
-        userId: purchase.user.id,
-        firstName: purchase.user.firstName,
-        planId: purchase.planId,
-        amount,
-        number,
-        count: purchase.instalmentCount,
-        accessUntil: graceAfter(dueAt).toISOString(),
-      },
-    });
+    await queueInstalmentMissed(purchase, purchase.user, { amount, number, dueAt });
   }
   return "failed";
 }
@@ -257,19 +245,7 @@ export async function recordFailedInstalment(invoice: InvoiceFacts, now: Date): 
     return { handled: "instalment failed again" };
   }
   if (purchase.user) {
-    await queueMail(prisma(), {
-      to: purchase.user.email,
-      kind: "instalment-missed",
-      data: {
-        userId: purchase.user.id,
-        firstName: purchase.user.firstName,
-        planId: purchase.planId,
-        amount,
-        number,
-        count: purchase.instalmentCount,
-        accessUntil: graceAfter(dueAt).toISOString(),
-      },
-    });
+    await queueInstalmentMissed(purchase, purchase.user, { amount, number, dueAt });
   }
   return { handled: "instalment failed" };
 }
@@ -379,4 +355,25 @@ export async function resumePlan(user: Member, now = new Date(), options: { prov
 
 function cancelledMessage(until: Date | null) {
   return until ? `No more payments will be taken. Your plan stays active until ${formatLongDate(until)}.` : "No more payments will be taken.";
+}
+
+/** "An instalment was missed": the member is told once, with the date their access runs to. */
+function queueInstalmentMissed(
+  purchase: { planId: string; instalmentCount: number },
+  user: { id: string; email: string; firstName: string },
+  { amount, number, dueAt }: { amount: number; number: number; dueAt: Date },
+) {
+  return queueMail(prisma(), {
+    to: user.email,
+    kind: "instalment-missed",
+    data: {
+      userId: user.id,
+      firstName: user.firstName,
+      planId: purchase.planId,
+      amount,
+      number,
+      count: purchase.instalmentCount,
+      accessUntil: graceAfter(dueAt).toISOString(),
+    },
+  });
 }
