@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/account._index";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
+import { NameFields } from "~/components/name-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { removeProfilePicture, setProfilePicture } from "~/models/profile-picture.server";
 import { updateProfile } from "~/models/user.server";
@@ -148,18 +149,7 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="intent" value="profile" />
       {form.errors?.length ? <FormAlert title="Profile not saved">{form.errors.join(" ")}</FormAlert> : null}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="First name"
-          errors={fields.firstName.errors}
-          inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
-        />
-        <Field
-          label="Last name"
-          errors={fields.lastName.errors}
-          inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
-        />
-      </div>
+      <NameFields firstName={fields.firstName} lastName={fields.lastName} />
       <Field
         label="Email"
         hint="Email address cannot be changed for security reasons"

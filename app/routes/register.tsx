@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
+import { NameFields } from "~/components/name-fields";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { registerAccount } from "~/models/account.server";
@@ -51,18 +52,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
       {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="First name"
-            errors={fields.firstName.errors}
-            inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
-          />
-          <Field
-            label="Last name"
-            errors={fields.lastName.errors}
-            inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
-          />
-        </div>
+        <NameFields firstName={fields.firstName} lastName={fields.lastName} />
         <Field
           label="Email"
           errors={fields.email.errors}
