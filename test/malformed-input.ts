@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { client, rawRequest, registerMember, startServer, type Client, type ServerDatabase, type TestServer } from "./http";
 import { fillPattern, routeTable, type RouteInfo } from "./route-table";
 
@@ -374,13 +374,19 @@ export function describeMalformedInput(database: ServerDatabase) {
             }
           }
         }
+        // Each database takes every other request (issue 26 item 8: the whole walk took five minutes a
+        // database). Together the two still send every request, each route meets every kind on both, and
+        // with one database alone (no PostgreSQL here) it sends them all.
+        const half = <T>(list: T[]) => (inject("postgresUrl") ? list.filter((_, i) => i % 2 === (database === "pglite" ? 0 : 1)) : list);
+        const ours = half(jobs);
+        const oursLast = half(lastJobs);
         let next = 0;
         await Promise.all(
           Array.from({ length: 6 }, async () => {
-            while (next < jobs.length) await jobs[next++]();
+            while (next < ours.length) await ours[next++]();
           }),
         );
-        for (const job of lastJobs) await job();
+        for (const job of oursLast) await job();
         console.log(`${database}: ${sent} malformed requests sent`);
         expect([...failures]).toEqual([]);
         const health = await client(server.url).get("/healthz");
