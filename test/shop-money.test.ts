@@ -116,6 +116,14 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     expect(stale.status).toBe(409);
     expect(stale.json).toEqual({ message: ADMIN_MESSAGES.stockChanged(12), stockQuantity: 12 });
     expect(await stockOf(products.edit.id)).toBe(12);
+    // A client in the spec's shape (no expectedStockQuantity) sends back the 13 it read before that sale:
+    // refused with the current figure, the sale kept; the current figure itself is accepted (and untouched).
+    const spec = await admin.put(`/api/admin/products/${products.edit.id}`, { ...body, price: 12600, stockQuantity: 13 });
+    expect(spec.status).toBe(409);
+    expect(spec.json).toEqual({ message: ADMIN_MESSAGES.stockChanged(12), stockQuantity: 12 });
+    const current = await admin.put(`/api/admin/products/${products.edit.id}`, { ...body, price: 12600, stockQuantity: 12 });
+    expect(current.status, current.text).toBe(200);
+    expect(current.json).toMatchObject({ price: 12600, stockQuantity: 12 });
 
     // The form, loaded at 12 (its hidden stockLoaded), then a sale of 2, then saved with the stock as loaded.
     const form = await admin.get(`/admin/products/${products.edit.id}`);
@@ -169,7 +177,7 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
       description: "A lamp.",
       category: "Candles",
       price: 1800,
-      stockQuantity: 50,
+      stockQuantity: await stockOf(products.lamp.id),
       imageUrl: "/demo/products/remembrance-lantern.svg",
     });
     expect(ours.status, ours.text).toBe(200);

@@ -145,16 +145,19 @@ export type UpdateProductResult =
  * form or the /api client read), a stock left as it was is not touched, so whatever sold meanwhile stays
  * sold; a changed stock is set only if it is still the figure the editor saw (a conditional update), and
  * otherwise nothing is saved and the editor is told the current figure. Without `expectedStock` (an /api
- * client that sent none) the stock is set as given.
+ * client that sent none, in the spec's shape) a stock equal to the current figure is left alone, and a
+ * different one is refused the same way: nothing tells whether it is a restock or a figure read before a
+ * sale, and a sale must never be undone.
  */
 export async function updateProduct(actor: AdminActor, id: string, input: ProductInput): Promise<UpdateProductResult> {
   const before = await findProduct(id);
   if (!before) return { ok: false, reason: "not-found" };
-  const { expectedStock } = input;
-  const keepStock = expectedStock !== undefined && input.stockQuantity === expectedStock;
+  const expectedStock = input.expectedStock ?? before.stockQuantity;
+  const keepStock = input.stockQuantity === expectedStock;
+  if (input.expectedStock === undefined && !keepStock) return stockChanged(before.stockQuantity);
   const result = await prisma().$transaction(async (tx) => {
     const { stockQuantity, ...rest } = productData(input);
-    const where: Prisma.ProductWhereInput = { id, ...(expectedStock !== undefined && !keepStock ? { stockQuantity: expectedStock } : {}) };
+    const where: Prisma.ProductWhereInput = { id, ...(keepStock ? {} : { stockQuantity: expectedStock }) };
     const updated = await tx.product.updateMany({ where, data: keepStock ? rest : { ...rest, stockQuantity } });
     if (!updated.count) return null;
     const stockNote = keepStock ? "" : `, stock ${stockQuantity}`;
@@ -169,10 +172,14 @@ export async function updateProduct(actor: AdminActor, id: string, input: Produc
   if (!result) {
     const now = await findProduct(id);
     if (!now) return { ok: false, reason: "not-found" };
-    return { ok: false, reason: "stock-changed", stock: now.stockQuantity, message: ADMIN_MESSAGES.stockChanged(now.stockQuantity) };
+    return stockChanged(now.stockQuantity);
   }
   if (before.imageUrl && input.imageUrl !== undefined && before.imageUrl !== result.imageUrl) await deleteStoredMedia([before.imageUrl]);
   return { ok: true, product: result };
+}
+
+function stockChanged(stock: number): UpdateProductResult {
+  return { ok: false, reason: "stock-changed", stock, message: ADMIN_MESSAGES.stockChanged(stock) };
 }
 
 export type RemoveProductResult = { ok: true; outcome: "deleted" | "deactivated"; name: string } | { ok: false };

@@ -110,7 +110,7 @@ export const productFormSchema = z.object({
       .optional(),
   ),
 });
-/** `expectedStock`: the stock the editor saw; absent, stockQuantity is set as given. */
+/** `expectedStock`: the stock the editor saw; absent, only a stockQuantity equal to the current figure is accepted. */
 export type ProductInput = {
   name: string;
   description: string;
