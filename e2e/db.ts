@@ -144,9 +144,10 @@ const TEST_SHIPPING = {
 
 /**
  * A checkout of one product with the built-in test provider, as Continue to Payment leaves it (open, its
- * test payment unpaid), or as paying leaves it (completed, with its order) when `placed`.
+ * test payment unpaid), or as paying leaves it (completed, with its order) when `placed`; `email` is the
+ * address the shipping form gave (where the shop's emails go).
  */
-export async function createTestCheckout(user: { id: string }, product: TestProduct, { quantity = 1, placed = false } = {}) {
+export async function createTestCheckout(user: { id: string }, product: TestProduct, { quantity = 1, placed = false, email = TEST_SHIPPING.email } = {}) {
   const paymentId = `testpay_${randomBytes(12).toString("hex")}`;
   const subtotal = product.price * quantity;
   const tax = Math.round((subtotal * 8) / 100);
@@ -185,7 +186,17 @@ export async function createTestCheckout(user: { id: string }, product: TestProd
   const { rows } = await db().query(
     `INSERT INTO checkouts ("userId", provider, "paymentId", "subtotalAmount", "taxAmount", "totalAmount", items, shipping, status, "orderId")
      VALUES ($1, 'test', $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-    [user.id, paymentId, subtotal, tax, subtotal + tax, JSON.stringify(items), JSON.stringify(TEST_SHIPPING), placed ? "completed" : "open", orderId],
+    [
+      user.id,
+      paymentId,
+      subtotal,
+      tax,
+      subtotal + tax,
+      JSON.stringify(items),
+      JSON.stringify({ ...TEST_SHIPPING, email }),
+      placed ? "completed" : "open",
+      orderId,
+    ],
   );
   return { checkoutId: rows[0].id as string, paymentId, orderId };
 }

@@ -13,7 +13,7 @@ import {
   type TestProduct,
 } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
-import { nextMailTo } from "./mail";
+import { mailWithSubject, nextMailTo } from "./mail";
 
 // The shop (commerce-and-accounts.md §2 "Products", "Cart page", "Checkout", "Order confirmation",
 // "My Orders", §5, §8; issue 16), with JavaScript on and off, paid through the built-in test provider
@@ -183,7 +183,7 @@ test("checkout with an empty basket says so and leads back to the basket", async
 test("an item that sold out while paying is refunded, and the buyer is told plainly", async ({ page, member }) => {
   const lamp = await product({ price: 3000, stock: 1 });
   await addTestCartItem(member, lamp);
-  const { checkoutId } = await createTestCheckout(member, lamp);
+  const { checkoutId, paymentId } = await createTestCheckout(member, lamp, { email: member.email });
   // Someone else bought the last one meanwhile.
   await db().query(`UPDATE products SET "stockQuantity" = 0 WHERE id = $1`, [lamp.id]);
   await loginAs(page, member);
@@ -197,6 +197,11 @@ test("an item that sold out while paying is refunded, and the buyer is told plai
   await page.goto("/basket");
   await expect(basketLine(page, lamp)).toContainText("This item is out of stock.");
   await expect(page.getByRole("link", { name: "Proceed to checkout" })).toHaveCount(0);
+
+  // The refund is receipted (issue 24 §9): the amount, why, the item and the payment's reference.
+  const refund = await mailWithSubject(member.email, "[Test payment] Your Everlight payment of £32.40 has been refunded", 20_000);
+  expect(refund.text).toContain(`${lamp.name} sold out while you were paying`);
+  expect(refund.text).toContain(`Payment reference: ${paymentId}`);
 });
 
 test("a confirmation address without a payment, or with someone else's, shows Invalid Order and nothing of the order", async ({ page, member }) => {

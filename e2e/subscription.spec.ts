@@ -44,6 +44,11 @@ test("Forever Plus paid in full: the current plan says so, and the vault opens",
   await page.goto("/vault");
   await expect(page.getByLabel("File", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Subscription required" })).toHaveCount(0);
+
+  const receipt = await mailWithSubject(member.email, `Your receipt: £429.00 for the ${PLUS} plan`, 20_000);
+  expect(receipt.text).toContain("Paid in full, one time");
+  expect(receipt.text).toMatch(/Payment reference: \S+/);
+  expect(receipt.text).toContain("Nothing more is due");
 });
 
 test("Forever paid monthly: the next payment shown, the vault still closed, and cancelling keeps the month paid for", async ({ page, member }) => {
@@ -94,8 +99,13 @@ test("cancelling monthly payments asks first and says until when; resuming befor
 
   const cancelled = await mailWithSubject(member.email, "Your Forever payments are cancelled", 20_000);
   expect(cancelled.text).toMatch(/stays active until \w+ \d+, \d{4}/);
+  expect(cancelled.text).toContain("Paid so far: £7.75 (1 monthly payment)");
+  expect(cancelled.text).toContain("No longer to be taken: £271.25");
+  expect(cancelled.text).toMatch(/Plan reference: [0-9a-f-]{36}/);
   const resumed = await mailWithSubject(member.email, "Your Forever payments are back on", 20_000);
   expect(resumed.text).toContain("Payment 2 of 36 (£7.75) is due on");
+  expect(resumed.text).toContain("Still to pay: £271.25");
+  expect(resumed.text).toMatch(/Plan reference: [0-9a-f-]{36}/);
 });
 
 test("a tab left open: Forever paid there after Forever Plus was paid here is refunded, and the plan stays Forever Plus", async ({ page, member, context }) => {

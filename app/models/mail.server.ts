@@ -159,6 +159,16 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
   }
 }
 
+/** Paid so far, left of the price, and the plan's reference, for the cancel and resume emails (older rows had none). */
+function planAccount(data: OutboxRow["data"]) {
+  const count = Number(data.paidCount ?? 0);
+  return {
+    paid: `${formatPence(Number(data.paid ?? 0))} (${count} monthly ${count === 1 ? "payment" : "payments"})`,
+    left: formatPence(Number(data.left ?? 0)),
+    purchaseRef: String(data.purchaseRef ?? "not recorded"),
+  };
+}
+
 /** The plan's money emails (issue 24 §9): a receipt, a refund, payments cancelled or resumed. */
 function composePlanMail(row: OutboxRow, site: string): ComposedMail | { skip: string } {
   const data = row.data;
@@ -189,10 +199,10 @@ function composePlanMail(row: OutboxRow, site: string): ComposedMail | { skip: s
       return { to: row.to, kind: "plan-refund", props };
     }
     case "plan-cancelled":
-      return { to: row.to, kind: "plan-cancelled", props: { ...common, accessUntil: formatLongDate(String(data.accessUntil)) } };
+      return { to: row.to, kind: "plan-cancelled", props: { ...common, ...planAccount(data), accessUntil: formatLongDate(String(data.accessUntil)) } };
     case "plan-resumed": {
       const next = `Payment ${Number(data.number)} of ${Number(data.count)} (${formatPence(Number(data.amount))}) is due on ${formatLongDate(String(data.nextDueAt))}.`;
-      return { to: row.to, kind: "plan-resumed", props: { ...common, next } };
+      return { to: row.to, kind: "plan-resumed", props: { ...common, ...planAccount(data), next } };
     }
     default:
       return { skip: `no plan email of kind ${row.kind}` };

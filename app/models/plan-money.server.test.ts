@@ -180,12 +180,16 @@ describe.each(databaseKinds)("plan money on $name", (kind) => {
       await payTestPlanPayment(user, started.paymentId, undefined, JAN);
       const mid = new Date(JAN.getTime() + 10 * DAY);
       expect(await cancelPlan(await reload(user.id), mid)).toMatchObject({ ok: true, accessUntil: addMonths(JAN, 1) });
-      expect(await mailsOf(user.email, "plan-cancelled")).toEqual([expect.objectContaining({ accessUntil: addMonths(JAN, 1).toISOString() })]);
+      expect(await mailsOf(user.email, "plan-cancelled")).toEqual([
+        expect.objectContaining({ accessUntil: addMonths(JAN, 1).toISOString(), paid: 775, left: 35 * 775, paidCount: 1, purchaseRef: started.purchaseId }),
+      ]);
 
       const resumed = await resumePlan(await reload(user.id), mid);
       expect(resumed).toEqual({ ok: true, message: "Your monthly payments continue: payment 2 of 36 (£7.75) is due on February 15, 2026." });
       expect((await reload(user.id)).subscriptionExpiryDate).toEqual(new Date(addMonths(JAN, 1).getTime() + INSTALMENT_GRACE_DAYS * DAY));
-      expect(await mailsOf(user.email, "plan-resumed")).toEqual([expect.objectContaining({ amount: 775, number: 2 })]);
+      expect(await mailsOf(user.email, "plan-resumed")).toEqual([
+        expect.objectContaining({ amount: 775, number: 2, paid: 775, left: 35 * 775, purchaseRef: started.purchaseId }),
+      ]);
       expect(await resumePlan(await reload(user.id), mid)).toMatchObject({ ok: false, reason: "nothing" });
       // The next instalment is charged when due, with its receipt.
       await chargeDueInstalments(addMonths(JAN, 1));

@@ -266,7 +266,8 @@ export async function cancelPlan(user: Member, now = new Date(), options: { prov
   if (purchase.status === "completed") return { ok: false, reason: "paid-in-full", message: SUBSCRIPTION_MESSAGES.paidInFull };
   if (purchase.status === "cancelled") return { ok: true, accessUntil: user.subscriptionExpiryDate, message: cancelledMessage(user.subscriptionExpiryDate) };
   const accessUntil = purchase.nextDueAt && purchase.nextDueAt > now ? purchase.nextDueAt : now;
-  const { stripeSubscriptionId } = await prisma().planPurchase.findUniqueOrThrow({ where: { id: purchase.id }, select: { stripeSubscriptionId: true } });
+  const row = await prisma().planPurchase.findUniqueOrThrow({ where: { id: purchase.id } });
+  const { stripeSubscriptionId } = row;
   if (stripeSubscriptionId) {
     // Stripe is told first: if it cannot be reached, nothing changes here and the member may try again.
     const provider = options.provider ?? getPaymentProvider();
@@ -286,7 +287,14 @@ export async function cancelPlan(user: Member, now = new Date(), options: { prov
     await queueMail(tx, {
       to: user.email,
       kind: "plan-cancelled",
-      data: { userId: user.id, firstName: user.firstName, planId: purchase.planId, accessUntil: accessUntil.toISOString() },
+      data: {
+        userId: user.id,
+        firstName: user.firstName,
+        planId: purchase.planId,
+        accessUntil: accessUntil.toISOString(),
+        purchaseRef: purchase.id,
+        ...paidSoFar(row),
+      },
     });
   });
   return { ok: true, accessUntil, message: cancelledMessage(accessUntil) };
@@ -344,6 +352,8 @@ export async function resumePlan(user: Member, now = new Date(), options: { prov
         number: purchase.instalmentsPaid + 1,
         count: purchase.instalmentCount,
         nextDueAt: nextDueAt.toISOString(),
+        purchaseRef: purchase.id,
+        ...paidSoFar(purchase),
       },
     });
   });
@@ -376,4 +386,12 @@ function queueInstalmentMissed(
       accessUntil: graceAfter(dueAt).toISOString(),
     },
   });
+}
+
+/** What a monthly plan has taken so far and what is left of its price, for the cancel and resume emails (issue 24 §9). */
+function paidSoFar(purchase: { planId: string; paymentType: string; instalmentCount: number; instalmentsPaid: number }) {
+  const amounts = purchaseAmounts(purchase);
+  const paid = amounts.slice(0, purchase.instalmentsPaid).reduce((sum, amount) => sum + amount, 0);
+  const total = amounts.reduce((sum, amount) => sum + amount, 0);
+  return { paid, left: total - paid, paidCount: purchase.instalmentsPaid };
 }
