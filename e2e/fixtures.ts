@@ -39,7 +39,21 @@ export function expectFailedResponse(status: number) {
 }
 
 // Every test runs against the server e2e/global-setup.ts started.
-export const test = base.extend<{ member: TestUser; browserErrors: void }>({
+export const test = base.extend<{ member: TestUser; browserErrors: void }, object>({
+  // And so are the pages of contexts a test opens itself (a second person, a phone): every context the
+  // worker's browser makes watches its pages.
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        context.on("page", watchForErrors);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
   browserErrors: [
     async ({}, use) => {
       browserProblems = [];
