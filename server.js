@@ -110,8 +110,8 @@ const listener = http.createServer(handler).listen(PORT, HOST, () => {
   console.log(`Everlight is listening on http://${shownHost}:${port}`);
 });
 
-/** How long requests in flight may take to finish once a stop signal came. */
-const DRAIN_MS = 10_000;
+/** How long requests in flight may take to finish once a stop signal came (STOP_GRACE_MS, checked by env.server.ts). */
+const DRAIN_MS = Number(process.env.STOP_GRACE_MS?.trim() || 10_000);
 
 // Ctrl-C or a stop signal (issue 25 §4): stop accepting connections, close the idle keep-alive ones,
 // let the requests in flight finish (their answers close their connections), for at most DRAIN_MS; then

@@ -6,7 +6,8 @@ import sharp from "sharp";
 // HTTP server, also slow, huge and malformed ones). It serves an RSS feed and an Atom feed whose entries
 // can be changed between fetches, their pictures, and feeds that misbehave: one that never finishes, one
 // larger than any feed should be (with and without a declared length), one that is broken XML, an HTML
-// page where a feed should be, one that is down, and one with an entity-expansion bomb.
+// page where a feed should be, one that is down, one with an entity-expansion bomb, and one that
+// redirects (/redirect?to=…).
 
 export type FeedItem = { title: string; path: string; description?: string; published?: string; image?: string };
 
@@ -122,6 +123,10 @@ export async function startFeedServer(): Promise<FeedTestServer> {
           "application/rss+xml",
           `<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><rss version="2.0"><channel><title>&c;</title><item><title>&c;</title><link>${base}/b</link></item></channel></rss>`,
         );
+      case "/redirect":
+        // A feed that moved, to wherever ?to= says (an address inside our network, in the tests).
+        res.writeHead(302, { Location: new URL(req.url ?? "/", base).searchParams.get("to") ?? "/" });
+        return res.end();
       case "/not-an-image.png":
         return send(res, 200, "image/png", "<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>");
       default:

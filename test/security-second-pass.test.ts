@@ -6,27 +6,46 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/services/password.server";
 import { RATE_LIMITS } from "~/models/rate-limit.server";
 import { CONTACT_MESSAGES } from "~/utils/validation/contact";
-import { client, rawRequest, registerMember, serverDatabases, startServer, type TestServer } from "./http";
+import type { ParsedMail } from "mailparser";
+import { NEWS_MESSAGES } from "~/utils/news";
+import { RESET_MESSAGES } from "~/utils/password-reset";
+import { startFeedServer, type FeedTestServer } from "./feed-server";
+import { client, rawRequest, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { startSmtp, type TestSmtp } from "./smtp-server";
 
 // Issue 25, attacked over real HTTP against the built server, on PGlite and PostgreSQL.
 // §1: the client writes the left of X-Forwarded-For. With TRUST_PROXY=true (one proxy, as these test
 // servers run) only the right-most hop, the one our proxy appended, is the client's address: a new
 // made-up first hop on every request neither escapes a per-address limit nor reaches the audit log.
+// §2: a reset link dies when the password changes or a newer one is asked for, also a link the mail
+// worker only makes after the change.
 // §7: the contact form and POST /api/contact mail no one an attacker's words, and share one guard.
+// §8: "Fetch news now" never follows a feed's redirect into our own network (here: another port of 127.0.0.1).
 
 const PASSWORD = "Correct1horse";
 const randomIp = () => `10.${[0, 0, 0].map(() => randomBytes(1)[0]).join(".")}`;
 const spoofed = () => `${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+const form = (values: Record<string, string>) => ({
+  body: new URLSearchParams(values).toString(),
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+});
+/** The path and query of the reset link in an email (its host is PUBLIC_URL's, not this test server's), or null. */
+const resetLinkIn = (mail: ParsedMail) => (mail.text ?? "").match(/\/reset-password\?token=[\w-]+/)?.[0] ?? null;
 
 describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
   let server: TestServer;
   let smtp: TestSmtp;
+  /** A news site the administrator set up, and a service inside our network that one of its feeds redirects to. */
+  let feeds: FeedTestServer;
+  let inside: FeedTestServer;
+  let redirectingFeed = "";
   const adminEmail = `admin-${randomBytes(4).toString("hex")}@example.test`;
   beforeAll(async () => {
     smtp = await startSmtp();
+    [feeds, inside] = await Promise.all([startFeedServer(), startFeedServer()]);
+    redirectingFeed = `${feeds.url}/redirect?to=${encodeURIComponent(`${inside.url}/rss.xml`)}`;
     server = await startServer(
-      { SMTP_URL: smtp.url, MAIL_FROM: "Everlight <no-reply@everlight.test>" },
+      { SMTP_URL: smtp.url, MAIL_FROM: "Everlight <no-reply@everlight.test>", NEWS_FEEDS: `${feeds.url}/rss.xml,${redirectingFeed}` },
       {
         database,
         prepare: async (db) => {
@@ -39,14 +58,16 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
   });
   afterAll(async () => {
     await server?.stop();
-    await smtp?.stop();
+    await Promise.all([smtp?.stop(), feeds?.stop(), inside?.stop()]);
   });
-  const mailTo = async (address: string) => {
+  const mailsTo = (address: string) => smtp.received.filter((_, i) => smtp.recipients[i].includes(address));
+  /** The `nth` email (from 1) to the address, once it has arrived. */
+  const mailTo = async (address: string, nth = 1) => {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const index = smtp.recipients.findIndex((r) => r.includes(address));
-      if (index >= 0) return smtp.received[index];
-      if (Date.now() > deadline) throw new Error(`No email to ${address}`);
+      const mails = mailsTo(address);
+      if (mails.length >= nth) return mails[nth - 1];
+      if (Date.now() > deadline) throw new Error(`No email number ${nth} to ${address}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -100,6 +121,99 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
     expect(page).not.toContain(made);
   });
 
+  describe("§2 a reset link dies when the password changes", () => {
+    /** A member signed in on a client of their own, with the address their emails go to. */
+    const member = async (): Promise<{ api: Client; email: string }> => {
+      const email = `reset-${randomBytes(5).toString("hex")}@example.test`;
+      const api = client(server.url);
+      const res = await api.post("/api/auth/register", { firstName: "Rosa", lastName: "Reset", email, password: PASSWORD });
+      expect(res.status).toBe(201);
+      return { api, email };
+    };
+    const askForLink = async (email: string) => expect((await client(server.url).request("POST", "/forgot-password", form({ email }))).status).toBe(303);
+    /** Changes the password with the Account → Security form, as the member would. */
+    const changeInSecurity = async (api: Client, newPassword: string) => {
+      const changed = await api.request("POST", "/account/security", form({ currentPassword: PASSWORD, newPassword, confirmPassword: newPassword }));
+      expect(changed.status).toBe(303);
+      expect(changed.headers.get("location")).toBe("/account/security");
+    };
+    /** What whoever holds the link gets: the page, then the form's answer when they choose a password. */
+    const tryLink = async (link: string, password: string) => {
+      const visitor = client(server.url);
+      const page = await visitor.get(link);
+      const token = new URLSearchParams(link.split("?")[1]).get("token")!;
+      const posted = await visitor.request("POST", "/reset-password", form({ token, password, confirmPassword: password }));
+      return { page, posted };
+    };
+    const signsIn = async (email: string, password: string) => (await client(server.url).post("/api/auth/login", { email, password })).status === 200;
+
+    it("a link from Forgot password stops working once the password is changed in Account → Security", async () => {
+      const { api, email } = await member();
+      await askForLink(email);
+      const link = resetLinkIn(await mailTo(email));
+      expect(link).toBeTruthy();
+      expect((await client(server.url).get(link!)).status).toBe(200);
+      await changeInSecurity(api, "Changed2pass");
+      const { page, posted } = await tryLink(link!, "Takeover3pass");
+      expect(page.status).toBe(410);
+      expect(page.text).toContain(RESET_MESSAGES.used);
+      expect(posted.status).toBe(410);
+      expect(await signsIn(email, "Takeover3pass")).toBe(false);
+      expect(await signsIn(email, "Changed2pass")).toBe(true);
+    });
+
+    it("a newer Forgot-password request uses up the earlier link; the newer one works", async () => {
+      const { email } = await member();
+      await askForLink(email);
+      const first = resetLinkIn(await mailTo(email, 1));
+      await askForLink(email);
+      const second = resetLinkIn(await mailTo(email, 2));
+      expect(first).toBeTruthy();
+      expect(second).toBeTruthy();
+      expect(second).not.toBe(first);
+      const old = await tryLink(first!, "Earlier4link");
+      expect(old.page.status).toBe(410);
+      expect(old.posted.status).toBe(410);
+      expect(await signsIn(email, "Earlier4link")).toBe(false);
+      const fresh = await tryLink(second!, "Newer5link");
+      expect(fresh.page.status).toBe(200);
+      expect(fresh.posted.status).toBe(303);
+      expect(await signsIn(email, "Newer5link")).toBe(true);
+    });
+
+    it("a link asked for before the change but emailed after it (the mail worker was busy) is never sent", async () => {
+      const { api, email } = await member();
+      // The worker is kept busy sending another email (the mail server takes its time), so the reset
+      // request below waits in the outbox until after the password change.
+      const hold = smtp.hold();
+      try {
+        expect(
+          (
+            await client(server.url).post("/api/contact", {
+              name: "Busy Worker",
+              email: `busy-${randomBytes(4).toString("hex")}@example.test`,
+              subject: "Hello",
+              message: "Just saying hello to the team.",
+              type: "general",
+            })
+          ).status,
+        ).toBe(201);
+        await hold.holding;
+        await askForLink(email);
+        await changeInSecurity(api, "Changed6pass");
+      } finally {
+        hold.release();
+      }
+      // The change's own email was queued after the reset request, so once it has arrived the worker has
+      // dealt with the request: it sent no link (before the fix, it sent one that worked for an hour).
+      const changed = await mailTo(email);
+      const mails = mailsTo(email);
+      expect(mails.map((m) => m.subject)).toEqual(["Your Everlight password was changed"]);
+      expect(resetLinkIn(changed)).toBeNull();
+      expect(await signsIn(email, "Changed6pass")).toBe(true);
+    });
+  });
+
   describe("§7 the contact form is no mail relay", () => {
     const spam = { name: "Cheap Pills", subject: "Buy at pills.example", message: "Visit https://pills.example today for cheap pills", type: "general" };
 
@@ -151,6 +265,31 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
         statuses.push(res.status);
       }
       expect(statuses).toEqual([...Array(RATE_LIMITS.contactPerIp.limit).fill(201), 429]);
+    });
+  });
+
+  describe("§8 news fetching cannot reach inside", () => {
+    it("Fetch news now: a feed that redirects to another address of our own network is refused with a clear message, and nothing inside is asked", async () => {
+      const admin = client(server.url);
+      expect((await admin.post("/api/auth/login", { email: adminEmail, password: PASSWORD })).status).toBe(200);
+      const refusal = `The feed ${redirectingFeed} points at a private network address.`;
+
+      const fetched = await admin.post("/api/admin/news/fetch");
+      expect(fetched.status).toBe(200);
+      expect(fetched.json).toMatchObject({ message: NEWS_MESSAGES.fetched, feedsRead: 1, failures: [refusal] });
+
+      // The administrators' page: its Fetch news now button, then the last fetch's report.
+      const posted = await admin.request("POST", "/admin/news", form({ intent: "fetch" }));
+      expect(posted.status).toBe(303);
+      const page = await admin.get("/admin/news");
+      expect(page.status).toBe(200);
+      expect(page.text.replace(/<!-- -->/g, "")).toContain(refusal);
+
+      // The configured feeds were read (the allowance is theirs, host and port) ...
+      expect(feeds.hits.get("/rss.xml")).toBe(2);
+      expect(feeds.hits.get("/redirect")).toBe(2);
+      // ... and the service on another port of the same machine never was.
+      expect([...inside.hits]).toEqual([]);
     });
   });
 

@@ -16,6 +16,12 @@ export type TestSmtp = {
   start(): Promise<void>;
   /** Waits until `count` messages have arrived (or fails after `ms`). */
   waitFor(count: number, ms?: number): Promise<ParsedMail[]>;
+  /**
+   * Keeps the sender waiting on the next messages (their data is not acknowledged) until released: a
+   * mail worker busy sending, so that what is queued meanwhile is composed later. `holding` settles
+   * when a message is being held.
+   */
+  hold(): { holding: Promise<void>; release(): void };
 };
 
 /** A port nobody listens on (for "the mail server is down"). */
@@ -32,6 +38,7 @@ export async function startSmtp(port?: number): Promise<TestSmtp> {
   const recipients: string[][] = [];
   const chosen = port ?? (await freePort());
   let server: SMTPServer | undefined;
+  let gate: { reached: () => void; released: Promise<void> } | null = null;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = new SMTPServer({
@@ -39,8 +46,11 @@ export async function startSmtp(port?: number): Promise<TestSmtp> {
         disabledCommands: ["STARTTLS"],
         logger: false,
         onData(stream, session, callback) {
+          const held = gate;
+          held?.reached();
           simpleParser(stream)
-            .then((mail) => {
+            .then(async (mail) => {
+              await held?.released;
               received.push(mail);
               recipients.push(session.envelope.rcptTo.map((r) => r.address));
               callback();
@@ -59,6 +69,20 @@ export async function startSmtp(port?: number): Promise<TestSmtp> {
     recipients,
     stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
     start: listen,
+    hold() {
+      let reached!: () => void;
+      let release!: () => void;
+      const holding = new Promise<void>((resolve) => (reached = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      gate = { reached, released };
+      return {
+        holding,
+        release: () => {
+          gate = null;
+          release();
+        },
+      };
+    },
     async waitFor(count, ms = 10_000) {
       const deadline = Date.now() + ms;
       while (received.length < count) {

@@ -51,11 +51,13 @@ export async function changePassword(
     return { ok: false, reason: "wrong-current", fieldErrors: { currentPassword: [MESSAGES.currentPasswordIncorrect] } };
   }
   const password = await hashPassword(input.newPassword);
+  const now = new Date();
   await prisma().$transaction(async (tx) => {
-    await tx.user.update({ where: { id: user.id }, data: { password } });
+    // passwordChangedAt: a reset asked for before now gets no link, even one the mail worker has not made yet.
+    await tx.user.update({ where: { id: user.id }, data: { password, passwordChangedAt: now } });
     await tx.session.deleteMany({ where: { userId: user.id, ...(context.keepSessionId ? { NOT: { sid: context.keepSessionId } } : {}) } });
     // A reset link asked for earlier dies with the old password (issue 25 §2): it would be an hour's way in.
-    await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
+    await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
     // Always sent, whatever the member's choices: a change they did not make must not go unnoticed.
     await queueMail(tx, { to: user.email, kind: "password-changed", data: { firstName: user.firstName } });
   });

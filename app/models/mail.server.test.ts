@@ -254,6 +254,27 @@ describe.each(databaseKinds)("email on $name", (kind) => {
       expect(await checkResetToken(newer)).toMatchObject({ ok: true });
     });
 
+    it.skipIf(skip)("a request made before a password change, reached by the worker after it, sends no link (either way of changing)", async () => {
+      for (const change of ["account-security", "reset-link"] as const) {
+        const user = await member();
+        // A link already out, for the reset-link case (using it is the change).
+        const used = change === "reset-link" ? await resetLinkFor(user.email) : null;
+        const before = smtp.received.length;
+        expect(await requestPasswordReset(user.email, `10.1.5.${n++ % 250}`)).toEqual({ ok: true });
+        if (used) expect(await resetPassword(used, "Another3pass")).toMatchObject({ ok: true });
+        else
+          expect(
+            await changePassword(user, { currentPassword: "Correct1horse", newPassword: "Changed2pass" }, { ip: "10.1.5.1", keepSessionId: undefined }),
+          ).toEqual({ ok: true });
+        await deliver();
+        const row = await prisma().mailOutbox.findFirstOrThrow({ where: { to: user.email, kind: "password-reset" }, orderBy: { createdAt: "desc" } });
+        expect(row).toMatchObject({ status: "skipped", lastError: "the password was changed since the link was asked for" });
+        await smtp.waitFor(before + 1);
+        expect(smtp.received.slice(before).map((m) => m.subject)).toEqual(["Your Everlight password was changed"]);
+        expect(await prisma().passwordResetToken.count({ where: { userId: user.id, usedAt: null } })).toBe(0);
+      }
+    });
+
     it.skipIf(skip)("limits requests per email address, whether or not it has an account", async () => {
       for (const address of [(await member()).email, email()]) {
         const results = [];

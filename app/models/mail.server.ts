@@ -456,16 +456,23 @@ export function hashResetToken(token: string) {
  * "Forgot your password?" queues a row for every address asked about, known or not, so that the answer
  * takes the same time either way (issue 25 §2); the link is made when the email is sent. Its token's id
  * is the row's id (a retry sends the same link), it is valid for an hour from the request, and making it
- * uses up every earlier link of the member. Answers why nothing is to be sent, or null.
+ * uses up every earlier link of the member. No link is made for a request older than a newer one or than
+ * the last password change. Answers why nothing is to be sent, or null.
  */
 async function issueResetToken(id: string, email: string, requestedAt: Date, validMinutes: number): Promise<{ skip: string } | null> {
   return prisma().$transaction(async (tx) => {
-    const user = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+    const found = await tx.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+    if (!found) return { skip: "no account has this address" };
+    // One member's links are made one at a time (two workers, two requests), and not while the password
+    // changes: the row lock orders this against changePassword and resetPassword, which update the row.
+    await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${found.id} FOR UPDATE`;
+    const user = await tx.user.findUnique({ where: { id: found.id }, select: { id: true, passwordChangedAt: true } });
     if (!user) return { skip: "no account has this address" };
-    // One member's links are made one at a time (two workers, two requests).
-    await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${user.id} FOR UPDATE`;
     if (await tx.passwordResetToken.findUnique({ where: { id }, select: { id: true } })) return null;
     if (await tx.passwordResetToken.count({ where: { userId: user.id, createdAt: { gt: requestedAt } } })) return { skip: "a newer link was asked for" };
+    // The password changed after the request (the worker was late, or the mail server down): the member
+    // has chosen a password since, and whoever reads this mailbox must not get an hour to replace it.
+    if (user.passwordChangedAt && user.passwordChangedAt >= requestedAt) return { skip: "the password was changed since the link was asked for" };
     await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } });
     await tx.passwordResetToken.create({
       data: {

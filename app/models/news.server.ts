@@ -120,7 +120,7 @@ export type FetchNewsOptions = ReadFeedOptions & {
   image?: { timeoutMs?: number; maxBytes?: number };
 };
 
-/** feedHost: the feed's host and port (hostAndPort), the one place its pictures may come from inside our network. */
+/** feedHost: the feed's scheme, host and port (hostAndPort), the one place its pictures may come from inside our network. */
 type Candidate = FeedEntry & { source: string; feedHost: string };
 
 /**

@@ -11,7 +11,8 @@ export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 // account exists: the request only queues an email row; the mail worker makes the link (mail.server.ts,
 // issueResetToken). The link is valid once, for an hour; only a hash of its token is stored (the token
 // itself is derived from the row's id with the server's secret). A newer link, a password changed in
-// Account → Security, or a reset use up every earlier link (issue 25 §2).
+// Account → Security, or a reset use up every earlier link (issue 25 §2), also the ones the mail worker
+// has not made yet: a request from before the user's passwordChangedAt gets no link.
 // Choosing a new password ends every session of the member, tells them by email, and signs them in.
 
 const hashToken = hashResetToken;
@@ -74,7 +75,7 @@ export async function resetPassword(token: string, newPassword: string, now = ne
       data: { usedAt: now },
     });
     if (used.count === 0) return null;
-    const updated = await tx.user.update({ where: { id: checked.userId }, data: { password }, select: publicUserSelect });
+    const updated = await tx.user.update({ where: { id: checked.userId }, data: { password, passwordChangedAt: now }, select: publicUserSelect });
     // Any other link still out there for this account stops working too.
     await tx.passwordResetToken.updateMany({ where: { userId: updated.id, usedAt: null }, data: { usedAt: now } });
     await tx.session.deleteMany({ where: { userId: updated.id } });

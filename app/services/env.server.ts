@@ -120,6 +120,16 @@ const envSchema = z
         }
         return [...new Set(urls)];
       }),
+    /**
+     * How long a stop signal (a restart, a deployment) lets requests in flight finish before their
+     * connections are closed (ms; server.js reads it, this checks it before the server listens).
+     */
+    STOP_GRACE_MS: z.coerce
+      .number({ error: "STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000" })
+      .int("STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000")
+      .min(0, "STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000")
+      .max(600_000, "STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000")
+      .default(10_000),
     /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
     VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Sets HSTS; defaults to on in production. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { fetchBounded } from "./fetch-bounded.server";
+import { fetchBounded, hostAndPort } from "./fetch-bounded.server";
 import { readFeed } from "./feeds.server";
 
 // Issue 25 §8: news fetching cannot reach inside. A feed (configured by an administrator, here on
@@ -71,13 +71,30 @@ describe("news fetching cannot reach inside", () => {
   });
 
   it("the feed's own host is trusted with its own port only", async () => {
-    const feedHost = new URL(feedUrl).host;
+    const feedHost = hostAndPort(new URL(feedUrl));
     const picture = (except: string[]) => fetchBounded(`${insideUrl}/picture.png`, { timeoutMs: 2000, maxBytes: 1024, publicOnly: { except } });
     expect(await picture([feedHost])).toMatchObject({ ok: false, reason: "private-address" });
-    expect(await picture(["127.0.0.1"])).toMatchObject({ ok: false, reason: "private-address" });
+    expect(await picture(["127.0.0.1", new URL(insideUrl).host])).toMatchObject({ ok: false, reason: "private-address" });
     expect(insideHits).toEqual([]);
-    expect(await picture([new URL(insideUrl).host])).toMatchObject({ ok: true });
+    expect(await picture([hostAndPort(new URL(insideUrl))])).toMatchObject({ ok: true });
     insideHits.length = 0;
+  });
+
+  it("the default ports count: a feed trusted on https (443) does not open http (80) on the same host", async () => {
+    expect(hostAndPort(new URL("https://feed.example/rss"))).toBe("https://feed.example:443");
+    expect(hostAndPort(new URL("http://feed.example/rss"))).toBe("http://feed.example:80");
+    expect(hostAndPort(new URL("http://FEED.example:8080/rss"))).toBe("http://feed.example:8080");
+    // Refused before any connection is tried (nothing listens on port 80 here: a "network" answer would
+    // mean the address was trusted and asked).
+    const trusted = [hostAndPort(new URL("https://127.0.0.1/feed.xml"))];
+    expect(await fetchBounded("http://127.0.0.1/secret.xml", { timeoutMs: 2000, maxBytes: 1024, publicOnly: { except: trusted } })).toMatchObject({
+      ok: false,
+      reason: "private-address",
+    });
+    expect(await fetchBounded("https://127.0.0.1:80/secret.xml", { timeoutMs: 2000, maxBytes: 1024, publicOnly: { except: trusted } })).toMatchObject({
+      ok: false,
+      reason: "private-address",
+    });
   });
 
   it("a name is resolved once per hop and connected to as checked: rebinding to 127.0.0.1 never reaches inside", async () => {

@@ -9,8 +9,8 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
 // trickles or is huge cannot hold or fill the server. Redirects are followed by hand (at most 3), each
 // hop checked again. Every address a feed leads to (its redirects, the pictures it names) is refused on
 // private, loopback and link-local addresses (a feed must not make the server fetch from inside its own
-// network) unless its host and port are one the caller trusts (the feed's own, which an administrator
-// configured). A name is resolved once per hop and the connection made to the address that was checked.
+// network) unless its scheme, host and port are one the caller trusts (the feed's own, which an
+// administrator configured). A name is resolved once per hop and the connection made to the address that was checked.
 
 export type Fetched = { ok: true; bytes: Buffer; contentType: string; url: string };
 export type FetchRefusal = {
@@ -25,7 +25,7 @@ export type FetchOptions = {
   timeoutMs: number;
   maxBytes: number;
   accept?: string;
-  /** Refuse hosts on private, loopback or link-local addresses, except these hosts with their ports (hostAndPort). */
+  /** Refuse hosts on private, loopback or link-local addresses, except these schemes, hosts and ports (hostAndPort). */
   publicOnly?: { except: string[] };
   maxRedirects?: number;
 };
@@ -66,9 +66,15 @@ export function isPrivateAddress(address: string): boolean {
   return PRIVATE.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
-/** A URL's host and port as compared with a trusted one ("feeds.example:8080"; the default port left out). */
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+/**
+ * A URL's scheme, host and port as compared with a trusted one ("http://feeds.example:80"). The port is
+ * always written out (url.host leaves the default one out, so http://feeds.example and
+ * https://feeds.example, port 80 and port 443, would compare equal: issue 25 §8).
+ */
 export function hostAndPort(url: URL): string {
-  return url.host.toLowerCase();
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || DEFAULT_PORTS[url.protocol] || ""}`;
 }
 
 type Resolved = { address: string; family: 4 | 6 };
@@ -76,11 +82,11 @@ type Resolved = { address: string; family: 4 | 6 };
 /**
  * The one address this hop connects to, resolved once and checked (issue 25 §8: resolving again to
  * connect let a name change its answer in between). With `publicOnly`, a private, loopback or link-local
- * answer is refused unless the host AND port are one the caller trusts.
+ * answer is refused unless the scheme, host AND port are one the caller trusts.
  */
 async function resolveHop(url: URL, publicOnly: FetchOptions["publicOnly"]): Promise<Resolved | FetchRefusal> {
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  const trusted = !publicOnly || publicOnly.except.some((h) => h.toLowerCase() === hostAndPort(url));
+  const trusted = !publicOnly || publicOnly.except.includes(hostAndPort(url));
   const refused: FetchRefusal = { ok: false, reason: "private-address", message: "points at a private network address" };
   if (!trusted && (host === "localhost" || host.endsWith(".localhost"))) return refused;
   let addresses: { address: string; family: number }[];
