@@ -5,7 +5,7 @@ import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
 import { keepHouse } from "~/models/housekeeping.server";
-import { chargeDueInstalments } from "~/models/commerce/plan-instalments.server";
+import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
 import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
 import { secureDataDir } from "~/services/data-dir.server";
@@ -84,7 +84,10 @@ export async function prepare(log: (line: string) => void = console.log) {
   };
   refundTimer = setInterval(retryRefunds, REFUND_RETRY_MS).unref();
   retryRefunds();
-  const chargeInstalments = () => void chargeDueInstalments().catch((error) => console.error("Charging instalments failed:", error));
+  const chargeInstalments = () => {
+    void chargeDueInstalments().catch((error) => console.error("Charging instalments failed:", error));
+    void noticeEndedPlans().catch((error) => console.error("Telling members of ended plans failed:", error));
+  };
   instalmentTimer = setInterval(chargeInstalments, INSTALMENT_ROUND_MS).unref();
   chargeInstalments();
   const tidy = () => void keepHouse().catch((error) => console.error("Housekeeping failed:", error));

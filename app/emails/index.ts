@@ -6,6 +6,7 @@ import { PaymentRefundedEmail, paymentRefundedSubject, type PaymentRefundedProps
 import { OrderConfirmationEmail, orderConfirmationSubject, type OrderConfirmationProps } from "./order-confirmation";
 import { InstalmentMissedEmail, instalmentMissedSubject, type InstalmentMissedProps } from "./instalment-missed";
 import { PlanCancelledEmail, planCancelledSubject, type PlanCancelledProps } from "./plan-cancelled";
+import { PlanEndedEmail, planEndedSubject, type PlanEndedProps } from "./plan-ended";
 import { PlanLapsedEmail, planLapsedSubject, type PlanLapsedProps } from "./plan-lapsed";
 import { PlanReceiptEmail, planReceiptSubject, type PlanReceiptProps } from "./plan-receipt";
 import { PlanRefundEmail, planRefundSubject, type PlanRefundProps } from "./plan-refund";
@@ -33,6 +34,7 @@ export type EmailPropsByKind = {
   "payment-refunded": PaymentRefundedProps;
   "instalment-missed": InstalmentMissedProps;
   "plan-lapsed": PlanLapsedProps;
+  "plan-ended": PlanEndedProps;
   "plan-receipt": PlanReceiptProps;
   "plan-refund": PlanRefundProps;
   "plan-cancelled": PlanCancelledProps;
@@ -56,6 +58,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "payment-refunded": { subject: paymentRefundedSubject, template: PaymentRefundedEmail },
   "instalment-missed": { subject: instalmentMissedSubject, template: InstalmentMissedEmail },
   "plan-lapsed": { subject: planLapsedSubject, template: PlanLapsedEmail },
+  "plan-ended": { subject: planEndedSubject, template: PlanEndedEmail },
   "plan-receipt": { subject: planReceiptSubject, template: PlanReceiptEmail },
   "plan-refund": { subject: planRefundSubject, template: PlanRefundEmail },
   "plan-cancelled": { subject: planCancelledSubject, template: PlanCancelledEmail },

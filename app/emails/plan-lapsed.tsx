@@ -11,7 +11,8 @@ export function PlanLapsedEmail({ firstName, planName, subscriptionUrl }: PlanLa
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>
         We could not take a monthly payment for your {planName} plan, so it is paused: the free plan&apos;s rules now apply to new memorials, and your vault
-        takes no new files. Every memorial, tribute and file you have stays exactly as it is.
+        takes no new files. Nothing has been deleted: every memorial stays exactly as it is, visible to the same people, and you can still open and download
+        every file in your vault.
       </Text>
       <Text style={text}>
         You can choose a plan again at any time on <Link href={subscriptionUrl}>your plan page</Link>.

@@ -140,9 +140,10 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
         props: { ...props, accessUntil: formatLongDate(String(data.accessUntil)), subscriptionUrl: `${site}/subscription` },
       };
     }
-    case "plan-lapsed": {
+    case "plan-lapsed":
+    case "plan-ended": {
       const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
-      return { to: row.to, kind: "plan-lapsed", props: { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` } };
+      return { to: row.to, kind: row.kind, props: { firstName: String(data.firstName), planName, subscriptionUrl: `${site}/subscription` } };
     }
     case "plan-receipt":
     case "plan-refund":

@@ -4,7 +4,7 @@ import { getPaymentProvider } from "~/services/payments.server";
 import { askProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvider } from "~/services/payments/provider.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
-import { INSTALMENT_RETRY_DAYS, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
+import { INSTALMENT_RETRY_DAYS, isPaidPlan, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { queueMail } from "../mail.server";
 import {
   addMonths,
@@ -66,13 +66,7 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
       where: { id: purchase.id, status: "active", instalmentsPaid: purchase.instalmentsPaid },
       data: { status: "lapsed", retryAt: null },
     });
-    if (lapsed.count && purchase.user) {
-      await queueMail(prisma(), {
-        to: purchase.user.email,
-        kind: "plan-lapsed",
-        data: { userId: purchase.user.id, firstName: purchase.user.firstName, planId: purchase.planId },
-      });
-    }
+    if (lapsed.count && purchase.user) await queueLapsedMail(prisma(), purchase.user, purchase.planId);
     return "lapsed";
   }
   const row = await prisma().planPayment.upsert({
@@ -212,12 +206,51 @@ export async function recordPaidInstalment(purchase: InvoicePurchase, invoice: I
 
 /** customer.subscription.deleted for a plan's subscription. */
 export async function lapseEndedSubscription(subscriptionId: string): Promise<{ handled: string } | null> {
-  const purchase = await prisma().planPurchase.findUnique({ where: { stripeSubscriptionId: subscriptionId } });
+  const purchase = await prisma().planPurchase.findUnique({
+    where: { stripeSubscriptionId: subscriptionId },
+    include: { user: { select: { id: true, email: true, firstName: true } } },
+  });
   if (!purchase) return null;
   // Stripe stopped trying (or the last period of a cancelled plan ended): no more instalments. Access
-  // already ends with the expiry date the last paid instalment set; nothing is deleted.
-  const lapsed = await prisma().planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "lapsed", retryAt: null } });
-  return { handled: lapsed.count ? "plan lapsed" : "plan unchanged" };
+  // already ends with the expiry date the last paid instalment set; nothing is deleted. The member is
+  // told once, as with the built-in round (a cancelled plan's end is told by noticeEndedPlans).
+  const lapsed = await prisma().$transaction(async (tx: Db) => {
+    const moved = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "active" }, data: { status: "lapsed", retryAt: null } });
+    if (moved.count && purchase.user) await queueLapsedMail(tx, purchase.user, purchase.planId);
+    return moved.count > 0;
+  });
+  return { handled: lapsed ? "plan lapsed" : "plan unchanged" };
+}
+
+function queueLapsedMail(db: Db, user: { id: string; email: string; firstName: string }, planId: string) {
+  return queueMail(db, { to: user.email, kind: "plan-lapsed", data: { userId: user.id, firstName: user.firstName, planId } });
+}
+
+/**
+ * The round's other half (issue 27 §2): a cancelled plan whose paid time has run out is told to its
+ * member once: nothing was deleted, what now waits for a plan. Claimed by a conditional update, so two
+ * instances (or a round that catches up after downtime) send it once.
+ */
+export async function noticeEndedPlans(now = new Date(), batch = 50): Promise<number> {
+  const ended = await prisma().planPurchase.findMany({
+    where: { status: "cancelled", endedNoticeAt: null, nextDueAt: { lte: now } },
+    orderBy: { nextDueAt: "asc" },
+    take: batch,
+    include: { user: { select: { id: true, email: true, firstName: true, subscriptionPlan: true, subscriptionExpiryDate: true } } },
+  });
+  let told = 0;
+  for (const purchase of ended) {
+    // A member whose access runs on (a newer plan) is not told that this one ended.
+    if (!purchase.user || isPaidPlan(purchase.user.subscriptionPlan, purchase.user.subscriptionExpiryDate, now)) continue;
+    const user = purchase.user;
+    told += await prisma().$transaction(async (tx: Db) => {
+      const claimed = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "cancelled", endedNoticeAt: null }, data: { endedNoticeAt: now } });
+      if (!claimed.count) return 0;
+      await queueMail(tx, { to: user.email, kind: "plan-ended", data: { userId: user.id, firstName: user.firstName, planId: purchase.planId } });
+      return 1;
+    });
+  }
+  return told;
 }
 
 /** invoice.payment_failed: a later instalment Stripe could not take; the member is emailed once. */
