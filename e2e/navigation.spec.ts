@@ -41,7 +41,7 @@ async function brokenLinks(page: Page, pages: string[], ownIds: string[] = []) {
   return { links: [...links], broken };
 }
 
-const PUBLIC_PAGES = ["/", "/memorials", "/news", "/contact", "/help", "/terms", "/privacy"];
+const PUBLIC_PAGES = ["/", "/memorials", "/news", "/contact", "/help", "/terms", "/privacy", "/endowment"];
 /** The not-found page's own links (home, the gallery) must lead somewhere too. */
 const NOT_FOUND = "/no-such-page";
 

@@ -159,6 +159,7 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
     "/help",
     "/terms",
     "/privacy",
+    "/endowment",
     "/forgot-password",
     "/reset-password?token=not-a-real-token",
     "/unsubscribe?user=x&topic=tributes&sig=x",

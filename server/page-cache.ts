@@ -13,9 +13,9 @@ import { securityHeaderList } from "./security";
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
 // "Running at scale"). Every page a visitor can open without signing in — the landing page, browse (with
 // any query), a public memorial, the shop, the news, help, terms, privacy, contact and the not-found page —
-// is the same for every visitor, so it is rendered once and kept here, keyed by versions read from the
+// is the same for every visitor (and the endowment fund's report), so it is rendered once and kept here, keyed by versions read from the
 // database on every request (app/models/page-version.server.ts): the memorial's updatedAt for its page;
-// for the others the version of what they show (memorials, products, news), which triggers in the
+// for the others the version of what they show (memorials, products, news, plan payments), which triggers in the
 // database move at the commit of any change (migration 20261124000000_page_versions). Pages that show
 // nothing from the database (help, terms, privacy, contact, 404) read nothing. Several instances stay
 // correct: each reads the versions; a change committed before a request arrived is seen by that request.
@@ -41,7 +41,7 @@ const MAX_MATCHED_PATHS = 2000;
 /** All kept copies together, text and gzip. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-type KindName = "memorial" | "landing" | "browse" | "products" | "news" | "document" | "not-found";
+type KindName = "memorial" | "landing" | "browse" | "products" | "news" | "endowment" | "document" | "not-found";
 type Kind = { name: KindName; deps: PageVersionName[]; status: number; maxEntries: number };
 
 const KINDS: Record<KindName, Kind> = {
@@ -50,6 +50,7 @@ const KINDS: Record<KindName, Kind> = {
   browse: { name: "browse", deps: ["memorials"], status: 200, maxEntries: 300 },
   products: { name: "products", deps: ["products"], status: 200, maxEntries: 60 },
   news: { name: "news", deps: ["news"], status: 200, maxEntries: 60 },
+  endowment: { name: "endowment", deps: ["endowment"], status: 200, maxEntries: 10 },
   document: { name: "document", deps: [], status: 200, maxEntries: 40 },
   "not-found": { name: "not-found", deps: [], status: 404, maxEntries: 100 },
 };
@@ -60,6 +61,7 @@ const PATHS: Record<string, KindName> = {
   "/market": "browse",
   "/products": "products",
   "/news": "news",
+  "/endowment": "endowment",
   "/help": "document",
   "/terms": "document",
   "/privacy": "document",

@@ -183,6 +183,21 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect((await page("/news")).text).toContain(title);
   }, 120_000);
 
+  it("a plan paid for shows in the endowment fund's public report on the very next request (issue 27 §6)", async () => {
+    const before = await cached("/endowment");
+    const fundOf = (html: string) => Number(/The fund today<\/h2><p[^>]*>£([\d,.]+)</.exec(html)?.[1].replace(/,/g, ""));
+    const year = new Date().getUTCFullYear();
+    expect(before).toContain("The Endowment Fund");
+    const member = (await registerMember(first.url, { firstName: "Fay", lastName: "Fund" })).api;
+    const created = await member.post("/api/create-subscription-payment", { planId: "forever", paymentType: "full" });
+    expect(created.status, created.text).toBe(200);
+    expect((await member.post("/api/test-payments/pay", { paymentIntentId: created.json.paymentIntentId })).status).toBe(200);
+    const after = (await page("/endowment")).text;
+    // £279.00 more taken this year: £41.85 more in the fund.
+    expect(Math.round((fundOf(after) - fundOf(before)) * 100)).toBe(4185);
+    expect(after).toContain(`>${year}</th>`);
+  }, 120_000);
+
   it.runIf(database === "postgres")(
     "a product's price, stock and activity, and a news fetch, changed in the database by any code, show on the very next request",
     async () => {

@@ -11,7 +11,7 @@ import { isRecordId } from "./memorial.server";
 // request never uses a read that started before it arrived (so a change committed before a request
 // arrived is always seen by it), yet under load one small query serves every request waiting for it.
 
-export type PageVersionName = "memorials" | "products" | "news";
+export type PageVersionName = "memorials" | "products" | "news" | "endowment";
 
 export type PageVersions = {
   /** Each page kind's version (as text: they are bigints). */
@@ -33,10 +33,10 @@ async function readNow(ids: string[]): Promise<PageVersions> {
       WHERE "id" = ANY($1::text[]) AND "isPublished" AND "visibility" = 'public'`,
     [ids],
   );
-  const pages = { memorials: "0", products: "0", news: "0" } as Record<PageVersionName, string>;
+  const pages = { memorials: "0", products: "0", news: "0", endowment: "0" } as Record<PageVersionName, string>;
   const memorials = new Map<string, number>();
   for (const row of rows) {
-    if (row.name === "memorials" || row.name === "products" || row.name === "news") pages[row.name] = row.version;
+    if (row.name in pages) pages[row.name as PageVersionName] = row.version;
     else memorials.set(row.name, Number(row.version));
   }
   return { pages, memorials };

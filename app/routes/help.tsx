@@ -88,8 +88,11 @@ const FAQS: Faq[] = [
           </li>
         </ul>
         <p>
-          {ENDOWMENT_PERCENT}% of every Forever plan purchase is placed in a ring-fenced endowment fund that supports the long-term upkeep of memorials. All
-          prices are in pounds sterling (GBP). Full details are in our{" "}
+          {ENDOWMENT_PERCENT}% of every Forever plan purchase is placed in a ring-fenced endowment fund that supports the long-term upkeep of memorials (
+          <Link to="/endowment" className={documentLink}>
+            its public report
+          </Link>
+          ). All prices are in pounds sterling (GBP). Full details are in our{" "}
           <Link to="/terms" className={documentLink}>
             Terms of Service
           </Link>

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
 import { SupportLink } from "~/components/contact-form-link";
+import { EndowmentPolicyPoints } from "~/components/endowment-policy";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { Icon, type IconName } from "~/components/icons";
@@ -432,15 +433,15 @@ function PolicyText({ fund, headingId }: { fund: { pence: number; payments: numb
         Endowment Fund Policy
       </h2>
       <p className="mt-1 text-sm text-slate-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
-      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-800">
-        <li>{ENDOWMENT_PERCENT}% of each Forever Plan purchase goes to a ring-fenced endowment fund.</li>
-        <li>Only income is spent on hosting, security and migration. The capital stays untouched.</li>
-        <li>An annual public report is published.</li>
-        <li>A succession plan hands memorials to a nonprofit archive if the company closes.</li>
-      </ul>
+      <EndowmentPolicyPoints />
       <p className="mt-3 font-medium text-slate-900">
         The fund holds {formatPence(fund.pence)} today, {ENDOWMENT_PERCENT}% of {fund.payments} completed Forever and Forever Plus{" "}
         {fund.payments === 1 ? "payment" : "payments"}.
+      </p>
+      <p className="mt-2 text-sm">
+        <Link to="/endowment" className="link">
+          Read the fund&apos;s public report, year by year
+        </Link>
       </p>
     </>
   );

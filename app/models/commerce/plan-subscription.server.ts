@@ -185,16 +185,45 @@ export async function queueReceipt(db: Db, member: { id: string; email: string; 
 
 // ───────────────────────────── the endowment fund ─────────────────────────────
 
-/** The fund's figure: 15% of every completed Forever and Forever Plus payment, in pence. */
-export async function endowmentFund(): Promise<{ pence: number; payments: number }> {
-  // Net of what was given back: a payment refunded whole reads "refunded", not succeeded; the part of a
-  // payment above the plan's price by then is an "excess" refund of a succeeded one.
-  const [sum, excess] = await Promise.all([
-    prisma().planPayment.aggregate({ where: { status: "succeeded" }, _sum: { amount: true }, _count: { _all: true } }),
-    prisma().planRefund.aggregate({ where: { reason: "excess" }, _sum: { amount: true } }),
+export type EndowmentYear = { year: number; payments: number; takenPence: number; givenBackPence: number; fundPence: number };
+export type EndowmentReport = { years: EndowmentYear[]; pence: number; payments: number; takenPence: number; givenBackPence: number };
+
+/**
+ * The endowment fund's public report (issue 27 §6), from the plan payments themselves: per calendar year
+ * (UTC) of payment, what the plans took and gave back, and the fund's share of the rest; the total is the
+ * sum of the years. Net of what was given back: a payment refunded whole reads "refunded", not succeeded;
+ * the part of a payment above the plan's price by then is an "excess" refund of a succeeded one, counted in
+ * the year it was given back. One grouped query each, whatever the number of payments.
+ */
+export async function endowmentReport(): Promise<EndowmentReport> {
+  const [taken, givenBack] = await Promise.all([
+    prisma().$queryRaw<{ year: number; payments: number; pence: bigint }[]>`
+      SELECT extract(year FROM coalesce("paidAt", "updatedAt"))::int AS "year", count(*)::int AS "payments", sum("amount")::bigint AS "pence"
+        FROM "plan_payments" WHERE "status" = 'succeeded' GROUP BY 1`,
+    prisma().$queryRaw<{ year: number; pence: bigint }[]>`
+      SELECT extract(year FROM "createdAt")::int AS "year", sum("amount")::bigint AS "pence"
+        FROM "plan_refunds" WHERE "reason" = 'excess' GROUP BY 1`,
   ]);
-  const kept = (sum._sum.amount ?? 0) - (excess._sum.amount ?? 0);
-  return { pence: Math.floor((kept * ENDOWMENT_PERCENT) / 100), payments: sum._count._all };
+  const byYear = new Map<number, EndowmentYear>();
+  const yearOf = (year: number) => byYear.get(year) ?? byYear.set(year, { year, payments: 0, takenPence: 0, givenBackPence: 0, fundPence: 0 }).get(year)!;
+  for (const row of taken) Object.assign(yearOf(row.year), { payments: row.payments, takenPence: Number(row.pence) });
+  for (const row of givenBack) yearOf(row.year).givenBackPence = Number(row.pence);
+  const years = [...byYear.values()].sort((a, b) => b.year - a.year);
+  for (const year of years) year.fundPence = Math.floor(((year.takenPence - year.givenBackPence) * ENDOWMENT_PERCENT) / 100);
+  const sum = (pick: (y: EndowmentYear) => number) => years.reduce((total, year) => total + pick(year), 0);
+  return {
+    years,
+    pence: sum((y) => y.fundPence),
+    payments: sum((y) => y.payments),
+    takenPence: sum((y) => y.takenPence),
+    givenBackPence: sum((y) => y.givenBackPence),
+  };
+}
+
+/** The fund today, as the policy on the plan page states it. */
+export async function endowmentFund(): Promise<{ pence: number; payments: number }> {
+  const { pence, payments } = await endowmentReport();
+  return { pence, payments };
 }
 
 /** Whether a provider payment id is one of the plans' (the test provider's Pay call serves the shop too). */
