@@ -180,6 +180,7 @@ async function pages(base: string, database: Database): Promise<Page[]> {
     { name: "products", path: "/products", target: 0.05 },
     { name: "products, a category", path: "/products?category=physical", target: 0.05 },
     { name: "news", path: "/news", target: 0.05 },
+    { name: "endowment report", path: "/endowment", target: 0.05 },
     { name: "help", path: "/help", target: 0.05 },
     { name: "terms", path: "/terms", target: 0.05 },
     { name: "privacy", path: "/privacy", target: 0.05 },

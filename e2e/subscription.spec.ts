@@ -134,6 +134,34 @@ test("a tab left open: Forever paid there after Forever Plus was paid here is re
   await older.close();
 });
 
+test("a tab left open: Forever Plus paid there after Forever was paid here upgrades, and gives back the £279 already paid, receipted", async ({
+  page,
+  member,
+  context,
+}) => {
+  await loginAs(page, member);
+  // The older tab: Forever Plus's payment screen at its full price, opened while the member was on the free plan.
+  const older = await context.newPage();
+  await older.goto("/subscription?plan=forever_plus#payment-choice");
+  await older
+    .getByRole("region", { name: `Choose Payment Option: ${PLUS}` })
+    .getByLabel(/^Pay in full: £429\.00/)
+    .check();
+  await older.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(older.getByRole("heading", { name: "Complete Your Payment", level: 1 })).toBeVisible();
+
+  await upgrade(page, "Forever", /^Pay in full: £279\.00/);
+  await older.getByRole("button", { name: "Complete Payment" }).click();
+  await expect(toast(older)).toContainText(`You had already paid £279.00 towards it, so £279.00 of this payment has been refunded.`);
+  await expect(older.getByRole("heading", { name: `Current Plan: ${PLUS}` })).toBeVisible();
+  // Both payments receipted, and the part given back too, each with its amount.
+  await mailWithSubject(member.email, "Your receipt: £279.00 for the Forever plan", 20_000);
+  await mailWithSubject(member.email, `Your receipt: £429.00 for the ${PLUS} plan`, 20_000);
+  const refund = await mailWithSubject(member.email, "We have refunded £279.00 to you", 20_000);
+  expect(refund.text).toContain("the part of your payment above what it cost you");
+  await older.close();
+});
+
 test("a member at the free limit creates a 26th memorial once upgraded", async ({ page, member }) => {
   await db().query(
     `INSERT INTO memorials ("userId", title, "firstName", "lastName", visibility, "isPublished")
