@@ -161,10 +161,11 @@ export async function writeWithAi(request: Request, user: PublicUser, formData: 
  * answer with the user's input (400 fields, 413/415 files, 403 plan limit).
  */
 export async function submitMemorialForm(request: Request, user: PublicUser, existing: MemorialWithMedia | null) {
-  // The files wait on disk, each cut off past the largest a video may be, until the post is answered.
+  // The files wait on disk until the post is answered, each cut off past its limit as it arrives: a part
+  // declared as an image at the largest a photo may be, any other at the largest a video may be.
   let spooled: SpooledForm;
   try {
-    spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes });
+    spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes, imageBytes: MEDIA_LIMITS.imageBytes });
   } catch (error) {
     if (error instanceof BodyTooLargeError)
       return failure(413, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.requestTooLarge } });
