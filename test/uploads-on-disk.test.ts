@@ -234,6 +234,20 @@ describe("a memorial's files go to disk as they arrive, never to memory", () => 
     expect(over.text).toContain(`over.png: ${MEDIA_MESSAGES.imageSize}`);
     expect(spooled()).toEqual([]);
   });
+
+  it("cuts a part sent as a photo off at the photo limit even when its bytes are a video, and says so as for a photo", async () => {
+    const res = await post("/memorials/create", [
+      text("firstName", "Odd"),
+      text("lastName", "Label"),
+      text("visibility", "public"),
+      text("category", "individual"),
+      text("intent", "publish"),
+      { name: "media", filename: "clip.jpg", type: "image/jpeg", head: MP4_HEAD, bytes: MEDIA_LIMITS.imageBytes + MB },
+    ]);
+    expect(res.status).toBe(413);
+    expect(res.text).toContain(`clip.jpg: ${MEDIA_MESSAGES.imageSize}`);
+    expect(spooled()).toEqual([]);
+  });
 });
 
 // ------------------------------------------------------------------ the /api's base64 uploads

@@ -73,6 +73,8 @@ async function checkFile(file: File, imagesOnly: boolean, cutOff: boolean): Prom
   const image = detectImageType(head);
   const video = image || imagesOnly ? null : detectVideoType(head);
   if (!image && !video) return { status: 415, message: imagesOnly ? MEMORIAL_FORM_MESSAGES.portraitType : MEDIA_MESSAGES.type };
+  // A part sent as a photo is cut off at the photo limit (readSpooledForm), whatever its bytes turn out to be.
+  if (cutOff && /^image\//i.test(file.type)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
   if (image && (cutOff || file.size > MEDIA_LIMITS.imageBytes)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
   if (video && (cutOff || file.size > MEDIA_LIMITS.videoBytes)) return { status: 413, message: MEDIA_MESSAGES.videoSize };
   return null;
