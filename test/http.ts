@@ -27,6 +27,8 @@ export type TestServer = {
   dataDir: string;
   /** Everything the server printed so far. */
   output: () => string;
+  /** The server process's id (its memory is read from /proc/<pid>/status). */
+  pid: number;
   /** Sends the server process a signal (a stop, as a deployment would), and how it ended. */
   kill: (signal: NodeJS.Signals) => void;
   exited: Promise<number | null>;
@@ -127,6 +129,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     databaseUrl: database?.url,
     dataDir,
     output: () => output,
+    pid: child.pid!,
     kill: (signal) => void child.kill(signal),
     exited,
     stop: () => (stopped ??= stopChild(child, exited).then(cleanUp)),

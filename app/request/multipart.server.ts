@@ -84,7 +84,7 @@ export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UP
 /** A form whose files wait on disk (DATA_DIR/incoming) until the caller is done with them. */
 export type SpooledForm = {
   form: FormData;
-  /** Files cut off at `fileBytes`: what is on disk is only their beginning. */
+  /** Files cut off at their limit (`fileBytes`, or `imageBytes` for an image): what is on disk is only their beginning. */
   tooLarge: Set<File>;
   /** Removes the files from disk; call it once the request is answered, whatever happened. */
   discard(): Promise<void>;
@@ -95,15 +95,16 @@ const TEXT_BYTES = 1024 * 1024;
 
 /**
  * Reads a form post whose files may be large (photos and videos of a memorial) without holding them in
- * memory (issue 25 item 5): each file part is streamed to its own temporary file and cut off past
- * `fileBytes` (it is then in `tooLarge`, and the rest of its bytes is read and dropped, so that the
- * fields after it still arrive and nothing typed is lost); the text fields are kept, up to 1 MB in
+ * memory (issue 25 item 5): each file part is streamed to its own temporary file and cut off past its
+ * limit, `imageBytes` for a part declared as an image (`image/*`), `fileBytes` for any other (it is then
+ * in `tooLarge`, and the rest of its bytes is read and dropped, so that the fields after it still arrive
+ * and nothing typed is lost); the text fields are kept, up to 1 MB in
  * all. The whole body is bounded by `bodyBytes`: a declared Content-Length above it is refused before
  * reading, and a body without one is counted as it arrives (BodyTooLargeError). A broken envelope is a
  * MalformedFormError. The files are disk-backed Blobs: their size and first bytes are read without
  * reading the rest, and storing one streams it.
  */
-export async function readSpooledForm(request: Request, limits: { bodyBytes: number; fileBytes: number }): Promise<SpooledForm> {
+export async function readSpooledForm(request: Request, limits: { bodyBytes: number; fileBytes: number; imageBytes?: number }): Promise<SpooledForm> {
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > limits.bodyBytes) throw new BodyTooLargeError(limits.bodyBytes);
   const contentType = request.headers.get("Content-Type") ?? "";
@@ -135,13 +136,15 @@ export async function readSpooledForm(request: Request, limits: { bodyBytes: num
   parser.on("file", (name, stream, info) => {
     const file = path.join(folder, String(written.length));
     const at = entries.push([name, ""]) - 1;
+    const limit = partLimit(info.mimeType, limits);
     const job = (async () => {
       await mkdir(folder, { recursive: true, mode: 0o700 });
-      await pipeline(stream, createWriteStream(file, { mode: 0o600 }));
+      const cut = cutOffAt(limit);
+      await pipeline(stream, cut.stream, createWriteStream(file, { mode: 0o600 }));
       const blob = await openAsBlob(file, { type: info.mimeType });
       const entry = new File([blob], info.filename ?? "", { type: info.mimeType });
       entries[at] = [name, entry];
-      if ((stream as typeof stream & { truncated?: boolean }).truncated) tooLarge.add(entry);
+      if (cut.truncated() || (stream as typeof stream & { truncated?: boolean }).truncated) tooLarge.add(entry);
     })();
     // Its failure is the whole post's (awaited below); until then it must not count as unhandled,
     // which would stop the process.
@@ -174,4 +177,26 @@ export async function readSpooledForm(request: Request, limits: { bodyBytes: num
   const form = new FormData();
   for (const [name, value] of entries) form.append(name, value);
   return { form, tooLarge, discard };
+}
+
+/** A part's limit by the type its sender declared: an image's is the smaller. */
+function partLimit(mimeType: string, limits: { fileBytes: number; imageBytes?: number }) {
+  return limits.imageBytes !== undefined && /^image\//i.test(mimeType) ? Math.min(limits.imageBytes, limits.fileBytes) : limits.fileBytes;
+}
+
+/**
+ * Passes a part's bytes on up to `limit`; past it, nothing more goes to disk and the rest of the part is
+ * read and dropped (busboy's own `fileSize` is one limit for every part).
+ */
+function cutOffAt(limit: number) {
+  let seen = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const room = limit - seen;
+      seen += chunk.byteLength;
+      if (room <= 0) return done();
+      done(null, chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+    },
+  });
+  return { stream, truncated: () => seen > limit };
 }

@@ -73,6 +73,8 @@ async function checkFile(file: File, imagesOnly: boolean, cutOff: boolean): Prom
   const image = detectImageType(head);
   const video = image || imagesOnly ? null : detectVideoType(head);
   if (!image && !video) return { status: 415, message: imagesOnly ? MEMORIAL_FORM_MESSAGES.portraitType : MEDIA_MESSAGES.type };
+  // A part sent as a photo is cut off at the photo limit (readSpooledForm), whatever its bytes turn out to be.
+  if (cutOff && /^image\//i.test(file.type)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
   if (image && (cutOff || file.size > MEDIA_LIMITS.imageBytes)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
   if (video && (cutOff || file.size > MEDIA_LIMITS.videoBytes)) return { status: 413, message: MEDIA_MESSAGES.videoSize };
   return null;
@@ -161,10 +163,11 @@ export async function writeWithAi(request: Request, user: PublicUser, formData: 
  * answer with the user's input (400 fields, 413/415 files, 403 plan limit).
  */
 export async function submitMemorialForm(request: Request, user: PublicUser, existing: MemorialWithMedia | null) {
-  // The files wait on disk, each cut off past the largest a video may be, until the post is answered.
+  // The files wait on disk until the post is answered, each cut off past its limit as it arrives: a part
+  // declared as an image at the largest a photo may be, any other at the largest a video may be.
   let spooled: SpooledForm;
   try {
-    spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes });
+    spooled = await readSpooledForm(request, { bodyBytes: MEDIA_LIMITS.requestBytes, fileBytes: MEDIA_LIMITS.videoBytes, imageBytes: MEDIA_LIMITS.imageBytes });
   } catch (error) {
     if (error instanceof BodyTooLargeError)
       return failure(413, { alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: MEMORIAL_FORM_MESSAGES.requestTooLarge } });

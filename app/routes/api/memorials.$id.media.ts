@@ -2,7 +2,6 @@ import { z } from "zod";
 import { addMemorialMedia, listMediaForMemorial, MEDIA_MESSAGES, MediaRejectedError, toApiMedia } from "~/models/media.server";
 import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
-import { decodeDataUrl } from "~/request/data-url.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { text } from "~/utils/validation/text";
 
@@ -10,7 +9,8 @@ import { text } from "~/utils/validation/text";
 // see the memorial; anyone else learns nothing, not even whether it exists (memorialNotFound).
 
 // The largest acceptable file is a video of MEDIA_LIMITS.videoBytes, as base64 with the JSON around it.
-// The server lets this route read that much; the route reads it only for the memorial's owner.
+// The server lets this route read that much; the route reads it only for the memorial's owner, and
+// mediaData is decoded to a temporary file as it arrives, never held in memory (`file`, issue 25 item 5).
 const MAX_BODY_BYTES = base64BodyBytes(MEDIA_LIMITS.videoBytes);
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
 
@@ -36,14 +36,14 @@ const api = apiRoute({
   POST: endpoint({
     access: "member",
     body: bodySchema,
+    file: "mediaData",
     maxBodyBytes: MAX_BODY_BYTES,
     tooLargeMessage: MEDIA_MESSAGES.videoSize,
     memorial: "owned",
-    handle: async ({ user, params, body }) => {
-      const bytes = decodeDataUrl(body.mediaData);
-      if (!bytes) return apiError(400, MEDIA_MESSAGES.badDataUrl);
+    handle: async ({ user, params, body, file }) => {
+      if (!file) return apiError(400, MEDIA_MESSAGES.badDataUrl);
       try {
-        const item = await addMemorialMedia(params.id!, user.id, bytes, { caption: body.caption, order: body.order ?? undefined });
+        const item = await addMemorialMedia(params.id!, user.id, file, { caption: body.caption, order: body.order ?? undefined });
         return item ? created(toApiMedia(item)) : memorialNotFound();
       } catch (error) {
         if (error instanceof MediaRejectedError) return apiError(error.status, error.message);

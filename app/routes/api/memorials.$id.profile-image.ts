@@ -3,7 +3,6 @@ import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/model
 import { toApiMemorial } from "~/models/memorial.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
-import { decodeDataUrl } from "~/request/data-url.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // POST /api/memorials/{id}/profile-image { imageData, fileName, fileType } (memorial-core.md §7): the
@@ -11,7 +10,8 @@ import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/u
 // from its bytes (media.server.ts), so fileName and fileType are accepted and not trusted.
 
 // A photo of MEDIA_LIMITS.imageBytes as base64 with the JSON around it: a larger body cannot hold an
-// acceptable photo. The server lets this route read that much; the route reads it only for the owner.
+// acceptable photo. The server lets this route read that much; the route reads it only for the owner,
+// and imageData is decoded to a temporary file as it arrives (`file`, issue 25 item 5).
 const MAX_BODY_BYTES = base64BodyBytes(MEDIA_LIMITS.imageBytes);
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
 
@@ -25,14 +25,14 @@ const api = apiRoute({
   POST: endpoint({
     access: "member",
     body: bodySchema,
+    file: "imageData",
     maxBodyBytes: MAX_BODY_BYTES,
     tooLargeMessage: MEDIA_MESSAGES.imageSize,
     memorial: "owned",
-    handle: async ({ user, params, body }) => {
-      const bytes = decodeDataUrl(body.imageData);
-      if (!bytes) return apiError(400, MEDIA_MESSAGES.badDataUrl);
+    handle: async ({ user, params, file }) => {
+      if (!file) return apiError(400, MEDIA_MESSAGES.badDataUrl);
       try {
-        const memorial = await setMemorialPortrait(params.id!, user.id, bytes);
+        const memorial = await setMemorialPortrait(params.id!, user.id, file);
         return memorial ? toApiMemorial(memorial) : memorialNotFound();
       } catch (error) {
         if (error instanceof MediaRejectedError) return apiError(error.status, error.message);
