@@ -240,12 +240,13 @@ export async function noticeEndedPlans(now = new Date(), batch = 50): Promise<nu
   });
   let told = 0;
   for (const purchase of ended) {
-    // A member whose access runs on (a newer plan) is not told that this one ended.
-    if (!purchase.user || isPaidPlan(purchase.user.subscriptionPlan, purchase.user.subscriptionExpiryDate, now)) continue;
+    // A member whose access runs on (a newer plan) is not told that this one ended; it is marked all the
+    // same, so that it never stands in the way of the ones after it.
     const user = purchase.user;
+    const tell = !!user && !isPaidPlan(user.subscriptionPlan, user.subscriptionExpiryDate, now);
     told += await prisma().$transaction(async (tx: Db) => {
       const claimed = await tx.planPurchase.updateMany({ where: { id: purchase.id, status: "cancelled", endedNoticeAt: null }, data: { endedNoticeAt: now } });
-      if (!claimed.count) return 0;
+      if (!claimed.count || !tell) return 0;
       await queueMail(tx, { to: user.email, kind: "plan-ended", data: { userId: user.id, firstName: user.firstName, planId: purchase.planId } });
       return 1;
     });
