@@ -36,16 +36,25 @@ export type ReadJsonOptions = {
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
+ * The refusals made before a byte of the body is read: a content type that is not JSON (415), a declared
+ * length over the bound (413). What is left unread of a refused body is the server's to deal with
+ * (server/request-body.ts). Returns the bound and its message, the options' or the defaults.
+ */
+function refuseBeforeReading(request: Request, options: ReadJsonOptions) {
+  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
+  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage);
+  return { maxBytes, tooLargeMessage };
+}
+
+/**
  * The request's JSON body, validated by the schema. Throws a JSON error Response for a non-JSON
  * content type (415), a body over `maxBytes` (413), malformed JSON (400), a body that is not an
  * object (400) and a schema failure (400, with the first message and `errors` per field).
  */
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, options: ReadJsonOptions = {}): Promise<z.output<S>> {
-  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
-  // What is left unread of a refused body is the server's to deal with (server/request-body.ts).
-  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage);
+  const { maxBytes, tooLargeMessage } = refuseBeforeReading(request, options);
   const text = await readLimited(request.body, maxBytes);
   if (text === null) throw apiError(413, tooLargeMessage);
 
@@ -87,10 +96,7 @@ export async function readJsonBodyWithFile<S extends z.ZodType>(
   schema: S,
   options: ReadJsonOptions & { fileField: string },
 ): Promise<JsonBodyWithFile<z.output<S>>> {
-  const { maxBytes = DEFAULT_BODY_BYTES, tooLargeMessage = "The request body is too large" } = options;
-  if (!JSON_TYPE.test(request.headers.get("Content-Type") ?? "")) throw apiError(415, "Expected a JSON body");
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw apiError(413, tooLargeMessage);
+  const { maxBytes, tooLargeMessage } = refuseBeforeReading(request, options);
   let upload: JsonUpload;
   try {
     upload = await readJsonUpload(request.body, { fileField: options.fileField, maxBytes });

@@ -1,11 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { openAsBlob } from "node:fs";
-import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { mkdir, open, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { getEnv } from "~/services/env.server";
 import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
-import { BodyTooLargeError } from "./multipart.server";
+import { BodyTooLargeError, spoolFolder } from "./multipart.server";
 
 // A JSON body that carries one file as base64 (the /api uploads: memorial-core.md §3 "Media is sent as
 // base64 data URLs", commerce-and-accounts.md §7 vault fileData), read without holding the file in
@@ -54,8 +52,7 @@ export type JsonUpload = {
  * appears twice. Parsing the rest as an object and validating it is the caller's.
  */
 export async function readJsonUpload(body: ReadableStream<Uint8Array> | null, options: { fileField: string; maxBytes: number }): Promise<JsonUpload> {
-  const folder = path.join(getEnv().dataDir, "incoming", randomUUID());
-  const discard = () => rm(folder, { recursive: true, force: true });
+  const { folder, discard } = spoolFolder();
   const scanner = new UploadScanner(options.fileField, path.join(folder, "file"), async () => {
     await mkdir(folder, { recursive: true, mode: 0o700 });
   });

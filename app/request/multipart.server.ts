@@ -81,6 +81,12 @@ export async function readImageUploadForm(request: Request, limit = MAX_IMAGE_UP
 
 // ------------------------------------------------------------------ forms whose files go to disk
 
+/** A folder of its own under DATA_DIR/incoming for one request's files (made when first needed), and how to remove it. */
+export function spoolFolder() {
+  const folder = path.join(getEnv().dataDir, "incoming", randomUUID());
+  return { folder, discard: () => rm(folder, { recursive: true, force: true }) };
+}
+
 /** A form whose files wait on disk (DATA_DIR/incoming) until the caller is done with them. */
 export type SpooledForm = {
   form: FormData;
@@ -110,8 +116,7 @@ export async function readSpooledForm(request: Request, limits: { bodyBytes: num
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(contentType)) throw new MalformedFormError();
 
-  const folder = path.join(getEnv().dataDir, "incoming", randomUUID());
-  const discard = () => rm(folder, { recursive: true, force: true });
+  const { folder, discard } = spoolFolder();
   // The entries in the order they were sent (a file's takes its place once it is on disk).
   const entries: [string, string | File][] = [];
   const tooLarge = new Set<File>();
