@@ -65,7 +65,7 @@ const INSTALMENT_ROUND_MS = 60_000;
 /** A refund the payment provider refused for a moment (it was down) is tried again (app/models/commerce/order-refunds.server.ts and plan-refunds.server.ts). */
 const REFUND_RETRY_MS = 5 * 60_000;
 
-/** Expired sessions and old rate-limit windows are deleted this often (app/models/housekeeping.server.ts). */
+/** Expired sessions and old rate-limit windows are deleted, and deletions past their 30 days purged, this often (app/models/housekeeping.server.ts). */
 const HOUSEKEEPING_MS = 60 * 60_000;
 
 /** Applies pending migrations, starts the mail worker, the refund retries and the instalments, then loads the demo data into an empty database. */

@@ -12,6 +12,8 @@ import { PlanReceiptEmail, planReceiptSubject, type PlanReceiptProps } from "./p
 import { PlanRefundEmail, planRefundSubject, type PlanRefundProps } from "./plan-refund";
 import { PlanResumedEmail, planResumedSubject, type PlanResumedProps } from "./plan-resumed";
 import { AccountDeletedEmail, accountDeletedSubject, type AccountDeletedProps } from "./account-deleted";
+import { AccountRestoredEmail, accountRestoredSubject, type AccountRestoredProps } from "./account-restored";
+import { PurgeNoticeEmail, purgeNoticeSubject, type PurgeNoticeProps } from "./purge-notice";
 import { ContactCopyEmail, contactCopySubject, type ContactCopyProps } from "./contact-copy";
 import { ContactReceivedEmail, contactReceivedSubject, type ContactReceivedProps } from "./contact-received";
 import { FriendRequestEmail, friendRequestSubject, type FriendRequestProps } from "./friend-request";
@@ -27,6 +29,8 @@ export type EmailPropsByKind = {
   "password-reset": PasswordResetProps;
   "password-changed": PasswordChangedProps;
   "account-deleted": AccountDeletedProps;
+  "account-restored": AccountRestoredProps;
+  "purge-notice": PurgeNoticeProps;
   "tributes-waiting": TributesWaitingProps;
   "order-confirmation": OrderConfirmationProps;
   "order-cancelled": OrderCancelledProps;
@@ -51,6 +55,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "password-reset": { subject: passwordResetSubject, template: PasswordResetEmail },
   "password-changed": { subject: passwordChangedSubject, template: PasswordChangedEmail },
   "account-deleted": { subject: accountDeletedSubject, template: AccountDeletedEmail },
+  "account-restored": { subject: accountRestoredSubject, template: AccountRestoredEmail },
+  "purge-notice": { subject: purgeNoticeSubject, template: PurgeNoticeEmail },
   "tributes-waiting": { subject: tributesWaitingSubject, template: TributesWaitingEmail },
   "order-confirmation": { subject: orderConfirmationSubject, template: OrderConfirmationEmail },
   "order-cancelled": { subject: orderCancelledSubject, template: OrderCancelledEmail },

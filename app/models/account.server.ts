@@ -1,13 +1,12 @@
-import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { hashPassword } from "~/services/password.server";
-import { deleteObject } from "~/services/storage.server";
 import { MESSAGES } from "~/utils/validation/account";
-import { deleteStoredMedia, storedMediaOfUser } from "./media.server";
-import { deleteAvatarObject } from "./profile-picture.server";
+import { cancelPlan } from "./commerce/plan-instalments.server";
+import type { Member } from "./commerce/plan-subscription.server";
+import { closeAccount } from "./memorial-deletion.server";
+import { purgeDateOf } from "~/utils/deletion";
 import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES, type RateLimited } from "./rate-limit.server";
 import { queueMail } from "./mail.server";
-import { storedVaultFilesOfUser } from "./vault.server";
 import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./user.server";
 
 // The account flows, each one use case shared by its screen and its /api call (issue 14): the route
@@ -66,44 +65,38 @@ export async function changePassword(
 
 export const PASSWORD_INCORRECT = "Password is incorrect";
 
-export type DeleteAccountResult = { ok: true } | RateLimited | { ok: false; reason: "wrong-password"; fieldErrors: FieldErrors<"password"> };
+export type DeleteAccountResult =
+  | { ok: true; purgeAt: Date }
+  | RateLimited
+  | { ok: false; reason: "wrong-password"; fieldErrors: FieldErrors<"password"> }
+  | { ok: false; reason: "payments"; message: string };
 
 /**
- * Deletes the account after the password is given again (UK GDPR right to erasure): the database
- * removes memorials, tributes, vault rows, basket and sessions with the user (ON DELETE CASCADE), and
- * their stored files (memorial photos and videos, the profile picture) go here, whoever asked.
+ * Deletes the account after the password is given again (UK GDPR right to erasure), keeping it for the
+ * 30 days our pages promise (closeAccount, memorial-deletion.server.ts): hidden and signed out at once,
+ * restorable by signing in, then purged with its files. Monthly plan payments stop first: a deleted
+ * account is never charged (stopPaymentsOf).
  */
 export async function deleteAccount(user: PublicUser, password: string, ip: string): Promise<DeleteAccountResult> {
   const limit = await hitPasswordCheckLimits(user.id, ip);
   if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
   if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
-  await eraseAccount(user);
-  return { ok: true };
+  const stopped = await stopPaymentsOf(user);
+  if (!stopped.ok) return stopped;
+  const now = new Date();
+  await closeAccount(user, user, undefined, now);
+  return { ok: true, purgeAt: purgeDateOf(now) };
 }
 
 /**
- * Removes an account and everything it holds, whoever asked (the member above, or an administrator:
- * admin.server.ts): the rows in one transaction (`alsoInTransaction` runs first in it: the administrator's
- * checks and audit record; it may throw to call the whole thing off), then the stored files. False when the account was already gone.
+ * Cancels the member's monthly plan, if one is running, before their account is deleted: the payments
+ * stop, what was paid stays paid (the plan-cancelled email says so). Refused when the payment provider
+ * cannot be told, so that the account is not deleted while its payments go on.
  */
-export async function eraseAccount(
-  user: Pick<PublicUser, "id" | "email" | "firstName" | "profileImageUrl">,
-  alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
-): Promise<boolean> {
-  const [memorialFiles, vaultFiles] = await Promise.all([storedMediaOfUser(user.id), storedVaultFilesOfUser(user.id)]);
-  const deleted = await prisma().$transaction(async (tx) => {
-    await alsoInTransaction?.(tx);
-    const { count } = await tx.user.deleteMany({ where: { id: user.id } });
-    if (!count) return false;
-    // Always sent; the outbox keeps no link to the account, so the message outlives it.
-    await queueMail(tx, { to: user.email, kind: "account-deleted", data: { firstName: user.firstName } });
-    return true;
-  });
-  if (!deleted) return false;
-  await deleteAvatarObject(user.profileImageUrl);
-  await deleteStoredMedia(memorialFiles);
-  await Promise.all(vaultFiles.map((key) => deleteObject(key).catch((error) => console.error(`Could not delete ${key}:`, error))));
-  return true;
+export async function stopPaymentsOf(user: Member): Promise<{ ok: true } | { ok: false; reason: "payments"; message: string }> {
+  const result = await cancelPlan(user);
+  if (!result.ok && result.reason === "provider") return { ok: false, reason: "payments", message: MESSAGES.deleteAccountPaymentsFailed };
+  return { ok: true };
 }
 
 function rateLimited(message: string, retryAfterSeconds: number): RateLimited {

@@ -2,9 +2,11 @@ import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE, type ContactStatus } from "~/utils/validation/admin";
-import { eraseAccount } from "./account.server";
+import { stopPaymentsOf } from "./account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
-import { deleteMemorial, isRecordId } from "./memorial.server";
+import { closeAccount, deleteMemorial } from "./memorial-deletion.server";
+import { purgeDateOf } from "~/utils/deletion";
+import { isRecordId, LIVE } from "./memorial.server";
 import { fetchNews, type FetchNewsResult } from "./news.server";
 import { canModerate } from "./tribute.server";
 import { getUserById, publicUserSelect, toPublic } from "./user.server";
@@ -88,6 +90,7 @@ export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: strin
 export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" | "isAdmin">, { search = "", page = 1 }: { search?: string; page?: number }) {
   const where: Prisma.TributeWhereInput = {
     isApproved: false,
+    memorial: LIVE,
     ...(search
       ? {
           OR: [
@@ -134,15 +137,17 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
 // ───────────────────────────── users ─────────────────────────────
 
 export async function listUsersForAdmin({ search = "", page = 1 }: { search?: string; page?: number }) {
+  // Deleted accounts are listed apart, with Restore (listDeletedAccountsForAdmin).
   const where: Prisma.UserWhereInput = search
     ? {
+        deletedAt: null,
         OR: [
           { email: { contains: search, mode: "insensitive" } },
           { firstName: { contains: search, mode: "insensitive" } },
           { lastName: { contains: search, mode: "insensitive" } },
         ],
       }
-    : {};
+    : { deletedAt: null };
   const total = await prisma().user.count({ where });
   const w = pageOf(total, page);
   const rows = await prisma().user.findMany({
@@ -180,8 +185,8 @@ export async function listUsersForAdmin({ search = "", page = 1 }: { search?: st
 }
 
 export type AdminUserResult =
-  | { ok: true; user: { id: string; email: string; name: string; isAdmin: boolean } }
-  | { ok: false; reason: "not-found" | "last-admin" | "own-rights" | "own-account" };
+  | { ok: true; user: { id: string; email: string; name: string; isAdmin: boolean }; purgeAt?: Date }
+  | { ok: false; reason: "not-found" | "last-admin" | "own-rights" | "own-account" | "payments" };
 
 // One administrator's change at a time: two admins removing each other's rights (or deleting each other)
 // at the same moment must not leave the site with none.
@@ -206,7 +211,7 @@ export async function setAdminRights(actor: AdminActor, userId: string, isAdmin:
       if (target.isAdmin === isAdmin) return target;
       if (!isAdmin) {
         if (target.id === actor.id && !options.confirmOwn) throw new Refused("own-rights");
-        const others = await tx.user.count({ where: { isAdmin: true, id: { not: target.id } } });
+        const others = await tx.user.count({ where: { isAdmin: true, deletedAt: null, id: { not: target.id } } });
         if (others === 0) throw new Refused("last-admin");
       }
       await tx.user.update({ where: { id: target.id }, data: { isAdmin } });
@@ -225,24 +230,34 @@ export async function setAdminRights(actor: AdminActor, userId: string, isAdmin:
   }
 }
 
-/** Deletes a user with all their memorials and files (account.server.ts eraseAccount); never oneself, never the last admin. */
+/**
+ * Deletes a user with all their memorials, kept 30 days and restorable (closeAccount in
+ * memorial-deletion.server.ts); their monthly plan payments stop first. Never oneself, never the last admin.
+ */
 export async function deleteUserAsAdmin(actor: AdminActor, userId: string): Promise<AdminUserResult> {
   if (userId === actor.id) return { ok: false, reason: "own-account" };
   const user = await getUserById(userId);
   if (!user) return { ok: false, reason: "not-found" };
+  if (!(await stopPaymentsOf(user)).ok) return { ok: false, reason: "payments" };
+  const now = new Date();
   try {
-    const deleted = await eraseAccount(user, async (tx) => {
-      await lockAdmins(tx);
-      const others = await tx.user.count({ where: { isAdmin: true, id: { not: user.id } } });
-      if (others === 0) throw new Refused("last-admin");
-      await recordAudit(tx, actor, { action: "user.delete", targetType: "user", targetId: user.id, summary: `${user.email} (${name(user)})` });
-    });
+    const deleted = await closeAccount(
+      user,
+      actor,
+      async (tx) => {
+        await lockAdmins(tx);
+        const others = await tx.user.count({ where: { isAdmin: true, deletedAt: null, id: { not: user.id } } });
+        if (others === 0) throw new Refused("last-admin");
+        await recordAudit(tx, actor, { action: "user.delete", targetType: "user", targetId: user.id, summary: `${user.email} (${name(user)})` });
+      },
+      now,
+    );
     if (!deleted) return { ok: false, reason: "not-found" };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, reason: error.reason };
     throw error;
   }
-  return { ok: true, user: { id: user.id, email: user.email, name: name(user), isAdmin: user.isAdmin } };
+  return { ok: true, user: { id: user.id, email: user.email, name: name(user), isAdmin: user.isAdmin }, purgeAt: purgeDateOf(now) };
 }
 
 /** GET /api/admin/users (§7): users as the /api shows them (never a password hash). */
@@ -250,13 +265,14 @@ export async function listUsersForApi({ search = "", limit = 50, offset = 0 }: {
   const rows = await prisma().user.findMany({
     where: search
       ? {
+          deletedAt: null,
           OR: [
             { email: { contains: search, mode: "insensitive" } },
             { firstName: { contains: search, mode: "insensitive" } },
             { lastName: { contains: search, mode: "insensitive" } },
           ],
         }
-      : {},
+      : { deletedAt: null },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
     skip: offset,

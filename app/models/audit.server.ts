@@ -17,9 +17,11 @@ export type AdminActor = Actor;
 
 export type AuditAction =
   | "memorial.delete"
+  | "memorial.restore"
   | "tribute.approve"
   | "tribute.delete"
   | "user.delete"
+  | "user.restore"
   | "user.grant-admin"
   | "user.remove-admin"
   | "product.create"
@@ -34,9 +36,11 @@ export type AuditAction =
 
 export const AUDIT_LABELS: Record<AuditAction, string> = {
   "memorial.delete": "Deleted a memorial",
+  "memorial.restore": "Restored a deleted memorial",
   "tribute.approve": "Approved a tribute",
   "tribute.delete": "Deleted a tribute",
   "user.delete": "Deleted a user",
+  "user.restore": "Restored a deleted account",
   "user.grant-admin": "Made a user an administrator",
   "user.remove-admin": "Removed a user's administrator rights",
   "product.create": "Created a product",

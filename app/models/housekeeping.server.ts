@@ -1,3 +1,4 @@
+import { purgeDeleted } from "./memorial-deletion.server";
 import { deleteStaleRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "./session.server";
 
@@ -6,9 +7,13 @@ import { deleteExpiredSessions } from "./session.server";
 // instance runs it (server/app.ts, at start and every hour): deleting what another instance already
 // deleted is nothing, and a round missed while the server was down is caught up by the next.
 
-/** Deletes expired sessions and rate-limit windows a day old; says how many sessions went. */
+// The same round tells owners of deleted memorials and accounts that the 30 days are nearly over, and
+// purges what is past them (memorial-deletion.server.ts: once, whichever instance gets there first).
+
+/** Deletes expired sessions and rate-limit windows a day old, and purges deletions past their window; says how many went. */
 export async function keepHouse(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   await deleteStaleRateLimits(now);
-  return { sessions };
+  const purged = await purgeDeleted(now);
+  return { sessions, ...purged };
 }

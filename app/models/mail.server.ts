@@ -6,6 +6,7 @@ import { getEnv, publicUrl } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 import { countryName } from "~/utils/countries";
 import { formatLongDate } from "~/utils/dates";
+import { purgeDateOf } from "~/utils/deletion";
 import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
@@ -114,8 +115,29 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
     }
     case "password-changed":
       return { to: row.to, kind: "password-changed", props: { firstName: String(data.firstName), forgotUrl: `${site}/forgot-password` } };
-    case "account-deleted":
-      return { to: row.to, kind: "account-deleted", props: { firstName: String(data.firstName), supportEmail: getEnv().SUPPORT_EMAIL } };
+    case "account-deleted": {
+      // Queued before the 30-day window existed, with no date: counted from now, which is never too early.
+      const purgeAt = typeof data.purgeAt === "string" ? data.purgeAt : purgeDateOf(new Date()).toISOString();
+      const props = { firstName: String(data.firstName), supportEmail: getEnv().SUPPORT_EMAIL, purgeDate: formatLongDate(purgeAt), loginUrl: `${site}/login` };
+      return { to: row.to, kind: "account-deleted", props };
+    }
+    case "account-restored":
+      return {
+        to: row.to,
+        kind: "account-restored",
+        props: { firstName: String(data.firstName), byAdmin: data.byAdmin === true, myMemorialsUrl: `${site}/my-memorials`, supportEmail: getEnv().SUPPORT_EMAIL },
+      };
+    case "purge-notice": {
+      const what = data.what === "account" ? "account" : "memorial";
+      const props = {
+        firstName: String(data.firstName),
+        what,
+        title: typeof data.title === "string" ? data.title : null,
+        purgeDate: formatLongDate(String(data.purgeAt)),
+        restoreUrl: `${site}${what === "account" ? "/login" : "/my-memorials"}`,
+      } as const;
+      return { to: row.to, kind: "purge-notice", props };
+    }
     case "tributes-waiting":
       return composeTributesWaiting(row, site);
     case "order-confirmation":

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deleteMemorial } from "./memorial-deletion.server";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { decideAccess, type Viewer } from "./memorial-access";
@@ -6,7 +7,6 @@ import { countPendingForOwner } from "./tribute.server";
 import {
   countOwnMemorials,
   createMemorial,
-  deleteMemorial,
   findMemorialForViewer,
   listMemorialsForViewer,
   listRecentOwnMemorials,

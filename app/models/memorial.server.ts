@@ -5,7 +5,6 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
-import { recordAudit, type Actor } from "./audit.server";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
 import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
 
@@ -46,6 +45,13 @@ export async function listRecentPublicMemorials(limit: number): Promise<Memorial
   });
   return rows.map(({ _count, ...m }) => ({ ...m, tributeCount: _count.tributes }));
 }
+
+/**
+ * For a query of tributes, photos or shares across memorials: only those of live memorials. "memorials"
+ * is a view without the deleted ones (20261126130000_recoverable_deletion), so the relation finds nothing
+ * for a deleted memorial's rows; without this filter they would come back with `memorial: null`.
+ */
+export const LIVE: Prisma.MemorialScalarRelationFilter = { is: {} };
 
 /** The memorials a viewer may see, as a Prisma filter (the list form of decideAccess). */
 export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
@@ -220,27 +226,18 @@ export function findOwnMemorial(id: string, ownerId: string) {
 }
 
 /**
- * Deletes a memorial the caller owns (or any, for an administrator: memorial-access.ts), with its media
- * rows, tributes and shares (database cascade) and its stored photos and videos, from whichever screen.
- * An administrator's deletion is recorded in the audit log here (issue 19 §8), wherever it was done from.
- * False when there is no such memorial the caller may delete.
+ * Undoes a creation that could not finish (a photo failed to store): the owner's brand-new memorial goes
+ * at once, rows and files, since nobody has seen it. Every other deletion keeps the 30-day window
+ * (deleteMemorial in memorial-deletion.server.ts).
  */
-export async function deleteMemorial(id: string, actor: Actor): Promise<boolean> {
-  if (!isRecordId(id)) return false;
+export async function discardNewMemorial(id: string, ownerId: string): Promise<void> {
   const memorial = await prisma().memorial.findFirst({
-    where: actor.isAdmin ? { id } : { id, userId: actor.id },
-    select: { id: true, firstName: true, lastName: true, profileImageUrl: true, media: { select: { mediaUrl: true } }, user: { select: { email: true } } },
+    where: { id, userId: ownerId },
+    select: { profileImageUrl: true, media: { select: { mediaUrl: true } } },
   });
-  if (!memorial) return false;
-  // deleteMany: a second delete of the same memorial at the same moment finds nothing, not an error.
-  const { count } = await prisma().memorial.deleteMany({ where: { id } });
-  if (count === 0) return false;
-  if (actor.isAdmin) {
-    const summary = `${memorial.firstName} ${memorial.lastName}`.trim() + ` (owner ${memorial.user.email})`;
-    await recordAudit(prisma(), actor, { action: "memorial.delete", targetType: "memorial", targetId: id, summary });
-  }
+  if (!memorial) return;
+  await prisma().memorial.deleteMany({ where: { id, userId: ownerId } });
   await deleteStoredMedia([...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u));
-  return true;
 }
 
 // The view counter (memorial-core.md §4 "View counter"). Page views are added up in memory and written

@@ -3,7 +3,7 @@ import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute"
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
 import { queueTributeNotification } from "./mail.server";
-import { isRecordId } from "./memorial.server";
+import { isRecordId, LIVE } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
@@ -100,7 +100,7 @@ async function moderatable(tributeId: string, actor: Actor) {
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
   const tribute = await prisma().tribute.findUnique({
-    where: { id: tributeId },
+    where: { id: tributeId, memorial: LIVE },
     select: { id: true, authorName: true, memorial: { select: { title: true, userId: true, user: { select: { isAdmin: true } } } } },
   });
   if (!tribute) return { result: "not-found" as const };
@@ -156,7 +156,7 @@ export function countPendingForOwner(userId: string) {
 /** GET /api/tributes?approved=false (administrators): with the memorialCreatorIsAdmin flag. */
 export async function listTributesForAdmin(approved: boolean, limit = PENDING_LIST_LIMIT) {
   const rows = await prisma().tribute.findMany({
-    where: { isApproved: approved },
+    where: { isApproved: approved, memorial: LIVE },
     orderBy: { createdAt: "desc" },
     take: Math.min(Math.max(limit, 1), 100),
     include: { memorial: { select: { id: true, title: true, user: { select: { isAdmin: true } } } } },

@@ -41,7 +41,8 @@ export function toPublic(row: UserRow): PublicUser {
 }
 
 export async function getUserById(id: string): Promise<PublicUser | null> {
-  const row = await prisma().user.findUnique({ where: { id }, select: publicUserSelect });
+  // A deleted account is nobody's: its sessions went with it, and no other way in finds it.
+  const row = await prisma().user.findFirst({ where: { id, deletedAt: null }, select: publicUserSelect });
   return row ? toPublic(row) : null;
 }
 
@@ -69,20 +70,26 @@ export async function createUser(input: { email: string; password: string; first
 // a wrong password, so the response time does not tell which it was (DESIGN.md security notes).
 let dummyHash: Promise<string> | undefined;
 
-/** The user for this email and password, or null; same work whether or not the email exists. */
-export async function verifyLogin(email: string, password: string): Promise<PublicUser | null> {
-  const row = await prisma().user.findUnique({ where: { email: email.toLowerCase() }, select: { ...publicUserSelect, password: true } });
+/**
+ * The user for this email and password, or null; same work whether or not the email exists. A deleted
+ * account (within its 30 days) answers with its `deletedAt`: only the right password learns it is there.
+ */
+export async function verifyLogin(email: string, password: string): Promise<(PublicUser & { deletedAt: Date | null }) | null> {
+  const row = await prisma().user.findUnique({ where: { email: email.toLowerCase() }, select: { ...publicUserSelect, password: true, deletedAt: true } });
   if (!row) {
     dummyHash ??= hashPassword("not-a-real-password-0");
     await verifyPassword(password, await dummyHash);
     return null;
   }
-  const { password: hash, ...user } = row;
-  return (await verifyPassword(password, hash)) ? toPublic(user) : null;
+  const { password: hash, deletedAt, ...user } = row;
+  return (await verifyPassword(password, hash)) ? { ...toPublic(user), deletedAt } : null;
 }
 
 export type SignInResult =
-  { ok: true; user: PublicUser } | { ok: false; reason: "invalid" } | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
+  | { ok: true; user: PublicUser }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string }
+  | { ok: false; reason: "deleted"; userId: string; deletedAt: Date };
 
 /**
  * Sign-in, for the /login form and POST /api/auth/login alike: the attempt is counted before any
@@ -91,9 +98,12 @@ export type SignInResult =
 export async function signIn(email: string, password: string, ip: string): Promise<SignInResult> {
   const limit = await hitLoginLimits(email, ip);
   if (!limit.allowed) return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message: limit.message };
-  const user = await verifyLogin(email, password);
-  if (!user) return { ok: false, reason: "invalid" };
+  const found = await verifyLogin(email, password);
+  if (!found) return { ok: false, reason: "invalid" };
   await recordLoginSuccess(email, ip);
+  const { deletedAt, ...user } = found;
+  // The right password for a deleted account: no session, but the offer to restore it (/login).
+  if (deletedAt) return { ok: false, reason: "deleted", userId: user.id, deletedAt };
   return { ok: true, user };
 }
 

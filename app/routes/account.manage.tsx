@@ -6,11 +6,13 @@ import type { Route } from "./+types/account.manage";
 import { ErrorList, FormAlert, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { deleteAccount } from "~/models/account.server";
+import { RECOVERY_DAYS } from "~/utils/deletion";
 import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { destroySessionCookie } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
+import { formatLongDate } from "~/utils/dates";
 import { deleteAccountSchema } from "~/utils/validation/account";
 
 // Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
@@ -18,7 +20,7 @@ import { deleteAccountSchema } from "~/utils/validation/account";
 
 // The tick box is this form's own safeguard against a slip, so it lives here, not in the shared schema.
 const schema = deleteAccountSchema.extend({
-  confirm: z.literal("on", { error: "Tick the box to confirm you understand this cannot be undone" }),
+  confirm: z.literal("on", { error: "Tick the box to confirm you understand what deleting does" }),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -38,11 +40,18 @@ export async function action({ request }: Route.ActionArgs) {
   if (!result.ok && result.reason === "rate-limited") {
     return data({ result: submission.reply(hide), failure: { title: "Too many attempts", message: result.message } }, rateLimitedInit(result));
   }
+  if (!result.ok && result.reason === "payments") {
+    return data({ result: submission.reply(hide), failure: { title: "Account not deleted", message: result.message } }, { status: 503 });
+  }
   if (!result.ok) return data({ result: submission.reply({ ...hide, fieldErrors: result.fieldErrors }), failure: null }, { status: 400 });
   const cookie = await destroySessionCookie(request);
   return redirectWithToast(
     "/",
-    { type: "success", title: "Account deleted", description: "Your account and memorials have been deleted." },
+    {
+      type: "success",
+      title: "Account deleted",
+      description: `Your account and memorials are hidden and kept until ${formatLongDate(result.purgeAt)}. Sign in before then to restore them.`,
+    },
     { "Set-Cookie": cookie },
   );
 }
@@ -56,7 +65,7 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
     <div className="space-y-10">
       <div>
         <h2 className="text-xl font-semibold text-slate-900">Account</h2>
-        <p className="mt-1 text-slate-700">Take a copy of your data, or close your account for good.</p>
+        <p className="mt-1 text-slate-700">Take a copy of your data, or close your account.</p>
       </div>
       <section className="space-y-3">
         <h3 className="text-lg font-semibold text-slate-900">Download my data</h3>
@@ -72,8 +81,12 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
       <section className="space-y-4 rounded-lg border border-red-300 p-5">
         <h3 className="text-lg font-semibold text-red-800">Delete my account</h3>
         <p className="text-slate-700">
-          This deletes your account and everything in it: all your memorials with their photos and tributes, your vault files and your basket. It cannot be
-          undone and we cannot recover any of it afterwards. You may want to download your data first.
+          This signs you out everywhere and hides your account and everything in it at once: all your memorials with their photos, videos and tributes, your
+          vault files and your basket. A monthly plan stops taking payments.
+        </p>
+        <p className="text-slate-700">
+          We keep it all for {RECOVERY_DAYS} days: sign in during that time and you can restore everything as it was. We email you a few days before the end.
+          After {RECOVERY_DAYS} days it is removed for good, files included, and cannot be recovered. You may want to download your data first.
         </p>
         {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}
         <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
@@ -87,7 +100,7 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
             <div className="flex items-center gap-3">
               <input {...confirmProps} aria-invalid={confirmErrorId ? true : undefined} aria-describedby={confirmErrorId} className="h-4 w-4 accent-red-700" />
               <label htmlFor={fields.confirm.id} className="font-medium text-slate-900">
-                I understand this cannot be undone
+                I understand my account and memorials will be removed for good after {RECOVERY_DAYS} days
               </label>
             </div>
             <ErrorList id={confirmErrorId} errors={fields.confirm.errors} />

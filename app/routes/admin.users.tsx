@@ -28,6 +28,7 @@ const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string>
   "last-admin": ADMIN_MESSAGES.lastAdmin,
   "own-rights": ADMIN_MESSAGES.ownRights,
   "own-account": ADMIN_MESSAGES.ownAccount,
+  payments: ADMIN_MESSAGES.paymentsNotStopped,
 };
 
 export async function action({ request }: Route.ActionArgs) {

@@ -4,11 +4,16 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
+import { restoreAccount } from "~/models/memorial-deletion.server";
+import { purgeDateOf } from "~/utils/deletion";
+import { clearRestoreOffer, offerRestore, restorableAccount } from "~/request/account-restore.server";
 import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
+import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
+import { accountDeletedMessage } from "~/utils/validation/account-rules";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -18,9 +23,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const formData = await request.clone().formData();
+  if (formData.get("intent") === "restore-account") return restore(request);
   const submission = parseWithZod(formData, { schema: loginSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["password"] }), failure: null }, { status: 400 });
+    return data({ result: submission.reply({ hideFields: ["password"] }), failure: null, deleted: null }, { status: 400 });
   }
   try {
     const user = await authenticator.authenticate("form", request);
@@ -33,11 +39,30 @@ export async function action({ request }: Route.ActionArgs) {
     if (!(error instanceof SignInRefusedError)) throw error;
     const reply = submission.reply({ hideFields: ["password"] });
     if (error.result.reason === "rate-limited") {
-      return data({ result: reply, failure: { title: "Too many attempts", message: error.result.message } }, rateLimitedInit(error.result));
+      return data({ result: reply, failure: { title: "Too many attempts", message: error.result.message }, deleted: null }, rateLimitedInit(error.result));
     }
-    return data({ result: reply, failure: { title: "Login failed", message: MESSAGES.invalidLogin } }, { status: 401 });
+    if (error.result.reason === "deleted") {
+      // The right password for an account deleted less than 30 days ago: no session, the offer to restore it.
+      const purgeAt = formatLongDate(purgeDateOf(error.result.deletedAt));
+      return data({ result: reply, failure: null, deleted: { purgeAt } }, { headers: { "Set-Cookie": await offerRestore(error.result.userId) } });
+    }
+    return data({ result: reply, failure: { title: "Login failed", message: MESSAGES.invalidLogin }, deleted: null }, { status: 401 });
   }
 }
+
+/** "Restore my account": the account whose password was just given comes back, and its owner is signed in. */
+async function restore(request: Request) {
+  const userId = await restorableAccount(request);
+  if (!userId || !(await restoreAccount(userId, null))) {
+    return data({ result: undefined, failure: { title: "Not restored", message: RESTORE_EXPIRED }, deleted: null }, { status: 400 });
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", await startSession(request, userId));
+  headers.append("Set-Cookie", await clearRestoreOffer());
+  return redirectWithToast("/my-memorials", { type: "success", title: "Welcome back", description: "Your account and its memorials are restored." }, headers);
+}
+
+const RESTORE_EXPIRED = "The time to restore this account from here has run out. Please sign in again.";
 
 export default function LoginPage({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
@@ -45,6 +70,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
   const pending = navigation.state === "submitting" && navigation.formAction?.startsWith("/login");
   const [form, fields] = useSchemaForm(loginSchema, { lastResult: actionData?.result });
   const failure = actionData?.failure;
+  if (actionData?.deleted) return <RestoreOffer purgeAt={actionData.deleted.purgeAt} />;
   return (
     <AuthCard title="Welcome back" subtitle="Sign in to manage your memorials.">
       {failure ? (
@@ -86,6 +112,31 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
       <p className="text-center text-sm">
         <Link to="/" className="link">
           Back to home
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** Shown instead of the form when the password was right but the account was deleted. */
+function RestoreOffer({ purgeAt }: { purgeAt: string }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  return (
+    <AuthCard title="Restore your account?" subtitle="Your password was right, but this account was deleted.">
+      <div className="space-y-3 text-slate-800" role="status">
+        <p>{accountDeletedMessage(purgeAt, "here")}</p>
+        <p>After that it is removed for good. Restoring brings back your memorials with their photos, videos and tributes, your vault and your orders, as they were.</p>
+      </div>
+      <Form method="post" className="mt-4">
+        <input type="hidden" name="intent" value="restore-account" />
+        <button type="submit" className="btn-primary w-full" disabled={pending}>
+          {pending ? "Restoring..." : "Restore my account"}
+        </button>
+      </Form>
+      <p className="text-center text-sm">
+        <Link to="/" className="link">
+          Not now
         </Link>
       </p>
     </AuthCard>

@@ -13,11 +13,10 @@ import {
   removeMemorialPortrait,
   setMemorialPortrait,
 } from "~/models/media.server";
-import { createMemorial, deleteMemorial, findMemorialForViewer, MemorialLimitError, updateOwnMemorial, type MemorialWithMedia } from "~/models/memorial.server";
+import { createMemorial, discardNewMemorial, findMemorialForViewer, MemorialLimitError, updateOwnMemorial, type MemorialWithMedia } from "~/models/memorial.server";
 import type { PublicUser } from "~/models/user.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { detectImageType } from "~/services/images.server";
-import { actorOf } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { BodyTooLargeError, MalformedFormError, readSpooledForm, type SpooledForm } from "~/request/multipart.server";
 import { redirectWithToast } from "~/request/toast.server";
@@ -250,7 +249,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
       }
     } catch (error) {
       // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
-      await deleteMemorial(memorial.id, actorOf(user, request)).catch((cleanup) =>
+      await discardNewMemorial(memorial.id, user.id).catch((cleanup) =>
         console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup),
       );
       return storingFailed(error, MEMORIAL_MESSAGES.createFailed);

@@ -16,6 +16,7 @@ const patchSchema = z.object({
 
 function refusal(result: Exclude<AdminUserResult, { ok: true }>) {
   if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.userNotFound);
+  if (result.reason === "payments") return apiError(503, ADMIN_MESSAGES.paymentsNotStopped, { reason: result.reason });
   return apiError(
     409,
     result.reason === "last-admin" ? ADMIN_MESSAGES.lastAdmin : result.reason === "own-rights" ? ADMIN_MESSAGES.ownRights : ADMIN_MESSAGES.ownAccount,
@@ -40,7 +41,7 @@ const api = apiRoute({
     handle: async ({ user, params, request }) => {
       const result = await deleteUserAsAdmin(actorOf(user, request), params.id!);
       if (!result.ok) return refusal(result);
-      return { message: "User deleted", user: result.user };
+      return { message: "User deleted", user: result.user, restorableUntil: result.purgeAt?.toISOString() };
     },
   }),
 });

@@ -1,9 +1,12 @@
+import { purgeDateOf } from "~/utils/deletion";
 import { signIn } from "~/models/user.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, json, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
 import { startSession } from "~/request/session.server";
+import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES } from "~/utils/validation/account";
+import { accountDeletedMessage } from "~/utils/validation/account-rules";
 
 // POST /api/auth/login { email, password } (memorial-core.md §7): the same use case, limits and
 // messages as the /login form (signIn). Answers the PublicUser and a cookie for a brand-new session.
@@ -14,6 +17,8 @@ const api = apiRoute({
     handle: async ({ request, body }) => {
       const result = await signIn(body.email, body.password, clientIp(request));
       if (!result.ok && result.reason === "rate-limited") return rateLimitedAnswer(result);
+      if (!result.ok && result.reason === "deleted")
+        return apiError(403, accountDeletedMessage(formatLongDate(purgeDateOf(result.deletedAt)), "website"), { reason: "account-deleted" });
       if (!result.ok) return apiError(401, MESSAGES.invalidLogin);
       return json(result.user, { headers: { "Set-Cookie": await startSession(request, result.user.id) } });
     },

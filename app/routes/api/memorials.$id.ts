@@ -1,5 +1,6 @@
 import { isUsablePortraitUrl } from "~/models/media.server";
-import { deleteMemorial, findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { deleteMemorial } from "~/models/memorial-deletion.server";
+import { findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

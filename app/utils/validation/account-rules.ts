@@ -17,7 +17,15 @@ export const MESSAGES = {
   currentPasswordIncorrect: "Current password is incorrect",
   invalidLogin: "Invalid email or password. Please try again.",
   emailTaken: "An account with this email already exists. Try signing in instead.",
+  deleteAccountPaymentsFailed:
+    "We could not stop your monthly plan payments just now, so your account has not been deleted. Please try again in a few minutes.",
 } as const;
+
+/** Said to the right password of an account deleted less than 30 days ago (/login offers Restore; the /api says where). */
+export function accountDeletedMessage(purgeAt: string, where: "here" | "website") {
+  const how = where === "here" ? "You can restore it, with all its memorials, until" : "Sign in on the website to restore it, with all its memorials, before";
+  return `This account was deleted. ${how} ${purgeAt}.`;
+}
 
 /** The live checklist under new-password fields: label and test, in the spec's order. */
 export const PASSWORD_RULES = [

@@ -67,8 +67,13 @@ export const ADMIN_MESSAGES = {
   needsTracking: "To mark an order shipped, give its carrier and tracking number.",
   restocked: (number: string, names: string) => `Order ${number} stays cancelled: its items went back into stock and ${names} is no longer in stock to send.`,
   revokeOwnWarning: "Remove your own administrator rights? You will no longer see this dashboard.",
-  deleteUserWarning: "Deleting this user also deletes all their memorials, with their photos, videos and tributes. This cannot be undone.",
-  deleteMemorialWarning: "Deleting this memorial also deletes its photos, videos and tributes. This cannot be undone.",
+  deleteUserWarning:
+    "Deleting this user signs them out and hides their account and all their memorials at once. Everything is kept for 30 days, when it can be restored from this dashboard or by the member signing in; then it is removed for good.",
+  deleteMemorialWarning:
+    "Deleting this memorial hides it at once, with its photos, videos and tributes. It is kept for 30 days, when you or its owner can restore it; then it is removed for good.",
+  paymentsNotStopped: "The member's monthly plan payments could not be stopped just now, so the account was not deleted. Please try again.",
+  restoreFailed: "That was not restored: it has been removed for good, or restored already.",
+  restoreWithAccount: "This memorial went with its owner's account: restore the account (Users tab) to bring it back.",
 } as const;
 
 const required = (max: number) =>

@@ -1,0 +1,12 @@
+// How long a deleted memorial or account is kept before it goes for good (issue 27 item 1), for the
+// pages that say so and the purge that does it (app/models/memorial-deletion.server.ts).
+
+export const RECOVERY_DAYS = 30;
+/** The owner is told this many days before a deletion becomes final. */
+export const PURGE_NOTICE_DAYS = 3;
+const DAY_MS = 86_400_000;
+
+/** When something deleted at this moment goes for good. */
+export function purgeDateOf(deletedAt: Date): Date {
+  return new Date(deletedAt.getTime() + RECOVERY_DAYS * DAY_MS);
+}
