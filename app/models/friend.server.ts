@@ -33,10 +33,16 @@ const betweenPair = (a: string, b: string) => ({
   ],
 });
 
+/**
+ * A friend whose account is deleted (kept 30 days, restorable) is left out of the lists, and comes back
+ * with the account: the friendship rows stay. Pending requests go with the deletion (closeAccount).
+ */
+const LIVE_PERSON = { deletedAt: null } satisfies Prisma.UserWhereInput;
+
 /** The tab counts: friends, and requests waiting for this member's answer. */
 export async function friendCounts(userId: string) {
   const [friends, requests] = await Promise.all([
-    prisma().friendship.count({ where: { userId } }),
+    prisma().friendship.count({ where: { userId, friend: LIVE_PERSON } }),
     prisma().friendRequest.count({ where: { receiverId: userId, status: "pending" } }),
   ]);
   return { friends, requests };
@@ -46,11 +52,11 @@ export type FriendListItem = Person & { friendsSince: Date };
 
 /** One page of the member's friends, by name. */
 export async function listFriends(userId: string, page = 1) {
-  const total = await prisma().friendship.count({ where: { userId } });
+  const total = await prisma().friendship.count({ where: { userId, friend: LIVE_PERSON } });
   const pages = Math.max(1, Math.ceil(total / FRIENDS_PAGE_SIZE));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
   const rows = await prisma().friendship.findMany({
-    where: { userId },
+    where: { userId, friend: LIVE_PERSON },
     orderBy: [{ friend: { firstName: "asc" } }, { friend: { lastName: "asc" } }, { id: "asc" }],
     skip: (current - 1) * FRIENDS_PAGE_SIZE,
     take: FRIENDS_PAGE_SIZE,
@@ -115,7 +121,7 @@ export async function searchMemberByEmail(viewer: { id: string; email: string },
   const limit = await hitRateLimit(RATE_LIMITS.friendSearchPerUser, viewer.id);
   if (!limit.allowed) return rateLimited(`Too many searches. ${describeRetry(limit.retryAfterSeconds)}`, limit.retryAfterSeconds);
   if (email === viewer.email.toLowerCase()) return { ok: true, self: true, match: null };
-  const person = await prisma().user.findFirst({ where: { email, discoverable: true }, select: personFields });
+  const person = await prisma().user.findFirst({ where: { email, discoverable: true, deletedAt: null }, select: personFields });
   if (!person) return { ok: true, self: false, match: null };
   return { ok: true, self: false, match: { ...person, ...(await relationBetween(viewer.id, person.id)) } };
 }
@@ -137,7 +143,7 @@ export async function sendFriendRequest(sender: { id: string }, receiverId: stri
   const limit = await hitRateLimit(RATE_LIMITS.friendRequestPerUser, sender.id);
   if (!limit.allowed) return rateLimited(`You have sent a lot of friend requests. ${describeRetry(limit.retryAfterSeconds)}`, limit.retryAfterSeconds);
   if (receiverId === sender.id) return { ok: false, reason: "self", status: 400, message: "You cannot send a friend request to yourself." };
-  const receiver = await prisma().user.findFirst({ where: { id: receiverId, discoverable: true }, select: personFields });
+  const receiver = await prisma().user.findFirst({ where: { id: receiverId, discoverable: true, deletedAt: null }, select: personFields });
   if (!receiver) return { ok: false, reason: "not-found", status: 404, message: FRIEND_MESSAGES.memberNotFound };
   const name = receiver.firstName;
   return prisma().$transaction(async (tx): Promise<SendRequestResult> => {

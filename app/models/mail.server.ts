@@ -125,7 +125,12 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return {
         to: row.to,
         kind: "account-restored",
-        props: { firstName: String(data.firstName), byAdmin: data.byAdmin === true, myMemorialsUrl: `${site}/my-memorials`, supportEmail: getEnv().SUPPORT_EMAIL },
+        props: {
+          firstName: String(data.firstName),
+          byAdmin: data.byAdmin === true,
+          myMemorialsUrl: `${site}/my-memorials`,
+          supportEmail: getEnv().SUPPORT_EMAIL,
+        },
       };
     case "purge-notice": {
       const what = data.what === "account" ? "account" : "memorial";

@@ -98,7 +98,10 @@ export async function restoreMemorial(id: string, actor: Actor): Promise<Restore
     if (!found) return { ok: false, reason: "not-found" };
     if (found.deletedWithAccount) return { ok: false, reason: "with-account" };
     if (!actor.isAdmin) {
-      const owner = await tx.user.findUniqueOrThrow({ where: { id: found.userId }, select: { id: true, subscriptionPlan: true, subscriptionExpiryDate: true } });
+      const owner = await tx.user.findUniqueOrThrow({
+        where: { id: found.userId },
+        select: { id: true, subscriptionPlan: true, subscriptionExpiryDate: true },
+      });
       if (!isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${owner.id}))`;
         if (atFreeMemorialLimit(owner, await tx.memorial.count({ where: { userId: owner.id } }))) return { ok: false, reason: "limit" };
@@ -124,7 +127,12 @@ type Closable = { id: string; email: string; firstName: string };
  * RECOVERY_DAYS. `alsoInTransaction` runs first (the administrator's checks and audit; it may throw to
  * call it all off). False when the account was already deleted.
  */
-export async function closeAccount(user: Closable, actor: Pick<Actor, "id">, alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>, now = new Date()) {
+export async function closeAccount(
+  user: Closable,
+  actor: Pick<Actor, "id">,
+  alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
+  now = new Date(),
+) {
   return prisma().$transaction(async (tx) => {
     await alsoInTransaction?.(tx);
     const { count } = await tx.user.updateMany({ where: { id: user.id, deletedAt: null }, data: { deletedAt: now, purgeNoticeAt: null } });
@@ -172,7 +180,13 @@ export async function listDeletedAccountsForAdmin(limit = 50): Promise<DeletedAc
     take: limit,
     select: { id: true, email: true, firstName: true, lastName: true, deletedAt: true },
   });
-  return rows.map((r) => ({ id: r.id, email: r.email, name: `${r.firstName} ${r.lastName}`.trim(), deletedAt: r.deletedAt!, purgeAt: purgeDateOf(r.deletedAt!) }));
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    name: `${r.firstName} ${r.lastName}`.trim(),
+    deletedAt: r.deletedAt!,
+    purgeAt: purgeDateOf(r.deletedAt!),
+  }));
 }
 
 // ───────────────────────────── the purge ─────────────────────────────
@@ -227,7 +241,11 @@ async function noticeComingPurges(now: Date) {
                        ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
    RETURNING "email", "firstName", "deletedAt"`;
     for (const u of users) {
-      await queueMail(tx, { to: u.email, kind: "purge-notice", data: { firstName: u.firstName, what: "account", purgeAt: purgeDateOf(u.deletedAt).toISOString() } });
+      await queueMail(tx, {
+        to: u.email,
+        kind: "purge-notice",
+        data: { firstName: u.firstName, what: "account", purgeAt: purgeDateOf(u.deletedAt).toISOString() },
+      });
     }
     return memorials.length + users.length;
   });

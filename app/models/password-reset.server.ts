@@ -58,7 +58,7 @@ export async function checkResetToken(token: string, now = new Date()): Promise<
   return { ok: true, userId: row.userId };
 }
 
-export type ResetResult = { ok: true; user: PublicUser } | Extract<ResetTokenCheck, { ok: false }>;
+export type ResetResult = { ok: true; user: PublicUser; deleted: boolean } | Extract<ResetTokenCheck, { ok: false }>;
 
 /**
  * Sets the new password if the token is still good, using it up in the same statement (two tabs cannot
@@ -75,7 +75,11 @@ export async function resetPassword(token: string, newPassword: string, now = ne
       data: { usedAt: now },
     });
     if (used.count === 0) return null;
-    const updated = await tx.user.update({ where: { id: checked.userId }, data: { password, passwordChangedAt: now }, select: publicUserSelect });
+    const updated = await tx.user.update({
+      where: { id: checked.userId },
+      data: { password, passwordChangedAt: now },
+      select: { ...publicUserSelect, deletedAt: true },
+    });
     // Any other link still out there for this account stops working too.
     await tx.passwordResetToken.updateMany({ where: { userId: updated.id, usedAt: null }, data: { usedAt: now } });
     await tx.session.deleteMany({ where: { userId: updated.id } });
@@ -83,5 +87,6 @@ export async function resetPassword(token: string, newPassword: string, now = ne
     return updated;
   });
   if (!user) return { ok: false, reason: "used", message: RESET_MESSAGES.used };
-  return { ok: true, user: toPublic(user) };
+  const { deletedAt, ...row } = user;
+  return { ok: true, user: toPublic(row), deleted: !!deletedAt };
 }

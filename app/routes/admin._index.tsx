@@ -3,21 +3,38 @@ import { z } from "zod";
 import type { Route } from "./+types/admin._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
+import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
+import { listDeletedMemorialsForAdmin, restoreMemorial } from "~/models/memorial-deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Memorials tab (issue 19 §2): every memorial with its owner, visibility, state and counts, newest first,
 // searched and paged; open one (administrators may see any: memorial-access.ts), or delete it after a
-// confirmation, with its photos and videos (deleteMemorial removes the files).
+// confirmation: hidden at once, kept 30 days. Recently deleted memorials are listed under the others,
+// with Restore (audited), until the purge removes them (issue 27 item 1).
 
-const actionSchema = z.object({ intent: z.literal("delete"), memorialId: recordIdSchema });
+const actionSchema = z.object({ intent: z.enum(["delete", "restore"]), memorialId: recordIdSchema });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);
   const query = listQuery(request);
-  return { ...(await listMemorialsForAdmin(query)), search: query.search };
+  const [list, deleted] = await Promise.all([listMemorialsForAdmin(query), listDeletedMemorialsForAdmin()]);
+  return {
+    ...list,
+    search: query.search,
+    deleted: deleted.map((m) => ({
+      id: m.id,
+      title: m.title,
+      detail: `Owner: ${m.ownerEmail}`,
+      deletedAt: m.deletedAt,
+      purgeAt: m.purgeAt,
+      restorable: !m.withAccount,
+      note: m.withAccount ? "Deleted with its owner's account: restore the account (Users tab) to bring it back." : undefined,
+    })),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -25,13 +42,27 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success)
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
+  if (parsed.data.intent === "restore") {
+    const restored = await restoreMemorial(parsed.data.memorialId, actor);
+    if (!restored.ok)
+      return backWithToast(request, {
+        type: "error",
+        title: "Not restored",
+        description: restored.reason === "with-account" ? ADMIN_MESSAGES.restoreWithAccount : ADMIN_MESSAGES.restoreFailed,
+      });
+    return backWithToast(request, { type: "success", title: "Memorial restored", description: RESTORE_MESSAGES.restored(restored.title) });
+  }
   const result = await deleteMemorialAsAdmin(actor, parsed.data.memorialId);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.memorialNotFound });
-  return backWithToast(request, { type: "success", title: "Memorial deleted", description: `The memorial of ${result.name} and its files have been deleted.` });
+  return backWithToast(request, {
+    type: "success",
+    title: "Memorial deleted",
+    description: `The memorial of ${result.name} has been deleted. It can be restored below for ${RECOVERY_DAYS} days.`,
+  });
 }
 
 export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
-  const { items, total, page, pages, search } = loaderData;
+  const { items, total, page, pages, search, deleted } = loaderData;
   return (
     <section aria-labelledby="memorials-heading">
       <h2 id="memorials-heading" className="text-xl font-semibold text-slate-900">
@@ -81,6 +112,7 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
+      <RecentlyDeleted heading="Recently deleted memorials" field="memorialId" entries={deleted} />
     </section>
   );
 }

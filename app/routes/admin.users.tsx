@@ -2,8 +2,11 @@ import { z } from "zod";
 import type { Route } from "./+types/admin.users";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
+import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
+import { listDeletedAccountsForAdmin, restoreAccount } from "~/models/memorial-deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { RECOVERY_DAYS } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
 // Users tab (commerce-and-accounts.md §4 "User role", §6 "Admin"; issue 19 §3): search, delete with the
@@ -13,6 +16,7 @@ import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("delete"), userId: recordIdSchema }),
+  z.object({ intent: z.literal("restore"), userId: recordIdSchema }),
   z.object({ intent: z.literal("grant"), userId: recordIdSchema }),
   z.object({ intent: z.literal("revoke"), userId: recordIdSchema, confirmOwn: z.literal("on").optional() }),
 ]);
@@ -20,7 +24,13 @@ const actionSchema = z.discriminatedUnion("intent", [
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminActor(request);
   const query = listQuery(request);
-  return { ...(await listUsersForAdmin(query)), search: query.search, me: actor.id };
+  const [list, deleted] = await Promise.all([listUsersForAdmin(query), listDeletedAccountsForAdmin()]);
+  return {
+    ...list,
+    search: query.search,
+    me: actor.id,
+    deleted: deleted.map((u) => ({ id: u.id, title: u.name, detail: u.email, deletedAt: u.deletedAt, purgeAt: u.purgeAt, restorable: true })),
+  };
 }
 
 const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string> = {
@@ -37,13 +47,22 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success)
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const input = parsed.data;
+  if (input.intent === "restore") {
+    if (!(await restoreAccount(input.userId, actor)))
+      return backWithToast(request, { type: "error", title: "Not restored", description: ADMIN_MESSAGES.restoreFailed });
+    return backWithToast(request, {
+      type: "success",
+      title: "Account restored",
+      description: "The account and the memorials deleted with it are back. The member has been told by email.",
+    });
+  }
   if (input.intent === "delete") {
     const result = await deleteUserAsAdmin(actor, input.userId);
     if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to delete user", description: REFUSALS[result.reason] });
     return backWithToast(request, {
       type: "success",
       title: "User deleted",
-      description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted.`,
+      description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted. They can be restored below for ${RECOVERY_DAYS} days.`,
     });
   }
   const result = await setAdminRights(actor, input.userId, input.intent === "grant", { confirmOwn: input.intent === "revoke" && input.confirmOwn === "on" });
@@ -62,7 +81,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
-  const { items, total, page, pages, search, me } = loaderData;
+  const { items, total, page, pages, search, me, deleted } = loaderData;
   return (
     <section aria-labelledby="users-heading">
       <h2 id="users-heading" className="text-xl font-semibold text-slate-900">
@@ -141,6 +160,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
+      <RecentlyDeleted heading="Recently deleted accounts" field="userId" entries={deleted} />
     </section>
   );
 }

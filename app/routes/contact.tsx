@@ -227,7 +227,8 @@ const FAQ = [
   },
   {
     question: "Can you restore a memorial I deleted?",
-    answer: "Yes, within 30 days of its deletion. Write to us from the email address of your account and tell us the name on the memorial.",
+    answer:
+      "Yes, within 30 days of its deletion, and you can do it yourself: My Memorials lists it under Recently deleted, with a Restore button. A deleted account comes back when you sign in to it within 30 days. If you cannot, write to us from the email address of your account.",
   },
   {
     question: "How do I report a memorial or a tribute?",

@@ -131,8 +131,9 @@ const FAQS: Faq[] = [
           choose to delete your account; this also deletes the memorials you own.
         </p>
         <p>
-          We understand these decisions are sometimes made in difficult moments, so deleted memorials and accounts can be recovered within 30 days. If you
-          change your mind, contact us during that time and we will restore them. After 30 days they are permanently erased and cannot be recovered.
+          We understand these decisions are sometimes made in difficult moments, so deleted memorials and accounts are kept, hidden, for 30 days. To bring back
+          a memorial, open My Memorials and choose Restore under Recently deleted; to bring back your account, sign in to it and choose Restore my account. We
+          email you a few days before the 30 days are over. After that they are permanently erased, files included, and cannot be recovered.
         </p>
       </>
     ),

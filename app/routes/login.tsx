@@ -126,7 +126,10 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
     <AuthCard title="Restore your account?" subtitle="Your password was right, but this account was deleted.">
       <div className="space-y-3 text-slate-800" role="status">
         <p>{accountDeletedMessage(purgeAt, "here")}</p>
-        <p>After that it is removed for good. Restoring brings back your memorials with their photos, videos and tributes, your vault and your orders, as they were.</p>
+        <p>
+          After that it is removed for good. Restoring brings back your memorials with their photos, videos and tributes, your vault and your orders, as they
+          were.
+        </p>
       </div>
       <Form method="post" className="mt-4">
         <input type="hidden" name="intent" value="restore-account" />

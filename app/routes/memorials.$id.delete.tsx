@@ -44,8 +44,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { user, memorial } = await requireDeletable(request, params.id);
   let deleted: boolean;
   try {
-    // The memorial, its rows and its stored files (deleteMemorial removes them all, and records an
-    // administrator's deletion in the audit log).
+    // Hidden at once and kept 30 days (deleteMemorial records an administrator's deletion in the audit log).
     deleted = await deleteMemorial(memorial.id, actorOf(user, request));
   } catch (error) {
     console.error("Deleting a memorial failed:", error);
@@ -54,7 +53,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   // Deleted meanwhile (a second click): nothing left to delete.
   if (!deleted) throw data(null, { status: 404 });
   // Back to the list the memorial was in (memorial-core.md §4: "memorial lists ... refresh").
-  return redirectWithToast("/my-memorials", { type: "success", title: "Memorial deleted", description: "The memorial has been successfully deleted." });
+  const own = user.id === memorial.userId;
+  return redirectWithToast(own ? "/my-memorials#recently-deleted" : "/admin", {
+    type: "success",
+    title: "Memorial deleted",
+    description: `The memorial has been successfully deleted. ${own ? "You can restore it from Recently deleted" : "It can be restored from the dashboard"} for 30 days.`,
+  });
 }
 
 export default function DeleteMemorial({ loaderData, actionData }: Route.ComponentProps) {
@@ -70,7 +74,7 @@ export default function DeleteMemorial({ loaderData, actionData }: Route.Compone
         </div>
       ) : null}
       <p className="mt-4 text-slate-700">{MEMORIAL_MESSAGES.deleteConfirm}</p>
-      <p className="mt-2 text-slate-700">Its photos, videos and tributes are deleted with it.</p>
+      <p className="mt-2 text-slate-700">Its photos, videos and tributes go with it, and come back with it if you restore it.</p>
       <Form method="post" className="mt-6 flex flex-wrap gap-3">
         <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={deleting}>
           {deleting ? "Deleting..." : "Delete"}

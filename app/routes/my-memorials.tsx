@@ -2,14 +2,19 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/my-memorials";
 import { MemorialCard, plural } from "~/components/memorial/memorial-card";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
+import type { Actor } from "~/models/audit.server";
+import { listRecentlyDeleted, restoreMemorial } from "~/models/memorial-deletion.server";
 import { listOwnMemorials } from "~/models/memorial.server";
 import { listPendingForOwner, moderateTribute, moderationToast } from "~/models/tribute.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
-import { formatShortDate } from "~/utils/dates";
+import { formatLongDate, formatShortDate } from "~/utils/dates";
+import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
+import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 const PENDING_SECTION = "pending-tributes";
+const DELETED_SECTION = "recently-deleted";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -17,20 +22,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   const search = url.searchParams.get("search")?.trim() ?? "";
   const page = parsePageNumber(url.searchParams.get("page"));
   if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [memorials, pending] = await Promise.all([listOwnMemorials(user.id, { search, page }), listPendingForOwner(user.id)]);
+  const [memorials, pending, deleted] = await Promise.all([
+    listOwnMemorials(user.id, { search, page }),
+    listPendingForOwner(user.id),
+    listRecentlyDeleted(user.id),
+  ]);
   return {
     search,
     memorials,
+    deleted: deleted.map((m) => ({ id: m.id, title: m.title, deletedAt: m.deletedAt, purgeAt: m.purgeAt })),
     pending: pending.map((t) => ({ id: t.id, authorName: t.authorName, content: t.content, createdAt: t.createdAt, memorial: t.memorial })),
   };
 }
 
 // Approve or reject a pending tribute from this list (memorial-core.md §4: "Owner approval is
 // available from My Memorials"); the model checks that the tribute is on one of the member's memorials.
+// Restore brings back a memorial from Recently deleted (issue 27), within the free plan's limit.
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const intent = form.get("intent");
+  if (intent === "restore") return restore(String(form.get("memorialId") ?? ""), actorOf(user, request));
   if (intent !== "approve" && intent !== "reject") throw data({ message: "Unknown action" }, { status: 400 });
   const result = await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(user, request));
   const toast = moderationToast(intent, result);
@@ -38,8 +50,16 @@ export async function action({ request }: Route.ActionArgs) {
   return redirectWithToast(`/my-memorials${new URL(request.url).search}#${PENDING_SECTION}`, toast);
 }
 
+async function restore(memorialId: string, actor: Actor) {
+  const result = await restoreMemorial(memorialId, actor);
+  if (result.ok)
+    return redirectWithToast("/my-memorials", { type: "success", title: "Memorial restored", description: RESTORE_MESSAGES.restored(result.title) });
+  const description = result.reason === "limit" ? RESTORE_MESSAGES.limit(FREE_MEMORIAL_LIMIT) : RESTORE_MESSAGES.notFound;
+  return redirectWithToast(`/my-memorials#${DELETED_SECTION}`, { type: "error", title: "Not restored", description });
+}
+
 export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
-  const { memorials, pending, search } = loaderData;
+  const { memorials, pending, deleted, search } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -121,7 +141,48 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
           </nav>
         ) : null}
       </section>
+
+      {deleted.length ? <RecentlyDeleted deleted={deleted} /> : null}
     </div>
+  );
+}
+
+type Deleted = Route.ComponentProps["loaderData"]["deleted"][number];
+
+/** Deleted memorials still in their 30 days: hidden from everyone, back with one button. */
+function RecentlyDeleted({ deleted }: { deleted: Deleted[] }) {
+  const navigation = useNavigation();
+  return (
+    <section id={DELETED_SECTION} aria-labelledby="deleted-heading" className="mt-10 rounded-lg border border-slate-300 bg-white p-4">
+      <h2 id="deleted-heading" className="font-semibold text-slate-900">
+        Recently deleted ({deleted.length})
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">
+        Nobody can see these. Each is kept for {RECOVERY_DAYS} days after it was deleted, then removed for good with its photos, videos and tributes.
+      </p>
+      <ul className="mt-3 divide-y divide-slate-200 wrap-anywhere">
+        {deleted.map((m) => {
+          const busy = navigation.state !== "idle" && navigation.formData?.get("memorialId") === m.id;
+          return (
+            <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div>
+                <p className="font-medium text-slate-900">{m.title}</p>
+                <p className="text-sm text-slate-700">
+                  Deleted {formatShortDate(m.deletedAt)} · removed for good on {formatLongDate(m.purgeAt)}
+                </p>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="intent" value="restore" />
+                <input type="hidden" name="memorialId" value={m.id} />
+                <button type="submit" className="btn-secondary" disabled={busy} aria-label={`Restore ${m.title}`}>
+                  {busy ? "Restoring..." : "Restore"}
+                </button>
+              </Form>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

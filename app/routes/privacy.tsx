@@ -146,7 +146,9 @@ const SECTIONS: DocumentSection[] = [
         <p>We keep personal information only for as long as we need it:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>Account information and memorials are kept while your account is active.</li>
-          <li>Deleted memorials are recoverable for 30 days and are then permanently erased.</li>
+          <li>
+            Deleted memorials and accounts are hidden at once, kept for 30 days so that they can be restored, and then permanently erased, files included.
+          </li>
           <li>Usage data is kept for up to 2 years.</li>
           <li>Communication records are kept for up to 3 years.</li>
           <li>Order and payment records are kept for as long as tax and accounting law requires.</li>

@@ -30,6 +30,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(hide), problem: null }, { status: 400 });
   const result = await resetPassword(submission.value.token, submission.value.password);
   if (!result.ok) return data({ result: submission.reply(hide), problem: result.message }, { status: 410 });
+  // A deleted account (within its 30 days) is not signed in: signing in offers to restore it.
+  if (result.deleted) {
+    return redirectWithToast("/login", { type: "success", title: "Password changed", description: "Sign in with your new password to restore your account." });
+  }
   return redirectWithToast(
     "/",
     { type: "success", title: "Password changed", description: "You are signed in with your new password." },

@@ -182,8 +182,8 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <>
         <p>
-          You may delete a memorial you own, or your whole account, at any time. A deleted memorial is recoverable within 30 days: if you change your mind,
-          contact us during that period and we will restore it.
+          You may delete a memorial you own, or your whole account, at any time. A deleted memorial or account is hidden at once and kept for 30 days: if you
+          change your mind, restore it yourself during that period (My Memorials, Recently deleted; or sign in to the deleted account), or ask us to.
         </p>
         <p>
           After 30 days, deleted memorials and their tributes are permanently erased and cannot be recovered. Deleting a paid memorial does not by itself

@@ -10,3 +10,12 @@ const DAY_MS = 86_400_000;
 export function purgeDateOf(deletedAt: Date): Date {
   return new Date(deletedAt.getTime() + RECOVERY_DAYS * DAY_MS);
 }
+
+/** What the restore buttons say happened (My Memorials, the dashboard). */
+export const RESTORE_MESSAGES = {
+  restored: (title: string) => `“${title}” is back, with its photos, videos and tributes, visible to the same people as before.`,
+  notFound: "That memorial could not be restored: it has been removed for good, or restored already.",
+  limit: (limit: number) =>
+    `You have reached the free plan's limit of ${limit} memorials. Choose a plan, or delete another memorial, to restore this one. It is kept until the date shown.`,
+  withAccount: "This memorial went with its owner's account: restore the account to bring it back.",
+} as const;

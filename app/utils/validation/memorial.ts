@@ -16,7 +16,8 @@ export const MEMORIAL_MESSAGES = {
   category: "Choose Individual or Organization",
   createFailed: "Failed to create memorial. Please try again.",
   updateFailed: "Failed to update memorial. Please try again.",
-  deleteConfirm: "Are you sure you want to delete this memorial? This action cannot be undone.",
+  deleteConfirm:
+    "Are you sure you want to delete this memorial? It is hidden from everyone at once and kept for 30 days, when you can restore it from My Memorials (Recently deleted). After that it is removed for good.",
   deleteFailed: "Failed to delete memorial. Please try again.",
   notAuthorized: "You are not authorized to edit this memorial",
   unpublished: "It is now a draft: visitors cannot see it until you publish it again.",
