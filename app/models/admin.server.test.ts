@@ -52,15 +52,17 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     },
   );
 
-  it.skipIf(skip)("deletes a user with their memorials and tributes, never oneself, and records it", async () => {
+  it.skipIf(skip)("deletes a user with their memorials and tributes (hidden, kept 30 days), never oneself, and records it", async () => {
     const admin = await user(true);
     const member = await user();
     const memorial = await app.db.prisma.memorial.create({ data: { userId: member.id, title: "In memory", firstName: "Gone", lastName: "Too" } });
     await app.db.prisma.tribute.create({ data: { memorialId: memorial.id, authorName: "Ann", content: "Kind soul" } });
     expect(await deleteUserAsAdmin(actor(admin), admin.id)).toEqual({ ok: false, reason: "own-account" });
     expect(await deleteUserAsAdmin(actor(admin), member.id)).toMatchObject({ ok: true, user: { email: member.email } });
+    // Hidden at once (the memorials view leaves it out), kept with its tributes for the 30 days.
     expect(await app.db.prisma.memorial.count({ where: { id: memorial.id } })).toBe(0);
-    expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id } })).toBe(0);
+    expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id } })).toBe(1);
+    expect(await app.db.prisma.user.findUniqueOrThrow({ where: { id: member.id }, select: { deletedAt: true } })).toMatchObject({ deletedAt: expect.any(Date) });
     expect(await deleteUserAsAdmin(actor(admin), member.id)).toEqual({ ok: false, reason: "not-found" });
     expect(await auditOf(member.id)).toEqual(["user.delete"]);
     // The account-deleted email goes to the member.
