@@ -400,7 +400,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       expect(help.text).toContain("moderators can open it to keep the site safe");
     });
 
-    it("removes the stored files with the memorial (its /media URLs answer 404 afterwards)", async () => {
+    it("hides the memorial and its files at once (its /media URLs answer 404, even to its owner) and keeps them for the 30 days", async () => {
       const memorial = await createMemorial(people.owner.api, { lastName: "Deleted" });
       const item = await uploadPhoto(people.owner.api, memorial.id);
       const portrait = await people.owner.api.post(`/api/memorials/${memorial.id}/profile-image`, {
@@ -418,10 +418,14 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
       const res = await people.owner.api.delete(`/api/memorials/${memorial.id}`);
       expect(res.status, res.text).toBe(200);
       expect(res.json).toEqual({ message: "Memorial deleted" });
-      expect(filesUnder(folder)).toEqual([]);
-      expect((await visitor.get(item.mediaUrl)).status).toBe(404);
-      expect((await visitor.get(portrait.json.profileImageUrl)).status).toBe(404);
-      expect(await count(`SELECT count(*) FROM memorial_media WHERE "memorialId" = $1`, [memorial.id])).toBe(0);
+      for (const who of [visitor, people.owner.api]) {
+        expect((await who.get(item.mediaUrl)).status).toBe(404);
+        expect((await who.get(portrait.json.profileImageUrl)).status).toBe(404);
+        expectJsonError(await who.get(`/api/memorials/${memorial.id}`), 404, "Memorial not found");
+      }
+      // Kept for the window (the purge removes them afterwards: memorial-deletion.server.test.ts).
+      expect(filesUnder(folder)).toHaveLength(16);
+      expect(await count(`SELECT count(*) FROM memorial_media WHERE "memorialId" = $1`, [memorial.id])).toBe(1);
       expectJsonError(await people.owner.api.delete(`/api/memorials/${memorial.id}`), 404, "Memorial not found");
     });
 
