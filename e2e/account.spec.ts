@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { db, loginAs, TEST_PASSWORD } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
+import { mailWithSubject } from "./mail";
 
 // Account settings (commerce-and-accounts.md §2 "Account settings", §5, §8): every tab's form, with
 // JavaScript on and off. Each test has its own fresh member, so they run in parallel.
@@ -230,29 +231,49 @@ test("the data download is a JSON file with the member's memorials", async ({ pa
   expect(exported.memorials).toEqual([expect.objectContaining({ title: "In loving memory of Arthur", firstName: "Arthur" })]);
 });
 
-test("deleting the account needs the password, then removes it with its memorials", async ({ page, member }) => {
+test("deleting the account needs the password, hides it with its memorials, and signing in within 30 days restores it", async ({ page, member }) => {
   await db().query(`INSERT INTO memorials ("userId", title, "firstName", "lastName") VALUES ($1, $2, $3, $4)`, [member.id, "Gone", "Edith", "Marsh"]);
   await loginAs(page, member);
   await page.goto("/account/manage");
 
   await page.getByLabel("Your password").fill("Not-The-Passw0rd");
-  await page.getByLabel("I understand this cannot be undone").check();
+  await page.getByLabel("I understand my account and memorials will be removed for good after 30 days").check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page.getByLabel("Your password")).toHaveAccessibleDescription("Password is incorrect");
   await expectAccessible(page);
   expect((await db().query(`SELECT 1 FROM users WHERE id = $1`, [member.id])).rowCount).toBe(1);
 
   await page.getByLabel("Your password").fill(TEST_PASSWORD);
-  await page.getByLabel("I understand this cannot be undone").check();
+  await page.getByLabel("I understand my account and memorials will be removed for good after 30 days").check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(toast(page)).toContainText("Account deleted");
-  await expect(toast(page)).toContainText("Your account and memorials have been deleted.");
-  expect((await db().query(`SELECT 1 FROM users WHERE id = $1`, [member.id])).rowCount).toBe(0);
+  await expect(toast(page)).toContainText(/Your account and memorials are hidden and kept until [A-Z][a-z]+ \d{1,2}, \d{4}\. Sign in before then to restore them\./);
+  expect((await db().query(`SELECT 1 FROM users WHERE id = $1 AND "deletedAt" IS NOT NULL`, [member.id])).rowCount).toBe(1);
   expect((await db().query(`SELECT 1 FROM memorials WHERE "userId" = $1`, [member.id])).rowCount).toBe(0);
+  const deletedMail = await mailWithSubject(member.email, "Your Everlight account has been deleted");
+  expect(deletedMail.text).toMatch(/We keep everything until [A-Z][a-z]+ \d{1,2}, \d{4}/);
   // Signed out: the settings send this browser to sign in.
   await page.goto("/account");
   await expect(page).toHaveURL(/\/login/);
+
+  // The right password offers the account back; a wrong one says nothing about it.
+  await page.getByLabel("Email").fill(member.email);
+  await page.getByLabel("Password", { exact: true }).fill("Wrong-Passw0rd");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByText("Invalid email or password. Please try again.")).toBeVisible();
+  await page.getByLabel("Email").fill(member.email);
+  await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Restore your account?" })).toBeVisible();
+  await expect(page.getByText(/You can restore it, with all its memorials, until [A-Z][a-z]+ \d{1,2}, \d{4}\./)).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Restore my account" }).click();
+  await expect(page).toHaveURL(/\/my-memorials$/);
+  await expect(toast(page)).toContainText("Your account and its memorials are restored.");
+  await expect(page.getByText("Edith Marsh").first()).toBeVisible();
+  expect((await db().query(`SELECT 1 FROM memorials WHERE "userId" = $1`, [member.id])).rowCount).toBe(1);
+  await mailWithSubject(member.email, "Your Everlight account has been restored");
 });
 
 test("deleting the account without ticking the box is refused next to the box", async ({ page, member, javaScriptEnabled }) => {
@@ -262,6 +283,6 @@ test("deleting the account without ticking the box is refused next to the box", 
   await page.goto("/account/manage");
   await page.getByLabel("Your password").fill(TEST_PASSWORD);
   await page.getByRole("button", { name: "Delete my account" }).click();
-  await expect(page.getByLabel("I understand this cannot be undone")).toHaveAccessibleDescription(/cannot be undone/);
+  await expect(page.getByLabel("I understand my account and memorials will be removed for good after 30 days")).toHaveAccessibleDescription(/understand what deleting does/);
   expect((await db().query(`SELECT 1 FROM users WHERE id = $1`, [member.id])).rowCount).toBe(1);
 });

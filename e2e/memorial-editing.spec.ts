@@ -141,17 +141,26 @@ test("a memorial is created with photos and a video, edited, drafted, published 
   await expect(page.getByText("Draft", { exact: true })).toHaveCount(0);
 
   // Delete the memorial through its confirmation page.
+  const mediaBefore = (await db().query(`SELECT count(*)::int AS n FROM memorial_media WHERE "memorialId" = $1`, [id])).rows[0].n;
+  expect(mediaBefore).toBeGreaterThan(0);
   await page.goto(`/memorials/${id}/edit`);
   await page.getByRole("link", { name: "Delete memorial" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Delete memorial" })).toBeVisible();
-  await expect(page.getByText("Are you sure you want to delete this memorial? This action cannot be undone.")).toBeVisible();
+  await expect(page.getByText("Are you sure you want to delete this memorial? It is hidden from everyone at once and kept for 30 days")).toBeVisible();
   await expect(page.getByText("Ada Lovelace")).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("button", { name: "Delete" }).click();
   await expect(toast(page)).toContainText("Memorial deleted");
-  await expect(toast(page)).toContainText("The memorial has been successfully deleted.");
-  await expect(page).toHaveURL(/\/my-memorials$/);
+  await expect(toast(page)).toContainText("The memorial has been successfully deleted. You can restore it from Recently deleted for 30 days.");
+  await expect(page).toHaveURL(/\/my-memorials#recently-deleted$/);
+  // Recently deleted says when it goes for good, right where the member lands.
+  const recentlyDeleted = page.getByRole("region", { name: /Recently deleted/ });
+  await expect(recentlyDeleted).toBeInViewport();
+  await expect(recentlyDeleted.getByText("Ada Lovelace")).toBeVisible();
+  await expect(recentlyDeleted.getByText(/removed for good on [A-Z][a-z]+ \d{1,2}, \d{4}/)).toBeVisible();
+  await expectAccessible(page);
 
+  // Hidden from everyone, its owner too, files included; kept in the database for the 30 days.
   const gone = await page.goto(`/memorials/${id}`);
   expect(gone?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Memorial Not Found" })).toBeVisible();
@@ -159,7 +168,19 @@ test("a memorial is created with photos and a video, edited, drafted, published 
   expect((await page.request.get(portraitSrc)).status()).toBe(404);
   expect(await countMemorials(member.id)).toBe(0);
   const { rows } = await db().query(`SELECT count(*)::int AS n FROM memorial_media WHERE "memorialId" = $1`, [id]);
-  expect(rows[0].n).toBe(0);
+  expect(rows[0].n).toBe(mediaBefore);
+
+  // Restore brings it back as it was, photos and portrait included.
+  await page.goto("/my-memorials");
+  await page.getByRole("button", { name: "Restore Ada Lovelace" }).click();
+  await expect(toast(page)).toContainText("Memorial restored");
+  await expect(toast(page)).toContainText("“Ada Lovelace” is back");
+  await expect(page.getByRole("region", { name: /Recently deleted/ })).toHaveCount(0);
+  expect(await countMemorials(member.id)).toBe(1);
+  expect((await page.goto(`/memorials/${id}`))?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Ada Lovelace" })).toBeVisible();
+  expect((await page.request.get(remainingPhotoSrc)).status()).toBe(200);
+  expect((await page.request.get(portraitSrc)).status()).toBe(200);
 });
 
 test("a text file named .jpg refuses the whole memorial, naming the file", async ({ page, member }) => {

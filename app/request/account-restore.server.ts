@@ -3,7 +3,7 @@ import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 
 // The proof, between /login's two steps, that whoever asks to restore a deleted account has just given
-// its password: a signed cookie naming the account, good for ten minutes and only on /login. Nothing
+// its password: a signed cookie naming the account, good for ten minutes and read only by /login. Nothing
 // in the page or the form carries it, so a restore cannot be asked for anyone else.
 
 const RESTORE_MINUTES = 10;
@@ -12,7 +12,8 @@ function restoreCookie() {
   return createCookie("__restore", {
     httpOnly: true,
     sameSite: "lax",
-    path: "/login",
+    // "/" rather than "/login": with JavaScript the form posts to /login.data, which "/login" does not cover.
+    path: "/",
     maxAge: RESTORE_MINUTES * 60,
     secure: secureCookies(),
     secrets: getSessionSecrets(),
