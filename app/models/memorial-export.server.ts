@@ -323,7 +323,8 @@ async function writeArchive(job: ClaimedExport, file: string, base: string, inpu
     let portrait: ExportPortrait = null;
     if (input.portraitUrl) {
       const inGallery = mediaFiles.find((m, i) => input.media[i].mediaUrl === input.portraitUrl && m.file);
-      if (inGallery) portrait = { file: inGallery.file, contentType: inGallery.contentType, sourceUrl: input.portraitUrl, sha256: inGallery.sha256, bytes: inGallery.bytes };
+      if (inGallery)
+        portrait = { file: inGallery.file, contentType: inGallery.contentType, sourceUrl: input.portraitUrl, sha256: inGallery.sha256, bytes: inGallery.bytes };
       else {
         const extension = EXTENSION.exec(portraitKey ?? "")?.[1]?.toLowerCase() ?? "bin";
         const copied = portraitKey && portraitInfo ? await copyStored(portraitKey, `media/portrait.${extension}`) : null;

@@ -46,7 +46,11 @@ describe("the streamed ZIP writer", () => {
     expect(execFileSync("unzip", ["-t", file], { encoding: "utf8" })).toContain("No errors detected");
     const listing = execFileSync(
       "python3",
-      ["-c", "import sys,zipfile,hashlib,json; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist()}))", file],
+      [
+        "-c",
+        "import sys,zipfile,hashlib,json; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps({i.filename: hashlib.sha256(z.read(i)).hexdigest() for i in z.infolist()}))",
+        file,
+      ],
       { encoding: "utf8" },
     );
     const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");

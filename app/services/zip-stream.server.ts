@@ -53,7 +53,11 @@ export class ZipWriter {
   }
 
   /** Adds one file, reading `source` as it goes; `onChunk` sees every chunk (a checksum, progress). */
-  async addFile(path: string, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: { modified?: Date; onChunk?: (chunk: Uint8Array) => void } = {}) {
+  async addFile(
+    path: string,
+    source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    options: { modified?: Date; onChunk?: (chunk: Uint8Array) => void } = {},
+  ) {
     if (this.finished) throw new Error("The archive is already finished");
     const name = Buffer.from(path, "utf8");
     const { time, date } = dosDateTime(options.modified ?? new Date());
