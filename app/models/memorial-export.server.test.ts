@@ -22,6 +22,7 @@ import {
   requestMemorialExport,
   runExportRound,
 } from "./memorial-export.server";
+import { exportUserData, getUserById } from "./user.server";
 
 // "Take a memorial away" (issue 27 item 3) on both databases: the copy holds the page, the files and the
 // approved tributes (and nothing pending), its BagIt manifests verify, it is built once across instances,
@@ -298,6 +299,35 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     expect(await app.db.prisma.memorialExport.count({ where: { id: row.id } })).toBe(0);
     expect(existsSync(stored)).toBe(false);
     expect(await latestMemorialExport(memorial.id, user.id)).toMatchObject({ export: null });
+  });
+
+  it.skipIf(skip)("the account export links each memorial's copy page and includes orders and plan payments with their refunds", async () => {
+    const { user, memorial } = await ownerWithMemorial();
+    await requestMemorialExport(memorial.id, user);
+    await buildAll();
+    const purchase = await app.db.prisma.planPurchase.create({
+      data: { userId: user.id, planId: "forever", paymentType: "monthly", provider: "test", status: "active", instalmentCount: 12, instalmentsPaid: 1 },
+    });
+    const payment = await app.db.prisma.planPayment.create({
+      data: { purchaseId: purchase.id, number: 1, amount: 2325, status: "succeeded", dueAt: new Date(), paidAt: new Date(), paymentId: `pay-${randomUUID()}` },
+    });
+    await app.db.prisma.planRefund.create({ data: { planPaymentId: payment.id, paymentId: `pay-${randomUUID()}`, amount: 2325, status: "refunded" } });
+    const member = (await getUserById(user.id))!;
+    const exported = JSON.parse(JSON.stringify(await exportUserData({ user: member as never, sessionId: undefined })));
+    expect(exported.memorials).toEqual([
+      expect.objectContaining({
+        id: memorial.id,
+        copy: { page: expect.stringMatching(new RegExp(`/memorials/${memorial.id}/export$`)), exports: [expect.objectContaining({ status: "ready" })] },
+      }),
+    ]);
+    expect(exported.orders).toEqual([]);
+    expect(exported.planPurchases).toEqual([
+      expect.objectContaining({
+        id: purchase.id,
+        planId: "forever",
+        payments: [expect.objectContaining({ number: 1, amount: 2325, status: "succeeded", refunds: [expect.objectContaining({ amount: 2325 })] })],
+      }),
+    ]);
   });
 
   it.skipIf(skip || kind.name !== "pglite")("streams: a copy with a video far larger than the memory it takes", async () => {
