@@ -70,7 +70,12 @@ test("the owner downloads a copy of a memorial that opens offline without JavaSc
     expect(lines.length).toBeGreaterThanOrEqual(4);
     for (const line of lines) {
       const [sha, file] = line.split("  ");
-      expect(createHash("sha256").update(readFileSync(path.join(bag, file))).digest("hex"), file).toBe(sha);
+      expect(
+        createHash("sha256")
+          .update(readFileSync(path.join(bag, file)))
+          .digest("hex"),
+        file,
+      ).toBe(sha);
     }
 
     // Opened from the file system, with no server and no JavaScript.

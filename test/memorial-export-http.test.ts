@@ -18,7 +18,13 @@ describe.each(serverDatabases())("memorial copies over HTTP on %s", (database) =
     server = await startServer({}, { database });
     owner = (await registerMember(server.url, { firstName: "Olive", lastName: "Owner" })).api;
     other = (await registerMember(server.url)).api;
-    const created = await owner.post("/api/memorials", { firstName: "Edith", lastName: "Export", biography: "She kept bees.", visibility: "public", isPublished: true });
+    const created = await owner.post("/api/memorials", {
+      firstName: "Edith",
+      lastName: "Export",
+      biography: "She kept bees.",
+      visibility: "public",
+      isPublished: true,
+    });
     expect(created.status).toBe(201);
     memorialId = created.json.id;
   });
@@ -72,7 +78,9 @@ describe.each(serverDatabases())("memorial copies over HTTP on %s", (database) =
     const outbox = `${server.dataDir}/outbox`;
     let found = false;
     while (!found && Date.now() < deadlineMail) {
-      found = existsSync(outbox) && readdirSync(outbox).some((f) => readFileSync(`${outbox}/${f}`, "utf8").includes("Your copy of the memorial of Edith Export is ready"));
+      found =
+        existsSync(outbox) &&
+        readdirSync(outbox).some((f) => readFileSync(`${outbox}/${f}`, "utf8").includes("Your copy of the memorial of Edith Export is ready"));
       if (!found) await new Promise((r) => setTimeout(r, 250));
     }
     expect(found).toBe(true);
