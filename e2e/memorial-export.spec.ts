@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
-import { createTestTribute, loginAs } from "./db";
+import { createTestMemorial, createTestTribute, createTestUser, db, deleteTestUser, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { linkTo, mailWithSubject } from "./mail";
 
@@ -103,4 +103,52 @@ test("the owner downloads a copy of a memorial that opens offline without JavaSc
   // The owner is emailed the link to the copy's page.
   const mail = await mailWithSubject(member.email, `Your copy of the memorial of Mabel ${lastName} is ready`);
   expect(linkTo(mail, `/memorials/${id}/export`)).toBe(`/memorials/${id}/export`);
+});
+
+test("while a copy is being prepared, its page shows how far it has got and moves on by itself; nobody else sees it", async ({
+  page,
+  member,
+  browser,
+}, testInfo) => {
+  await page.setViewportSize(PHONE);
+  await loginAs(page, member);
+  const memorial = await createTestMemorial(member);
+  // A copy another instance is building (its lease runs for an hour, so this server's builder leaves it alone).
+  const { rows } = await db().query(
+    `INSERT INTO memorial_exports ("memorialId", "userId", status, progress, attempts, "claimToken", "lockedUntil")
+     VALUES ($1, $2, 'building', 42, 1, 'elsewhere', now() + interval '1 hour') RETURNING id`,
+    [memorial.id, member.id],
+  );
+  try {
+    await page.goto(`/memorials/${memorial.id}/export`);
+    await expect(page.getByRole("heading", { name: "Preparing your copy…" })).toBeVisible();
+    await expect(page.getByRole("progressbar", { name: "Preparing the copy" })).toHaveAttribute("value", "42");
+    await expect(page.getByRole("link", { name: "Refresh" })).toBeVisible();
+    // Asking again while it is being made is not offered.
+    await expect(page.getByRole("button", { name: /Prepare/ })).toHaveCount(0);
+    await expectAccessible(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: testInfo.outputPath("export-progress-390.png"), fullPage: true });
+    // The builder moves on: the page follows without a click (a meta refresh without JavaScript, revalidation with it).
+    await db().query(`UPDATE memorial_exports SET progress = 80 WHERE id = $1`, [rows[0].id]);
+    await expect(page.getByRole("progressbar", { name: "Preparing the copy" })).toHaveAttribute("value", "80", { timeout: 10_000 });
+
+    // Another member: the page does not exist.
+    const stranger = await browser.newContext();
+    try {
+      const other = await stranger.newPage();
+      const otherMember = await createTestUser();
+      try {
+        await loginAs(other, otherMember);
+        expect((await other.goto(`/memorials/${memorial.id}/export`))?.status()).toBe(404);
+        expect((await other.request.get(`/memorials/${memorial.id}/export/download`)).status()).toBe(404);
+      } finally {
+        await deleteTestUser(otherMember);
+      }
+    } finally {
+      await stranger.close();
+    }
+  } finally {
+    await db().query(`DELETE FROM memorial_exports WHERE id = $1`, [rows[0].id]);
+  }
 });
