@@ -11,8 +11,8 @@ describe.each(serverDatabases())("memorial copies over HTTP on %s", (database) =
   let owner: Client;
   let other: Client;
   let memorialId: string;
-  const form = (who: Client, path: string) =>
-    who.request("POST", path, { body: "", headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url } });
+  const form = (who: Client, path: string, body = "") =>
+    who.request("POST", path, { body, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.url } });
 
   beforeAll(async () => {
     server = await startServer({}, { database });
@@ -84,5 +84,14 @@ describe.each(serverDatabases())("memorial copies over HTTP on %s", (database) =
       if (!found) await new Promise((r) => setTimeout(r, 250));
     }
     expect(found).toBe(true);
+
+    // "Download a copy" again opens the copy still ready (its toast says so); "Prepare a new copy" makes another.
+    expect((await form(owner, page)).headers.get("Location")).toBe(page);
+    const reopened = (await owner.get(page)).text;
+    expect(reopened).toContain("Your copy is ready");
+    expect(reopened).not.toContain("We are preparing your copy");
+    expect((await form(owner, page, "intent=new")).headers.get("Location")).toBe(page);
+    expect((await owner.get(page)).text).toContain("We are preparing your copy");
+    expect((await form(other, page, "intent=new")).status).toBe(404);
   });
 });

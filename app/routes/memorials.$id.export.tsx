@@ -38,9 +38,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
+  const page = `/memorials/${params.id}/export`;
+  // "Download a copy" on the memorial page and My Memorials opens a copy still ready rather than making
+  // another; "Prepare a new copy" here (intent=new) always makes one.
+  const form = await request.formData();
+  if (form.get("intent") !== "new") {
+    const latest = await latestMemorialExport(params.id, user.id);
+    if (!latest) throw data(null, { status: 404 });
+    if (latest.export?.status === "ready") return redirectWithToast(page, { type: "success", title: EXPORT_MESSAGES.ready });
+  }
   const requested = await requestMemorialExport(params.id, user);
   if (!requested) throw data(null, { status: 404 });
-  return redirectWithToast(`/memorials/${params.id}/export`, {
+  return redirectWithToast(page, {
     type: "success",
     title: requested.joined ? EXPORT_MESSAGES.alreadyRunning : EXPORT_MESSAGES.requested,
     description: EXPORT_MESSAGES.requestedDescription,
@@ -114,7 +123,7 @@ function Progress({ value, refreshTo }: { value: number; refreshTo: string }) {
       <noscript>
         <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
       </noscript>
-      <progress className="h-3 w-full" max={100} value={value} aria-label={EXPORT_MESSAGES.progressLabel}>
+      <progress className="h-3 w-full accent-indigo-700" max={100} value={value} aria-label={EXPORT_MESSAGES.progressLabel}>
         {value}%
       </progress>
       <p className="text-slate-700" aria-live="polite">
@@ -133,6 +142,7 @@ function RequestButton({ again }: { again: boolean }) {
   const busy = navigation.state === "submitting";
   return (
     <Form method="post" className="mt-4">
+      <input type="hidden" name="intent" value="new" />
       <button type="submit" className={again ? "btn-secondary" : "btn-primary"} disabled={busy}>
         {again ? EXPORT_MESSAGES.again : EXPORT_MESSAGES.start}
       </button>
