@@ -5,6 +5,7 @@ import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
 import { keepHouse } from "~/models/housekeeping.server";
+import { runExportRound, whenExportRequested } from "~/models/memorial-export.server";
 import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
 import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
@@ -58,6 +59,8 @@ let mailWorker: MailWorker | undefined;
 let refundTimer: ReturnType<typeof setInterval> | undefined;
 let instalmentTimer: ReturnType<typeof setInterval> | undefined;
 let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
+let exportTimer: ReturnType<typeof setInterval> | undefined;
+let exportsStopped = false;
 
 /** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/commerce/plan-instalments.server.ts). */
 const INSTALMENT_ROUND_MS = 60_000;
@@ -68,7 +71,33 @@ const REFUND_RETRY_MS = 5 * 60_000;
 /** Expired sessions and old rate-limit windows are deleted, and deletions past their 30 days purged, this often (app/models/housekeeping.server.ts). */
 const HOUSEKEEPING_MS = 60 * 60_000;
 
-/** Applies pending migrations, starts the mail worker, the refund retries and the instalments, then loads the demo data into an empty database. */
+/** Memorial copies asked for on another instance are looked for this often (app/models/memorial-export.server.ts). */
+const EXPORT_ROUND_MS = 15_000;
+
+/**
+ * Builds memorial copies one at a time in this instance until none is waiting: at start, every
+ * EXPORT_ROUND_MS, and at once when this instance takes a request. The claim keeps instances apart.
+ */
+function exportBuilder() {
+  let running = false;
+  let again = false;
+  return async function round() {
+    if (running) return void (again = true);
+    running = true;
+    try {
+      do {
+        again = false;
+        while (!exportsStopped && (await runExportRound()) !== "idle");
+      } while (again && !exportsStopped);
+    } catch (error) {
+      console.error("Building memorial copies failed:", error);
+    } finally {
+      running = false;
+    }
+  };
+}
+
+/** Applies pending migrations, starts the mail worker, the refund retries, the instalments and the memorial copies, then loads the demo data into an empty database. */
 export async function prepare(log: (line: string) => void = console.log) {
   const env = getEnv();
   secureDataDir(env.dataDir);
@@ -90,6 +119,10 @@ export async function prepare(log: (line: string) => void = console.log) {
   };
   instalmentTimer = setInterval(chargeInstalments, INSTALMENT_ROUND_MS).unref();
   chargeInstalments();
+  const buildExports = exportBuilder();
+  whenExportRequested(() => void buildExports());
+  exportTimer = setInterval(() => void buildExports(), EXPORT_ROUND_MS).unref();
+  void buildExports();
   const tidy = () => void keepHouse().catch((error) => console.error("Housekeeping failed:", error));
   housekeepingTimer = setInterval(tidy, HOUSEKEEPING_MS).unref();
   tidy();
@@ -107,6 +140,9 @@ export async function closeDatabase() {
   clearInterval(refundTimer);
   clearInterval(instalmentTimer);
   clearInterval(housekeepingTimer);
+  clearInterval(exportTimer);
+  exportsStopped = true;
+  whenExportRequested(null);
   await mailWorker?.stop();
   await flushViews();
   await closeDb();

@@ -19,6 +19,7 @@ import { ContactReceivedEmail, contactReceivedSubject, type ContactReceivedProps
 import { FriendRequestEmail, friendRequestSubject, type FriendRequestProps } from "./friend-request";
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
+import { MemorialExportReadyEmail, memorialExportReadySubject, type MemorialExportReadyProps } from "./memorial-export-ready";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -46,6 +47,7 @@ export type EmailPropsByKind = {
   "friend-request": FriendRequestProps;
   "contact-received": ContactReceivedProps;
   "contact-copy": ContactCopyProps;
+  "memorial-export-ready": MemorialExportReadyProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -72,6 +74,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "friend-request": { subject: friendRequestSubject, template: FriendRequestEmail },
   "contact-received": { subject: contactReceivedSubject, template: ContactReceivedEmail },
   "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
+  "memorial-export-ready": { subject: memorialExportReadySubject, template: MemorialExportReadyEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

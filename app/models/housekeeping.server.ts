@@ -1,19 +1,23 @@
 import { purgeDeleted } from "./memorial-deletion.server";
+import { deleteExpiredExports } from "./memorial-export.server";
 import { deleteStaleRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "./session.server";
 
 // Rows that only grow unless someone removes them (issue 26 item 7): sessions past their expiry (a
-// signed-out browser's, a member's who never came back) and rate-limit windows long over. Every
+// signed-out browser's, a member's who never came back), rate-limit windows long over, and memorial
+// copies past their seven days (issue 27 item 3), with their stored ZIPs. Every
 // instance runs it (server/app.ts, at start and every hour): deleting what another instance already
 // deleted is nothing, and a round missed while the server was down is caught up by the next.
 
-// The same round tells owners of deleted memorials and accounts that the 30 days are nearly over, and
-// purges what is past them (memorial-deletion.server.ts: once, whichever instance gets there first).
+// The same round deletes expired memorial copies (memorial-export.server.ts), tells owners of deleted
+// memorials and accounts that the 30 days are nearly over, and purges what is past them
+// (memorial-deletion.server.ts: once, whichever instance gets there first).
 
-/** Deletes expired sessions and rate-limit windows a day old, and purges deletions past their window; says how many went. */
+/** Deletes expired sessions, rate-limit windows a day old and expired memorial copies, and purges deletions past their window; says how many went. */
 export async function keepHouse(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   await deleteStaleRateLimits(now);
+  const exports = await deleteExpiredExports(now);
   const purged = await purgeDeleted(now);
-  return { sessions, ...purged };
+  return { sessions, exports, ...purged };
 }

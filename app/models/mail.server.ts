@@ -11,6 +11,7 @@ import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
+import { exportReadyFacts } from "./memorial-export.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
@@ -182,9 +183,27 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
     case "contact-received":
     case "contact-copy":
       return composeContactMail(row, site);
+    case "memorial-export-ready":
+      return composeExportReady(row, site);
     default:
       return { skip: `no email of kind ${row.kind}` };
   }
+}
+
+/** A memorial's copy is ready (issue 27 item 3): skipped once it has expired or its memorial is gone. */
+async function composeExportReady(row: OutboxRow, site: string): Promise<ComposedMail<"memorial-export-ready"> | { skip: string }> {
+  const facts = await exportReadyFacts(String(row.data.exportId));
+  if (!facts) return { skip: "the copy is no longer there" };
+  return {
+    to: facts.user.email,
+    kind: "memorial-export-ready",
+    props: {
+      firstName: facts.user.firstName,
+      name: `${facts.memorial.firstName} ${facts.memorial.lastName}`,
+      exportUrl: `${site}/memorials/${facts.memorial.id}/export`,
+      availableUntil: formatLongDate(facts.expiresAt),
+    },
+  };
 }
 
 /** Paid so far, left of the price, and the plan's reference, for the cancel and resume emails (older rows had none). */

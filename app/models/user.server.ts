@@ -1,7 +1,9 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { publicUrl } from "~/services/env.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
+import { listExportsOfUser } from "./memorial-export.server";
 import { vaultFilesForExport, type VaultCaller } from "./vault.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
@@ -143,7 +145,7 @@ export async function turnOffNotification(userId: string, topic: NotificationKey
 export async function exportUserData(caller: VaultCaller) {
   const userId = caller.user.id;
   const db = prisma();
-  const [user, memorials, orders, feedback, contactMessages, friendships, cartItems, vaultFiles] = await Promise.all([
+  const [user, memorials, orders, feedback, contactMessages, friendships, cartItems, vaultFiles, planPurchases, exports] = await Promise.all([
     getUserById(userId),
     db.memorial.findMany({
       where: { userId },
@@ -163,6 +165,35 @@ export async function exportUserData(caller: VaultCaller) {
     db.cartItem.findMany({ where: { userId } }),
     // Vault files are listed, not included: their contents are downloaded from the vault itself.
     vaultFilesForExport(caller),
+    // Plans bought and every payment and refund of them (issue 27 item 3: data portability).
+    db.planPurchase.findMany({
+      where: { userId },
+      orderBy: { createdAt: "asc" },
+      include: { payments: { orderBy: { number: "asc" }, include: { refunds: { orderBy: { createdAt: "asc" } } } } },
+    }),
+    listExportsOfUser(userId),
   ]);
-  return { exportedAt: new Date().toISOString(), user, memorials, orders, feedback, contactMessages, friends: friendships, cartItems, vaultFiles };
+  // Each memorial links the page where its whole copy (photos, videos, tributes: a ZIP) is made and downloaded.
+  const site = publicUrl();
+  const withCopies = memorials.map((m) => ({
+    ...m,
+    copy: {
+      page: `${site}/memorials/${m.id}/export`,
+      exports: exports
+        .filter((e) => e.memorialId === m.id)
+        .map((e) => ({ status: e.status, requestedAt: e.createdAt, readyAt: e.readyAt, expiresAt: e.expiresAt, fileName: e.fileName })),
+    },
+  }));
+  return {
+    exportedAt: new Date().toISOString(),
+    user,
+    memorials: withCopies,
+    orders,
+    planPurchases,
+    feedback,
+    contactMessages,
+    friends: friendships,
+    cartItems,
+    vaultFiles,
+  };
 }

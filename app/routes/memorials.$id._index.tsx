@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
@@ -25,6 +25,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { draftTributeWithAi } from "./memorial-page.server";
 import { formatLongDate } from "~/utils/dates";
+import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
 import { truncate } from "~/utils/text";
@@ -144,16 +145,24 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
         <Link to="/market" className="link text-sm">
           ← Back to memorials
         </Link>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <span
             className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-indigo-50 text-indigo-800" : "bg-amber-100 text-amber-900"}`}
           >
             {badge}
           </span>
           {isOwner ? (
-            <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
-              Edit
-            </Link>
+            <>
+              <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
+                Edit
+              </Link>
+              {/* Take the memorial away as a ZIP (issue 27 item 3): prepared in the background, on its own page. */}
+              <Form method="post" action={`/memorials/${memorial.id}/export`}>
+                <button type="submit" className="btn-secondary">
+                  {EXPORT_MESSAGES.action}
+                </button>
+              </Form>
+            </>
           ) : null}
         </div>
       </div>

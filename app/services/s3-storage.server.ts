@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 
 // The S3-compatible half of storage.server.ts: any bucket that speaks S3 (AWS, R2, MinIO, a local test
 // server) through the official SDK. Chosen when S3_BUCKET is set.
@@ -42,8 +42,32 @@ export function s3Backend(config: S3Config) {
         throw error;
       }
     },
+    async stat(key: string) {
+      try {
+        const result = await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: key }));
+        return { size: Number(result.ContentLength ?? 0), contentType: result.ContentType ?? "application/octet-stream" };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
+    /** The body as a Node stream, read as it is consumed. */
+    async stream(key: string) {
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket: config.bucket, Key: key }));
+        return result.Body as Readable;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    },
     async delete(key: string) {
       await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
     },
   };
+}
+
+function isMissing(error: unknown) {
+  const name = (error as { name?: string }).name;
+  return error instanceof NoSuchKey || error instanceof NotFound || name === "NoSuchKey" || name === "NotFound";
 }

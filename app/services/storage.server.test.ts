@@ -126,6 +126,22 @@ describe.each([disk, bucket])("storage on $name", (backend) => {
   });
   afterAll(() => backend.tearDown());
 
+  it("tells an object's size and type and streams its bytes, without reading it whole; a missing one is null (memorial exports)", async () => {
+    const key = `tests/${randomUUID()}/clip.mp4`;
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 5, 9);
+    await storage.putObject(key, bytes, "video/mp4");
+    expect(await storage.statObject(key)).toEqual({ size: bytes.length, contentType: "video/mp4" });
+    const stream = await storage.openObjectStream(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream!) chunks.push(Buffer.from(chunk as Uint8Array));
+    // More than one chunk: read as a stream, not as one buffer.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+    await storage.deleteObject(key);
+    expect(await storage.statObject(key)).toBeNull();
+    expect(await storage.openObjectStream(key)).toBeNull();
+  });
+
   it("stores, reads back and deletes an object with its content type", async () => {
     const key = `tests/${randomUUID()}/note.webp`;
     const body = new Uint8Array([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 250, 0, 255]);

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
@@ -114,6 +115,45 @@ export async function getObject(key: string): Promise<StoredObject | null> {
     // No readable metadata: served as an opaque download rather than guessed at.
   }
   return { body, contentType };
+}
+
+/** An object's size and type, or null when there is none; nothing of its bytes is read. */
+export async function statObject(key: string): Promise<{ size: number; contentType: string } | null> {
+  if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
+  const remote = bucket();
+  if (remote) return remote.stat(key);
+  const file = filePath(key);
+  try {
+    const info = await stat(file);
+    return info.isFile() ? { size: info.size, contentType: await localContentType(file) } : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+/** The object's bytes as a stream (a memorial export reads whole videos: never into memory), or null when there is none. */
+export async function openObjectStream(key: string): Promise<Readable | null> {
+  if (!isValidKey(key)) throw new InvalidStorageKeyError(key);
+  const remote = bucket();
+  if (remote) return remote.stream(key);
+  const file = filePath(key);
+  const stream = createReadStream(file);
+  // Opened before it is handed over, so a missing file is a null here rather than an error mid-read.
+  return new Promise((resolve, reject) => {
+    stream.once("open", () => resolve(stream));
+    stream.once("error", (error) => ((error as NodeJS.ErrnoException).code === "ENOENT" ? resolve(null) : reject(error)));
+  });
+}
+
+async function localContentType(file: string) {
+  try {
+    const meta = JSON.parse(await readFile(file + META_SUFFIX, "utf8")) as { contentType?: unknown };
+    if (typeof meta.contentType === "string") return meta.contentType;
+  } catch {
+    // No readable metadata: an opaque download.
+  }
+  return "application/octet-stream";
 }
 
 /** Deletes the object; deleting one that does not exist is not an error (as with S3). */

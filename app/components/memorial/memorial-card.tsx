@@ -1,7 +1,8 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import type { GalleryCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
+import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 
 // The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
@@ -93,6 +94,13 @@ export function MemorialCard({
               <Link to={`/memorials/${memorial.id}`} className="btn-secondary">
                 View<span className="sr-only"> {name}</span>
               </Link>
+              {/* Prepares a copy and opens its page (issue 27 item 3). */}
+              <Form method="post" action={`/memorials/${memorial.id}/export`}>
+                <button type="submit" className="btn-secondary">
+                  {EXPORT_MESSAGES.action}
+                  <span className="sr-only"> of {name}</span>
+                </button>
+              </Form>
               <Link to={`/memorials/${memorial.id}/delete`} className="btn-ghost text-red-800 hover:bg-red-50 hover:text-red-900">
                 Delete<span className="sr-only"> {name}</span>
               </Link>
