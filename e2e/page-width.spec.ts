@@ -51,6 +51,9 @@ async function seed(): Promise<Seeded> {
   ]);
   await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
   await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
+  // Recently deleted (issue 27): a deleted memorial with a long title in the owner's list and the dashboard's.
+  const deleted = await createTestMemorial(owner, { firstName: `Deleted${LONG_WORD}`.slice(0, 90), lastName: "Gone" });
+  await db().query(`UPDATE memorial_records SET title = $2, "deletedAt" = now() WHERE id = $1`, [deleted.id, `Deleted ${LONG_WORD}`]);
   // The shop (issue 16): a product with a long name and description, in the basket, in a checkout
   // waiting for payment and in a placed order.
   const product = await createTestProduct({ name: `Keepsake ${LONG_WORD}`, description: `${LONG_WORD} ${LONG_LINK}`, price: 123456, stock: 99 });
@@ -71,6 +74,8 @@ async function seed(): Promise<Seeded> {
   });
   await db().query(`INSERT INTO friendships ("userId", "friendId") VALUES ($1, $2), ($2, $1)`, [owner.id, friend.id]);
   await db().query(`INSERT INTO friend_requests ("senderId", "receiverId") VALUES ($1, $2)`, [asker.id, owner.id]);
+  // A deleted account in the dashboard's Recently deleted accounts.
+  await db().query(`UPDATE users SET "deletedAt" = now() WHERE id = $1`, [asker.id]);
   const { rows } = await db().query(
     `INSERT INTO news_articles (title, description, url, "publishedAt", source, "personName") VALUES ($1, $2, $3, now(), $4, $5) RETURNING id`,
     [`${token} ${LONG_WORD}`, `${LONG_WORD} ${LONG_LINK}`, LONG_LINK + token, `Source${LONG_WORD}`, `Person${LONG_WORD}`],
@@ -209,6 +214,31 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/no-such-page",
   ];
   expect(await tooWide(page, paths)).toEqual([]);
+});
+
+test("the offer to restore a deleted account at sign-in is no wider than a phone", async ({ page }) => {
+  const gone = await createTestUser({ firstName: `Gone${LONG_WORD}`.slice(0, 50), lastName: "Long" });
+  await db().query(`UPDATE users SET "deletedAt" = now() WHERE id = $1`, [gone.id]);
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto("/login");
+      await page.getByLabel("Email").fill(gone.email);
+      await page.getByLabel("Password", { exact: true }).fill(gone.password);
+      await page.getByRole("button", { name: "Sign In" }).click();
+      await expect(page.getByRole("button", { name: "Restore my account" })).toBeInViewport();
+      const { scroll, inner, broken } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        inner: window.innerWidth,
+        broken: brokenWords(),
+      }));
+      expect(scroll, `at ${width} px`).toBeLessThanOrEqual(inner);
+      expect(broken).toEqual([]);
+      if (width === 390) await page.screenshot({ path: test.info().outputPath("restore-offer-390.png") });
+    }
+  } finally {
+    await deleteTestUser(gone);
+  }
 });
 
 test("the vault is no wider than a phone, with a long file name in it and the password prompt open", async ({ page }) => {

@@ -123,7 +123,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   return (
-    <AuthCard title="Restore your account?" subtitle="Your password was right, but this account was deleted.">
+    <AuthCard title="Restore your account?" subtitle="Your password was right.">
       <div className="space-y-3 text-slate-800" role="status">
         <p>{accountDeletedMessage(purgeAt, "here")}</p>
         <p>
