@@ -272,16 +272,24 @@ test("one's own rights go only with the tick box, and one's own account is not o
   expect((await db().query(`SELECT "isAdmin" FROM users WHERE id = $1`, [admin.id])).rows[0].isAdmin).toBe(true);
 });
 
-test("delete a user after the warning, and their memorials are gone", async ({ page }) => {
+test("delete a user after the warning: they and their memorials are hidden, and Restore brings them back", async ({ page }) => {
   const doomed = await createTestUser({ firstName: "Doomed", lastName: "Member" });
   const memorial = await createTestMemorial(doomed, { visibility: "public", isPublished: true });
   await page.goto(`/admin/users?q=${doomed.email}`);
   const row = page.getByRole("listitem", { name: new RegExp(doomed.email) });
   await row.getByText("Delete…").click();
-  await expect(row).toContainText("Deleting this user also deletes all their memorials");
+  await expect(row).toContainText("Deleting this user hides their account and memorials at once");
   await row.getByRole("button", { name: "Yes, delete this user" }).click();
   await expect(toast(page)).toContainText("User deleted");
+  await expect(toast(page)).toContainText("They can be restored below for 30 days.");
   const gone = await page.goto(`/memorials/${memorial.id}`);
   expect(gone?.status()).toBe(404);
-  await expectAudited(page, doomed.email, ["Deleted a user"]);
+
+  await page.goto("/admin/users");
+  const deleted = page.getByRole("region", { name: /Recently deleted accounts/ });
+  await expect(deleted).toContainText(doomed.email);
+  await deleted.getByRole("button", { name: "Restore Doomed Member" }).click();
+  await expect(toast(page)).toContainText("Account restored");
+  expect((await page.goto(`/memorials/${memorial.id}`))?.status()).toBe(200);
+  await expectAudited(page, doomed.email, ["Deleted a user", "Restored a deleted account"]);
 });

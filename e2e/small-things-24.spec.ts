@@ -59,7 +59,7 @@ test.describe("the admin's confirmations", () => {
       await page.goto(`/admin/users?q=${doomed.email}`);
       const user = page.getByRole("listitem", { name: new RegExp(doomed.email) });
       await open(user, "Delete…", "Yes, delete this user");
-      await expectWithinScreen(user.getByText(/Deleting this user also deletes all their memorials/));
+      await expectWithinScreen(user.getByText(/Deleting this user hides their account and memorials at once/));
       await expectNoSidewaysScroll(page);
       await photograph(page, "admin-delete-user");
       await expectAccessible(page);
@@ -74,7 +74,7 @@ test.describe("the admin's confirmations", () => {
       await page.goto(`/admin?q=${memorial.firstName}`);
       const row = page.getByRole("listitem").filter({ hasText: memorial.firstName });
       await open(row, "Delete…", "Yes, delete this memorial");
-      await expectWithinScreen(row.getByText(/Deleting this memorial also deletes its photos/));
+      await expectWithinScreen(row.getByText(/Deleting this memorial hides it at once/));
       await expectNoSidewaysScroll(page);
       await photograph(page, "admin-delete-memorial");
     } finally {

@@ -67,10 +67,8 @@ export const ADMIN_MESSAGES = {
   needsTracking: "To mark an order shipped, give its carrier and tracking number.",
   restocked: (number: string, names: string) => `Order ${number} stays cancelled: its items went back into stock and ${names} is no longer in stock to send.`,
   revokeOwnWarning: "Remove your own administrator rights? You will no longer see this dashboard.",
-  deleteUserWarning:
-    "Deleting this user signs them out and hides their account and all their memorials at once. Everything is kept for 30 days, when it can be restored from this dashboard or by the member signing in; then it is removed for good.",
-  deleteMemorialWarning:
-    "Deleting this memorial hides it at once, with its photos, videos and tributes. It is kept for 30 days, when you or its owner can restore it; then it is removed for good.",
+  deleteUserWarning: "Deleting this user hides their account and memorials at once. Both can be restored for 30 days, then go for good.",
+  deleteMemorialWarning: "Deleting this memorial hides it at once. It can be restored for 30 days, then goes for good with its photos and tributes.",
   paymentsNotStopped: "The member's monthly plan payments could not be stopped just now, so the account was not deleted. Please try again.",
   restoreFailed: "That was not restored: it has been removed for good, or restored already.",
   restoreWithAccount: "This memorial went with its owner's account: restore the account (Users tab) to bring it back.",
