@@ -62,7 +62,9 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     // Hidden at once (the memorials view leaves it out), kept with its tributes for the 30 days.
     expect(await app.db.prisma.memorial.count({ where: { id: memorial.id } })).toBe(0);
     expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id } })).toBe(1);
-    expect(await app.db.prisma.user.findUniqueOrThrow({ where: { id: member.id }, select: { deletedAt: true } })).toMatchObject({ deletedAt: expect.any(Date) });
+    expect(await app.db.prisma.user.findUniqueOrThrow({ where: { id: member.id }, select: { deletedAt: true } })).toMatchObject({
+      deletedAt: expect.any(Date),
+    });
     expect(await deleteUserAsAdmin(actor(admin), member.id)).toEqual({ ok: false, reason: "not-found" });
     expect(await auditOf(member.id)).toEqual(["user.delete"]);
     // The account-deleted email goes to the member.
