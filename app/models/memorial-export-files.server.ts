@@ -1,3 +1,4 @@
+import type { Memorial } from "~/generated/prisma/client";
 import { formatLongDate, toIsoDate } from "~/utils/dates";
 import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
 
@@ -7,21 +8,23 @@ import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
 // BagIt tag files. Tributes come in pages (an async iterable), so a memorial with thousands of them is
 // written out as it is read, never held whole.
 
-export type ExportMemorial = {
-  id: string;
-  title: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: Date | null;
-  dateOfPassing: Date | null;
-  biography: string | null;
-  visibility: string;
-  category: string;
-  isPublished: boolean;
-  viewCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-};
+/** The memorial's own fields, as the database holds them (the "memorials" view's row). */
+export type ExportMemorial = Pick<
+  Memorial,
+  | "id"
+  | "title"
+  | "firstName"
+  | "lastName"
+  | "dateOfBirth"
+  | "dateOfPassing"
+  | "biography"
+  | "visibility"
+  | "category"
+  | "isPublished"
+  | "viewCount"
+  | "createdAt"
+  | "updatedAt"
+>;
 
 export type ExportMediaFile = {
   id: string;
