@@ -167,7 +167,8 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
           <p className="mt-1 text-sm text-slate-700">
             We email them a link that works once, for {INVITATION_VALID_DAYS} days. They sign in (or create an account) to accept.
           </p>
-          <Form method="post" noValidate className="mt-4 space-y-4">
+          {/* Keyed by the waiting invitations: a sent invitation clears the form (with JavaScript too). */}
+          <Form key={pending.length} method="post" noValidate className="mt-4 space-y-4">
             <input type="hidden" name="intent" value="invite" />
             <Field
               label="Email address"
