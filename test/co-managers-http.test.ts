@@ -68,7 +68,13 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
     c.admin = client(server.url);
     expect((await c.admin.post("/api/auth/login", { email: "admin@everlight.test", password: "AdminDemo123" })).json.isAdmin).toBe(true);
     // A private draft: nobody but its owner (and administrators) sees it until people are invited.
-    const created = await c.owner.post("/api/memorials", { firstName: "Mabel", lastName: "Draft", biography: "First words.", visibility: "private", isPublished: false });
+    const created = await c.owner.post("/api/memorials", {
+      firstName: "Mabel",
+      lastName: "Draft",
+      biography: "First words.",
+      visibility: "private",
+      isPublished: false,
+    });
     expect(created.status, created.text).toBe(201);
     memorialId = created.json.id;
     expect((await c.manager.get(`/api/memorials/${memorialId}`)).status).toBe(404);
@@ -80,7 +86,15 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
   it("lists who manages the memorial, with a history of every step", async () => {
     const page = await c.owner.get(`/memorials/${memorialId}/managers`);
     expect(page.status).toBe(200);
-    for (const text of [email.owner, email.manager, email.editor, "Manager since", "Editor since", "Invited a co-manager", "Accepted an invitation to co-manage"])
+    for (const text of [
+      email.owner,
+      email.manager,
+      email.editor,
+      "Manager since",
+      "Editor since",
+      "Invited a co-manager",
+      "Accepted an invitation to co-manage",
+    ])
       expect(plain(page.text)).toContain(text);
     const shared = await c.editor.get("/my-memorials");
     expect(plain(shared.text)).toContain("Shared with me");
@@ -231,7 +245,13 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
     expect(left.headers.get("Location")).toBe("/my-memorials");
     expect((await c.manager.get(managers)).status).toBe(404);
     const history = plain((await c.owner.get(managers)).text);
-    for (const text of ["Changed a co-manager&#x27;s role", "Removed a co-manager", "Left the memorial (was manager)", "Revoked an invitation", "Declined an invitation to co-manage"])
+    for (const text of [
+      "Changed a co-manager&#x27;s role",
+      "Removed a co-manager",
+      "Left the memorial (was manager)",
+      "Revoked an invitation",
+      "Declined an invitation to co-manage",
+    ])
       expect(history).toContain(text);
   });
 });

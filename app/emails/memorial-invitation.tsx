@@ -11,15 +11,18 @@ export const memorialInvitationSubject = ({ name }: Pick<MemorialInvitationProps
 
 export function MemorialInvitationEmail({ name, invitedBy, role, invitationUrl, expiresOn }: MemorialInvitationProps) {
   return (
-    <EmailLayout preview={`${invitedBy} invited you as ${role === "manager" ? "a manager" : "an editor"}`} why="We send this when someone who manages a memorial invites you to help.">
+    <EmailLayout
+      preview={`${invitedBy} invited you as ${role === "manager" ? "a manager" : "an editor"}`}
+      why="We send this when someone who manages a memorial invites you to help."
+    >
       <Text style={text}>Hello,</Text>
       <Text style={text}>
         {invitedBy} invited you to help manage the memorial of {name} on Everlight as {role === "manager" ? "a manager" : "an editor"}.{" "}
         {CO_MANAGER_ROLE_HINTS[role]}
       </Text>
       <Text style={text}>
-        <Link href={invitationUrl}>Accept or decline the invitation</Link> (you will be asked to sign in or create an account). The link works once and
-        until {expiresOn}.
+        <Link href={invitationUrl}>Accept or decline the invitation</Link> (you will be asked to sign in or create an account). The link works once and until{" "}
+        {expiresOn}.
       </Text>
       <Text style={text}>If you did not expect this, you can ignore this email.</Text>
     </EmailLayout>

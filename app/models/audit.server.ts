@@ -112,9 +112,20 @@ export async function listAudit({ search = "", page = 1 }: { search?: string; pa
 /** The co-manager history of one memorial (invitations, people, co-manager edits), newest first, bounded. */
 export async function listMemorialAudit(memorialId: string, take = 50) {
   const rows = await prisma().auditLog.findMany({
-    where: { targetType: "memorial", targetId: memorialId, action: { startsWith: "memorial." }, NOT: { action: { in: ["memorial.delete", "memorial.restore"] } } },
+    where: {
+      targetType: "memorial",
+      targetId: memorialId,
+      action: { startsWith: "memorial." },
+      NOT: { action: { in: ["memorial.delete", "memorial.restore"] } },
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take,
   });
-  return rows.map((r) => ({ id: r.id, actorEmail: r.actorEmail, label: AUDIT_LABELS[r.action as AuditAction] ?? r.action, summary: r.summary, createdAt: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    actorEmail: r.actorEmail,
+    label: AUDIT_LABELS[r.action as AuditAction] ?? r.action,
+    summary: r.summary,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }

@@ -147,7 +147,10 @@ export async function addMemorialMedia(
   bytes: Uint8Array | Blob,
   options: { caption?: string | null; order?: number } = {},
 ) {
-  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, ...editableWhere(ownerId) }, select: { id: true, _count: { select: { media: true } } } });
+  const memorial = await prisma().memorial.findFirst({
+    where: { id: memorialId, ...editableWhere(ownerId) },
+    select: { id: true, _count: { select: { media: true } } },
+  });
   if (!memorial) return null;
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
   const stored = await storeMemorialFile(memorialId, bytes);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { canChangeVisibility, canDeleteOrExport, canEditContent, canManagePeople, canModerateAs, decideAccess, roleOf, type MemorialRole, type Viewer } from "./memorial-access";
+import {
+  canChangeVisibility,
+  canDeleteOrExport,
+  canEditContent,
+  canManagePeople,
+  canModerateAs,
+  decideAccess,
+  roleOf,
+  type MemorialRole,
+  type Viewer,
+} from "./memorial-access";
 
 const owner = { id: "owner", isAdmin: false };
 const friend = { id: "friend", isAdmin: false };

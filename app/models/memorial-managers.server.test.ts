@@ -13,7 +13,9 @@ describe.each(databaseKinds)("co-managers on $name", (kind) => {
   const { skip } = kind;
   const app = useAppDatabase(kind);
   const person = async (isAdmin = false) => {
-    const u = await app.db.prisma.user.create({ data: { email: `cm${Date.now().toString(36)}${n++}@example.com`, firstName: "Cora", lastName: `M${n}`, password: "x", isAdmin } });
+    const u = await app.db.prisma.user.create({
+      data: { email: `cm${Date.now().toString(36)}${n++}@example.com`, firstName: "Cora", lastName: `M${n}`, password: "x", isAdmin },
+    });
     return { id: u.id, email: u.email, isAdmin, ip: "127.0.0.1" };
   };
   const draft = (userId: string) =>
@@ -36,7 +38,9 @@ describe.each(databaseKinds)("co-managers on $name", (kind) => {
     expect(await memorialRole(memorial.id, loser)).toBe("none");
     expect((await findInvitation(token)).state).toBe("used");
     expect(await listMemorialsForViewer(winner, {})).toContainEqual(expect.objectContaining({ id: memorial.id }));
-    expect(await listCoManagedMemorials(winner.id)).toEqual([expect.objectContaining({ id: memorial.id, role: "editor", ownerName: expect.stringContaining("Cora") })]);
+    expect(await listCoManagedMemorials(winner.id)).toEqual([
+      expect.objectContaining({ id: memorial.id, role: "editor", ownerName: expect.stringContaining("Cora") }),
+    ]);
     // An editor edits the words, not who may see it.
     expect((await updateOwnMemorial(memorial.id, winner, { biography: "Kept the light." }))?.biography).toBe("Kept the light.");
     await expect(updateOwnMemorial(memorial.id, winner, { visibility: "public" })).rejects.toBeInstanceOf(MemorialRoleError);
@@ -58,7 +62,9 @@ describe.each(databaseKinds)("co-managers on $name", (kind) => {
     const row = (await app.db.prisma.mailOutbox.findFirst({ where: { kind: "memorial-invitation", to: editor.email } }))!;
     const outbox = { id: row.id, to: row.to, kind: row.kind, data: row.data as Record<string, unknown>, attempts: 1, groupKey: null } satisfies OutboxRow;
     const composed = await composeMail(outbox);
-    expect("props" in composed && composed.kind === "memorial-invitation" && (composed.props as { invitationUrl: string }).invitationUrl).toMatch(new RegExp(`/invitations/${encodeURIComponent(token)}$`));
+    expect("props" in composed && composed.kind === "memorial-invitation" && (composed.props as { invitationUrl: string }).invitationUrl).toMatch(
+      new RegExp(`/invitations/${encodeURIComponent(token)}$`),
+    );
     expect(JSON.stringify(row.data)).not.toContain(token);
     const eightDaysOn = new Date(Date.now() + 8 * 24 * 3600_000);
     expect((await findInvitation(token, eightDaysOn)).state).toBe("expired");

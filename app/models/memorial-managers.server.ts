@@ -43,7 +43,12 @@ export async function inviteCoManager(memorialId: string, actor: Actor, input: I
       },
     });
     await queueMail(tx, { to: input.email, kind: "memorial-invitation", data: { invitationId: id } });
-    await recordAudit(tx, actor, { action: "memorial.invite", targetType: "memorial", targetId: memorialId, summary: `Invited ${input.email} as ${input.role}` });
+    await recordAudit(tx, actor, {
+      action: "memorial.invite",
+      targetType: "memorial",
+      targetId: memorialId,
+      summary: `Invited ${input.email} as ${input.role}`,
+    });
   });
   return { ok: true, invitationId: id };
 }
@@ -149,7 +154,12 @@ export async function revokeInvitation(memorialId: string, invitationId: string,
       data: { revokedAt: now },
     });
     if (!row || done.count === 0) return { ok: false, reason: "not-found" } as const;
-    await recordAudit(tx, actor, { action: "memorial.invite-revoke", targetType: "memorial", targetId: memorialId, summary: `Revoked the invitation of ${row.email}` });
+    await recordAudit(tx, actor, {
+      action: "memorial.invite-revoke",
+      targetType: "memorial",
+      targetId: memorialId,
+      summary: `Revoked the invitation of ${row.email}`,
+    });
     return { ok: true } as const;
   });
 }
@@ -181,7 +191,10 @@ export async function changeCoManagerRole(memorialId: string, userId: string, ne
   if (!canManagePeople(await memorialRole(memorialId, actor))) return { ok: false, reason: "forbidden" };
   if (!isRecordId(userId)) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
-    const row = await tx.memorialManager.findUnique({ where: { memorialId_userId: { memorialId, userId } }, select: { id: true, role: true, user: { select: { email: true } } } });
+    const row = await tx.memorialManager.findUnique({
+      where: { memorialId_userId: { memorialId, userId } },
+      select: { id: true, role: true, user: { select: { email: true } } },
+    });
     if (!row) return { ok: false, reason: "not-found" } as const;
     if (row.role === newRole) return { ok: true } as const;
     await tx.memorialManager.update({ where: { id: row.id }, data: { role: newRole } });
@@ -207,7 +220,10 @@ export async function listMemorialPeople(memorialId: string, now = new Date()): 
     where: { id: memorialId },
     select: {
       user: { select: { id: true, firstName: true, lastName: true, email: true } },
-      managers: { orderBy: { createdAt: "asc" }, select: { userId: true, role: true, createdAt: true, user: { select: { firstName: true, lastName: true, email: true } } } },
+      managers: {
+        orderBy: { createdAt: "asc" },
+        select: { userId: true, role: true, createdAt: true, user: { select: { firstName: true, lastName: true, email: true } } },
+      },
       invitations: {
         where: { acceptedAt: null, declinedAt: null, revokedAt: null, expiresAt: { gt: now } },
         orderBy: { createdAt: "asc" },
@@ -222,7 +238,13 @@ export async function listMemorialPeople(memorialId: string, now = new Date()): 
     owner: { id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email },
     coManagers: memorial.managers
       .filter((m) => isCoManagerRole(m.role))
-      .map((m) => ({ userId: m.userId, name: `${m.user.firstName} ${m.user.lastName}`, email: m.user.email, role: m.role as CoManagerRole, since: m.createdAt })),
+      .map((m) => ({
+        userId: m.userId,
+        name: `${m.user.firstName} ${m.user.lastName}`,
+        email: m.user.email,
+        role: m.role as CoManagerRole,
+        since: m.createdAt,
+      })),
     pending: memorial.invitations
       .filter((i) => isCoManagerRole(i.role))
       .map((i) => ({
@@ -241,7 +263,12 @@ export async function listCoManagedMemorials(userId: string) {
     where: { userId, memorial: { is: {} } },
     orderBy: { createdAt: "desc" },
     take: 100,
-    select: { role: true, memorial: { select: { id: true, firstName: true, lastName: true, isPublished: true, visibility: true, user: { select: { firstName: true, lastName: true } } } } },
+    select: {
+      role: true,
+      memorial: {
+        select: { id: true, firstName: true, lastName: true, isPublished: true, visibility: true, user: { select: { firstName: true, lastName: true } } },
+      },
+    },
   });
   return rows.map((r) => ({
     role: r.role as CoManagerRole,

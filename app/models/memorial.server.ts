@@ -218,7 +218,8 @@ export async function updateOwnMemorial(id: string, editor: string | { id: strin
   const role = roleOnMemorial(existing, { id: editorId, isAdmin: false });
   if (!canEditContent(role)) return null;
   const changesVisibility =
-    (input.visibility !== undefined && input.visibility !== existing.visibility) || (input.isPublished !== undefined && input.isPublished !== existing.isPublished);
+    (input.visibility !== undefined && input.visibility !== existing.visibility) ||
+    (input.isPublished !== undefined && input.isPublished !== existing.isPublished);
   if (changesVisibility && !canChangeVisibility(role)) throw new MemorialRoleError();
   const birth = input.dateOfBirth !== undefined ? toDate(input.dateOfBirth) : existing.dateOfBirth;
   const passing = input.dateOfPassing !== undefined ? toDate(input.dateOfPassing) : existing.dateOfPassing;
@@ -229,12 +230,16 @@ export async function updateOwnMemorial(id: string, editor: string | { id: strin
   if (!updated) return null;
   if (role !== "owner") {
     const who = actor ?? { id: editorId, email: (await prisma().user.findUnique({ where: { id: editorId }, select: { email: true } }))?.email ?? "", ip: "" };
-    await recordAudit(prisma(), { ...who, isAdmin: false }, {
-      action: "memorial.co-edit",
-      targetType: "memorial",
-      targetId: id,
-      summary: `Edited as ${role}: ${changedFields(input).join(", ") || "no fields"}`,
-    });
+    await recordAudit(
+      prisma(),
+      { ...who, isAdmin: false },
+      {
+        action: "memorial.co-edit",
+        targetType: "memorial",
+        targetId: id,
+        summary: `Edited as ${role}: ${changedFields(input).join(", ") || "no fields"}`,
+      },
+    );
   }
   await deleteReplacedPortrait(id, replacedPortrait);
   return updated;

@@ -113,7 +113,15 @@ async function moderatable(tributeId: string, actor: Actor) {
     select: {
       id: true,
       authorName: true,
-      memorial: { select: { id: true, title: true, userId: true, user: { select: { isAdmin: true } }, managers: { where: { userId: actor.id }, select: { userId: true, role: true } } } },
+      memorial: {
+        select: {
+          id: true,
+          title: true,
+          userId: true,
+          user: { select: { isAdmin: true } },
+          managers: { where: { userId: actor.id }, select: { userId: true, role: true } },
+        },
+      },
     },
   });
   if (!tribute) return { result: "not-found" as const };

@@ -13,7 +13,15 @@ import {
   removeMemorialPortrait,
   setMemorialPortrait,
 } from "~/models/media.server";
-import { createMemorial, discardNewMemorial, findMemorialForViewer, MemorialLimitError, roleOnMemorial, updateOwnMemorial, type MemorialWithMedia } from "~/models/memorial.server";
+import {
+  createMemorial,
+  discardNewMemorial,
+  findMemorialForViewer,
+  MemorialLimitError,
+  roleOnMemorial,
+  updateOwnMemorial,
+  type MemorialWithMedia,
+} from "~/models/memorial.server";
 import { canChangeVisibility } from "~/models/memorial-access";
 import { actorOf } from "~/request/auth.server";
 import type { PublicUser } from "~/models/user.server";
@@ -257,9 +265,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
       }
     } catch (error) {
       // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
-      await discardNewMemorial(memorial.id, user.id).catch((cleanup) =>
-        console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup),
-      );
+      await discardNewMemorial(memorial.id, user.id).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
       return storingFailed(error, MEMORIAL_MESSAGES.createFailed);
     }
     return redirectWithToast(`/memorials/${memorial.id}`, { type: "success", title: "Memorial created" });

@@ -110,15 +110,15 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
       <DeleteMediaDialog memorialId={memorial.id} target={deleteTarget} onClose={() => setDeleteTarget(null)} />
 
       {can.delete ? (
-      <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">
-        <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
-          Danger zone
-        </h2>
-        <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
-        <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
-          Delete memorial
-        </Link>
-      </section>
+        <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">
+          <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
+            Danger zone
+          </h2>
+          <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
+          <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
+            Delete memorial
+          </Link>
+        </section>
       ) : null}
     </div>
   );

@@ -75,7 +75,17 @@ type Props = {
   contentOnly?: boolean;
 };
 
-export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery, published = false, contentOnly = false }: Props) {
+export function MemorialForm({
+  mode,
+  defaultValue,
+  failure,
+  rules,
+  portrait,
+  existingMediaCount = 0,
+  mediaGallery,
+  published = false,
+  contentOnly = false,
+}: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [form, fields] = useSchemaForm(memorialFormSchema, { id: "memorial", lastResult: failure?.result, defaultValue });
@@ -176,36 +186,36 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
             Visibility: {VISIBILITY_LABELS[defaultValue.visibility]}. {CO_MANAGER_MESSAGES.editorVisibility}
           </p>
         ) : (
-        <fieldset aria-describedby={fields.visibility.errors?.length ? `${fields.visibility.id}-error` : undefined}>
-          <legend className="text-sm font-medium text-slate-800">Visibility</legend>
-          <div className="mt-2 space-y-2">
-            {VISIBILITIES.map((value) => {
-              const id = `${fields.visibility.id}-${value}`;
-              return (
-                <div key={value} className="flex items-start gap-3">
-                  <input
-                    type="radio"
-                    id={id}
-                    name={fields.visibility.name}
-                    value={value}
-                    defaultChecked={(fields.visibility.initialValue ?? defaultValue.visibility) === value}
-                    aria-describedby={`${id}-hint`}
-                    className="mt-1 h-4 w-4 accent-indigo-700"
-                  />
-                  <div>
-                    <label htmlFor={id} className="text-sm font-medium text-slate-900">
-                      {VISIBILITY_LABELS[value]}
-                    </label>
-                    <p id={`${id}-hint`} className="text-sm text-slate-700">
-                      {VISIBILITY_HINTS[value]}
-                    </p>
+          <fieldset aria-describedby={fields.visibility.errors?.length ? `${fields.visibility.id}-error` : undefined}>
+            <legend className="text-sm font-medium text-slate-800">Visibility</legend>
+            <div className="mt-2 space-y-2">
+              {VISIBILITIES.map((value) => {
+                const id = `${fields.visibility.id}-${value}`;
+                return (
+                  <div key={value} className="flex items-start gap-3">
+                    <input
+                      type="radio"
+                      id={id}
+                      name={fields.visibility.name}
+                      value={value}
+                      defaultChecked={(fields.visibility.initialValue ?? defaultValue.visibility) === value}
+                      aria-describedby={`${id}-hint`}
+                      className="mt-1 h-4 w-4 accent-indigo-700"
+                    />
+                    <div>
+                      <label htmlFor={id} className="text-sm font-medium text-slate-900">
+                        {VISIBILITY_LABELS[value]}
+                      </label>
+                      <p id={`${id}-hint`} className="text-sm text-slate-700">
+                        {VISIBILITY_HINTS[value]}
+                      </p>
+                    </div>
                   </div>
-                </div>
-              );
-            })}
-          </div>
-          <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
-        </fieldset>
+                );
+              })}
+            </div>
+            <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
+          </fieldset>
         )}
         {/* The browse page filters by category (memorial-core.md §2 "Memorial browse"). */}
         <fieldset aria-describedby={fields.category.errors?.length ? `${fields.category.id}-error` : undefined}>
@@ -304,12 +314,12 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
           </button>
         ) : (
           <>
-        <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={!!busy}>
-          {busy === "draft" ? "Saving..." : published ? "Unpublish and save as draft" : "Save Draft"}
-        </button>
-        <button type="submit" name="intent" value="publish" className="btn-primary" disabled={!!busy}>
-          {busy === "publish" ? (mode === "create" ? "Publishing..." : "Updating...") : mode === "create" ? "Publish Memorial" : "Update Memorial"}
-        </button>
+            <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={!!busy}>
+              {busy === "draft" ? "Saving..." : published ? "Unpublish and save as draft" : "Save Draft"}
+            </button>
+            <button type="submit" name="intent" value="publish" className="btn-primary" disabled={!!busy}>
+              {busy === "publish" ? (mode === "create" ? "Publishing..." : "Updating...") : mode === "create" ? "Publish Memorial" : "Update Memorial"}
+            </button>
           </>
         )}
       </div>
