@@ -20,6 +20,7 @@ import { FriendRequestEmail, friendRequestSubject, type FriendRequestProps } fro
 import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps } from "./password-changed";
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
 import { MemorialExportReadyEmail, memorialExportReadySubject, type MemorialExportReadyProps } from "./memorial-export-ready";
+import { MemorialInvitationEmail, memorialInvitationSubject, type MemorialInvitationProps } from "./memorial-invitation";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -48,6 +49,7 @@ export type EmailPropsByKind = {
   "contact-received": ContactReceivedProps;
   "contact-copy": ContactCopyProps;
   "memorial-export-ready": MemorialExportReadyProps;
+  "memorial-invitation": MemorialInvitationProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -75,6 +77,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "contact-received": { subject: contactReceivedSubject, template: ContactReceivedEmail },
   "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
   "memorial-export-ready": { subject: memorialExportReadySubject, template: MemorialExportReadyEmail },
+  "memorial-invitation": { subject: memorialInvitationSubject, template: MemorialInvitationEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

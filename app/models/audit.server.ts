@@ -3,7 +3,9 @@ import { prisma } from "~/services/db.server";
 import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE } from "~/utils/validation/admin";
 
-// The audit log (issue 19 §8): every administrator's action, who, what, on which record, when and from
+// The audit log (issue 19 §8): every administrator's action, and every co-manager action on a memorial
+// (issue 27 item 4: invitations, acceptances, declines, removals, role changes, co-manager edits; a
+// memorial's own entries are listed by listMemorialAudit), who, what, on which record, when and from
 // which address. Written by the use case that acts, inside its transaction where it has one, so an
 // action is never recorded without having happened nor done without being recorded. Append only: the
 // site has no path that edits it, and the database refuses updates and deletes (a trigger).
@@ -32,7 +34,15 @@ export type AuditAction =
   | "order.refund"
   | "order.ship"
   | "contact.status"
-  | "news.fetch";
+  | "news.fetch"
+  | "memorial.co-edit"
+  | "memorial.co-moderate"
+  | "memorial.invite"
+  | "memorial.invite-accept"
+  | "memorial.invite-decline"
+  | "memorial.invite-revoke"
+  | "memorial.manager-remove"
+  | "memorial.manager-role";
 
 export const AUDIT_LABELS: Record<AuditAction, string> = {
   "memorial.delete": "Deleted a memorial",
@@ -52,6 +62,14 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   "order.ship": "Shipped an order",
   "contact.status": "Changed a contact message's status",
   "news.fetch": "Fetched news",
+  "memorial.co-edit": "Edited a memorial as a co-manager",
+  "memorial.co-moderate": "Moderated a tribute as a co-manager",
+  "memorial.invite": "Invited a co-manager",
+  "memorial.invite-accept": "Accepted an invitation to co-manage",
+  "memorial.invite-decline": "Declined an invitation to co-manage",
+  "memorial.invite-revoke": "Revoked an invitation",
+  "memorial.manager-remove": "Removed a co-manager",
+  "memorial.manager-role": "Changed a co-manager's role",
 };
 
 export async function recordAudit(db: Db, actor: AdminActor, entry: { action: AuditAction; targetType: string; targetId?: string | null; summary?: string }) {
@@ -89,4 +107,25 @@ export async function listAudit({ search = "", page = 1 }: { search?: string; pa
     page: w.page,
     pages: w.pages,
   };
+}
+
+/** The co-manager history of one memorial (invitations, people, co-manager edits), newest first, bounded. */
+export async function listMemorialAudit(memorialId: string, take = 50) {
+  const rows = await prisma().auditLog.findMany({
+    where: {
+      targetType: "memorial",
+      targetId: memorialId,
+      action: { startsWith: "memorial." },
+      NOT: { action: { in: ["memorial.delete", "memorial.restore"] } },
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take,
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    actorEmail: r.actorEmail,
+    label: AUDIT_LABELS[r.action as AuditAction] ?? r.action,
+    summary: r.summary,
+    createdAt: r.createdAt.toISOString(),
+  }));
 }

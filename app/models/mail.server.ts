@@ -12,6 +12,7 @@ import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { exportReadyFacts } from "./memorial-export.server";
+import { invitationMailFacts } from "./memorial-managers.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
@@ -185,9 +186,28 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeContactMail(row, site);
     case "memorial-export-ready":
       return composeExportReady(row, site);
+    case "memorial-invitation":
+      return composeInvitation(row, site);
     default:
       return { skip: `no email of kind ${row.kind}` };
   }
+}
+
+/** An invitation to co-manage a memorial: skipped once it was answered, revoked or has expired. */
+async function composeInvitation(row: OutboxRow, site: string): Promise<ComposedMail<"memorial-invitation"> | { skip: string }> {
+  const facts = await invitationMailFacts(String(row.data.invitationId));
+  if (!facts) return { skip: "the invitation can no longer be used" };
+  return {
+    to: facts.email,
+    kind: "memorial-invitation",
+    props: {
+      name: facts.memorialName,
+      invitedBy: facts.invitedBy,
+      role: facts.role,
+      invitationUrl: `${site}/invitations/${encodeURIComponent(facts.token)}`,
+      expiresOn: formatLongDate(facts.expiresAt.toISOString()),
+    },
+  };
 }
 
 /** A memorial's copy is ready (issue 27 item 3): skipped once it has expired or its memorial is gone. */
@@ -537,6 +557,11 @@ async function issueResetToken(id: string, email: string, requestedAt: Date, val
 /** The token in a password-reset link: only the server, with its secret, can make it from the row's id. */
 export function resetTokenFor(tokenId: string) {
   return sign("password-reset", tokenId);
+}
+
+/** The token in an invitation to co-manage a memorial (issue 27 item 4): made from the invitation's id. */
+export function invitationTokenFor(invitationId: string) {
+  return sign("memorial-invitation", invitationId);
 }
 
 export function unsubscribeUrlFor(userId: string, topic: NotificationKey, site = publicUrl()) {

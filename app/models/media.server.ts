@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
+import { editableWhere } from "./memorial.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
 import { describeBytes, MEDIA_LIMITS } from "~/utils/upload-limits";
@@ -146,7 +147,10 @@ export async function addMemorialMedia(
   bytes: Uint8Array | Blob,
   options: { caption?: string | null; order?: number } = {},
 ) {
-  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { id: true, _count: { select: { media: true } } } });
+  const memorial = await prisma().memorial.findFirst({
+    where: { id: memorialId, ...editableWhere(ownerId) },
+    select: { id: true, _count: { select: { media: true } } },
+  });
   if (!memorial) return null;
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
   const stored = await storeMemorialFile(memorialId, bytes);
@@ -171,7 +175,7 @@ export async function addMemorialMedia(
 
 /** Replaces the memorial's profile photo (images only); the old one's files are removed. */
 export async function setMemorialPortrait(memorialId: string, ownerId: string, bytes: Uint8Array | Blob) {
-  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
+  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, ...editableWhere(ownerId) }, select: { profileImageUrl: true } });
   if (!memorial) return null;
   const stored = await storeMemorialFile(memorialId, bytes, { imagesOnly: true });
   const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: stored.mediaUrl } }));
@@ -184,7 +188,7 @@ export async function setMemorialPortrait(memorialId: string, ownerId: string, b
 }
 
 export async function removeMemorialPortrait(memorialId: string, ownerId: string) {
-  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, userId: ownerId }, select: { profileImageUrl: true } });
+  const memorial = await prisma().memorial.findFirst({ where: { id: memorialId, ...editableWhere(ownerId) }, select: { profileImageUrl: true } });
   if (!memorial) return null;
   const updated = await unlessGone(prisma().memorial.update({ where: { id: memorialId }, data: { profileImageUrl: null } }));
   if (!updated) return null;
@@ -198,7 +202,7 @@ export async function removeMemorialPortrait(memorialId: string, ownerId: string
  */
 export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
   const item = await prisma().memorialMedia.findFirst({
-    where: { id: mediaId, memorial: { userId: owner.id } },
+    where: { id: mediaId, memorial: editableWhere(owner.id) },
     select: { id: true, mediaUrl: true, memorialId: true },
   });
   if (!item) return false;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, type Viewer } from "./memorial-access";
+import {
+  canChangeVisibility,
+  canDeleteOrExport,
+  canEditContent,
+  canManagePeople,
+  canModerateAs,
+  decideAccess,
+  roleOf,
+  type MemorialRole,
+  type Viewer,
+} from "./memorial-access";
 
 const owner = { id: "owner", isAdmin: false };
 const friend = { id: "friend", isAdmin: false };
@@ -38,5 +48,38 @@ describe("decideAccess", () => {
         expect(decision).toEqual(want === true ? { allowed: true } : { allowed: false, reason: want });
       });
     }
+  }
+});
+
+// Co-managers (issue 27 item 4): a manager or an editor sees the memorial in every state; the role
+// functions say who may do what, for every role.
+
+describe("co-manager roles", () => {
+  const coManager = { id: "helper", isAdmin: false };
+  for (const role of ["editor", "manager"] as const) {
+    for (const [state, memorial] of Object.entries(states)) {
+      it(`${role} × ${state} → allowed`, () => {
+        expect(decideAccess(memorial, coManager, false, role)).toEqual({ allowed: true });
+      });
+    }
+  }
+  it("a co-manager row counts only for a signed-in viewer, and the owner stays the owner", () => {
+    expect(roleOf(states.draft, null, "manager")).toBe("none");
+    expect(roleOf(states.draft, owner, "editor")).toBe("owner");
+    expect(roleOf(states.draft, other, "editor")).toBe("editor");
+    expect(roleOf(states.draft, other, "boss")).toBe("none");
+    expect(decideAccess(states.draft, other, false, null)).toEqual({ allowed: false, reason: "draft" });
+  });
+
+  const matrix: Record<MemorialRole, [edit: boolean, moderate: boolean, visibility: boolean, people: boolean, deleteOrExport: boolean]> = {
+    owner: [true, true, true, true, true],
+    manager: [true, true, true, true, false],
+    editor: [true, true, false, false, false],
+    none: [false, false, false, false, false],
+  };
+  for (const [role, want] of Object.entries(matrix) as [MemorialRole, boolean[]][]) {
+    it(`${role}: edit ${want[0]}, moderate ${want[1]}, visibility ${want[2]}, people ${want[3]}, delete/export ${want[4]}`, () => {
+      expect([canEditContent(role), canModerateAs(role), canChangeVisibility(role), canManagePeople(role), canDeleteOrExport(role)]).toEqual(want);
+    });
   }
 });

@@ -13,10 +13,13 @@ export type AccessDecision = { allowed: true } | { allowed: false; reason: LockR
 /**
  * - draft → owner only; published public → anyone; published friends → owner or a signed-in friend;
  *   published private → owner only; administrators see everything.
- * `isFriend`: whether the viewer has a friendship row with the owner.
+ * `isFriend`: whether the viewer has a friendship row with the owner. `coRole`: the viewer's co-manager
+ * role on this memorial (memorial_managers), which lets them see it in any state.
  */
-export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: boolean): AccessDecision {
+export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: boolean, coRole: CoManagerRole | null = null): AccessDecision {
   if (viewer && (viewer.isAdmin || viewer.id === memorial.userId)) return { allowed: true };
+  // Co-managers (issue 27 item 4) see the memorial in every state, drafts and private ones included.
+  if (viewer && coRole) return { allowed: true };
   if (!memorial.isPublished) return { allowed: false, reason: "draft" };
   if (memorial.visibility === "public") return { allowed: true };
   if (memorial.visibility === "friends") return viewer && isFriend ? { allowed: true } : { allowed: false, reason: "friends" };
@@ -32,4 +35,53 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
 
 export function isOwner(memorial: { userId: string }, viewer: Viewer) {
   return !!viewer && viewer.id === memorial.userId;
+}
+
+// Co-managers (issue 27 item 4, docs/decisions/020-co-managers.md). What each role on a memorial may do,
+// decided here once for the pages, the /api and the models:
+//                         owner  manager  editor  administrator
+//   view in any state       ✓       ✓        ✓         ✓
+//   edit content, media     ✓       ✓        ✓         –
+//   moderate tributes       ✓       ✓        ✓    (canModerate)
+//   visibility, publish     ✓       ✓        –         –
+//   invite, remove, roles   ✓       ✓        –         –
+//   delete, restore, copy   ✓       –        –   delete only
+export const CO_MANAGER_ROLES = ["editor", "manager"] as const;
+export type CoManagerRole = (typeof CO_MANAGER_ROLES)[number];
+/** The viewer's standing on one memorial. */
+export type MemorialRole = "owner" | CoManagerRole | "none";
+
+export function isCoManagerRole(value: unknown): value is CoManagerRole {
+  return value === "editor" || value === "manager";
+}
+
+/** The role of a viewer given the memorial's owner and the viewer's co-manager row, if any. */
+export function roleOf(memorial: { userId: string }, viewer: Viewer, coRole: string | null | undefined): MemorialRole {
+  if (isOwner(memorial, viewer)) return "owner";
+  return viewer && isCoManagerRole(coRole) ? coRole : "none";
+}
+
+/** Edit the names, dates, biography, portrait, photos and videos. */
+export function canEditContent(role: MemorialRole) {
+  return role !== "none";
+}
+
+/** Approve and reject tributes (an administrator's own rule is canModerate in tribute.server.ts). */
+export function canModerateAs(role: MemorialRole) {
+  return role !== "none";
+}
+
+/** Change who may see the memorial and whether it is published. */
+export function canChangeVisibility(role: MemorialRole) {
+  return role === "owner" || role === "manager";
+}
+
+/** Invite people, remove them, change their roles, revoke invitations. */
+export function canManagePeople(role: MemorialRole) {
+  return role === "owner" || role === "manager";
+}
+
+/** Delete, restore or take a copy of the memorial, name a successor: the owner alone. */
+export function canDeleteOrExport(role: MemorialRole) {
+  return role === "owner";
 }

@@ -58,22 +58,36 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
         { visibility: "private" as const, isPublished: true },
       ].map((state) => createMemorial(owner, input(state))),
     );
-    const viewers: [string, Viewer, boolean][] = [
-      ["owner", { id: owner.id, isAdmin: false }, false],
-      ["friend", { id: friend.id, isAdmin: false }, true],
-      ["other", { id: other.id, isAdmin: false }, false],
-      ["visitor", null, false],
-      ["admin", { id: admin.id, isAdmin: true }, false],
+    // Co-managers (issue 27 item 4): an editor and a manager of every one of the owner's memorials.
+    const editor = await user();
+    const manager = await user();
+    await app.db.prisma.memorialManager.createMany({
+      data: memorials.flatMap((m) => [
+        { memorialId: m.id, userId: editor.id, role: "editor" },
+        { memorialId: m.id, userId: manager.id, role: "manager" },
+      ]),
+    });
+    const viewers: [string, Viewer, boolean, "editor" | "manager" | null][] = [
+      ["owner", { id: owner.id, isAdmin: false }, false, null],
+      ["friend", { id: friend.id, isAdmin: false }, true, null],
+      ["other", { id: other.id, isAdmin: false }, false, null],
+      ["visitor", null, false, null],
+      ["admin", { id: admin.id, isAdmin: true }, false, null],
+      ["editor", { id: editor.id, isAdmin: false }, false, "editor"],
+      ["manager", { id: manager.id, isAdmin: false }, false, "manager"],
     ];
-    for (const [, viewer, isFriend] of viewers) {
+    for (const [who, viewer, isFriend, coRole] of viewers) {
       const listed = new Set((await listMemorialsForViewer(viewer, { userId: owner.id })).map((m) => m.id));
       for (const m of memorials) {
-        const allowed = decideAccess(m, viewer, isFriend).allowed;
-        expect(listed.has(m.id), `${viewer?.id ?? "visitor"} × ${m.visibility}/${m.isPublished}`).toBe(allowed);
+        const allowed = decideAccess(m, viewer, isFriend, coRole).allowed;
+        expect(listed.has(m.id), `${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed);
         const lookup = await findMemorialForViewer(m.id, viewer);
-        expect(lookup.status).toBe(allowed ? "ok" : "locked");
+        expect(lookup.status, `${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed ? "ok" : "locked");
+        if (lookup.status === "ok") expect(lookup.role).toBe(coRole ?? (who === "owner" ? "owner" : "none"));
       }
     }
+    // A co-manager sees the drafts and private ones too, as the rule says.
+    expect(decideAccess(memorials[0], { id: editor.id, isAdmin: false }, false, "editor").allowed).toBe(true);
     expect((await findMemorialForViewer("00000000-0000-4000-8000-000000000000", null)).status).toBe("not-found");
     expect((await findMemorialForViewer("not-even-a-uuid", null)).status).toBe("not-found");
   });

@@ -5,8 +5,9 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
+import { recordAudit } from "./audit.server";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
-import { decideAccess, type LockReason, type Viewer } from "./memorial-access";
+import { canChangeVisibility, canEditContent, decideAccess, roleOf, type LockReason, type MemorialRole, type Viewer } from "./memorial-access";
 
 // Memorials: all data access and rules about memorials live here (DESIGN.md "Rules that hold
 // everywhere"). Who may see what is decided by decideAccess (memorial-access.ts) for one memorial and
@@ -61,6 +62,8 @@ export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
   return {
     OR: [
       { userId: viewer.id },
+      // Co-managers see the memorials they help with in any state (issue 27 item 4).
+      { managers: { some: { userId: viewer.id } } },
       published,
       // Friendships are stored in both directions: the owner's row naming the viewer is enough.
       { isPublished: true, visibility: "friends", user: { friendships: { some: { friendId: viewer.id } } } },
@@ -77,14 +80,36 @@ export async function areFriends(userId: string, otherId: string): Promise<boole
 const memorialWithMedia = {
   media: { orderBy: [{ order: "asc" }, { createdAt: "asc" }] },
   user: { select: { isAdmin: true } },
+  // A handful of rows at most: enough to know each viewer's role (memorial-access.ts roleOf).
+  managers: { select: { userId: true, role: true } },
 } satisfies Prisma.MemorialInclude;
+
+/** The viewer's role on a memorial loaded with its managers (owner | manager | editor | none). */
+export function roleOnMemorial(memorial: { userId: string; managers: { userId: string; role: string }[] }, viewer: Viewer): MemorialRole {
+  return roleOf(memorial, viewer, viewer ? memorial.managers.find((m) => m.userId === viewer.id)?.role : null);
+}
+
+/** The memorials whose content this member may edit: their own and those they co-manage (canEditContent). */
+export function editableWhere(userId: string): Prisma.MemorialWhereInput {
+  return { OR: [{ userId }, { managers: { some: { userId } } }] };
+}
+
+/** One member's role on one memorial, from the database. */
+export async function memorialRole(id: string, viewer: Viewer): Promise<MemorialRole> {
+  if (!viewer || !isRecordId(id)) return "none";
+  const memorial = await prisma().memorial.findUnique({
+    where: { id },
+    select: { userId: true, managers: { where: { userId: viewer.id }, select: { userId: true, role: true } } },
+  });
+  return memorial ? roleOnMemorial(memorial, viewer) : "none";
+}
 export type MemorialWithMedia = Prisma.MemorialGetPayload<{ include: typeof memorialWithMedia }>;
 
 /** What the /api says for a memorial that is missing or not the caller's to see or change (never which). */
 export const MEMORIAL_NOT_FOUND = "Memorial not found";
 
 export type MemorialLookup =
-  { status: "ok"; memorial: MemorialWithMedia; isOwner: boolean } | { status: "locked"; reason: LockReason } | { status: "not-found" };
+  { status: "ok"; memorial: MemorialWithMedia; isOwner: boolean; role: MemorialRole } | { status: "locked"; reason: LockReason } | { status: "not-found" };
 
 /** One memorial as this viewer may see it: the memorial, a lock reason, or not found. */
 export async function findMemorialForViewer(id: string, viewer: Viewer): Promise<MemorialLookup> {
@@ -92,9 +117,10 @@ export async function findMemorialForViewer(id: string, viewer: Viewer): Promise
   if (!memorial) return { status: "not-found" };
   const needsFriendCheck = !!viewer && memorial.isPublished && memorial.visibility === "friends" && viewer.id !== memorial.userId;
   const isFriend = needsFriendCheck ? await areFriends(memorial.userId, viewer.id) : false;
-  const decision = decideAccess(memorial, viewer, isFriend);
+  const role = roleOnMemorial(memorial, viewer);
+  const decision = decideAccess(memorial, viewer, isFriend, role === "editor" || role === "manager" ? role : null);
   if (!decision.allowed) return { status: "locked", reason: decision.reason };
-  return { status: "ok", memorial, isOwner: viewer?.id === memorial.userId };
+  return { status: "ok", memorial, isOwner: role === "owner", role };
 }
 
 /** Just enough to decide access to a memorial's files (the media route runs this per request). */
@@ -104,7 +130,8 @@ export async function canViewMemorial(id: string, viewer: Viewer): Promise<{ all
   const isPublic = memorial.isPublished && memorial.visibility === "public";
   if (isPublic) return { allowed: true, isPublic };
   const isFriend = !!viewer && memorial.visibility === "friends" && memorial.isPublished ? await areFriends(memorial.userId, viewer.id) : false;
-  return { allowed: decideAccess(memorial, viewer, isFriend).allowed, isPublic };
+  const role = viewer && viewer.id !== memorial.userId ? await memorialRole(id, viewer) : "none";
+  return { allowed: decideAccess(memorial, viewer, isFriend, role === "editor" || role === "manager" ? role : null).allowed, isPublic };
 }
 
 export class MemorialLimitError extends Error {
@@ -170,13 +197,30 @@ export class MemorialDatesError extends Error {
   }
 }
 
+/** An editor tried to change who may see the memorial or whether it is published (managers and the owner only). */
+export class MemorialRoleError extends Error {
+  constructor() {
+    super("Only the owner or a manager can change who may see this memorial or whether it is published");
+  }
+}
+
 /**
- * Updates a memorial the caller owns; null when there is no such memorial of theirs. A replaced
- * profile photo's stored files are removed.
+ * Updates a memorial the caller may edit (owner or co-manager, canEditContent); null when there is no
+ * such memorial of theirs. Visibility and publishing need canChangeVisibility: an editor who sends them
+ * unchanged is fine, changed is a MemorialRoleError. A co-manager's edit is recorded in the audit log.
+ * A replaced profile photo's stored files are removed.
  */
-export async function updateOwnMemorial(id: string, ownerId: string, input: MemorialUpdate) {
-  const existing = await prisma().memorial.findFirst({ where: { id, userId: ownerId } });
+export async function updateOwnMemorial(id: string, editor: string | { id: string; email: string; ip: string }, input: MemorialUpdate) {
+  const actor = typeof editor === "string" ? null : editor;
+  const editorId = typeof editor === "string" ? editor : editor.id;
+  const existing = await prisma().memorial.findFirst({ where: { id, ...editableWhere(editorId) }, include: { managers: { where: { userId: editorId } } } });
   if (!existing) return null;
+  const role = roleOnMemorial(existing, { id: editorId, isAdmin: false });
+  if (!canEditContent(role)) return null;
+  const changesVisibility =
+    (input.visibility !== undefined && input.visibility !== existing.visibility) ||
+    (input.isPublished !== undefined && input.isPublished !== existing.isPublished);
+  if (changesVisibility && !canChangeVisibility(role)) throw new MemorialRoleError();
   const birth = input.dateOfBirth !== undefined ? toDate(input.dateOfBirth) : existing.dateOfBirth;
   const passing = input.dateOfPassing !== undefined ? toDate(input.dateOfPassing) : existing.dateOfPassing;
   if (birth && passing && passing < birth) throw new MemorialDatesError();
@@ -184,8 +228,27 @@ export async function updateOwnMemorial(id: string, ownerId: string, input: Memo
     input.profileImageUrl !== undefined && existing.profileImageUrl && input.profileImageUrl !== existing.profileImageUrl ? existing.profileImageUrl : null;
   const updated = await unlessGone(writeMemorialUpdate(id, existing, input));
   if (!updated) return null;
+  if (role !== "owner") {
+    const who = actor ?? { id: editorId, email: (await prisma().user.findUnique({ where: { id: editorId }, select: { email: true } }))?.email ?? "", ip: "" };
+    await recordAudit(
+      prisma(),
+      { ...who, isAdmin: false },
+      {
+        action: "memorial.co-edit",
+        targetType: "memorial",
+        targetId: id,
+        summary: `Edited as ${role}: ${changedFields(input).join(", ") || "no fields"}`,
+      },
+    );
+  }
   await deleteReplacedPortrait(id, replacedPortrait);
   return updated;
+}
+
+function changedFields(input: MemorialUpdate) {
+  return Object.entries(input)
+    .filter(([, v]) => v !== undefined)
+    .map(([k]) => k);
 }
 
 function writeMemorialUpdate(id: string, existing: { title: string; firstName: string; lastName: string }, input: MemorialUpdate) {
@@ -208,10 +271,10 @@ function writeMemorialUpdate(id: string, existing: { title: string; firstName: s
   });
 }
 
-/** Whether the user owns this memorial: checked before a route reads an upload's body. */
+/** Whether the user may edit this memorial (owner or co-manager): checked before a route reads an upload's body. */
 export async function ownsMemorial(id: string, userId: string): Promise<boolean> {
   if (!isRecordId(id)) return false;
-  return (await prisma().memorial.count({ where: { id, userId } })) > 0;
+  return (await prisma().memorial.count({ where: { id, ...editableWhere(userId) } })) > 0;
 }
 
 /** Whether a memorial exists at all: tells "not found" (404) from "not yours" (Access denied) on edit. */
@@ -220,9 +283,9 @@ export async function memorialExists(id: string): Promise<boolean> {
   return (await prisma().memorial.count({ where: { id } })) > 0;
 }
 
-/** The memorial if the user owns it (for edit screens and writes), else null. */
-export function findOwnMemorial(id: string, ownerId: string) {
-  return prisma().memorial.findFirst({ where: { id, userId: ownerId }, include: memorialWithMedia });
+/** The memorial if the user may edit it, owner or co-manager (for edit screens and writes), else null. */
+export function findOwnMemorial(id: string, userId: string) {
+  return prisma().memorial.findFirst({ where: { id, ...editableWhere(userId) }, include: memorialWithMedia });
 }
 
 /**

@@ -3,6 +3,7 @@ import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute"
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
 import { queueTributeNotification } from "./mail.server";
+import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
@@ -83,14 +84,22 @@ export function createTribute(memorialId: string, input: TributeInput, db: Prism
  * Whether this person sees a memorial's pending tributes: its owner and administrators. An administrator
  * sees them on any memorial, but may act only where canModerate says so.
  */
-export function canSeePendingTributes(viewer: { id: string; isAdmin: boolean } | null, memorial: { userId: string }) {
-  return !!viewer && (viewer.id === memorial.userId || viewer.isAdmin);
+export function canSeePendingTributes(viewer: { id: string; isAdmin: boolean } | null, memorial: ModeratedMemorial) {
+  return !!viewer && (canModerateAs(coManagerRole(memorial, viewer)) || viewer.isAdmin);
+}
+
+/** A memorial as the moderation rule needs it: its owner, whether an administrator made it, its co-managers. */
+type ModeratedMemorial = { userId: string; managers?: { userId: string; role: string }[] };
+
+function coManagerRole(memorial: ModeratedMemorial, viewer: { id: string; isAdmin: boolean }) {
+  return roleOf(memorial, viewer, memorial.managers?.find((m) => m.userId === viewer.id)?.role);
 }
 
 /** Whether this person may approve or reject tributes on a memorial with this owner. */
-export function canModerate(actor: { id: string; isAdmin: boolean } | null, memorial: { userId: string; user: { isAdmin: boolean } }) {
+export function canModerate(actor: { id: string; isAdmin: boolean } | null, memorial: ModeratedMemorial & { user: { isAdmin: boolean } }) {
   if (!actor) return false;
-  if (actor.id === memorial.userId) return true;
+  // The owner, a manager or an editor (issue 27 item 4, memorial-access.ts).
+  if (canModerateAs(coManagerRole(memorial, actor))) return true;
   return actor.isAdmin && memorial.user.isAdmin;
 }
 
@@ -101,7 +110,19 @@ async function moderatable(tributeId: string, actor: Actor) {
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
   const tribute = await prisma().tribute.findUnique({
     where: { id: tributeId, memorial: LIVE },
-    select: { id: true, authorName: true, memorial: { select: { title: true, userId: true, user: { select: { isAdmin: true } } } } },
+    select: {
+      id: true,
+      authorName: true,
+      memorial: {
+        select: {
+          id: true,
+          title: true,
+          userId: true,
+          user: { select: { isAdmin: true } },
+          managers: { where: { userId: actor.id }, select: { userId: true, role: true } },
+        },
+      },
+    },
   });
   if (!tribute) return { result: "not-found" as const };
   if (!canModerate(actor, tribute.memorial)) {
@@ -133,6 +154,14 @@ export async function moderateTribute(intent: ModerationIntent, tributeId: strin
       targetType: "tribute",
       targetId: tributeId,
       summary: `by ${found.tribute.authorName} on ${found.tribute.memorial.title}`,
+    });
+  } else if (actor.id !== found.tribute.memorial.userId) {
+    // A co-manager's moderation goes into the memorial's history (issue 27 item 4).
+    await recordAudit(prisma(), actor, {
+      action: "memorial.co-moderate",
+      targetType: "memorial",
+      targetId: found.tribute.memorial.id,
+      summary: `${intent === "approve" ? "Approved" : "Rejected"} the tribute by ${found.tribute.authorName}`,
     });
   }
   return "ok";

@@ -18,9 +18,12 @@ import {
   discardNewMemorial,
   findMemorialForViewer,
   MemorialLimitError,
+  roleOnMemorial,
   updateOwnMemorial,
   type MemorialWithMedia,
 } from "~/models/memorial.server";
+import { canChangeVisibility } from "~/models/memorial-access";
+import { actorOf } from "~/request/auth.server";
 import type { PublicUser } from "~/models/user.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { detectImageType } from "~/services/images.server";
@@ -220,6 +223,12 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
   }
   const { intent, ...fields } = submission.value;
   const input: MemorialInput = { ...fields, isPublished: intent === "publish" };
+  // An editor (co-manager) changes the content only: who may see it and whether it is published stay
+  // as they are, whatever the post says (memorial-access.ts canChangeVisibility).
+  if (existing && !canChangeVisibility(roleOnMemorial(existing, user))) {
+    input.visibility = existing.visibility as MemorialInput["visibility"];
+    input.isPublished = existing.isPublished;
+  }
   const reply = submission.reply();
   // A failure while storing: which field's file it was, for the message next to that field.
   let current: { field: "profileImage" | "media"; file: File } | null = null;
@@ -279,7 +288,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
       await removeMemorialPortrait(existing.id, user.id);
     }
     current = null;
-    const updated = await updateOwnMemorial(existing.id, user.id, input);
+    const updated = await updateOwnMemorial(existing.id, actorOf(user, request), input);
     if (!updated) throw new Error(`Memorial ${existing.id} is no longer ${user.id}'s`);
   } catch (error) {
     for (const id of added) await deleteMediaItem(id, user).catch(() => {});

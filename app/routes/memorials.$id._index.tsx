@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
+import { canEditContent } from "~/models/memorial-access";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
@@ -59,6 +60,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     status: "ok" as const,
     isOwner,
+    // Owner, manager or editor (issue 27 item 4): the Edit button.
+    canEdit: canEditContent(lookup.role),
     url: `${origin}/memorials/${memorial.id}`,
     origin,
     tributes: {
@@ -132,7 +135,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, url, tributes } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -151,11 +154,13 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           >
             {badge}
           </span>
+          {canEdit ? (
+            <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
+              Edit
+            </Link>
+          ) : null}
           {isOwner ? (
             <>
-              <Link to={`/memorials/${memorial.id}/edit`} className="btn-primary">
-                Edit
-              </Link>
               {/* Take the memorial away as a ZIP (issue 27 item 3): prepared in the background, on its own page. */}
               <Form method="post" action={`/memorials/${memorial.id}/export`}>
                 <button type="submit" className="btn-secondary">

@@ -4,7 +4,8 @@ import type { Route } from "./+types/memorials.$id.edit";
 import { MemorialNotFound } from "~/components/memorial/lock-panel";
 import { DeleteMediaDialog, MediaGalleryEditor, MemorialForm, type DeleteTarget } from "~/components/memorial/memorial-form";
 import { imageSources } from "~/models/media.server";
-import { findOwnMemorial, memorialExists } from "~/models/memorial.server";
+import { canChangeVisibility, canDeleteOrExport, canManagePeople } from "~/models/memorial-access";
+import { findOwnMemorial, memorialExists, roleOnMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
@@ -14,7 +15,9 @@ import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
 // Edit Memorial (memorial-core.md §2, §8): the create form prefilled, plus the Media Gallery (delete
 // one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
-// Only the owner edits; anyone else is sent to /memorials with "Access denied" (§8).
+// The owner and co-managers edit (issue 27 item 4): an editor the content only (no visibility or
+// publishing), a manager also who may see it and who helps manage it; only the owner sees the danger
+// zone. Anyone else is sent to /memorials with "Access denied" (§8).
 
 // One post carries the photos and videos: the server lets this route read that much, once the owner is known.
 export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
@@ -29,14 +32,16 @@ async function requireOwnMemorial(request: Request, id: string) {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memorial } = await requireOwnMemorial(request, params.id);
+  const { user, memorial } = await requireOwnMemorial(request, params.id);
   if (!memorial) return data({ status: "not-found" as const }, { status: 404 });
   const name = `${memorial.firstName} ${memorial.lastName}`;
+  const role = roleOnMemorial(memorial, user);
   let photos = 0;
   let videos = 0;
   return {
     status: "ok" as const,
     rules: uploadRules(),
+    can: { visibility: canChangeVisibility(role), people: canManagePeople(role), delete: canDeleteOrExport(role) },
     memorial: {
       id: memorial.id,
       name,
@@ -72,7 +77,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function EditMemorial({ loaderData, actionData }: Route.ComponentProps) {
   const [deleteTarget, setDeleteTarget] = useState<DeleteTarget | null>(null);
   if (loaderData.status === "not-found") return <MemorialNotFound />;
-  const { memorial, rules } = loaderData;
+  const { memorial, rules, can } = loaderData;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
@@ -84,6 +89,11 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
       <p className="mt-2 text-slate-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
+      <p className="mt-2">
+        <Link to={`/memorials/${memorial.id}/managers`} className="link text-sm">
+          {can.people ? "People who manage this memorial" : "Who manages this memorial"}
+        </Link>
+      </p>
       <div className="mt-8">
         <MemorialForm
           mode="edit"
@@ -93,20 +103,23 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           portrait={memorial.portrait}
           existingMediaCount={memorial.media.length}
           published={memorial.isPublished}
+          contentOnly={!can.visibility}
           mediaGallery={<MediaGalleryEditor memorialId={memorial.id} items={memorial.media} onDelete={setDeleteTarget} />}
         />
       </div>
       <DeleteMediaDialog memorialId={memorial.id} target={deleteTarget} onClose={() => setDeleteTarget(null)} />
 
-      <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">
-        <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
-          Danger zone
-        </h2>
-        <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
-        <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
-          Delete memorial
-        </Link>
-      </section>
+      {can.delete ? (
+        <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">
+          <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
+            Danger zone
+          </h2>
+          <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
+          <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
+            Delete memorial
+          </Link>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { MemorialCard, plural } from "~/components/memorial/memorial-card";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
 import type { Actor } from "~/models/audit.server";
 import { listRecentlyDeleted, restoreMemorial } from "~/models/memorial-deletion.server";
+import { listCoManagedMemorials } from "~/models/memorial-managers.server";
+import { CO_MANAGER_ROLE_LABELS } from "~/utils/co-managers";
 import { listOwnMemorials } from "~/models/memorial.server";
 import { listPendingForOwner, moderateTribute, moderationToast } from "~/models/tribute.server";
 import { actorOf, requireUser } from "~/request/auth.server";
@@ -22,14 +24,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const search = url.searchParams.get("search")?.trim() ?? "";
   const page = parsePageNumber(url.searchParams.get("page"));
   if (page === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [memorials, pending, deleted] = await Promise.all([
+  const [memorials, pending, deleted, shared] = await Promise.all([
     listOwnMemorials(user.id, { search, page }),
     listPendingForOwner(user.id),
     listRecentlyDeleted(user.id),
+    listCoManagedMemorials(user.id),
   ]);
   return {
     search,
     memorials,
+    shared,
     deleted: deleted.map((m) => ({ id: m.id, title: m.title, deletedAt: m.deletedAt, purgeAt: m.purgeAt })),
     pending: pending.map((t) => ({ id: t.id, authorName: t.authorName, content: t.content, createdAt: t.createdAt, memorial: t.memorial })),
   };
@@ -59,7 +63,7 @@ async function restore(memorialId: string, actor: Actor) {
 }
 
 export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
-  const { memorials, pending, deleted, search } = loaderData;
+  const { memorials, pending, deleted, search, shared } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -142,8 +146,39 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </section>
 
+      {shared.length ? <SharedWithMe shared={shared} /> : null}
+
       {deleted.length ? <RecentlyDeleted deleted={deleted} /> : null}
     </div>
+  );
+}
+
+/** The memorials the member helps manage (issue 27 item 4), with their role. */
+function SharedWithMe({ shared }: { shared: Route.ComponentProps["loaderData"]["shared"] }) {
+  return (
+    <section aria-labelledby="shared-heading" className="mt-10">
+      <h2 id="shared-heading" className="text-xl font-semibold text-slate-900">
+        Shared with me
+      </h2>
+      <p className="mt-1 text-slate-700">Memorials you help manage.</p>
+      <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+        {shared.map((m) => (
+          <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
+            <div className="min-w-0">
+              <Link to={`/memorials/${m.id}`} className="link font-medium wrap-anywhere">
+                {m.name}
+              </Link>
+              <p className="text-sm text-slate-700 wrap-anywhere">
+                {CO_MANAGER_ROLE_LABELS[m.role]} · owned by {m.ownerName} · {m.isPublished ? "Published" : "Draft"}
+              </p>
+            </div>
+            <Link to={`/memorials/${m.id}/edit`} className="btn-secondary text-sm">
+              Edit<span className="sr-only"> {m.name}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -8,6 +8,7 @@ import { PLANS_HREF } from "~/utils/plans";
 import { withThousands } from "~/utils/text";
 import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
+import { CO_MANAGER_MESSAGES } from "~/utils/co-managers";
 
 // The Create Memorial and Edit Memorial form (memorial-core.md §2). Without JavaScript it is one plain
 // multipart form: fields, a profile photo and several photos or videos, saved with one button. With
@@ -70,9 +71,21 @@ type Props = {
   mediaGallery?: React.ReactNode;
   /** Edit: whether the memorial is published now, so Save Draft says that it takes it offline. */
   published?: boolean;
+  /** An editor (co-manager, issue 27 item 4): visibility and publishing stay as they are, one Save button. */
+  contentOnly?: boolean;
 };
 
-export function MemorialForm({ mode, defaultValue, failure, rules, portrait, existingMediaCount = 0, mediaGallery, published = false }: Props) {
+export function MemorialForm({
+  mode,
+  defaultValue,
+  failure,
+  rules,
+  portrait,
+  existingMediaCount = 0,
+  mediaGallery,
+  published = false,
+  contentOnly = false,
+}: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const [form, fields] = useSchemaForm(memorialFormSchema, { id: "memorial", lastResult: failure?.result, defaultValue });
@@ -167,36 +180,43 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
           <Field label="Date of birth" errors={fields.dateOfBirth.errors} inputProps={getInputProps(fields.dateOfBirth, { type: "date" })} />
           <Field label="Date of passing" errors={fields.dateOfPassing.errors} inputProps={getInputProps(fields.dateOfPassing, { type: "date" })} />
         </div>
-        <fieldset aria-describedby={fields.visibility.errors?.length ? `${fields.visibility.id}-error` : undefined}>
-          <legend className="text-sm font-medium text-slate-800">Visibility</legend>
-          <div className="mt-2 space-y-2">
-            {VISIBILITIES.map((value) => {
-              const id = `${fields.visibility.id}-${value}`;
-              return (
-                <div key={value} className="flex items-start gap-3">
-                  <input
-                    type="radio"
-                    id={id}
-                    name={fields.visibility.name}
-                    value={value}
-                    defaultChecked={(fields.visibility.initialValue ?? defaultValue.visibility) === value}
-                    aria-describedby={`${id}-hint`}
-                    className="mt-1 h-4 w-4 accent-indigo-700"
-                  />
-                  <div>
-                    <label htmlFor={id} className="text-sm font-medium text-slate-900">
-                      {VISIBILITY_LABELS[value]}
-                    </label>
-                    <p id={`${id}-hint`} className="text-sm text-slate-700">
-                      {VISIBILITY_HINTS[value]}
-                    </p>
+        {contentOnly ? (
+          <p className="text-sm text-slate-700">
+            <input type="hidden" name={fields.visibility.name} value={defaultValue.visibility} />
+            Visibility: {VISIBILITY_LABELS[defaultValue.visibility]}. {CO_MANAGER_MESSAGES.editorVisibility}
+          </p>
+        ) : (
+          <fieldset aria-describedby={fields.visibility.errors?.length ? `${fields.visibility.id}-error` : undefined}>
+            <legend className="text-sm font-medium text-slate-800">Visibility</legend>
+            <div className="mt-2 space-y-2">
+              {VISIBILITIES.map((value) => {
+                const id = `${fields.visibility.id}-${value}`;
+                return (
+                  <div key={value} className="flex items-start gap-3">
+                    <input
+                      type="radio"
+                      id={id}
+                      name={fields.visibility.name}
+                      value={value}
+                      defaultChecked={(fields.visibility.initialValue ?? defaultValue.visibility) === value}
+                      aria-describedby={`${id}-hint`}
+                      className="mt-1 h-4 w-4 accent-indigo-700"
+                    />
+                    <div>
+                      <label htmlFor={id} className="text-sm font-medium text-slate-900">
+                        {VISIBILITY_LABELS[value]}
+                      </label>
+                      <p id={`${id}-hint`} className="text-sm text-slate-700">
+                        {VISIBILITY_HINTS[value]}
+                      </p>
+                    </div>
                   </div>
-                </div>
-              );
-            })}
-          </div>
-          <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
-        </fieldset>
+                );
+              })}
+            </div>
+            <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
+          </fieldset>
+        )}
         {/* The browse page filters by category (memorial-core.md §2 "Memorial browse"). */}
         <fieldset aria-describedby={fields.category.errors?.length ? `${fields.category.id}-error` : undefined}>
           <legend className="text-sm font-medium text-slate-800">Category</legend>
@@ -288,12 +308,20 @@ export function MemorialForm({ mode, defaultValue, failure, rules, portrait, exi
 
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-6">
         {/* Save Draft unpublishes (memorial-core.md §4): on a published memorial the button says so. */}
-        <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={!!busy}>
-          {busy === "draft" ? "Saving..." : published ? "Unpublish and save as draft" : "Save Draft"}
-        </button>
-        <button type="submit" name="intent" value="publish" className="btn-primary" disabled={!!busy}>
-          {busy === "publish" ? (mode === "create" ? "Publishing..." : "Updating...") : mode === "create" ? "Publish Memorial" : "Update Memorial"}
-        </button>
+        {contentOnly ? (
+          <button type="submit" name="intent" value={published ? "publish" : "draft"} className="btn-primary" disabled={!!busy}>
+            {busy ? "Saving..." : "Save changes"}
+          </button>
+        ) : (
+          <>
+            <button type="submit" name="intent" value="draft" className="btn-secondary" disabled={!!busy}>
+              {busy === "draft" ? "Saving..." : published ? "Unpublish and save as draft" : "Save Draft"}
+            </button>
+            <button type="submit" name="intent" value="publish" className="btn-primary" disabled={!!busy}>
+              {busy === "publish" ? (mode === "create" ? "Publishing..." : "Updating...") : mode === "create" ? "Publish Memorial" : "Update Memorial"}
+            </button>
+          </>
+        )}
       </div>
     </Form>
   );

@@ -1,6 +1,6 @@
 import { isUsablePortraitUrl } from "~/models/media.server";
 import { deleteMemorial } from "~/models/memorial-deletion.server";
-import { findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, MemorialRoleError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
@@ -21,21 +21,26 @@ const api = apiRoute({
       return lookup.status === "ok" ? toApiMemorial(lookup.memorial) : memorialNotFound();
     },
   }),
-  /** Owner only: any subset of the memorial's fields, or just profileImageUrl. */
+  /**
+   * The owner or a co-manager (issue 27 item 4): any subset of the memorial's fields, or just
+   * profileImageUrl; visibility and isPublished only by the owner or a manager (an editor: 403).
+   */
   PUT: endpoint({
     access: "member",
     body: apiUpdateMemorialSchema,
     ids: { id: MEMORIAL_NOT_FOUND },
-    handle: async ({ user, params, body: input }) => {
+    handle: async ({ user, params, body: input, request }) => {
       const id = params.id!;
       if (input.profileImageUrl !== undefined) {
         input.profileImageUrl = input.profileImageUrl?.trim() || null;
         if (!(await isUsablePortraitUrl(id, input.profileImageUrl))) return apiError(400, BAD_PORTRAIT, { errors: { profileImageUrl: [BAD_PORTRAIT] } });
       }
-      const updated = await updateOwnMemorial(id, user.id, input).catch((error: unknown) => {
+      const updated = await updateOwnMemorial(id, actorOf(user, request), input).catch((error: unknown) => {
         if (error instanceof MemorialDatesError) return "dates" as const;
+        if (error instanceof MemorialRoleError) return "role" as const;
         throw error;
       });
+      if (updated === "role") return apiError(403, new MemorialRoleError().message);
       if (updated === "dates")
         return apiError(400, MEMORIAL_MESSAGES.passingBeforeBirth, { errors: { dateOfPassing: [MEMORIAL_MESSAGES.passingBeforeBirth] } });
       return updated ? toApiMemorial(updated) : memorialNotFound();

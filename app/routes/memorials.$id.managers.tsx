@@ -1,0 +1,230 @@
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/memorials.$id.managers";
+import { ErrorList, Field } from "~/components/forms";
+import { listMemorialAudit } from "~/models/audit.server";
+import { canManagePeople, isCoManagerRole } from "~/models/memorial-access";
+import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManager, revokeInvitation } from "~/models/memorial-managers.server";
+import { memorialRole } from "~/models/memorial.server";
+import { actorOf, requireUser } from "~/request/auth.server";
+import { redirectWithToast } from "~/request/toast.server";
+import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS, CO_MANAGER_ROLE_LABELS, INVITATION_VALID_DAYS, inviteSchema } from "~/utils/co-managers";
+import { formatLongDate } from "~/utils/dates";
+
+// "People who manage this memorial" (issue 27 item 4): the owner, the managers and editors, and the
+// invitations waiting for an answer. The owner and managers invite (email and role), change roles, remove
+// people and revoke invitations, with plain forms; an editor sees the list and may leave. The memorial's
+// co-manager history (the audit entries) is listed below. Anyone else: 404.
+
+async function requireManagerView(request: Request, id: string) {
+  const user = await requireUser(request);
+  const role = await memorialRole(id, user);
+  if (role === "none") throw data(null, { status: 404 });
+  return { user, role };
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { user, role } = await requireManagerView(request, params.id);
+  const people = await listMemorialPeople(params.id);
+  if (!people) throw data(null, { status: 404 });
+  const manages = canManagePeople(role);
+  return {
+    memorialId: params.id,
+    me: user.id,
+    role,
+    manages,
+    owner: people.owner,
+    coManagers: people.coManagers.map((m) => ({ ...m, since: formatLongDate(m.since) })),
+    pending: manages ? people.pending.map((p) => ({ ...p, expiresOn: formatLongDate(p.expiresAt) })) : [],
+    history: manages ? await listMemorialAudit(params.id) : [],
+  };
+}
+
+type InviteFailure = { values: { email: string; role: string }; errors: { email?: string[]; role?: string[] } };
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { user } = await requireManagerView(request, params.id);
+  const actor = actorOf(user, request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const here = `/memorials/${params.id}/managers`;
+  if (intent === "invite") {
+    const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
+    const parsed = inviteSchema.safeParse(values);
+    if (!parsed.success) {
+      const errors: InviteFailure["errors"] = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] === "role" ? "role" : "email";
+        errors[key] = [...(errors[key] ?? []), issue.message];
+      }
+      return data({ invite: { values, errors } satisfies InviteFailure }, { status: 400 });
+    }
+    const result = await inviteCoManager(params.id, actor, parsed.data);
+    if (!result.ok && result.reason === "forbidden") throw data(null, { status: 403 });
+    if (!result.ok) return data({ invite: { values, errors: result.reason === "invalid" ? result.errors : {} } satisfies InviteFailure }, { status: 400 });
+    return redirectWithToast(here, { type: "success", title: CO_MANAGER_MESSAGES.invited, description: `We emailed ${parsed.data.email}.` });
+  }
+  const target = String(form.get("target") ?? "");
+  let result;
+  let title: string;
+  if (intent === "revoke") {
+    result = await revokeInvitation(params.id, target, actor);
+    title = CO_MANAGER_MESSAGES.revoked;
+  } else if (intent === "remove") {
+    result = await removeCoManager(params.id, target, actor);
+    title = CO_MANAGER_MESSAGES.removed;
+  } else if (intent === "role") {
+    const role = form.get("role");
+    if (!isCoManagerRole(role)) throw data(null, { status: 400 });
+    result = await changeCoManagerRole(params.id, target, role, actor);
+    title = CO_MANAGER_MESSAGES.roleChanged;
+  } else {
+    throw data(null, { status: 400 });
+  }
+  if (!result.ok) throw data(null, { status: result.reason === "forbidden" ? 403 : 404 });
+  // Someone who removed themselves no longer sees this page.
+  const left = intent === "remove" && target === user.id;
+  return redirectWithToast(left ? "/my-memorials" : here, { type: "success", title });
+}
+
+export default function MemorialManagers({ loaderData, actionData }: Route.ComponentProps) {
+  const { memorialId, me, manages, owner, coManagers, pending, history } = loaderData;
+  const failure = actionData?.invite;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="font-serif text-3xl font-bold text-slate-900">People who manage this memorial</h1>
+      <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
+        <Link to={`/memorials/${memorialId}`} className="link">
+          View memorial
+        </Link>
+        <Link to={`/memorials/${memorialId}/edit`} className="link">
+          Edit memorial
+        </Link>
+      </p>
+
+      <ul className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
+        <li className="p-4">
+          <p className="font-medium text-slate-900 wrap-anywhere">{owner.name}</p>
+          <p className="text-sm text-slate-700 wrap-anywhere">
+            {owner.email} · {CO_MANAGER_ROLE_LABELS.owner}
+          </p>
+        </li>
+        {coManagers.map((m) => (
+          <li key={m.userId} className="space-y-2 p-4">
+            <p className="font-medium text-slate-900 wrap-anywhere">
+              {m.name}
+              {m.userId === me ? " (you)" : ""}
+            </p>
+            <p className="text-sm text-slate-700 wrap-anywhere">
+              {m.email} · {CO_MANAGER_ROLE_LABELS[m.role]} since {m.since}
+            </p>
+            <div className="flex flex-wrap gap-2">
+              {manages ? (
+                <Form method="post" className="flex flex-wrap items-center gap-2">
+                  <input type="hidden" name="intent" value="role" />
+                  <input type="hidden" name="target" value={m.userId} />
+                  <input type="hidden" name="role" value={m.role === "manager" ? "editor" : "manager"} />
+                  <button type="submit" className="btn-secondary text-sm">
+                    Make {m.role === "manager" ? "editor" : "manager"}
+                    <span className="sr-only"> ({m.name})</span>
+                  </button>
+                </Form>
+              ) : null}
+              {manages || m.userId === me ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="target" value={m.userId} />
+                  <button type="submit" className="btn-secondary text-sm text-red-800">
+                    {m.userId === me ? "Leave this memorial" : "Remove"}
+                    {m.userId === me ? null : <span className="sr-only"> {m.name}</span>}
+                  </button>
+                </Form>
+              ) : null}
+            </div>
+          </li>
+        ))}
+        {pending.map((p) => (
+          <li key={p.id} className="space-y-2 p-4">
+            <p className="font-medium text-slate-900 wrap-anywhere">{p.email}</p>
+            <p className="text-sm text-slate-700">
+              Invited as {CO_MANAGER_ROLE_LABELS[p.role].toLowerCase()} · waiting for an answer until {p.expiresOn}
+            </p>
+            <Form method="post">
+              <input type="hidden" name="intent" value="revoke" />
+              <input type="hidden" name="target" value={p.id} />
+              <button type="submit" className="btn-secondary text-sm text-red-800">
+                Revoke invitation<span className="sr-only"> of {p.email}</span>
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+
+      {manages ? (
+        <section aria-labelledby="invite-heading" className="mt-10">
+          <h2 id="invite-heading" className="text-xl font-semibold text-slate-900">
+            Invite someone
+          </h2>
+          <p className="mt-1 text-sm text-slate-700">
+            We email them a link that works once, for {INVITATION_VALID_DAYS} days. They sign in (or create an account) to accept.
+          </p>
+          {/* Keyed by the waiting invitations: a sent invitation clears the form (with JavaScript too). */}
+          <Form key={pending.length} method="post" noValidate className="mt-4 space-y-4">
+            <input type="hidden" name="intent" value="invite" />
+            <Field
+              label="Email address"
+              errors={failure?.errors.email}
+              inputProps={{ name: "email", type: "email", autoComplete: "off", required: true, defaultValue: failure?.values.email ?? "" }}
+            />
+            <fieldset aria-describedby={failure?.errors.role?.length ? "invite-role-error" : undefined}>
+              <legend className="text-sm font-medium text-slate-800">Role</legend>
+              <div className="mt-2 space-y-2">
+                {(["editor", "manager"] as const).map((value) => (
+                  <div key={value} className="flex items-start gap-3">
+                    <input
+                      type="radio"
+                      id={`invite-role-${value}`}
+                      name="role"
+                      value={value}
+                      defaultChecked={(failure?.values.role ?? "editor") === value}
+                      aria-describedby={`invite-role-${value}-hint`}
+                      className="mt-1 h-4 w-4 accent-indigo-700"
+                    />
+                    <div>
+                      <label htmlFor={`invite-role-${value}`} className="text-sm font-medium text-slate-900">
+                        {CO_MANAGER_ROLE_LABELS[value]}
+                      </label>
+                      <p id={`invite-role-${value}-hint`} className="text-sm text-slate-700">
+                        {CO_MANAGER_ROLE_HINTS[value]}
+                      </p>
+                    </div>
+                  </div>
+                ))}
+              </div>
+              <ErrorList id="invite-role-error" errors={failure?.errors.role} />
+            </fieldset>
+            <button type="submit" className="btn-primary">
+              Send invitation
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      {history.length ? (
+        <section aria-labelledby="history-heading" className="mt-10">
+          <h2 id="history-heading" className="text-xl font-semibold text-slate-900">
+            History
+          </h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-700">
+            {history.map((h) => (
+              <li key={h.id} className="wrap-anywhere">
+                <time dateTime={h.createdAt}>{formatLongDate(h.createdAt)}</time> · {h.actorEmail}: {h.label}. {h.summary}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "People who manage this memorial · Everlight" }, { name: "robots", content: "noindex" }];
