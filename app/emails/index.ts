@@ -21,6 +21,9 @@ import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
 import { MemorialExportReadyEmail, memorialExportReadySubject, type MemorialExportReadyProps } from "./memorial-export-ready";
 import { MemorialInvitationEmail, memorialInvitationSubject, type MemorialInvitationProps } from "./memorial-invitation";
+import { SuccessorNamedEmail, successorNamedSubject, type SuccessorNamedProps } from "./successor-named";
+import { InactivityReminderEmail, inactivityReminderSubject, type InactivityReminderProps } from "./inactivity-reminder";
+import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHandedOverProps } from "./memorial-handed-over";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -50,6 +53,9 @@ export type EmailPropsByKind = {
   "contact-copy": ContactCopyProps;
   "memorial-export-ready": MemorialExportReadyProps;
   "memorial-invitation": MemorialInvitationProps;
+  "successor-named": SuccessorNamedProps;
+  "inactivity-reminder": InactivityReminderProps;
+  "memorial-handed-over": MemorialHandedOverProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -78,6 +84,9 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
   "memorial-export-ready": { subject: memorialExportReadySubject, template: MemorialExportReadyEmail },
   "memorial-invitation": { subject: memorialInvitationSubject, template: MemorialInvitationEmail },
+  "successor-named": { subject: successorNamedSubject, template: SuccessorNamedEmail },
+  "inactivity-reminder": { subject: inactivityReminderSubject, template: InactivityReminderEmail },
+  "memorial-handed-over": { subject: memorialHandedOverSubject, template: MemorialHandedOverEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -5,11 +5,19 @@ import { EmailLayout, text } from "./layout";
 // An invitation to help manage a memorial (issue 27 item 4). The link is the invitation: valid once,
 // until expiresOn.
 
-export type MemorialInvitationProps = { name: string; invitedBy: string; role: "editor" | "manager"; invitationUrl: string; expiresOn: string };
+export type MemorialInvitationProps = {
+  name: string;
+  invitedBy: string;
+  role: "editor" | "manager";
+  /** Whoever accepts becomes the memorial's successor too (issue 27 item 5). */
+  asSuccessor?: boolean;
+  invitationUrl: string;
+  expiresOn: string;
+};
 
 export const memorialInvitationSubject = ({ name }: Pick<MemorialInvitationProps, "name">) => `You are invited to help manage the memorial of ${name}`;
 
-export function MemorialInvitationEmail({ name, invitedBy, role, invitationUrl, expiresOn }: MemorialInvitationProps) {
+export function MemorialInvitationEmail({ name, invitedBy, role, asSuccessor, invitationUrl, expiresOn }: MemorialInvitationProps) {
   return (
     <EmailLayout
       preview={`${invitedBy} invited you as ${role === "manager" ? "a manager" : "an editor"}`}
@@ -19,6 +27,9 @@ export function MemorialInvitationEmail({ name, invitedBy, role, invitationUrl, 
       <Text style={text}>
         {invitedBy} invited you to help manage the memorial of {name} on Everlight as {role === "manager" ? "a manager" : "an editor"}.{" "}
         {CO_MANAGER_ROLE_HINTS[role]}
+        {asSuccessor
+          ? ` ${invitedBy} also asks you to be its successor: if they delete their account or are away for a long time, the memorial passes to you instead of being lost.`
+          : ""}
       </Text>
       <Text style={text}>
         <Link href={invitationUrl}>Accept or decline the invitation</Link> (you will be asked to sign in or create an account). The link works once and until{" "}

@@ -4,6 +4,7 @@ import { MESSAGES } from "~/utils/validation/account";
 import { cancelPlan } from "./commerce/plan-instalments.server";
 import type { Member } from "./commerce/plan-subscription.server";
 import { closeAccount } from "./memorial-deletion.server";
+import { checkChoices, successionPlanFor, SuccessionChangedError, type DeletionChoices } from "./succession.server";
 import { purgeDateOf } from "~/utils/deletion";
 import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMIT_MESSAGES, type RateLimited } from "./rate-limit.server";
 import { queueMail } from "./mail.server";
@@ -69,7 +70,9 @@ export type DeleteAccountResult =
   | { ok: true; purgeAt: Date }
   | RateLimited
   | { ok: false; reason: "wrong-password"; fieldErrors: FieldErrors<"password"> }
-  | { ok: false; reason: "payments"; message: string };
+  | { ok: false; reason: "payments"; message: string }
+  | { ok: false; reason: "choices"; choiceErrors: Record<string, string> }
+  | { ok: false; reason: "changed"; message: string };
 
 /**
  * Deletes the account after the password is given again (UK GDPR right to erasure), keeping it for the
@@ -77,14 +80,23 @@ export type DeleteAccountResult =
  * restorable by signing in, then purged with its files. Monthly plan payments stop first: a deleted
  * account is never charged (stopPaymentsOf).
  */
-export async function deleteAccount(user: PublicUser, password: string, ip: string): Promise<DeleteAccountResult> {
+export async function deleteAccount(user: PublicUser, password: string, ip: string, choices: DeletionChoices = {}): Promise<DeleteAccountResult> {
+  // What happens to each memorial without a successor is the member's choice (succession.server.ts):
+  // asked before anything else, so that a missing answer never costs a password attempt.
+  const choiceErrors = checkChoices(await successionPlanFor(user.id), choices);
+  if (Object.keys(choiceErrors).length) return { ok: false, reason: "choices", choiceErrors };
   const limit = await hitPasswordCheckLimits(user.id, ip);
   if (!limit.allowed) return rateLimited(RATE_LIMIT_MESSAGES.passwordConfirm, limit.retryAfterSeconds);
   if (!(await checkPassword(user.id, password))) return { ok: false, reason: "wrong-password", fieldErrors: { password: [PASSWORD_INCORRECT] } };
   const stopped = await stopPaymentsOf(user);
   if (!stopped.ok) return stopped;
   const now = new Date();
-  await closeAccount(user, user, undefined, now);
+  try {
+    await closeAccount(user, { ...user, ip }, undefined, now, choices);
+  } catch (error) {
+    if (error instanceof SuccessionChangedError) return { ok: false, reason: "changed", message: error.message };
+    throw error;
+  }
   return { ok: true, purgeAt: purgeDateOf(now) };
 }
 

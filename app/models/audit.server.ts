@@ -42,7 +42,9 @@ export type AuditAction =
   | "memorial.invite-decline"
   | "memorial.invite-revoke"
   | "memorial.manager-remove"
-  | "memorial.manager-role";
+  | "memorial.manager-role"
+  | "memorial.successor"
+  | "memorial.hand-over";
 
 export const AUDIT_LABELS: Record<AuditAction, string> = {
   "memorial.delete": "Deleted a memorial",
@@ -70,6 +72,8 @@ export const AUDIT_LABELS: Record<AuditAction, string> = {
   "memorial.invite-revoke": "Revoked an invitation",
   "memorial.manager-remove": "Removed a co-manager",
   "memorial.manager-role": "Changed a co-manager's role",
+  "memorial.successor": "Changed the successor",
+  "memorial.hand-over": "Handed the memorial on to its successor",
 };
 
 export async function recordAudit(db: Db, actor: AdminActor, entry: { action: AuditAction; targetType: string; targetId?: string | null; summary?: string }) {

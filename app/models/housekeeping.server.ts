@@ -2,6 +2,7 @@ import { purgeDeleted } from "./memorial-deletion.server";
 import { deleteExpiredExports } from "./memorial-export.server";
 import { deleteStaleRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "./session.server";
+import { handOverForAbsentOwners } from "./succession.server";
 
 // Rows that only grow unless someone removes them (issue 26 item 7): sessions past their expiry (a
 // signed-out browser's, a member's who never came back), rate-limit windows long over, and memorial
@@ -11,7 +12,9 @@ import { deleteExpiredSessions } from "./session.server";
 
 // The same round deletes expired memorial copies (memorial-export.server.ts), tells owners of deleted
 // memorials and accounts that the 30 days are nearly over, and purges what is past them
-// (memorial-deletion.server.ts: once, whichever instance gets there first).
+// (memorial-deletion.server.ts: once, whichever instance gets there first), and reminds owners long
+// away that their memorials will pass to their successors, then hands them on (succession.server.ts,
+// likewise once).
 
 /** Deletes expired sessions, rate-limit windows a day old and expired memorial copies, and purges deletions past their window; says how many went. */
 export async function keepHouse(now = new Date()) {
@@ -19,5 +22,6 @@ export async function keepHouse(now = new Date()) {
   await deleteStaleRateLimits(now);
   const exports = await deleteExpiredExports(now);
   const purged = await purgeDeleted(now);
-  return { sessions, exports, ...purged };
+  const succession = await handOverForAbsentOwners(now);
+  return { sessions, exports, ...purged, ...succession };
 }

@@ -13,6 +13,7 @@ import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { exportReadyFacts } from "./memorial-export.server";
 import { invitationMailFacts } from "./memorial-managers.server";
+import { reminderFacts } from "./succession.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
@@ -188,6 +189,45 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeExportReady(row, site);
     case "memorial-invitation":
       return composeInvitation(row, site);
+    case "successor-named":
+      return {
+        to: row.to,
+        kind: "successor-named",
+        props: {
+          firstName: String(data.firstName),
+          name: String(data.name),
+          owner: String(data.owner),
+          managersUrl: `${site}/memorials/${data.memorialId}/managers`,
+        },
+      };
+    case "inactivity-reminder": {
+      const facts = await reminderFacts(String(data.userId), Number(data.stage));
+      if (!facts) return { skip: "the member has been seen since, or has nothing to hand on" };
+      const props = {
+        firstName: facts.firstName,
+        final: Number(data.stage) === 2,
+        lastSeen: formatLongDate(String(data.lastSeen)),
+        handOverDate: formatLongDate(String(data.handOverAt)),
+        memorials: facts.memorials,
+        loginUrl: `${site}/login`,
+        settingsUrl: `${site}/account/manage`,
+      };
+      return { to: row.to, kind: "inactivity-reminder", props };
+    }
+    case "memorial-handed-over": {
+      const memorialUrl = `${site}/memorials/${data.memorialId}`;
+      const common = { firstName: String(data.firstName), name: String(data.name), memorialUrl };
+      const props =
+        data.audience === "previous-owner"
+          ? { ...common, audience: "previous-owner" as const, successor: String(data.successor) }
+          : {
+              ...common,
+              audience: "successor" as const,
+              previousOwner: String(data.previousOwner),
+              reason: data.reason === "absent" ? ("absent" as const) : ("account-deleted" as const),
+            };
+      return { to: row.to, kind: "memorial-handed-over", props };
+    }
     default:
       return { skip: `no email of kind ${row.kind}` };
   }
@@ -204,6 +244,7 @@ async function composeInvitation(row: OutboxRow, site: string): Promise<Composed
       name: facts.memorialName,
       invitedBy: facts.invitedBy,
       role: facts.role,
+      asSuccessor: facts.asSuccessor,
       invitationUrl: `${site}/invitations/${encodeURIComponent(facts.token)}`,
       expiresOn: formatLongDate(facts.expiresAt.toISOString()),
     },

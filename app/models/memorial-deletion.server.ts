@@ -8,6 +8,7 @@ import { queueMail } from "./mail.server";
 import { deleteStoredMedia } from "./media.server";
 import { isRecordId } from "./memorial.server";
 import { deleteAvatarObject } from "./profile-picture.server";
+import { handOverAtDeletion, type DeletionChoices } from "./succession.server";
 
 // Deletion keeps a 30-day window (issue 27 item 1; docs/decisions/019-recoverable-deletion.md).
 // A deleted memorial stays in "memorial_records" with its "deletedAt"; the "memorials" view that every
@@ -119,24 +120,29 @@ export async function restoreMemorial(id: string, actor: Actor): Promise<Restore
 
 // ───────────────────────────── accounts ─────────────────────────────
 
-type Closable = { id: string; email: string; firstName: string };
+type Closable = { id: string; email: string; firstName: string; lastName?: string };
 
 /**
  * Deletes an account, whoever asked (the member, or an administrator: admin.server.ts): signed out
- * everywhere, its pending friend requests withdrawn, its memorials hidden with it, all kept for
- * RECOVERY_DAYS. `alsoInTransaction` runs first (the administrator's checks and audit; it may throw to
- * call it all off). False when the account was already deleted.
+ * everywhere, its pending friend requests withdrawn, all kept for RECOVERY_DAYS. Its memorials with a
+ * successor pass to them, and those the member chose to hand on pass to that co-manager (`choices`;
+ * null for an administrator: succession.server.ts); the rest are hidden with the account.
+ * `alsoInTransaction` runs first (the administrator's checks and audit; it may throw to call it all off).
+ * False when the account was already deleted; throws SuccessionChangedError when the choices are stale.
  */
 export async function closeAccount(
   user: Closable,
-  actor: Pick<Actor, "id">,
+  actor: Pick<Actor, "id"> & Partial<Actor>,
   alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void>,
   now = new Date(),
+  choices: DeletionChoices | null = null,
 ) {
   return prisma().$transaction(async (tx) => {
     await alsoInTransaction?.(tx);
     const { count } = await tx.user.updateMany({ where: { id: user.id, deletedAt: null }, data: { deletedAt: now, purgeNoticeAt: null } });
     if (!count) return false;
+    const auditActor = { id: actor.id, email: actor.email ?? user.email, isAdmin: actor.isAdmin ?? false, ip: actor.ip ?? "" };
+    await handOverAtDeletion(tx, user, auditActor, choices, now);
     await tx.$executeRaw`
       UPDATE "memorial_records" SET "deletedAt" = ${now}, "deletedById" = ${actor.id}, "deletedWithAccount" = true,
              "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')

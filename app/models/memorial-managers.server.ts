@@ -3,7 +3,7 @@ import { prisma } from "~/services/db.server";
 import { CO_MANAGER_MESSAGES, INVITATION_VALID_DAYS, type InviteInput } from "~/utils/co-managers";
 import { recordAudit, type Actor } from "./audit.server";
 import { hashResetToken, invitationTokenFor, queueMail } from "./mail.server";
-import { canManagePeople, isCoManagerRole, type CoManagerRole, type MemorialRole } from "./memorial-access";
+import { canDeleteOrExport, canManagePeople, isCoManagerRole, type CoManagerRole, type MemorialRole } from "./memorial-access";
 import { isRecordId, memorialRole } from "./memorial.server";
 
 // Co-managers by invitation (issue 27 item 4; docs/decisions/020-co-managers.md). The owner or a manager
@@ -19,10 +19,14 @@ export type InviteResult =
   | { ok: false; reason: "forbidden" }
   | { ok: false; reason: "invalid"; errors: Partial<Record<keyof InviteInput, string[]>> };
 
-/** Invites `input.email` as `input.role`; queues the email. Managers and the owner only (canManagePeople). */
+/**
+ * Invites `input.email` as `input.role`; queues the email. Managers and the owner only (canManagePeople);
+ * an invitation to be the successor too (`input.successor`), the owner alone, in place of any other
+ * pending one (succession.server.ts).
+ */
 export async function inviteCoManager(memorialId: string, actor: Actor, input: InviteInput, now = new Date()): Promise<InviteResult> {
   const role = await memorialRole(memorialId, actor);
-  if (!canManagePeople(role)) return { ok: false, reason: "forbidden" };
+  if (!canManagePeople(role) || (input.successor && !canDeleteOrExport(role))) return { ok: false, reason: "forbidden" };
   const memorial = await prisma().memorial.findUnique({ where: { id: memorialId }, select: { user: { select: { email: true } } } });
   if (!memorial) return { ok: false, reason: "forbidden" };
   if (memorial.user.email.toLowerCase() === input.email) return { ok: false, reason: "invalid", errors: { email: [CO_MANAGER_MESSAGES.isOwner] } };
@@ -30,9 +34,11 @@ export async function inviteCoManager(memorialId: string, actor: Actor, input: I
   if (existing > 0) return { ok: false, reason: "invalid", errors: { email: [CO_MANAGER_MESSAGES.alreadyManages] } };
   const id = randomUUID();
   await prisma().$transaction(async (tx) => {
+    if (input.successor) await tx.memorialInvitation.updateMany({ where: { memorialId, asSuccessor: true, acceptedAt: null }, data: { asSuccessor: false } });
     await tx.memorialInvitation.create({
       data: {
         id,
+        asSuccessor: !!input.successor,
         memorialId,
         email: input.email,
         role: input.role,
@@ -47,7 +53,7 @@ export async function inviteCoManager(memorialId: string, actor: Actor, input: I
       action: "memorial.invite",
       targetType: "memorial",
       targetId: memorialId,
-      summary: `Invited ${input.email} as ${input.role}`,
+      summary: `Invited ${input.email} as ${input.role}${input.successor ? " and successor" : ""}`,
     });
   });
   return { ok: true, invitationId: id };
@@ -66,6 +72,7 @@ export type InvitationView = {
     invitedBy: string;
     expiresAt: Date;
     ownerId: string;
+    asSuccessor: boolean;
   };
 };
 
@@ -100,6 +107,7 @@ export async function findInvitation(token: string, now = new Date()): Promise<I
       invitedBy: row.invitedBy ? `${row.invitedBy.firstName} ${row.invitedBy.lastName}` : "A manager of the memorial",
       expiresAt: row.expiresAt,
       ownerId: row.memorial.userId,
+      asSuccessor: row.asSuccessor,
     },
   };
 }
@@ -123,17 +131,20 @@ export async function answerInvitation(token: string, actor: Actor, answer: "acc
     });
     if (claimed.count === 0) return false;
     if (answer === "accept") {
+      // Whether it still makes a successor is read in the transaction: the owner may have named another meanwhile.
+      const { asSuccessor } = await tx.memorialInvitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { asSuccessor: true } });
+      if (asSuccessor) await tx.memorialManager.updateMany({ where: { memorialId: invitation.memorialId, isSuccessor: true }, data: { isSuccessor: false } });
       await tx.memorialManager.upsert({
         where: { memorialId_userId: { memorialId: invitation.memorialId, userId: actor.id } },
-        create: { memorialId: invitation.memorialId, userId: actor.id, role: invitation.role, invitedById: null },
-        update: { role: invitation.role },
+        create: { memorialId: invitation.memorialId, userId: actor.id, role: invitation.role, invitedById: null, isSuccessor: asSuccessor },
+        update: { role: invitation.role, ...(asSuccessor ? { isSuccessor: true } : {}) },
       });
     }
     await recordAudit(tx, actor, {
       action: answer === "accept" ? "memorial.invite-accept" : "memorial.invite-decline",
       targetType: "memorial",
       targetId: invitation.memorialId,
-      summary: `${answer === "accept" ? "Accepted" : "Declined"} the invitation sent to ${invitation.email} as ${invitation.role}`,
+      summary: `${answer === "accept" ? "Accepted" : "Declined"} the invitation sent to ${invitation.email} as ${invitation.role}${invitation.asSuccessor ? " and successor" : ""}`,
     });
     return true;
   });
@@ -210,8 +221,8 @@ export async function changeCoManagerRole(memorialId: string, userId: string, ne
 
 export type MemorialPeople = {
   owner: { id: string; name: string; email: string };
-  coManagers: { userId: string; name: string; email: string; role: CoManagerRole; since: Date }[];
-  pending: { id: string; email: string; role: CoManagerRole; expiresAt: Date; invitedBy: string }[];
+  coManagers: { userId: string; name: string; email: string; role: CoManagerRole; since: Date; isSuccessor: boolean }[];
+  pending: { id: string; email: string; role: CoManagerRole; expiresAt: Date; invitedBy: string; asSuccessor: boolean }[];
 };
 
 /** Who manages a memorial: the owner, the co-managers, and the invitations still waiting for an answer. */
@@ -222,13 +233,13 @@ export async function listMemorialPeople(memorialId: string, now = new Date()): 
       user: { select: { id: true, firstName: true, lastName: true, email: true } },
       managers: {
         orderBy: { createdAt: "asc" },
-        select: { userId: true, role: true, createdAt: true, user: { select: { firstName: true, lastName: true, email: true } } },
+        select: { userId: true, role: true, createdAt: true, isSuccessor: true, user: { select: { firstName: true, lastName: true, email: true } } },
       },
       invitations: {
         where: { acceptedAt: null, declinedAt: null, revokedAt: null, expiresAt: { gt: now } },
         orderBy: { createdAt: "asc" },
         take: 100,
-        select: { id: true, email: true, role: true, expiresAt: true, invitedBy: { select: { firstName: true, lastName: true } } },
+        select: { id: true, email: true, role: true, expiresAt: true, asSuccessor: true, invitedBy: { select: { firstName: true, lastName: true } } },
       },
     },
   });
@@ -244,6 +255,7 @@ export async function listMemorialPeople(memorialId: string, now = new Date()): 
         email: m.user.email,
         role: m.role as CoManagerRole,
         since: m.createdAt,
+        isSuccessor: m.isSuccessor,
       })),
     pending: memorial.invitations
       .filter((i) => isCoManagerRole(i.role))
@@ -253,6 +265,7 @@ export async function listMemorialPeople(memorialId: string, now = new Date()): 
         role: i.role as CoManagerRole,
         expiresAt: i.expiresAt,
         invitedBy: i.invitedBy ? `${i.invitedBy.firstName} ${i.invitedBy.lastName}` : "",
+        asSuccessor: i.asSuccessor,
       })),
   };
 }
@@ -293,6 +306,7 @@ export async function invitationMailFacts(invitationId: string, now = new Date()
     memorialName: `${row.memorial.firstName} ${row.memorial.lastName}`,
     invitedBy: row.invitedBy ? `${row.invitedBy.firstName} ${row.invitedBy.lastName}` : "A manager of the memorial",
     expiresAt: row.expiresAt,
+    asSuccessor: row.asSuccessor,
     token: invitationTokenFor(row.id),
   };
 }

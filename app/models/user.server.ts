@@ -48,6 +48,29 @@ export async function getUserById(id: string): Promise<PublicUser | null> {
   return row ? toPublic(row) : null;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The member a session belongs to, noting that they were seen: "lastActiveAt" moves at most once a day
+ * (one conditional update, so parallel requests write once), and seeing them cancels any reminder that
+ * their memorials are about to pass to their successors (succession.server.ts).
+ */
+export async function getSignedInUser(id: string, now = new Date()): Promise<PublicUser | null> {
+  const row = await prisma().user.findFirst({ where: { id, deletedAt: null }, select: { ...publicUserSelect, lastActiveAt: true } });
+  if (!row) return null;
+  const { lastActiveAt, ...user } = row;
+  if (now.getTime() - lastActiveAt.getTime() >= DAY_MS) await noteActivity(id, now);
+  return toPublic(user);
+}
+
+/** The member was seen now (a page while signed in, or signing in). */
+export async function noteActivity(id: string, now = new Date()) {
+  await prisma().user.updateMany({
+    where: { id, lastActiveAt: { lt: new Date(now.getTime() - 60_000) } },
+    data: { lastActiveAt: now, inactivityReminders: 0, inactivityReminderAt: null },
+  });
+}
+
 export class EmailTakenError extends Error {
   constructor() {
     super("email taken");
@@ -106,6 +129,7 @@ export async function signIn(email: string, password: string, ip: string): Promi
   const { deletedAt, ...user } = found;
   // The right password for a deleted account: no session, but the offer to restore it (/login).
   if (deletedAt) return { ok: false, reason: "deleted", userId: user.id, deletedAt };
+  await noteActivity(user.id);
   return { ok: true, user };
 }
 

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Actor } from "~/models/audit.server";
-import { getUserById, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
+import { getSignedInUser, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { clientIp } from "./facts.server";
 import { getSession } from "./session.server";
@@ -40,7 +40,7 @@ export function getOptionalUser(request: Request): Promise<PublicUser | null> {
     found = (async () => {
       const session = await getSession(request);
       const userId = session.get("userId");
-      return userId ? getUserById(userId) : null;
+      return userId ? getSignedInUser(userId) : null;
     })();
     perRequest.set(request, found);
   }

@@ -29,7 +29,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const found = await findInvitation(params.token);
   if (found.state !== "pending" || !found.invitation) return unusable(found.state === "pending" ? "invalid" : found.state);
   const i = found.invitation;
-  return { status: "pending" as const, memorialName: i.memorialName, invitedBy: i.invitedBy, role: i.role, expiresOn: formatLongDate(i.expiresAt) };
+  return { status: "pending" as const, memorialName: i.memorialName, invitedBy: i.invitedBy, role: i.role, asSuccessor: i.asSuccessor, expiresOn: formatLongDate(i.expiresAt) };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -58,12 +58,13 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
       </div>
     );
   }
-  const { memorialName, invitedBy, role, expiresOn } = view;
+  const { memorialName, invitedBy, role, asSuccessor, expiresOn } = view;
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
       <h1 className="font-serif text-3xl font-bold text-slate-900 wrap-anywhere">Help manage the memorial of {memorialName}</h1>
       <p className="mt-4 text-slate-700 wrap-anywhere">
         {invitedBy} invited you as {role === "manager" ? "a manager" : "an editor"}. {CO_MANAGER_ROLE_HINTS[role]}
+        {asSuccessor ? " You would also be its successor: the memorial passes to you if its owner deletes their account or is away for a long time." : ""}
       </p>
       <p className="mt-2 text-sm text-slate-700">This invitation can be used until {expiresOn}.</p>
       <div className="mt-8 flex flex-wrap gap-3">

@@ -2,17 +2,20 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id.managers";
 import { ErrorList, Field } from "~/components/forms";
 import { listMemorialAudit } from "~/models/audit.server";
-import { canManagePeople, isCoManagerRole } from "~/models/memorial-access";
+import { canDeleteOrExport, canManagePeople, isCoManagerRole } from "~/models/memorial-access";
 import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManager, revokeInvitation } from "~/models/memorial-managers.server";
 import { memorialRole } from "~/models/memorial.server";
+import { clearSuccessor, handOverPeriodOf, nameSuccessor } from "~/models/succession.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS, CO_MANAGER_ROLE_LABELS, INVITATION_VALID_DAYS, inviteSchema } from "~/utils/co-managers";
 import { formatLongDate } from "~/utils/dates";
+import { HAND_OVER_PERIOD_LABELS, isHandOverPeriod, SUCCESSION_MESSAGES } from "~/utils/succession";
 
-// "People who manage this memorial" (issue 27 item 4): the owner, the managers and editors, and the
-// invitations waiting for an answer. The owner and managers invite (email and role), change roles, remove
-// people and revoke invitations, with plain forms; an editor sees the list and may leave. The memorial's
+// "People who manage this memorial" (issue 27 items 4 and 5): the owner, the managers and editors, and
+// the invitations waiting for an answer. The owner and managers invite (email and role), change roles,
+// remove people and revoke invitations, with plain forms; an editor sees the list and may leave. The owner
+// alone names the successor (one of the co-managers, or someone invited to be it). The memorial's
 // co-manager history (the audit entries) is listed below. Anyone else: 404.
 
 async function requireManagerView(request: Request, id: string) {
@@ -27,7 +30,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const people = await listMemorialPeople(params.id);
   if (!people) throw data(null, { status: 404 });
   const manages = canManagePeople(role);
+  const owns = canDeleteOrExport(role);
+  const period = owns ? await handOverPeriodOf(user.id) : 0;
   return {
+    owns,
+    handOverAfter: owns && isHandOverPeriod(period) ? HAND_OVER_PERIOD_LABELS[period] : null,
     memorialId: params.id,
     me: user.id,
     role,
@@ -39,7 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-type InviteFailure = { values: { email: string; role: string }; errors: { email?: string[]; role?: string[] } };
+type InviteFailure = { values: { email: string; role: string; successor: boolean }; errors: { email?: string[]; role?: string[] } };
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireManagerView(request, params.id);
@@ -48,7 +55,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const here = `/memorials/${params.id}/managers`;
   if (intent === "invite") {
-    const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "") };
+    const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? ""), successor: form.get("successor") === "on" };
     const parsed = inviteSchema.safeParse(values);
     if (!parsed.success) {
       const errors: InviteFailure["errors"] = {};
@@ -72,6 +79,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   } else if (intent === "remove") {
     result = await removeCoManager(params.id, target, actor);
     title = CO_MANAGER_MESSAGES.removed;
+  } else if (intent === "successor") {
+    result = await nameSuccessor(params.id, target, actor);
+    title = SUCCESSION_MESSAGES.named;
+  } else if (intent === "no-successor") {
+    result = await clearSuccessor(params.id, actor);
+    title = SUCCESSION_MESSAGES.cleared;
   } else if (intent === "role") {
     const role = form.get("role");
     if (!isCoManagerRole(role)) throw data(null, { status: 400 });
@@ -87,7 +100,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function MemorialManagers({ loaderData, actionData }: Route.ComponentProps) {
-  const { memorialId, me, manages, owner, coManagers, pending, history } = loaderData;
+  const { memorialId, me, manages, owns, handOverAfter, owner, coManagers, pending, history } = loaderData;
+  const successor = coManagers.find((m) => m.isSuccessor);
   const failure = actionData?.invite;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -116,8 +130,19 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
             </p>
             <p className="text-sm text-slate-700 wrap-anywhere">
               {m.email} · {CO_MANAGER_ROLE_LABELS[m.role]} since {m.since}
+              {m.isSuccessor ? <strong className="font-semibold text-indigo-800"> · Successor</strong> : null}
             </p>
             <div className="flex flex-wrap gap-2">
+              {owns ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value={m.isSuccessor ? "no-successor" : "successor"} />
+                  <input type="hidden" name="target" value={m.userId} />
+                  <button type="submit" className="btn-secondary text-sm">
+                    {m.isSuccessor ? "No longer successor" : "Make successor"}
+                    <span className="sr-only"> ({m.name})</span>
+                  </button>
+                </Form>
+              ) : null}
               {manages ? (
                 <Form method="post" className="flex flex-wrap items-center gap-2">
                   <input type="hidden" name="intent" value="role" />
@@ -146,7 +171,8 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
           <li key={p.id} className="space-y-2 p-4">
             <p className="font-medium text-slate-900 wrap-anywhere">{p.email}</p>
             <p className="text-sm text-slate-700">
-              Invited as {CO_MANAGER_ROLE_LABELS[p.role].toLowerCase()} · waiting for an answer until {p.expiresOn}
+              Invited as {CO_MANAGER_ROLE_LABELS[p.role].toLowerCase()}
+              {p.asSuccessor ? " and successor" : ""} · waiting for an answer until {p.expiresOn}
             </p>
             <Form method="post">
               <input type="hidden" name="intent" value="revoke" />
@@ -158,6 +184,25 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
           </li>
         ))}
       </ul>
+
+      {owns ? (
+        <section aria-labelledby="successor-heading" className="mt-10">
+          <h2 id="successor-heading" className="text-xl font-semibold text-slate-900">
+            Successor
+          </h2>
+          <p className="mt-1 text-slate-700">
+            {successor
+              ? `${successor.name} is the successor: when you delete your account, or are away for the time you chose, this memorial passes to them instead of going with your account.`
+              : "Nobody is the successor yet. Choose someone above (Make successor), or invite someone to be it below. Without a successor, you choose what happens to this memorial when you delete your account."}
+          </p>
+          <p className="mt-2 text-sm text-slate-700">
+            If you are away: {handOverAfter ?? "never"}.{" "}
+            <Link to="/account/manage" className="link">
+              Change this in your account settings
+            </Link>
+          </p>
+        </section>
+      ) : null}
 
       {manages ? (
         <section aria-labelledby="invite-heading" className="mt-10">
@@ -202,6 +247,26 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
               </div>
               <ErrorList id="invite-role-error" errors={failure?.errors.role} />
             </fieldset>
+            {owns ? (
+              <div className="flex items-start gap-3">
+                <input
+                  type="checkbox"
+                  id="invite-successor"
+                  name="successor"
+                  defaultChecked={failure?.values.successor ?? false}
+                  aria-describedby="invite-successor-hint"
+                  className="mt-1 h-4 w-4 accent-indigo-700"
+                />
+                <div>
+                  <label htmlFor="invite-successor" className="text-sm font-medium text-slate-900">
+                    Also make them the successor
+                  </label>
+                  <p id="invite-successor-hint" className="text-sm text-slate-700">
+                    When they accept, the memorial will pass to them when you go{successor ? `, instead of to ${successor.name}` : ""}.
+                  </p>
+                </div>
+              </div>
+            ) : null}
             <button type="submit" className="btn-primary">
               Send invitation
             </button>

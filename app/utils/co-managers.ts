@@ -42,5 +42,7 @@ export const inviteSchema = z.object({
     .max(254, CO_MANAGER_MESSAGES.emailInvalid)
     .pipe(z.email({ error: CO_MANAGER_MESSAGES.emailInvalid })),
   role: z.enum(["editor", "manager"], { error: CO_MANAGER_MESSAGES.roleRequired }),
+  /** Whoever accepts becomes the successor too (the owner's invitations only). */
+  successor: z.boolean().default(false),
 });
-export type InviteInput = z.infer<typeof inviteSchema>;
+export type InviteInput = Omit<z.infer<typeof inviteSchema>, "successor"> & { successor?: boolean };
