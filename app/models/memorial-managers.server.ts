@@ -5,6 +5,7 @@ import { recordAudit, type Actor } from "./audit.server";
 import { hashResetToken, invitationTokenFor, queueMail } from "./mail.server";
 import { canDeleteOrExport, canManagePeople, isCoManagerRole, type CoManagerRole, type MemorialRole } from "./memorial-access";
 import { isRecordId, memorialRole } from "./memorial.server";
+import { lockSuccession } from "./succession.server";
 
 // Co-managers by invitation (issue 27 item 4; docs/decisions/020-co-managers.md). The owner or a manager
 // invites someone by email as an editor or a manager; the emailed link is the credential: valid once, for
@@ -133,6 +134,7 @@ export async function answerInvitation(token: string, actor: Actor, answer: "acc
     if (answer === "accept") {
       // Whether it still makes a successor is read in the transaction: the owner may have named another meanwhile.
       const { asSuccessor } = await tx.memorialInvitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { asSuccessor: true } });
+      if (asSuccessor) await lockSuccession(tx, invitation.memorialId);
       if (asSuccessor) await tx.memorialManager.updateMany({ where: { memorialId: invitation.memorialId, isSuccessor: true }, data: { isSuccessor: false } });
       await tx.memorialManager.upsert({
         where: { memorialId_userId: { memorialId: invitation.memorialId, userId: actor.id } },

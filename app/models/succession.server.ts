@@ -22,6 +22,11 @@ export type SuccessionResult = { ok: true } | { ok: false; reason: "forbidden" |
 
 // ───────────────────────────── naming ─────────────────────────────
 
+/** Serialises changes of one memorial's successor (two tabs, an acceptance at the same moment). */
+export async function lockSuccession(tx: Prisma.TransactionClient, memorialId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`successor:${memorialId}`}))`;
+}
+
 /**
  * Makes one co-manager the memorial's successor (the owner alone: canDeleteOrExport), in place of any
  * other, and withdraws a pending invitation to be the successor. The successor is told by email.
@@ -30,6 +35,7 @@ export async function nameSuccessor(memorialId: string, userId: string, actor: A
   if (!canDeleteOrExport(await memorialRole(memorialId, actor))) return { ok: false, reason: "forbidden" };
   if (!isRecordId(userId)) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
+    await lockSuccession(tx, memorialId);
     const row = await tx.memorialManager.findUnique({
       where: { memorialId_userId: { memorialId, userId } },
       select: {
@@ -64,6 +70,7 @@ export async function nameSuccessor(memorialId: string, userId: string, actor: A
 export async function clearSuccessor(memorialId: string, actor: Actor): Promise<SuccessionResult> {
   if (!canDeleteOrExport(await memorialRole(memorialId, actor))) return { ok: false, reason: "forbidden" };
   return prisma().$transaction(async (tx) => {
+    await lockSuccession(tx, memorialId);
     const cleared = await tx.memorialManager.updateMany({ where: { memorialId, isSuccessor: true }, data: { isSuccessor: false } });
     const withdrawn = await tx.memorialInvitation.updateMany({ where: { memorialId, asSuccessor: true, acceptedAt: null }, data: { asSuccessor: false } });
     if (cleared.count + withdrawn.count === 0) return { ok: true } as const;

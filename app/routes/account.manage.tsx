@@ -223,7 +223,6 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
                         name={`fate-${m.id}`}
                         value={p.userId}
                         defaultChecked={choices[m.id] === p.userId}
-                        aria-invalid={errorId ? true : undefined}
                         className="mt-1 h-4 w-4 accent-indigo-700"
                       />
                       <label htmlFor={`fate-${m.id}-${p.userId}`} className="text-sm text-slate-900 wrap-anywhere">
@@ -238,7 +237,6 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
                       name={`fate-${m.id}`}
                       value={DELETE_WITH_ACCOUNT}
                       defaultChecked={choices[m.id] === DELETE_WITH_ACCOUNT}
-                      aria-invalid={errorId ? true : undefined}
                       className="mt-1 h-4 w-4 accent-red-700"
                     />
                     <label htmlFor={`fate-${m.id}-delete`} className="text-sm text-slate-900">
