@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/services/db.server";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
+import { invitationLink } from "./invitations";
 import { formPost } from "./shop";
 
 // Co-managers by invitation over real HTTP (issue 27 item 4): the owner invites by email with plain form
@@ -21,34 +21,13 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
   const email = {} as Record<Who, string>;
   let memorialId: string;
 
-  /** The invitation link emailed to `to` (the outbox on disk, as no SMTP server is set), newest first. */
-  async function invitationLink(to: string, after: Set<string> = new Set()): Promise<string> {
-    const outbox = `${server.dataDir}/outbox`;
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (existsSync(outbox)) {
-        for (const f of readdirSync(outbox)) {
-          if (after.has(f)) continue;
-          const text = readFileSync(`${outbox}/${f}`, "utf8");
-          if (!text.includes(to) || !text.includes("help manage the memorial")) continue;
-          const m = /\/invitations\/([A-Za-z0-9_%-]+)/.exec(text.replace(/=\r?\n/g, ""));
-          if (m) {
-            after.add(f);
-            return `/invitations/${m[1]}`;
-          }
-        }
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`no invitation email to ${to}`);
-  }
   const seen = new Set<string>();
   const invite = (who: Client, to: string, role: string) => formPost(who, `/memorials/${memorialId}/managers`, { intent: "invite", email: to, role });
 
   async function invitedAndAccepted(to: Who, role: "editor" | "manager") {
     const sent = await invite(c.owner, email[to], role);
     expect(sent.status, sent.text).toBe(303);
-    const link = await invitationLink(email[to], seen);
+    const link = await invitationLink(server.dataDir, email[to], seen);
     const page = await c[to].get(link);
     expect(page.status).toBe(200);
     expect(plain(page.text)).toContain("Help manage the memorial of Mabel Draft");
@@ -173,7 +152,7 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
     const address = (await member.get("/api/auth/user")).json.email as string;
     // A visitor is sent to sign in, and brought back to the link.
     expect((await invite(c.manager, address, "editor")).status).toBe(303);
-    const first = await invitationLink(address, seen);
+    const first = await invitationLink(server.dataDir, address, seen);
     const anon = await c.visitor.get(first);
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toBe(`/login?${new URLSearchParams({ redirectTo: first })}`);
@@ -187,7 +166,7 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
 
     // Revoked by a manager before it was answered.
     expect((await invite(c.owner, address, "manager")).status).toBe(303);
-    const second = await invitationLink(address, seen);
+    const second = await invitationLink(server.dataDir, address, seen);
     const people = await c.manager.get(`/memorials/${memorialId}/managers`);
     const pendingId = /name="target" value="([^"]+)"[^]*?Revoke invitation/.exec(people.text.slice(people.text.indexOf(`">${address}</p>`)))?.[1];
     expect(pendingId).toBeTruthy();
@@ -199,7 +178,7 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
 
     // Accepted once; the second use (another member holding the same link) is refused.
     expect((await invite(c.owner, address, "editor")).status).toBe(303);
-    const third = await invitationLink(address, seen);
+    const third = await invitationLink(server.dataDir, address, seen);
     expect((await formPost(member, third, { answer: "accept" })).status).toBe(303);
     expect((await member.get(`/api/memorials/${memorialId}`)).status).toBe(200);
     const again = await formPost(c.other, third, { answer: "accept" });
@@ -215,7 +194,7 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
     // Expired (seven days later): the database is moved on, where the test can reach it.
     if (server.databaseUrl) {
       expect((await invite(c.owner, "late@example.test", "editor")).status).toBe(303);
-      const fourth = await invitationLink("late@example.test", seen);
+      const fourth = await invitationLink(server.dataDir, "late@example.test", seen);
       const db = openDatabase({ databaseUrl: server.databaseUrl });
       try {
         await db.sql.query(`UPDATE memorial_invitations SET "expiresAt" = now() - interval '1 second' WHERE email = 'late@example.test'`);
