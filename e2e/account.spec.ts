@@ -237,19 +237,19 @@ test("deleting the account needs the password, hides it with its memorials, and 
   await page.goto("/account/manage");
 
   await page.getByLabel("Your password").fill("Not-The-Passw0rd");
-  await page.getByLabel("I understand my account and memorials will be removed for good after 30 days").check();
+  await page.getByLabel("I understand my account, and the memorials deleted with it, will be removed for good after 30 days").check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page.getByLabel("Your password")).toHaveAccessibleDescription("Password is incorrect");
   await expectAccessible(page);
   expect((await db().query(`SELECT 1 FROM users WHERE id = $1`, [member.id])).rowCount).toBe(1);
 
   await page.getByLabel("Your password").fill(TEST_PASSWORD);
-  await page.getByLabel("I understand my account and memorials will be removed for good after 30 days").check();
+  await page.getByLabel("I understand my account, and the memorials deleted with it, will be removed for good after 30 days").check();
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(toast(page)).toContainText("Account deleted");
   await expect(toast(page)).toContainText(
-    /Your account and memorials are hidden and kept until [A-Z][a-z]+ \d{1,2}, \d{4}\. Sign in before then to restore them\./,
+    /Your account is hidden and kept until [A-Z][a-z]+ \d{1,2}, \d{4}, with the memorials that went with it\. Sign in before then to restore it\./,
   );
   expect((await db().query(`SELECT 1 FROM users WHERE id = $1 AND "deletedAt" IS NOT NULL`, [member.id])).rowCount).toBe(1);
   expect((await db().query(`SELECT 1 FROM memorials WHERE "userId" = $1`, [member.id])).rowCount).toBe(0);
@@ -285,8 +285,8 @@ test("deleting the account without ticking the box is refused next to the box", 
   await page.goto("/account/manage");
   await page.getByLabel("Your password").fill(TEST_PASSWORD);
   await page.getByRole("button", { name: "Delete my account" }).click();
-  await expect(page.getByLabel("I understand my account and memorials will be removed for good after 30 days")).toHaveAccessibleDescription(
-    /understand what deleting does/,
-  );
+  await expect(
+    page.getByLabel("I understand my account, and the memorials deleted with it, will be removed for good after 30 days"),
+  ).toHaveAccessibleDescription(/understand what deleting does/);
   expect((await db().query(`SELECT 1 FROM users WHERE id = $1`, [member.id])).rowCount).toBe(1);
 });
