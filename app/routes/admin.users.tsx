@@ -62,7 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
     return backWithToast(request, {
       type: "success",
       title: "User deleted",
-      description: `${result.user.name} (${result.user.email}) and all their memorials have been deleted. They can be restored below for ${RECOVERY_DAYS} days.`,
+      description: `${result.user.name} (${result.user.email}) has been deleted, with their memorials that had no successor. They can be restored below for ${RECOVERY_DAYS} days.`,
     });
   }
   const result = await setAdminRights(actor, input.userId, input.intent === "grant", { confirmOwn: input.intent === "revoke" && input.confirmOwn === "on" });

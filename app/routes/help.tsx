@@ -128,12 +128,30 @@ const FAQS: Faq[] = [
       <>
         <p>
           To delete a memorial, open it while signed in, go to its settings and choose to delete it. To close your account, go to your account settings and
-          choose to delete your account; this also deletes the memorials you own.
+          choose to delete your account. A memorial with a successor passes to them instead of being deleted; for one that others help manage, you choose
+          whether it passes to one of them or is deleted; the rest are deleted with your account.
         </p>
         <p>
           We understand these decisions are sometimes made in difficult moments, so deleted memorials and accounts are kept, hidden, for 30 days. To bring back
           a memorial, open My Memorials and choose Restore under Recently deleted; to bring back your account, sign in to it and choose Restore my account. We
           email you a few days before the 30 days are over. After that they are permanently erased, files included, and cannot be recovered.
+        </p>
+      </>
+    ),
+  },
+  {
+    id: "successor",
+    question: "Who looks after a memorial when I no longer can?",
+    answer: (
+      <>
+        <p>
+          Invite family or friends to help manage a memorial (open its People page from My Memorials), then choose one of them as its successor, or tick
+          &ldquo;Also make them the successor&rdquo; when you invite someone. If you delete your account, or we have not seen you for the time you choose in
+          your account settings (6 months, a year or two years; or never), the memorial passes to them with every photo, video and tribute.
+        </p>
+        <p>
+          Before that happens because you have been away, we email you twice, at least a week apart, and simply signing in stops it. You stay one of the
+          memorial&apos;s managers afterwards.
         </p>
       </>
     ),

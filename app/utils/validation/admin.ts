@@ -67,7 +67,8 @@ export const ADMIN_MESSAGES = {
   needsTracking: "To mark an order shipped, give its carrier and tracking number.",
   restocked: (number: string, names: string) => `Order ${number} stays cancelled: its items went back into stock and ${names} is no longer in stock to send.`,
   revokeOwnWarning: "Remove your own administrator rights? You will no longer see this dashboard.",
-  deleteUserWarning: "Deleting this user hides their account and memorials at once. Both can be restored for 30 days, then go for good.",
+  deleteUserWarning:
+    "Deleting this user hides their account and memorials at once; memorials with a successor pass to them instead. The rest can be restored for 30 days, then go for good.",
   deleteMemorialWarning: "Deleting this memorial hides it at once. It can be restored for 30 days, then goes for good with its photos and tributes.",
   paymentsNotStopped: "The member's monthly plan payments could not be stopped just now, so the account was not deleted. Please try again.",
   restoreFailed: "That was not restored: it has been removed for good, or restored already.",
