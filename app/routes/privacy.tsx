@@ -146,8 +146,8 @@ const SECTIONS: DocumentSection[] = [
         <p>We keep personal information only for as long as we need it:</p>
         <ul className="list-disc space-y-2 pl-5">
           <li>
-            Account information and memorials are kept while your account is active. We note the day you last visited while signed in, so that, if you ask
-            for it, your memorials can pass to the successors you named after the absence you chose.
+            Account information and memorials are kept while your account is active. We note the day you last visited while signed in, so that, if you ask for
+            it, your memorials can pass to the successors you named after the absence you chose.
           </li>
           <li>
             Deleted memorials and accounts are hidden at once, kept for 30 days so that they can be restored, and then permanently erased, files included.

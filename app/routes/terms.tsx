@@ -186,9 +186,9 @@ const SECTIONS: DocumentSection[] = [
           change your mind, restore it yourself during that period (My Memorials, Recently deleted; or sign in to the deleted account), or ask us to.
         </p>
         <p>
-          You may name a successor for a memorial you own, among the people who help manage it. When you delete your account, or after the absence you chose
-          in your account settings (we email you twice first), the memorial passes to your successor, who then owns it under these terms. A memorial that
-          has passed to a successor stays with them if you later restore your account.
+          You may name a successor for a memorial you own, among the people who help manage it. When you delete your account, or after the absence you chose in
+          your account settings (we email you twice first), the memorial passes to your successor, who then owns it under these terms. A memorial that has
+          passed to a successor stays with them if you later restore your account.
         </p>
         <p>
           After 30 days, deleted memorials and their tributes are permanently erased and cannot be recovered. Deleting a paid memorial does not by itself
