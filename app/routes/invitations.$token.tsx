@@ -29,7 +29,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const found = await findInvitation(params.token);
   if (found.state !== "pending" || !found.invitation) return unusable(found.state === "pending" ? "invalid" : found.state);
   const i = found.invitation;
-  return { status: "pending" as const, memorialName: i.memorialName, invitedBy: i.invitedBy, role: i.role, asSuccessor: i.asSuccessor, expiresOn: formatLongDate(i.expiresAt) };
+  return {
+    status: "pending" as const,
+    memorialName: i.memorialName,
+    invitedBy: i.invitedBy,
+    role: i.role,
+    asSuccessor: i.asSuccessor,
+    expiresOn: formatLongDate(i.expiresAt),
+  };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
