@@ -52,6 +52,22 @@ describe.each(databaseKinds)("co-managers on $name", (kind) => {
     expect(people?.pending).toEqual([]);
   });
 
+  it.skipIf(skip)("limits how many invitations one member sends in an hour, saying when to try again", async () => {
+    const owner = await person();
+    const memorial = await draft(owner.id);
+    const start = new Date();
+    for (let i = 0; i < 20; i++) {
+      expect((await inviteCoManager(memorial.id, owner, { email: `guest${i}@example.test`, role: "editor" }, start)).ok).toBe(true);
+    }
+    const refused = await inviteCoManager(memorial.id, owner, { email: "one-more@example.test", role: "editor" }, start);
+    expect(refused).toMatchObject({ ok: false, reason: "rate-limited", message: expect.stringContaining("Too many invitations were sent from your account.") });
+    expect(await app.db.prisma.memorialInvitation.count({ where: { memorialId: memorial.id } })).toBe(20);
+    // An hour later the member may invite again.
+    expect((await inviteCoManager(memorial.id, owner, { email: "one-more@example.test", role: "editor" }, new Date(start.getTime() + 3_600_001))).ok).toBe(
+      true,
+    );
+  });
+
   it.skipIf(skip)("refuses an expired link and an editor's invitation, and emails the link only while it can be used", async () => {
     const owner = await person();
     const editor = await person();

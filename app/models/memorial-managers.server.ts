@@ -5,6 +5,7 @@ import { recordAudit, type Actor } from "./audit.server";
 import { hashResetToken, invitationTokenFor, queueMail } from "./mail.server";
 import { canDeleteOrExport, canManagePeople, isCoManagerRole, type CoManagerRole, type MemorialRole } from "./memorial-access";
 import { isRecordId, memorialRole } from "./memorial.server";
+import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 import { lockSuccession } from "./succession.server";
 
 // Co-managers by invitation (issue 27 item 4; docs/decisions/020-co-managers.md). The owner or a manager
@@ -18,6 +19,7 @@ const DAY_MS = 24 * 3600_000;
 export type InviteResult =
   | { ok: true; invitationId: string }
   | { ok: false; reason: "forbidden" }
+  | RateLimited
   | { ok: false; reason: "invalid"; errors: Partial<Record<keyof InviteInput, string[]>> };
 
 /**
@@ -33,6 +35,12 @@ export async function inviteCoManager(memorialId: string, actor: Actor, input: I
   if (memorial.user.email.toLowerCase() === input.email) return { ok: false, reason: "invalid", errors: { email: [CO_MANAGER_MESSAGES.isOwner] } };
   const existing = await prisma().memorialManager.count({ where: { memorialId, user: { email: { equals: input.email, mode: "insensitive" } } } });
   if (existing > 0) return { ok: false, reason: "invalid", errors: { email: [CO_MANAGER_MESSAGES.alreadyManages] } };
+  // Each invitation emails someone: counted per member, so that the form cannot become a way to mail strangers.
+  const limit = await hitRateLimit(RATE_LIMITS.invitePerUser, actor.id, now);
+  if (!limit.allowed) {
+    const message = `${RATE_LIMIT_MESSAGES.invite} ${describeRetry(limit.retryAfterSeconds)}`;
+    return { ok: false, reason: "rate-limited", retryAfterSeconds: limit.retryAfterSeconds, message };
+  }
   const id = randomUUID();
   await prisma().$transaction(async (tx) => {
     if (input.successor) await tx.memorialInvitation.updateMany({ where: { memorialId, asSuccessor: true, acceptedAt: null }, data: { asSuccessor: false } });

@@ -39,6 +39,8 @@ export const RATE_LIMITS = {
   checkoutPerUser: { name: "checkout-user", limit: 30, windowMs: 60 * 60_000 },
   /** Friend search by exact email (issue 18): plenty for people, too few to sweep a list of addresses. */
   friendSearchPerUser: { name: "friend-search-user", limit: 30, windowMs: 10 * 60_000 },
+  /** Each invitation to co-manage a memorial emails someone (issue 27): a family, not a mailing list. */
+  invitePerUser: { name: "invite-user", limit: 20, windowMs: 60 * 60_000 },
   /** Each friend request emails someone: a member adding their family, not a spammer. */
   friendRequestPerUser: { name: "friend-request-user", limit: 20, windowMs: 60 * 60_000 },
   /** Contact messages (issue 18): per address (visitors and members alike) and per member. */
@@ -56,6 +58,7 @@ export const RATE_LIMIT_MESSAGES = {
   passwordChange: "Too many password change attempts.",
   passwordConfirm: "Too many password attempts.",
   checkout: "Too many checkouts were started from your account.",
+  invite: "Too many invitations were sent from your account.",
 } as const;
 
 export type RateLimitState = { allowed: boolean; count: number; retryAfterSeconds: number };

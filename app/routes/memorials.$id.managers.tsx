@@ -7,6 +7,7 @@ import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManag
 import { memorialRole } from "~/models/memorial.server";
 import { clearSuccessor, handOverPeriodOf, nameSuccessor } from "~/models/succession.server";
 import { actorOf, requireUser } from "~/request/auth.server";
+import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS, CO_MANAGER_ROLE_LABELS, INVITATION_VALID_DAYS, inviteSchema } from "~/utils/co-managers";
 import { formatLongDate } from "~/utils/dates";
@@ -67,7 +68,11 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     const result = await inviteCoManager(params.id, actor, parsed.data);
     if (!result.ok && result.reason === "forbidden") throw data(null, { status: 403 });
-    if (!result.ok) return data({ invite: { values, errors: result.reason === "invalid" ? result.errors : {} } satisfies InviteFailure }, { status: 400 });
+    if (!result.ok && result.reason === "rate-limited") {
+      const errors: InviteFailure["errors"] = { email: [result.message] };
+      return data({ invite: { values, errors } satisfies InviteFailure }, rateLimitedInit(result));
+    }
+    if (!result.ok) return data({ invite: { values, errors: result.errors } satisfies InviteFailure }, { status: 400 });
     return redirectWithToast(here, { type: "success", title: CO_MANAGER_MESSAGES.invited, description: `We emailed ${parsed.data.email}.` });
   }
   const target = String(form.get("target") ?? "");
