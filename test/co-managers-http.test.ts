@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/services/db.server";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
-import { invitationLink } from "./invitations";
+import { invitationLink, mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
 // Co-managers by invitation over real HTTP (issue 27 item 4): the owner invites by email with plain form
@@ -232,5 +232,9 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
       "Declined an invitation to co-manage",
     ])
       expect(history).toContain(text);
+    // The person removed is told who did it; the one who left by themselves is not emailed about it.
+    expect(await mailsTo(server.dataDir, email.editor, "You no longer help manage the memorial of Mabel Draft")).toHaveLength(1);
+    expect(await mailsTo(server.dataDir, email.editor, "Manager Person has removed you")).toHaveLength(1);
+    expect(await mailsTo(server.dataDir, email.manager, "You no longer help manage the memorial", 2_000)).toHaveLength(0);
   });
 });

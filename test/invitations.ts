@@ -27,11 +27,11 @@ export async function invitationLink(dataDir: string, to: string, seen: Set<stri
 
 /**
  * The text of every email in the test server's outbox sent to `to` with `subject` in it (soft line breaks
- * decoded), once there is at least one (the mail worker sends soon after the request): waits up to 20 seconds.
+ * decoded), once there is at least one (the mail worker sends soon after the request): waits up to `waitMs`.
  */
-export async function mailsTo(dataDir: string, to: string, subject: string): Promise<string[]> {
+export async function mailsTo(dataDir: string, to: string, subject: string, waitMs = 20_000): Promise<string[]> {
   const outbox = `${dataDir}/outbox`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const found = existsSync(outbox)
       ? readdirSync(outbox)

@@ -21,6 +21,7 @@ import { PasswordChangedEmail, passwordChangedSubject, type PasswordChangedProps
 import { PasswordResetEmail, passwordResetSubject, type PasswordResetProps } from "./password-reset";
 import { MemorialExportReadyEmail, memorialExportReadySubject, type MemorialExportReadyProps } from "./memorial-export-ready";
 import { MemorialInvitationEmail, memorialInvitationSubject, type MemorialInvitationProps } from "./memorial-invitation";
+import { CoManagerRemovedEmail, coManagerRemovedSubject, type CoManagerRemovedProps } from "./co-manager-removed";
 import { SuccessorNamedEmail, successorNamedSubject, type SuccessorNamedProps } from "./successor-named";
 import { InactivityReminderEmail, inactivityReminderSubject, type InactivityReminderProps } from "./inactivity-reminder";
 import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHandedOverProps } from "./memorial-handed-over";
@@ -53,6 +54,7 @@ export type EmailPropsByKind = {
   "contact-copy": ContactCopyProps;
   "memorial-export-ready": MemorialExportReadyProps;
   "memorial-invitation": MemorialInvitationProps;
+  "co-manager-removed": CoManagerRemovedProps;
   "successor-named": SuccessorNamedProps;
   "inactivity-reminder": InactivityReminderProps;
   "memorial-handed-over": MemorialHandedOverProps;
@@ -84,6 +86,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "contact-copy": { subject: contactCopySubject, template: ContactCopyEmail },
   "memorial-export-ready": { subject: memorialExportReadySubject, template: MemorialExportReadyEmail },
   "memorial-invitation": { subject: memorialInvitationSubject, template: MemorialInvitationEmail },
+  "co-manager-removed": { subject: coManagerRemovedSubject, template: CoManagerRemovedEmail },
   "successor-named": { subject: successorNamedSubject, template: SuccessorNamedEmail },
   "inactivity-reminder": { subject: inactivityReminderSubject, template: InactivityReminderEmail },
   "memorial-handed-over": { subject: memorialHandedOverSubject, template: MemorialHandedOverEmail },

@@ -189,6 +189,12 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeExportReady(row, site);
     case "memorial-invitation":
       return composeInvitation(row, site);
+    case "co-manager-removed":
+      return {
+        to: row.to,
+        kind: "co-manager-removed",
+        props: { name: String(data.name), removedBy: String(data.removedBy), supportEmail: getEnv().SUPPORT_EMAIL },
+      };
     case "successor-named":
       return {
         to: row.to,

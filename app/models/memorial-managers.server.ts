@@ -193,10 +193,23 @@ export async function removeCoManager(memorialId: string, userId: string, actor:
   return prisma().$transaction(async (tx) => {
     const row = await tx.memorialManager.findUnique({
       where: { memorialId_userId: { memorialId, userId } },
-      select: { id: true, role: true, user: { select: { email: true } } },
+      select: {
+        id: true,
+        role: true,
+        user: { select: { email: true } },
+        memorial: { select: { firstName: true, lastName: true } },
+      },
     });
     if (!row) return { ok: false, reason: "not-found" } as const;
     await tx.memorialManager.deleteMany({ where: { id: row.id } });
+    if (userId !== actor.id) {
+      const by = await tx.user.findUnique({ where: { id: actor.id }, select: { firstName: true, lastName: true } });
+      await queueMail(tx, {
+        to: row.user.email,
+        kind: "co-manager-removed",
+        data: { name: `${row.memorial.firstName} ${row.memorial.lastName}`, removedBy: by ? `${by.firstName} ${by.lastName}` : "A manager of the memorial" },
+      });
+    }
     await recordAudit(tx, actor, {
       action: "memorial.manager-remove",
       targetType: "memorial",
