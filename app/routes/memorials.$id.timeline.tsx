@@ -300,7 +300,11 @@ function EventForm({
           <ErrorList id="timeline-photoId-error" errors={errors.photoId} />
         </fieldset>
       ) : (
-        <p className="text-sm text-slate-700">To show a photo with an event, first add photos to the memorial on its edit page.</p>
+        <div>
+          <input type="hidden" name="photoId" value="" />
+          <p className="text-sm text-slate-700">To show a photo with an event, first add photos to the memorial on its edit page.</p>
+          <ErrorList id="timeline-photoId-error" errors={errors.photoId} />
+        </div>
       )}
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" className="btn-primary">
