@@ -99,11 +99,12 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
     const photo = await add(owner, { year: "1950", title: "A photo", photoId: "00000000-0000-4000-8000-000000000000" });
     expect(photo.status).toBe(400);
     expect(plain(photo.text)).toContain("Choose one of this memorial&#x27;s photos, or no photo");
-    for (const body of [
+    const odd: Record<string, string>[] = [
       { intent: "nonsense" },
       { intent: "add", year: "1950", title: "x".repeat(5000), kind: "born" },
       { intent: "edit", eventId: "nope", year: "1950", title: "t", kind: "born" },
-    ]) {
+    ];
+    for (const body of odd) {
       const res = await formPost(owner, timeline(), body);
       expect(res.status, JSON.stringify(body)).toBeLessThan(500);
     }

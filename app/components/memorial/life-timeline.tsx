@@ -32,7 +32,7 @@ export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineE
         <ol className="mt-4 border-l-2 border-indigo-200 pl-5">
           {events.map((e) => (
             <li key={e.id} className="relative pb-6 last:pb-0">
-              <span aria-hidden="true" className="absolute top-1.5 -left-[1.75rem] h-3 w-3 rounded-full border-2 border-white bg-indigo-700" />
+              <span aria-hidden="true" className="absolute top-1.5 -left-[1.7rem] h-3 w-3 rounded-full border-2 border-white bg-indigo-700" />
               <p className="text-sm font-semibold text-indigo-800">
                 <time dateTime={timelineDateTime(e)}>{formatTimelineDate(e)}</time>
                 <span className="font-normal text-slate-700"> · {TIMELINE_KIND_LABELS[e.kind as TimelineKind] ?? e.kind}</span>
