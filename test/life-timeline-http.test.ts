@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
+import { invitationLink } from "./invitations";
 import { formPost } from "./shop";
 
 // The life timeline over real HTTP against the built server (issue 28 item 5): the owner adds, edits and
@@ -108,6 +109,15 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
       const res = await formPost(owner, timeline(), body);
       expect(res.status, JSON.stringify(body)).toBeLessThan(500);
     }
+    for (const [type, body] of [
+      ["application/json", '{"intent":"add","year":1950}'],
+      ["multipart/form-data; boundary=x", "--x\r\nbroken"],
+      ["text/plain", "intent=add"],
+    ]) {
+      const res = await owner.request("POST", timeline(), { body, headers: { "Content-Type": type } });
+      expect(res.status, type).toBeGreaterThanOrEqual(400);
+      expect(res.status, type).toBeLessThan(500);
+    }
     const nul = await add(owner, { year: "1950", title: "a\u0000b" });
     expect(nul.status).toBe(400);
   });
@@ -120,6 +130,19 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toMatch(/^\/login/);
     expect(plain((await owner.get(`/memorials/${memorialId}`)).text)).not.toContain("Not mine");
+  });
+
+  it("lets an editor invited by the owner change the timeline, and the change is in the memorial's history", async () => {
+    const editor = (await registerMember(server.url, { firstName: "Eddie", lastName: "Editor" })).api;
+    const editorEmail = (await editor.get("/api/auth/user")).json.email;
+    const sent = await formPost(owner, `/memorials/${memorialId}/managers`, { intent: "invite", email: editorEmail, role: "editor" });
+    expect(sent.status, sent.text).toBe(303);
+    const accepted = await formPost(editor, await invitationLink(server.dataDir, editorEmail), { answer: "accept" });
+    expect(accepted.status).toBe(303);
+    expect((await add(editor, { kind: "move", year: "1980", title: "Moved to the coast" })).status).toBe(303);
+    const history = plain((await owner.get(`/memorials/${memorialId}/managers`)).text);
+    expect(history).toContain("Edited a memorial as a co-manager");
+    expect(history).toContain("As editor: added the timeline event &quot;Moved to the coast&quot;");
   });
 
   it("keeps a private memorial's timeline from a visitor and another member", async () => {
