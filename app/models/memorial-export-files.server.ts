@@ -1,6 +1,7 @@
 import type { Memorial } from "~/generated/prisma/client";
 import { formatLongDate, toIsoDate } from "~/utils/dates";
 import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
+import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, timelinePrecision, type TimelineKind } from "~/utils/timeline";
 
 // The files of a memorial's copy (issue 27 item 3) other than its photos and videos: the page that opens
 // from the file system (data/index.html with data/style.css: no script, relative links only, laid out like
@@ -43,6 +44,21 @@ export type ExportPortrait = { file: string | null; contentType: string | null; 
 
 export type ExportTribute = { id: string; authorName: string; content: string; createdAt: Date };
 
+/** A life-timeline event (issue 28 item 5); `photoFile` is the path of its photo inside data/, when that photo is in the ZIP. */
+export type ExportTimelineEvent = {
+  id: string;
+  kind: string;
+  year: number;
+  month: number | null;
+  day: number | null;
+  title: string;
+  description: string | null;
+  photoId: string | null;
+  photoFile: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
 export type ExportContent = {
   memorial: ExportMemorial;
   /** The memorial's address on the site when it was exported. */
@@ -50,6 +66,8 @@ export type ExportContent = {
   exportedAt: Date;
   portrait: ExportPortrait;
   media: ExportMediaFile[];
+  /** The life timeline in date order (at most TIMELINE_MAX_EVENTS). */
+  timeline: ExportTimelineEvent[];
   tributeCount: number;
   tributes: () => AsyncIterable<ExportTribute[]>;
 };
@@ -98,7 +116,7 @@ ${m.title && m.title !== fullName(m) ? `<p class="subtitle">${escapeHtml(m.title
 <h2 id="biography-heading">Life story</h2>
 ${bio.length ? bio.map((p) => `<p class="story">${escapeHtml(p.trim())}</p>`).join("\n") : "<p>No biography was added.</p>"}
 </section>
-`;
+${renderTimelineHtml(content.timeline, fullName(m))}`;
   if (photos.length || videos.length) {
     head += `<section aria-labelledby="gallery-heading">
 <h2 id="gallery-heading">Photos and videos</h2>
@@ -153,6 +171,27 @@ ${videos
 `);
 }
 
+/** The life timeline as an ordered list, in date order; nothing when there are no events. */
+function renderTimelineHtml(events: ExportTimelineEvent[], person: string) {
+  if (!events.length) return "";
+  const items = events.map((e) => {
+    const kind = TIMELINE_KIND_LABELS[e.kind as TimelineKind] ?? e.kind;
+    const photo = e.photoFile
+      ? `<a class="moment-photo" href="${escapeHtml(e.photoFile)}"><img src="${escapeHtml(e.photoFile)}" alt="${escapeHtml(`Photo for “${e.title}”, from the life of ${person}`)}" loading="lazy"></a>`
+      : "";
+    return `<li><p class="when"><time datetime="${timelineDateTime(e)}">${escapeHtml(formatTimelineDate(e))}</time> · ${escapeHtml(kind)}</p><h3>${escapeHtml(e.title)}</h3>${
+      e.description ? `<p class="story">${escapeHtml(e.description)}</p>` : ""
+    }${photo}</li>`;
+  });
+  return `<section aria-labelledby="timeline-heading">
+<h2 id="timeline-heading">Life timeline</h2>
+<ol class="timeline">
+${items.join("\n")}
+</ol>
+</section>
+`;
+}
+
 /** data/style.css: the memorial page's look in plain CSS (no web fonts, nothing fetched). */
 export const STYLE_CSS = `*{box-sizing:border-box}
 body{margin:0;background:#f8fafc;color:#1e293b;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -178,6 +217,9 @@ figcaption{font-size:.875rem;color:#334155;margin-top:.25rem;overflow-wrap:anywh
 .tributes{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
 .tributes article{border:1px solid #e2e8f0;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
 .when{font-size:.875rem;color:#475569;margin:.125rem 0 .5rem}
+.timeline{list-style:none;margin:0;padding:0 0 0 1.25rem;border-left:2px solid #c7d2fe}
+.timeline li{padding-bottom:1.5rem;overflow-wrap:anywhere}
+.moment-photo img{display:block;width:10rem;max-width:100%;aspect-ratio:4/3;object-fit:cover;border-radius:.5rem;margin-top:.5rem}
 .foot{max-width:56rem;margin:0 auto;padding:1rem;font-size:.875rem;color:#475569;overflow-wrap:anywhere}
 `;
 
@@ -210,6 +252,17 @@ export async function* renderMemorialJson(content: ExportContent): AsyncGenerato
     },
     portrait: content.portrait,
     media: content.media.map((x) => ({ ...x, createdAt: x.createdAt.toISOString(), missing: x.file === null })),
+    timeline: content.timeline.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      date: timelineDateTime(e),
+      precision: timelinePrecision(e),
+      title: e.title,
+      description: e.description,
+      photo: e.photoId ? { mediaId: e.photoId, file: e.photoFile } : null,
+      createdAt: e.createdAt.toISOString(),
+      updatedAt: e.updatedAt.toISOString(),
+    })),
     tributeCount: content.tributeCount,
   };
   const text = JSON.stringify(head, null, 2);

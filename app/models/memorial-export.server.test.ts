@@ -138,6 +138,13 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
         { memorialId: memorial.id, authorName: "Pending Person", content: "Not yet approved", isApproved: false },
       ],
     });
+    // The life timeline (issue 28 item 5): one event with a photo that is in the ZIP, one known to the year only.
+    await app.db.prisma.memorialTimelineEvent.createMany({
+      data: [
+        { memorialId: memorial.id, kind: "marriage", year: 1955, month: 6, day: 4, title: "Married Arthur <3", photoId: photo!.id },
+        { memorialId: memorial.id, kind: "school", year: 1950, title: "Began teaching", description: "At the village school." },
+      ],
+    });
 
     const requested = await requestMemorialExport(memorial.id, user);
     expect(requested).toMatchObject({ joined: false, export: { status: "queued", progress: 0 } });
@@ -178,6 +185,10 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     expect(html).toContain("Tom Pupil");
     expect(html).toContain("Her garden was a joy &lt;3");
     expect(html).not.toContain("Pending Person");
+    expect(html).toContain('<h2 id="timeline-heading">Life timeline</h2>');
+    expect(html.indexOf('<time datetime="1950">1950</time>')).toBeLessThan(html.indexOf('<time datetime="1955-06-04">June 4, 1955</time>'));
+    expect(html).toContain("<h3>Married Arthur &lt;3</h3>");
+    expect(html).toMatch(/<a class="moment-photo" href="media\/01-photo.jpg"><img src="media\/01-photo.jpg"/);
     // No script, and nothing fetched from anywhere but the folder itself.
     expect(html).not.toMatch(/<script/i);
     expect(html.match(/(?:src|href)="([^"]+)"/g)?.filter((a) => /"(https?:|\/)/.test(a) && !a.includes("/memorials/"))).toEqual([]);
@@ -196,6 +207,16 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     ]);
     expect(json.tributes.map((t: { authorName: string }) => t.authorName)).toEqual(["Tom Pupil", "Sally Neighbour"]);
     expect(Object.keys(json.tributes[0]).sort()).toEqual(["authorName", "content", "createdAt", "id"]);
+    expect(json.timeline).toEqual([
+      expect.objectContaining({ kind: "school", date: "1950", precision: "year", title: "Began teaching", description: "At the village school.", photo: null }),
+      expect.objectContaining({
+        kind: "marriage",
+        date: "1955-06-04",
+        precision: "day",
+        title: "Married Arthur <3",
+        photo: { mediaId: photo!.id, file: "media/01-photo.jpg" },
+      }),
+    ]);
 
     // The owner is emailed a link to the export page.
     const mail = await app.db.prisma.mailOutbox.findFirst({ where: { kind: "memorial-export-ready", to: user.email } });

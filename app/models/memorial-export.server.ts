@@ -11,6 +11,7 @@ import { ZipWriter } from "~/services/zip-stream.server";
 import { EXPORT_LIFETIME_DAYS, EXPORT_MESSAGES, exportBaseName } from "~/utils/memorial-export";
 import { queueMail } from "./mail.server";
 import { isRecordId } from "./memorial.server";
+import { listTimeline, type TimelineEvent } from "./memorial-timeline.server";
 import {
   BAGIT_TXT,
   bagInfo,
@@ -212,6 +213,7 @@ export async function buildExport(job: ClaimedExport): Promise<"ready" | "failed
       where: { id: job.memorialId, userId: job.userId },
       include: { media: { orderBy: [{ order: "asc" }, { createdAt: "asc" }] }, _count: { select: { tributes: { where: { isApproved: true } } } } },
     });
+    const timeline = memorial ? await listTimeline(memorial.id) : [];
     if (!memorial) {
       await failExport(job, EXPORT_MESSAGES.memorialGone);
       return "failed";
@@ -224,6 +226,7 @@ export async function buildExport(job: ClaimedExport): Promise<"ready" | "failed
       exportedAt,
       portraitUrl: memorial.profileImageUrl,
       media: memorial.media,
+      timeline,
       tributeCount: memorial._count.tributes,
     });
     // Deleted while it was being copied: nothing is kept of it.
@@ -248,6 +251,7 @@ type ArchiveInput = {
   exportedAt: Date;
   portraitUrl: string | null;
   media: { id: string; mediaUrl: string; mediaType: string; caption: string | null; order: number; createdAt: Date }[];
+  timeline: TimelineEvent[];
   tributeCount: number;
 };
 
@@ -345,6 +349,11 @@ async function writeArchive(job: ClaimedExport, file: string, base: string, inpu
       exportedAt: input.exportedAt,
       portrait,
       media: mediaFiles,
+      // An event's photo is always one of the gallery's photos: it points at that file in the ZIP, or at none.
+      timeline: input.timeline.map(({ photo: _photo, ...e }) => ({
+        ...e,
+        photoFile: mediaFiles.find((m) => m.id === e.photoId && m.kind === "photo")?.file ?? null,
+      })),
       tributeCount: input.tributeCount,
       tributes: () => approvedTributePages(input.memorial.id),
     };

@@ -6,10 +6,12 @@ import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { ShareButtons } from "~/components/memorial/share-buttons";
+import { LifeTimeline } from "~/components/memorial/life-timeline";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
+import { listTimeline } from "~/models/memorial-timeline.server";
 import {
   canModerate,
   canSeePendingTributes,
@@ -55,7 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending] = await Promise.all([listApprovedTributes(memorial.id, tributesPage), seesPending ? listPendingTributes(memorial.id) : null]);
+  const [approved, pending, timeline] = await Promise.all([
+    listApprovedTributes(memorial.id, tributesPage),
+    seesPending ? listPendingTributes(memorial.id) : null,
+    listTimeline(memorial.id),
+  ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
     status: "ok" as const,
@@ -64,6 +70,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canEdit: canEditContent(lookup.role),
     url: `${origin}/memorials/${memorial.id}`,
     origin,
+    // The life timeline (issue 28 item 5): dated events in date order, each with its photo when it has one.
+    timeline: timeline.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      year: e.year,
+      month: e.month,
+      day: e.day,
+      title: e.title,
+      description: e.description,
+      photo: e.photo && e.photo.mediaType.startsWith("image/") ? { ...imageSources(e.photo.mediaUrl), caption: e.photo.caption } : null,
+    })),
     tributes: {
       approved,
       pending,
@@ -135,7 +152,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, timeline } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -212,6 +229,9 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               <p className="mt-3 text-slate-700">No biography has been added yet.</p>
             )}
           </section>
+          {timeline.length || canEdit ? (
+            <LifeTimeline events={timeline} name={name} editHref={canEdit ? `/memorials/${memorial.id}/timeline` : undefined} />
+          ) : null}
           {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
           <TributeSection
             memorialId={memorial.id}

@@ -89,9 +89,12 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
       <p className="mt-2 text-slate-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
-      <p className="mt-2">
+      <p className="mt-2 flex flex-wrap gap-x-4">
         <Link to={`/memorials/${memorial.id}/managers`} className="link text-sm">
           {can.people ? "People who manage this memorial" : "Who manages this memorial"}
+        </Link>
+        <Link to={`/memorials/${memorial.id}/timeline`} className="link text-sm">
+          Life timeline
         </Link>
       </p>
       <div className="mt-8">

@@ -1,0 +1,66 @@
+import { Link } from "react-router";
+import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, type TimelineKind } from "~/utils/timeline";
+
+export type LifeTimelineEvent = {
+  id: string;
+  kind: string;
+  year: number;
+  month: number | null;
+  day: number | null;
+  title: string;
+  description: string | null;
+  photo: { src: string; srcSet?: string; full: string; caption: string | null } | null;
+};
+
+// The life timeline on the memorial page (issue 28 item 5): an ordered list in date order, one column with
+// a line down the left so it reads on a 390 px phone; each date is a <time> (year, month or day precision).
+// Plain HTML: nothing here needs JavaScript.
+export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineEvent[]; name: string; editHref?: string }) {
+  return (
+    <section aria-labelledby="timeline-heading" className="render-when-near mt-10">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h2 id="timeline-heading" className="font-serif text-2xl font-semibold text-slate-900">
+          Life timeline
+        </h2>
+        {editHref ? (
+          <Link to={editHref} className="link text-sm">
+            {events.length ? "Edit the timeline" : "Add events to the timeline"}
+          </Link>
+        ) : null}
+      </div>
+      {events.length ? (
+        <ol className="mt-4 border-l-2 border-indigo-200 pl-5">
+          {events.map((e) => (
+            <li key={e.id} className="relative pb-6 last:pb-0">
+              <span aria-hidden="true" className="absolute top-1.5 -left-[1.7rem] h-3 w-3 rounded-full border-2 border-white bg-indigo-700" />
+              <p className="text-sm font-semibold text-indigo-800">
+                <time dateTime={timelineDateTime(e)}>{formatTimelineDate(e)}</time>
+                <span className="font-normal text-slate-700"> · {TIMELINE_KIND_LABELS[e.kind as TimelineKind] ?? e.kind}</span>
+              </p>
+              <h3 className="mt-1 font-semibold text-slate-900 wrap-anywhere">{e.title}</h3>
+              {e.description ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{e.description}</p> : null}
+              {e.photo ? (
+                <a href={e.photo.full} className="mt-2 block w-40 max-w-full overflow-hidden rounded-lg bg-slate-100">
+                  <img
+                    src={e.photo.src}
+                    srcSet={e.photo.srcSet}
+                    sizes="160px"
+                    alt={e.photo.caption || `Photo for “${e.title}”, from the life of ${name}`}
+                    width={160}
+                    height={120}
+                    loading="lazy"
+                    decoding="async"
+                    className="aspect-[4/3] h-auto w-full object-cover"
+                  />
+                  <span className="sr-only">(opens the full-size photo)</span>
+                </a>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="mt-3 text-slate-700">No events yet.</p>
+      )}
+    </section>
+  );
+}
