@@ -31,8 +31,11 @@ function expectPrivate(res: ApiResponse, what: string) {
   expect(res.headers.get("vary") ?? "", what).toMatch(/\bCookie\b/i);
 }
 
-/** Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag). */
-const SAME_FOR_EVERYONE = new Set(["/api/news"]);
+/**
+ * Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag; issue 28:
+ * a public memorial's anniversary calendar, which calendars fetch without signing in).
+ */
+const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics"]);
 
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
