@@ -50,7 +50,7 @@ export function escapeText(value: string): string {
   return (
     value
       .replace(/\r\n?/g, "\n")
-      // eslint-disable-next-line no-control-regex -- TEXT allows no control characters but HTAB (§3.3.11 TSAFE-CHAR)
+      // TEXT allows no control characters but HTAB (§3.3.11 TSAFE-CHAR).
       .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
       .replace(/[\\;,]/g, (c) => `\\${c}`)
       .replace(/\n/g, "\\n")
