@@ -71,7 +71,8 @@ describe("a signed-in member's answers are never kept by a shared cache", () => 
   });
 
   it("except what is the same for everyone and says so: the news list (GET /api/news) is the same with a session as without", async () => {
-    for (const path of SAME_FOR_EVERYONE) {
+    for (const pattern of SAME_FOR_EVERYONE) {
+      const path = fillPattern(pattern, { id: memorialId });
       const [signedIn, anonymous] = await Promise.all([member.get(path), client(server.url).get(path)]);
       expect(signedIn.status, path).toBe(200);
       expect(signedIn.headers.get("cache-control"), path).toMatch(/^public/);
