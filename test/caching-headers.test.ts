@@ -31,8 +31,11 @@ function expectPrivate(res: ApiResponse, what: string) {
   expect(res.headers.get("vary") ?? "", what).toMatch(/\bCookie\b/i);
 }
 
-/** Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag). */
-const SAME_FOR_EVERYONE = new Set(["/api/news"]);
+/**
+ * Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag; issue 28:
+ * a public memorial's anniversary calendar, which calendars fetch without signing in).
+ */
+const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics"]);
 
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
@@ -68,7 +71,8 @@ describe("a signed-in member's answers are never kept by a shared cache", () => 
   });
 
   it("except what is the same for everyone and says so: the news list (GET /api/news) is the same with a session as without", async () => {
-    for (const path of SAME_FOR_EVERYONE) {
+    for (const pattern of SAME_FOR_EVERYONE) {
+      const path = fillPattern(pattern, { id: memorialId });
       const [signedIn, anonymous] = await Promise.all([member.get(path), client(server.url).get(path)]);
       expect(signedIn.status, path).toBe(200);
       expect(signedIn.headers.get("cache-control"), path).toMatch(/^public/);

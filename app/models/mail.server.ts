@@ -611,6 +611,19 @@ export function invitationTokenFor(invitationId: string) {
   return sign("memorial-invitation", invitationId);
 }
 
+/**
+ * The key in a memorial's private calendar link (issue 28 item 2, decision 022): made from the memorial's id,
+ * so it is never stored, and it is the same link every time the family looks. Anyone holding it sees the dates.
+ */
+export function calendarKeyFor(memorialId: string) {
+  return sign("memorial-calendar", memorialId);
+}
+
+/** Whether a private calendar link's key is one we made for this memorial (with any current secret). */
+export function isValidCalendarKey(memorialId: string, key: string) {
+  return !!memorialId && !!key && matchesAnySecret("memorial-calendar", memorialId, key);
+}
+
 export function unsubscribeUrlFor(userId: string, topic: NotificationKey, site = publicUrl()) {
   return `${site}/unsubscribe?${new URLSearchParams({ user: userId, topic, sig: sign("unsubscribe", `${userId}:${topic}`) })}`;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  calendarFeedAccess,
+  calendarLinksShown,
   canChangeVisibility,
   canDeleteOrExport,
   canEditContent,
@@ -82,4 +84,25 @@ describe("co-manager roles", () => {
       expect([canEditContent(role), canModerateAs(role), canChangeVisibility(role), canManagePeople(role), canDeleteOrExport(role)]).toEqual(want);
     });
   }
+});
+
+describe("anniversary calendars (issue 28 item 2, decision 022)", () => {
+  const published = (visibility: string) => ({ isPublished: true, visibility });
+
+  it("gives a published public memorial's feed to anyone, a friends-only or private one's only with the key, a draft's to nobody", () => {
+    expect(calendarFeedAccess(published("public"), false)).toBe("public");
+    expect(calendarFeedAccess(published("friends"), false)).toBeNull();
+    expect(calendarFeedAccess(published("private"), false)).toBeNull();
+    expect(calendarFeedAccess(published("friends"), true)).toBe("private-link");
+    expect(calendarFeedAccess(published("private"), true)).toBe("private-link");
+    expect(calendarFeedAccess({ isPublished: false, visibility: "public" }, true)).toBeNull();
+  });
+
+  it("shows the private link to the owner and co-managers only, the public links to everyone", () => {
+    for (const role of ["owner", "manager", "editor"] as const) expect(calendarLinksShown(published("private"), role)).toBe("private-link");
+    expect(calendarLinksShown(published("private"), "none")).toBeNull();
+    expect(calendarLinksShown(published("friends"), "none")).toBeNull();
+    expect(calendarLinksShown(published("public"), "none")).toBe("public");
+    expect(calendarLinksShown({ isPublished: false, visibility: "private" }, "owner")).toBeNull();
+  });
 });

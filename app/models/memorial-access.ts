@@ -85,3 +85,23 @@ export function canManagePeople(role: MemorialRole) {
 export function canDeleteOrExport(role: MemorialRole) {
   return role === "owner";
 }
+
+// Anniversaries in the calendar (issue 28 item 2, docs/decisions/022-anniversary-calendar.md). A calendar
+// that subscribes to a feed signs no one in, so the feed is judged by its link alone: a published public
+// memorial's feed is anyone's, as its page is; a published friends-only or private memorial's only through
+// its private link, which the owner and co-managers see and choose to share; a draft's nobody's.
+export type CalendarAccess = "public" | "private-link";
+
+/** Who may read a memorial's calendar: by its public address, by its private link, or nobody (null). */
+export function calendarFeedAccess(memorial: Omit<AccessSubject, "userId">, hasValidKey: boolean): CalendarAccess | null {
+  if (!memorial.isPublished) return null;
+  if (memorial.visibility === "public") return "public";
+  return hasValidKey ? "private-link" : null;
+}
+
+/** Which calendar links the memorial page shows this viewer: the public ones, the private link, or none. */
+export function calendarLinksShown(memorial: Omit<AccessSubject, "userId">, role: MemorialRole): CalendarAccess | null {
+  if (!memorial.isPublished) return null;
+  if (memorial.visibility === "public") return "public";
+  return role === "none" ? null : "private-link";
+}

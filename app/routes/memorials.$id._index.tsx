@@ -5,10 +5,12 @@ import { canEditContent } from "~/models/memorial-access";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
+import { RememberTheDates } from "~/components/memorial/remember-dates";
 import { ShareButtons } from "~/components/memorial/share-buttons";
 import { LifeTimeline } from "~/components/memorial/life-timeline";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
+import { calendarLinksFor } from "~/models/anniversary-calendar.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
@@ -68,6 +70,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     isOwner,
     // Owner, manager or editor (issue 27 item 4): the Edit button.
     canEdit: canEditContent(lookup.role),
+    // "Remember the dates" (issue 28 item 2): the same public links for every visitor, so the anonymous page
+    // cache may keep them; a private link only for the owner and co-managers, who are never served a kept copy.
+    calendar: calendarLinksFor(memorial, lookup.role),
     url: `${origin}/memorials/${memorial.id}`,
     origin,
     // The life timeline (issue 28 item 5): dated events in date order, each with its photo when it has one.
@@ -152,7 +157,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes, timeline } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -254,6 +259,14 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               <Stat label="Created" value={formatLongDate(memorial.createdAt)} />
             </dl>
           </section>
+          {calendar ? (
+            <RememberTheDates
+              links={calendar}
+              firstName={memorial.firstName}
+              fullName={name}
+              dates={{ birthday: !!memorial.dateOfBirth, passing: !!memorial.dateOfPassing }}
+            />
+          ) : null}
           <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
             <h2 id="share-heading" className="font-semibold text-slate-900">
               Share this memorial
