@@ -8,6 +8,8 @@ import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { ShareButtons } from "~/components/memorial/share-buttons";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
+import { FollowBox } from "~/components/memorial/follow";
+import { followOf } from "~/models/follow.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
 import {
@@ -55,7 +57,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending] = await Promise.all([listApprovedTributes(memorial.id, tributesPage), seesPending ? listPendingTributes(memorial.id) : null]);
+  const [approved, pending, follow] = await Promise.all([
+    listApprovedTributes(memorial.id, tributesPage),
+    seesPending ? listPendingTributes(memorial.id) : null,
+    viewer ? followOf(memorial.id, viewer.id) : null,
+  ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
     status: "ok" as const,
@@ -64,6 +70,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     canEdit: canEditContent(lookup.role),
     url: `${origin}/memorials/${memorial.id}`,
     origin,
+    // Issue 28 item 1: a member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
+    follow: viewer ? { following: !!follow, reminders: follow?.anniversaryReminders ?? false, showName: follow?.showName ?? false } : null,
     tributes: {
       approved,
       pending,
@@ -135,7 +143,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, follow } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -234,6 +242,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               <Stat label="Created" value={formatLongDate(memorial.createdAt)} />
             </dl>
           </section>
+          <FollowBox memorialId={memorial.id} name={name} state={follow} />
           <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
             <h2 id="share-heading" className="font-semibold text-slate-900">
               Share this memorial
