@@ -46,7 +46,13 @@ describe.each(serverDatabases())("following a memorial over HTTP on %s", (databa
             data: { memorialId: m.id, authorName: "Ivy", content: "He planted the oak by the school.", isApproved: true, approvedAt: new Date() },
           });
           await db.prisma.mailOutbox.create({
-            data: { to: DIGEST_FOLLOWER, kind: "follow-digest", data: { followId: follow.id }, groupKey: `follow-digest:${follow.id}`, nextAttemptAt: new Date() },
+            data: {
+              to: DIGEST_FOLLOWER,
+              kind: "follow-digest",
+              data: { followId: follow.id },
+              groupKey: `follow-digest:${follow.id}`,
+              nextAttemptAt: new Date(),
+            },
           });
         },
       },

@@ -9,7 +9,10 @@ export const followConfirmSubject = ({ name }: Pick<FollowConfirmProps, "name">)
 
 export function FollowConfirmEmail({ name, confirmUrl, expiresOn }: FollowConfirmProps) {
   return (
-    <EmailLayout preview={`One step left to follow the memorial of ${name}`} why="We send this once, because this address was typed into the memorial's Follow form.">
+    <EmailLayout
+      preview={`One step left to follow the memorial of ${name}`}
+      why="We send this once, because this address was typed into the memorial's Follow form."
+    >
       <Text style={text}>Hello,</Text>
       <Text style={text}>
         Someone, we hope you, asked to follow the memorial of {name} on Everlight with this address. Followers get an email, at most once a day, when new

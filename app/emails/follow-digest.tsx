@@ -18,7 +18,10 @@ export type FollowDigestProps = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function digestSummary({ tributeCount, photoCount }: Pick<FollowDigestProps, "tributeCount" | "photoCount">) {
-  const parts = [tributeCount ? plural(tributeCount, "new tribute", "new tributes") : null, photoCount ? plural(photoCount, "new photo or video", "new photos and videos") : null];
+  const parts = [
+    tributeCount ? plural(tributeCount, "new tribute", "new tributes") : null,
+    photoCount ? plural(photoCount, "new photo or video", "new photos and videos") : null,
+  ];
   return parts.filter(Boolean).join(" and ");
 }
 
@@ -34,7 +37,9 @@ export function FollowDigestEmail({ firstName, memorialName, tributes, tributeCo
       why={`You are receiving this because you follow the memorial of ${memorialName}. Members can see what they follow in Account → Following.`}
     >
       <Text style={text}>{firstName ? `Dear ${firstName},` : "Hello,"}</Text>
-      <Text style={text}>Since we last wrote, the memorial of {memorialName} has {digestSummary({ tributeCount, photoCount })}.</Text>
+      <Text style={text}>
+        Since we last wrote, the memorial of {memorialName} has {digestSummary({ tributeCount, photoCount })}.
+      </Text>
       {tributes.map((t, i) => (
         <Text key={i} style={{ ...text, borderLeft: "3px solid #c7d2fe", paddingLeft: "12px" }}>
           “{t.excerpt}” — {t.authorName}

@@ -69,10 +69,23 @@ export async function followAsVisitor(memorialId: string, input: VisitorFollowIn
   return prisma().$transaction(async (tx) => {
     const id = randomUUID();
     await tx.memorialFollow.createMany({
-      data: [{ id, memorialId, email: input.email, anniversaryReminders: input.reminders, tokenHash: hashResetToken(followConfirmTokenFor(id)), createdAt: now, expiresAt }],
+      data: [
+        {
+          id,
+          memorialId,
+          email: input.email,
+          anniversaryReminders: input.reminders,
+          tokenHash: hashResetToken(followConfirmTokenFor(id)),
+          createdAt: now,
+          expiresAt,
+        },
+      ],
       skipDuplicates: true,
     });
-    const row = await tx.memorialFollow.findUniqueOrThrow({ where: { memorialId_email: { memorialId, email: input.email } }, select: { id: true, confirmedAt: true } });
+    const row = await tx.memorialFollow.findUniqueOrThrow({
+      where: { memorialId_email: { memorialId, email: input.email } },
+      select: { id: true, confirmedAt: true },
+    });
     if (row.confirmedAt) return { ok: true, followId: null } as const;
     if (row.id !== id) await tx.memorialFollow.update({ where: { id: row.id }, data: { expiresAt, anniversaryReminders: input.reminders } });
     await queueMail(tx, { to: input.email, kind: "follow-confirm", data: { followId: row.id } });
@@ -249,7 +262,8 @@ async function mayStillSee(
 ): Promise<boolean> {
   if (!user) return decideAccess(memorial, null, false).allowed;
   const viewer = { id: user.id, isAdmin: user.isAdmin };
-  const isFriend = memorial.isPublished && memorial.visibility === "friends" && user.id !== memorial.userId ? await areFriends(memorial.userId, user.id) : false;
+  const isFriend =
+    memorial.isPublished && memorial.visibility === "friends" && user.id !== memorial.userId ? await areFriends(memorial.userId, user.id) : false;
   const co = await prisma().memorialManager.findUnique({ where: { memorialId_userId: { memorialId: memorial.id, userId: user.id } }, select: { role: true } });
   return decideAccess(memorial, viewer, isFriend, isCoManagerRole(co?.role) ? co.role : null).allowed;
 }

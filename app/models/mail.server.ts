@@ -50,7 +50,13 @@ export async function queueMail(db: Db, mail: QueuedMail) {
 export async function queueMails(db: Db, mails: QueuedMail[]) {
   if (!mails.length) return;
   await db.mailOutbox.createMany({
-    data: mails.map((mail) => ({ to: mail.to, kind: mail.kind, data: mail.data, groupKey: mail.groupKey ?? null, nextAttemptAt: mail.notBefore ?? new Date() })),
+    data: mails.map((mail) => ({
+      to: mail.to,
+      kind: mail.kind,
+      data: mail.data,
+      groupKey: mail.groupKey ?? null,
+      nextAttemptAt: mail.notBefore ?? new Date(),
+    })),
     skipDuplicates: true,
   });
 }

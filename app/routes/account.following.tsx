@@ -18,7 +18,10 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const done = await unfollowById(String(form.get("followId") ?? ""), user.id);
-  return redirectWithToast("/account/following", done ? { type: "success", title: FOLLOW_MESSAGES.unfollowed } : { type: "error", title: "Already unfollowed" });
+  return redirectWithToast(
+    "/account/following",
+    done ? { type: "success", title: FOLLOW_MESSAGES.unfollowed } : { type: "error", title: "Already unfollowed" },
+  );
 }
 
 export default function FollowingTab({ loaderData }: Route.ComponentProps) {

@@ -15,7 +15,8 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ params }: Route.ActionArgs) {
   const before = await findFollowConfirmation(params.token);
-  if (before.state === "confirmed" && before.follow) return { state: "confirmed" as const, name: before.follow.memorialName, memorialId: before.follow.memorialId };
+  if (before.state === "confirmed" && before.follow)
+    return { state: "confirmed" as const, name: before.follow.memorialName, memorialId: before.follow.memorialId };
   const done = await confirmFollow(params.token);
   if (done.state !== "confirmed" || !done.follow) return data({ state: "invalid" as const, name: null, memorialId: null }, { status: 404 });
   return { state: "done" as const, name: done.follow.memorialName, memorialId: done.follow.memorialId };
