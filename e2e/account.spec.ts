@@ -24,6 +24,7 @@ test("the tabs are links, with the current one marked", async ({ page, member })
     ["Security", "/account/security"],
     ["Privacy", "/account/privacy"],
     ["Notifications", "/account/notifications"],
+    ["Following", "/account/following"],
     ["Account", "/account/manage"],
   ]) {
     await expect(tabs.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);

@@ -192,6 +192,7 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     "/account/security",
     "/account/privacy",
     "/account/notifications",
+    "/account/following",
     "/account/manage",
     "/products",
     "/basket",

@@ -25,6 +25,8 @@ import { CoManagerRemovedEmail, coManagerRemovedSubject, type CoManagerRemovedPr
 import { SuccessorNamedEmail, successorNamedSubject, type SuccessorNamedProps } from "./successor-named";
 import { InactivityReminderEmail, inactivityReminderSubject, type InactivityReminderProps } from "./inactivity-reminder";
 import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHandedOverProps } from "./memorial-handed-over";
+import { FollowConfirmEmail, followConfirmSubject, type FollowConfirmProps } from "./follow-confirm";
+import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -58,6 +60,8 @@ export type EmailPropsByKind = {
   "successor-named": SuccessorNamedProps;
   "inactivity-reminder": InactivityReminderProps;
   "memorial-handed-over": MemorialHandedOverProps;
+  "follow-confirm": FollowConfirmProps;
+  "follow-digest": FollowDigestProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -90,6 +94,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "successor-named": { subject: successorNamedSubject, template: SuccessorNamedEmail },
   "inactivity-reminder": { subject: inactivityReminderSubject, template: InactivityReminderEmail },
   "memorial-handed-over": { subject: memorialHandedOverSubject, template: MemorialHandedOverEmail },
+  "follow-confirm": { subject: followConfirmSubject, template: FollowConfirmEmail },
+  "follow-digest": { subject: followDigestSubject, template: FollowDigestEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -1,3 +1,4 @@
+import { deleteExpiredFollows } from "./follow.server";
 import { purgeDeleted } from "./memorial-deletion.server";
 import { deleteExpiredExports } from "./memorial-export.server";
 import { deleteStaleRateLimits } from "./rate-limit.server";
@@ -21,7 +22,9 @@ export async function keepHouse(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   await deleteStaleRateLimits(now);
   const exports = await deleteExpiredExports(now);
+  // Visitors' follows never confirmed within their link's days (issue 28 item 1).
+  const follows = await deleteExpiredFollows(now);
   const purged = await purgeDeleted(now);
   const succession = await handOverForAbsentOwners(now);
-  return { sessions, exports, ...purged, ...succession };
+  return { sessions, exports, follows, ...purged, ...succession };
 }

@@ -11,6 +11,7 @@ import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
+import { digestFacts, followConfirmFacts } from "./follow.server";
 import { exportReadyFacts } from "./memorial-export.server";
 import { invitationMailFacts } from "./memorial-managers.server";
 import { reminderFacts } from "./succession.server";
@@ -41,6 +42,21 @@ export async function queueMail(db: Db, mail: QueuedMail) {
   await db.mailOutbox.createMany({
     data: [{ to: mail.to, kind: mail.kind, data: mail.data, groupKey: mail.groupKey ?? null, nextAttemptAt: mail.notBefore ?? new Date() }],
     // A message of the same group already waiting: this one is folded into it (it lists what is waiting when sent).
+    skipDuplicates: true,
+  });
+}
+
+/** Writes several messages at once (a memorial's followers' digests), each folded into its group's waiting one. */
+export async function queueMails(db: Db, mails: QueuedMail[]) {
+  if (!mails.length) return;
+  await db.mailOutbox.createMany({
+    data: mails.map((mail) => ({
+      to: mail.to,
+      kind: mail.kind,
+      data: mail.data,
+      groupKey: mail.groupKey ?? null,
+      nextAttemptAt: mail.notBefore ?? new Date(),
+    })),
     skipDuplicates: true,
   });
 }
@@ -220,6 +236,10 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       };
       return { to: row.to, kind: "inactivity-reminder", props };
     }
+    case "follow-confirm":
+      return composeFollowConfirm(row, site);
+    case "follow-digest":
+      return composeFollowDigest(row, site);
     case "memorial-handed-over": {
       const memorialUrl = `${site}/memorials/${data.memorialId}`;
       const common = { firstName: String(data.firstName), name: String(data.name), memorialUrl };
@@ -254,6 +274,45 @@ async function composeInvitation(row: OutboxRow, site: string): Promise<Composed
       invitationUrl: `${site}/invitations/${encodeURIComponent(facts.token)}`,
       expiresOn: formatLongDate(facts.expiresAt.toISOString()),
     },
+  };
+}
+
+/** A visitor's link to confirm following a memorial (issue 28 item 1): skipped once used or expired. */
+async function composeFollowConfirm(row: OutboxRow, site: string): Promise<ComposedMail<"follow-confirm"> | { skip: string }> {
+  const facts = await followConfirmFacts(String(row.data.followId));
+  if (!facts) return { skip: "the follow was confirmed, or its link expired" };
+  return {
+    to: facts.email,
+    kind: "follow-confirm",
+    props: {
+      name: facts.memorialName,
+      confirmUrl: `${site}/follow/${encodeURIComponent(facts.token)}`,
+      expiresOn: formatLongDate(facts.expiresAt.toISOString()),
+    },
+  };
+}
+
+/** A follower's digest of what is new on a memorial (issue 28 item 1), written now from what is new since the last. */
+async function composeFollowDigest(row: OutboxRow, site: string): Promise<ComposedMail<"follow-digest"> | { skip: string }> {
+  const followId = String(row.data.followId);
+  const facts = await digestFacts(followId);
+  if ("skip" in facts) return facts;
+  const unsubscribeUrl = followUnsubscribeUrlFor(followId, site);
+  const memorialUrl = `${site}/memorials/${facts.memorialId}`;
+  return {
+    to: facts.to,
+    kind: "follow-digest",
+    props: {
+      firstName: facts.firstName,
+      memorialName: facts.memorialName,
+      tributes: facts.tributes,
+      tributeCount: facts.tributeCount,
+      photoCount: facts.photoCount,
+      memorialUrl,
+      tributeUrl: `${memorialUrl}#tributes`,
+      unsubscribeUrl,
+    },
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
 }
 
@@ -622,6 +681,21 @@ export function calendarKeyFor(memorialId: string) {
 /** Whether a private calendar link's key is one we made for this memorial (with any current secret). */
 export function isValidCalendarKey(memorialId: string, key: string) {
   return !!memorialId && !!key && matchesAnySecret("memorial-calendar", memorialId, key);
+}
+
+/** The token in a visitor's link to confirm following a memorial (issue 28 item 1): made from the follow's id. */
+export function followConfirmTokenFor(followId: string) {
+  return sign("follow-confirm", followId);
+}
+
+/** The one-click unsubscribe link of a follower's emails: signed for one follow (a visitor has no account). */
+export function followUnsubscribeUrlFor(followId: string, site = publicUrl()) {
+  return `${site}/unsubscribe?${new URLSearchParams({ follow: followId, sig: sign("unsubscribe", `follow:${followId}`) })}`;
+}
+
+/** Whether a follower's unsubscribe link is one we made. */
+export function isValidFollowUnsubscribe(followId: string, signature: string) {
+  return !!followId && !!signature && matchesAnySecret("unsubscribe", `follow:${followId}`, signature);
 }
 
 export function unsubscribeUrlFor(userId: string, topic: NotificationKey, site = publicUrl()) {

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
+import { queueFollowDigests } from "./follow.server";
 import { editableWhere } from "./memorial.server";
 import { detectImageType, type ImageType } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
@@ -155,15 +156,20 @@ export async function addMemorialMedia(
   if (memorial._count.media >= MEDIA_LIMITS.filesPerMemorial) throw new MediaRejectedError(MEDIA_MESSAGES.tooMany, 400);
   const stored = await storeMemorialFile(memorialId, bytes);
   try {
-    // The memorial's version (updatedAt) moves with its gallery in the database (a trigger).
-    return await prisma().memorialMedia.create({
-      data: {
-        memorialId,
-        mediaUrl: stored.mediaUrl,
-        mediaType: stored.mediaType,
-        caption: options.caption ?? null,
-        order: options.order ?? memorial._count.media,
-      },
+    // The memorial's version (updatedAt) moves with its gallery in the database (a trigger); its
+    // followers hear of the photo in their next digest (issue 28 item 1).
+    return await prisma().$transaction(async (tx) => {
+      const created = await tx.memorialMedia.create({
+        data: {
+          memorialId,
+          mediaUrl: stored.mediaUrl,
+          mediaType: stored.mediaType,
+          caption: options.caption ?? null,
+          order: options.order ?? memorial._count.media,
+        },
+      });
+      await queueFollowDigests(tx, memorialId);
+      return created;
     });
   } catch (error) {
     await deleteStoredMedia([stored.mediaUrl]);

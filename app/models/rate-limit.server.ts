@@ -48,6 +48,9 @@ export const RATE_LIMITS = {
   contactPerUser: { name: "contact-user", limit: 10, windowMs: 60 * 60_000 },
   /** Each message sends the address typed an acknowledgement: the form must not become a way to mail-bomb someone. */
   contactPerEmail: { name: "contact-email", limit: 3, windowMs: 60 * 60_000 },
+  /** Following a memorial by email (issue 28 item 1): each request emails the address typed a confirmation link. */
+  followPerIp: { name: "follow-ip", limit: 10, windowMs: 60 * 60_000 },
+  followPerEmail: { name: "follow-email", limit: 3, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

@@ -2,6 +2,7 @@ import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
+import { queueFollowDigests } from "./follow.server";
 import { queueTributeNotification } from "./mail.server";
 import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
@@ -146,7 +147,14 @@ export async function moderateTribute(intent: ModerationIntent, tributeId: strin
   // error. The memorial's version moves with its approved tributes in the database (a trigger).
   const where = { id: tributeId };
   const { count } =
-    intent === "approve" ? await prisma().tribute.updateMany({ where, data: { isApproved: true } }) : await prisma().tribute.deleteMany({ where });
+    intent === "approve"
+      ? await prisma().$transaction(async (tx) => {
+          // Approved now, the first time only: followers hear of it in their next digest (issue 28 item 1).
+          const approved = await tx.tribute.updateMany({ where: { ...where, isApproved: false }, data: { isApproved: true, approvedAt: new Date() } });
+          if (approved.count) await queueFollowDigests(tx, found.tribute.memorial.id);
+          return approved.count ? approved : { count: await tx.tribute.count({ where }) };
+        })
+      : await prisma().tribute.deleteMany({ where });
   if (!count) return "not-found";
   if (actor.isAdmin) {
     await recordAudit(prisma(), actor, {

@@ -11,6 +11,8 @@ import { LifeTimeline } from "~/components/memorial/life-timeline";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
 import { calendarLinksFor } from "~/models/anniversary-calendar.server";
+import { FollowBox } from "~/components/memorial/follow";
+import { followOf } from "~/models/follow.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
@@ -59,10 +61,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending, timeline] = await Promise.all([
+  const [approved, pending, timeline, follow] = await Promise.all([
     listApprovedTributes(memorial.id, tributesPage),
     seesPending ? listPendingTributes(memorial.id) : null,
     listTimeline(memorial.id),
+    viewer ? followOf(memorial.id, viewer.id) : null,
   ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
@@ -86,6 +89,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: e.description,
       photo: e.photo && e.photo.mediaType.startsWith("image/") ? { ...imageSources(e.photo.mediaUrl), caption: e.photo.caption } : null,
     })),
+    // Issue 28 item 1: a member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
+    follow: viewer ? { following: !!follow, reminders: follow?.anniversaryReminders ?? false, showName: follow?.showName ?? false } : null,
     tributes: {
       approved,
       pending,
@@ -157,7 +162,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar, follow } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -267,6 +272,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               dates={{ birthday: !!memorial.dateOfBirth, passing: !!memorial.dateOfPassing }}
             />
           ) : null}
+          <FollowBox memorialId={memorial.id} name={name} state={follow} />
           <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
             <h2 id="share-heading" className="font-semibold text-slate-900">
               Share this memorial

@@ -3,6 +3,7 @@ import type { Route } from "./+types/memorials.$id.managers";
 import { ErrorList, Field } from "~/components/forms";
 import { listMemorialAudit } from "~/models/audit.server";
 import { canDeleteOrExport, canManagePeople, isCoManagerRole } from "~/models/memorial-access";
+import { followerSummary } from "~/models/follow.server";
 import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManager, revokeInvitation } from "~/models/memorial-managers.server";
 import { memorialRole } from "~/models/memorial.server";
 import { clearSuccessor, handOverPeriodOf, nameSuccessor } from "~/models/succession.server";
@@ -44,6 +45,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     coManagers: people.coManagers.map((m) => ({ ...m, since: formatLongDate(m.since) })),
     pending: manages ? people.pending.map((p) => ({ ...p, expiresOn: formatLongDate(p.expiresAt) })) : [],
     history: manages ? await listMemorialAudit(params.id) : [],
+    // Issue 28 item 1: how many follow; names only of members who agreed to show theirs.
+    followers: await followerSummary(params.id),
   };
 }
 
@@ -105,7 +108,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function MemorialManagers({ loaderData, actionData }: Route.ComponentProps) {
-  const { memorialId, me, manages, owns, handOverAfter, owner, coManagers, pending, history } = loaderData;
+  const { memorialId, me, manages, owns, handOverAfter, owner, coManagers, pending, history, followers } = loaderData;
   const successor = coManagers.find((m) => m.isSuccessor);
   const failure = actionData?.invite;
   return (
@@ -119,6 +122,22 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
           Edit memorial
         </Link>
       </p>
+
+      <section aria-labelledby="followers-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
+        <h2 id="followers-heading" className="font-semibold text-slate-900">
+          Followers
+        </h2>
+        <p className="mt-1 text-slate-800" data-testid="follower-count">
+          {followers.count === 0
+            ? "Nobody follows this memorial yet."
+            : `${followers.count} ${followers.count === 1 ? "person follows" : "people follow"} this memorial and ${followers.count === 1 ? "hears" : "hear"} of new tributes and photos.`}
+        </p>
+        {followers.names.length ? (
+          <p className="mt-1 text-sm text-slate-700 wrap-anywhere">Among them, who agreed to show their name: {followers.names.join(", ")}.</p>
+        ) : followers.count ? (
+          <p className="mt-1 text-sm text-slate-700">Followers are not named unless they agree to it.</p>
+        ) : null}
+      </section>
 
       <ul className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
         <li className="p-4">

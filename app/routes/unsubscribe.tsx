@@ -1,6 +1,7 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/unsubscribe";
-import { isValidUnsubscribe } from "~/models/mail.server";
+import { unfollowByLink } from "~/models/follow.server";
+import { isValidFollowUnsubscribe, isValidUnsubscribe } from "~/models/mail.server";
 import { turnOffNotification } from "~/models/user.server";
 import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/account";
 
@@ -9,33 +10,41 @@ import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/ac
 // not unsubscribe anyone, so nothing changes on GET); the button, or a mail program's own one-click
 // Unsubscribe (RFC 8058: a POST of "List-Unsubscribe=One-Click" to the same address), turns it off.
 
-function linkFrom(request: Request) {
+// A follower's emails (issue 28 item 1) carry the same kind of link, signed for one follow instead of one
+// member and topic (?follow=…&sig=…): a visitor who follows has no account. Using it ends the follow.
+
+type Link = { kind: "topic"; user: string; topic: NotificationKey; label: string } | { kind: "follow"; follow: string; label: string };
+
+function linkFrom(request: Request): Link | null {
   const params = new URL(request.url).searchParams;
+  const follow = params.get("follow");
+  if (follow !== null) return isValidFollowUnsubscribe(follow, params.get("sig") ?? "") ? { kind: "follow", follow, label: "A memorial you follow" } : null;
   const user = params.get("user") ?? "";
   const topic = params.get("topic") ?? "";
   const sig = params.get("sig") ?? "";
   const entry = NOTIFICATION_TOPICS.find((t) => t.key === topic);
   if (!entry || !isValidUnsubscribe(user, topic, sig)) return null;
-  return { user, topic: entry.key as NotificationKey, label: entry.label };
+  return { kind: "topic", user, topic: entry.key as NotificationKey, label: entry.label };
 }
 
 const BROKEN = "This unsubscribe link does not work: it may have been cut short. You can turn emails off in Account → Notifications.";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const link = linkFrom(request);
-  if (!link) return data({ state: "broken" as const, label: null }, { status: 400 });
-  return { state: "ask" as const, label: link.label };
+  if (!link) return data({ state: "broken" as const, label: null, follow: false }, { status: 400 });
+  return { state: "ask" as const, label: link.label, follow: link.kind === "follow" };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const link = linkFrom(request);
-  if (!link) return data({ state: "broken" as const, label: null }, { status: 400 });
-  await turnOffNotification(link.user, link.topic);
-  return { state: "done" as const, label: link.label };
+  if (!link) return data({ state: "broken" as const, label: null, follow: false }, { status: 400 });
+  if (link.kind === "follow") await unfollowByLink(link.follow);
+  else await turnOffNotification(link.user, link.topic);
+  return { state: "done" as const, label: link.label, follow: link.kind === "follow" };
 }
 
 export default function UnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { state, label } = actionData ?? loaderData;
+  const { state, label, follow } = actionData ?? loaderData;
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
       <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -48,13 +57,19 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
           <>
             <h1 className="text-2xl font-bold text-slate-900">You are unsubscribed</h1>
             <p role="status" className="text-slate-800">
-              We will not email you about “{label?.toLowerCase()}” any more. You can turn it back on in Account → Notifications.
+              {follow
+                ? "You no longer follow this memorial: we will not email you about it any more. You can follow it again from its page."
+                : `We will not email you about “${label?.toLowerCase()}” any more. You can turn it back on in Account → Notifications.`}
             </p>
           </>
         ) : (
           <>
             <h1 className="text-2xl font-bold text-slate-900">Unsubscribe?</h1>
-            <p className="text-slate-800">Stop the emails about “{label?.toLowerCase()}”. Emails about your account itself (a changed password) still come.</p>
+            <p className="text-slate-800">
+              {follow
+                ? "Stop following this memorial, and the emails about what is new on it."
+                : `Stop the emails about “${label?.toLowerCase()}”. Emails about your account itself (a changed password) still come.`}
+            </p>
             <Form method="post">
               <button type="submit" className="btn-primary w-full">
                 Unsubscribe

@@ -1,0 +1,62 @@
+import { Form } from "react-router";
+import { FOLLOW_MESSAGES } from "~/utils/follow";
+
+// The memorial page's Follow box (issue 28 item 1): plain forms that work without JavaScript, posted to
+// /memorials/:id/follow. A member follows with one click (two tick boxes, both off unless ticked); a
+// visitor types an email address and gets a confirmation link. No zod here: the memorial page ships none.
+
+export type FollowState = { following: boolean; reminders: boolean; showName: boolean } | null;
+
+export function FollowBox({ memorialId, name, state }: { memorialId: string; name: string; state: FollowState }) {
+  const action = `/memorials/${memorialId}/follow`;
+  return (
+    <section aria-labelledby="follow-heading" className="rounded-lg border border-slate-200 p-4">
+      <h2 id="follow-heading" className="font-semibold text-slate-900">
+        {state?.following ? FOLLOW_MESSAGES.following : `Follow the memorial of ${name}`}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">{FOLLOW_MESSAGES.hint}</p>
+      {state?.following ? (
+        <Form method="post" action={action} className="mt-3">
+          <p className="text-sm text-slate-800">You follow this memorial{state.reminders ? ", with anniversary reminders" : ""}.</p>
+          <button type="submit" name="intent" value="unfollow" className="btn-secondary mt-2">
+            {FOLLOW_MESSAGES.unfollow}
+          </button>
+        </Form>
+      ) : (
+        <Form method="post" action={action} className="mt-3 space-y-3">
+          {state ? null : (
+            <div>
+              <label htmlFor="follow-email" className="block text-sm font-medium text-slate-800">
+                {FOLLOW_MESSAGES.emailLabel}
+              </label>
+              <input
+                id="follow-email"
+                name="email"
+                type="email"
+                required
+                autoComplete="email"
+                className="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900 shadow-sm"
+              />
+            </div>
+          )}
+          <Tick name="reminders" id="follow-reminders" label={FOLLOW_MESSAGES.remindersLabel} />
+          {state ? <Tick name="showName" id="follow-show-name" label={FOLLOW_MESSAGES.showNameLabel} /> : null}
+          <button type="submit" name="intent" value="follow" className="btn-primary w-full">
+            {FOLLOW_MESSAGES.follow}
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+export function Tick({ name, id, label, defaultChecked }: { name: string; id: string; label: string; defaultChecked?: boolean }) {
+  return (
+    <div className="flex items-start gap-2">
+      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="mt-1 h-4 w-4 shrink-0 accent-indigo-700" />
+      <label htmlFor={id} className="text-sm text-slate-900">
+        {label}
+      </label>
+    </div>
+  );
+}
