@@ -8,9 +8,20 @@ import { databaseKinds } from "../test/databases";
 
 /**
  * Tables that point at a memorial but whose rows are not on its public page. A new table that points at
- * memorials must be added here, or be given a version trigger like memorial_media and tributes.
+ * memorials must be added here, or be given a version trigger like memorial_media and tributes. (The
+ * people who manage it, their invitations, its copies and its followers are seen only by the signed-in,
+ * who are never served a kept page.)
  */
-const NOT_ON_THE_PAGE = new Set(["memorial_shares", "cart_items", "order_items", "news_articles"]);
+const NOT_ON_THE_PAGE = new Set([
+  "memorial_shares",
+  "cart_items",
+  "order_items",
+  "news_articles",
+  "memorial_managers",
+  "memorial_invitations",
+  "memorial_exports",
+  "memorial_follows",
+]);
 
 describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
   let db: Database;
@@ -63,10 +74,13 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
   });
 
   it.skipIf(skip)("every table that points at memorials moves their version, or is known not to be on the page", async () => {
+    // Since deletion became recoverable (issue 27) the rows live in "memorial_records" and "memorials" is a
+    // view of the live ones: foreign keys point at the table.
     const referencing = await db.sql.query<{ table: string }>(
       `SELECT DISTINCT c.conrelid::regclass::text AS table FROM pg_constraint c
-       WHERE c.contype = 'f' AND c.confrelid = 'memorials'::regclass`,
+       WHERE c.contype = 'f' AND c.confrelid = 'memorial_records'::regclass`,
     );
+    expect(referencing.map((r) => r.table.replace(/"/g, ""))).toEqual(expect.arrayContaining(["memorial_media", "tributes"]));
     const triggered = await db.sql.query<{ table: string }>(
       `SELECT DISTINCT tgrelid::regclass::text AS table FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
        WHERE NOT t.tgisinternal AND p.prosrc LIKE '%bump_memorial_version%'`,
@@ -74,6 +88,6 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
     const withTrigger = new Set(triggered.map((r) => r.table.replace(/"/g, "")));
     const forgotten = referencing.map((r) => r.table.replace(/"/g, "")).filter((t) => !withTrigger.has(t) && !NOT_ON_THE_PAGE.has(t));
     expect(forgotten).toEqual([]);
-    expect([...withTrigger].sort()).toEqual(["memorial_media", "tributes"]);
+    expect([...withTrigger].sort()).toEqual(["memorial_media", "memorial_timeline_events", "tributes"]);
   });
 });
