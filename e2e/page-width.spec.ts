@@ -178,7 +178,8 @@ test("no page a visitor sees is wider than a phone, whatever the names, links an
 });
 
 test("no page a member sees is wider than a phone, whatever the names, links and tributes", async ({ page }) => {
-  test.setTimeout(120_000);
+  // Some 30 pages at two widths: on CI's busy two cores this takes a minute and a half.
+  test.setTimeout(240_000);
   const { owner, memorial, friend } = seeded;
   await loginAs(page, owner);
   const paths = [

@@ -136,22 +136,10 @@ const FAQS: Faq[] = [
           a memorial, open My Memorials and choose Restore under Recently deleted; to bring back your account, sign in to it and choose Restore my account. We
           email you a few days before the 30 days are over. After that they are permanently erased, files included, and cannot be recovered.
         </p>
-      </>
-    ),
-  },
-  {
-    id: "successor",
-    question: "Who looks after a memorial when I no longer can?",
-    answer: (
-      <>
         <p>
-          Invite family or friends to help manage a memorial (open its People page from My Memorials), then choose one of them as its successor, or tick
-          &ldquo;Also make them the successor&rdquo; when you invite someone. If you delete your account, or we have not seen you for the time you choose in
-          your account settings (6 months, a year or two years; or never), the memorial passes to them with every photo, video and tribute.
-        </p>
-        <p>
-          Before that happens because you have been away, we email you twice, at least a week apart, and simply signing in stops it. You stay one of the
-          memorial&apos;s managers afterwards.
+          To choose who looks after a memorial when you no longer can, invite family or friends to help manage it (its People page, from My Memorials) and make
+          one of them its successor. It then passes to them if you delete your account, or if we have not seen you for the time you choose in your account
+          settings; before that happens because you have been away, we email you twice, and simply signing in stops it.
         </p>
       </>
     ),

@@ -11,7 +11,7 @@ export function FollowBox({ memorialId, name, state }: { memorialId: string; nam
   const action = `/memorials/${memorialId}/follow`;
   return (
     <section aria-labelledby="follow-heading" className="rounded-lg border border-slate-200 p-4">
-      <h2 id="follow-heading" className="font-semibold text-slate-900">
+      <h2 id="follow-heading" className="font-semibold text-slate-900 wrap-anywhere">
         {state?.following ? FOLLOW_MESSAGES.following : `Follow the memorial of ${name}`}
       </h2>
       <p className="mt-1 text-sm text-slate-700">{FOLLOW_MESSAGES.hint}</p>

@@ -22,9 +22,9 @@ export function RememberTheDates({
       <h2 id="dates-heading" className="font-semibold text-slate-900">
         {ANNIVERSARY_MESSAGES.heading}
       </h2>
-      <p className="mt-2 text-sm text-slate-700">{ANNIVERSARY_MESSAGES.intro(firstName, dates)}</p>
+      <p className="mt-2 text-sm text-slate-700 wrap-anywhere">{ANNIVERSARY_MESSAGES.intro(firstName, dates)}</p>
       {isPrivate ? (
-        <p className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+        <p className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 wrap-anywhere">
           {ANNIVERSARY_MESSAGES.privateNotice(fullName)} {ANNIVERSARY_MESSAGES.privateOnlyYou}
         </p>
       ) : null}
