@@ -1,7 +1,7 @@
 import type { Memorial } from "~/generated/prisma/client";
 import { formatLongDate, toIsoDate } from "~/utils/dates";
 import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
-import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, timelinePrecision, type TimelineKind } from "~/utils/timeline";
+import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, timelinePrecision, type TimelineEventFields, type TimelineKind } from "~/utils/timeline";
 
 // The files of a memorial's copy (issue 27 item 3) other than its photos and videos: the page that opens
 // from the file system (data/index.html with data/style.css: no script, relative links only, laid out like
@@ -45,14 +45,8 @@ export type ExportPortrait = { file: string | null; contentType: string | null; 
 export type ExportTribute = { id: string; authorName: string; content: string; createdAt: Date };
 
 /** A life-timeline event (issue 28 item 5); `photoFile` is the path of its photo inside data/, when that photo is in the ZIP. */
-export type ExportTimelineEvent = {
+export type ExportTimelineEvent = TimelineEventFields & {
   id: string;
-  kind: string;
-  year: number;
-  month: number | null;
-  day: number | null;
-  title: string;
-  description: string | null;
   photoId: string | null;
   photoFile: string | null;
   createdAt: Date;

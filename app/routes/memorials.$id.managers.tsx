@@ -1,4 +1,5 @@
 import { data, Form, Link } from "react-router";
+import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.managers";
 import { ErrorList, Field } from "~/components/forms";
 import { listMemorialAudit } from "~/models/audit.server";
@@ -114,14 +115,7 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="font-serif text-3xl font-bold text-slate-900">People who manage this memorial</h1>
-      <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
-        <Link to={`/memorials/${memorialId}`} className="link">
-          View memorial
-        </Link>
-        <Link to={`/memorials/${memorialId}/edit`} className="link">
-          Edit memorial
-        </Link>
-      </p>
+      <MemorialSubpageLinks memorialId={memorialId} />
 
       <section aria-labelledby="followers-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
         <h2 id="followers-heading" className="font-semibold text-slate-900">

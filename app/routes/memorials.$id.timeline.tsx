@@ -1,4 +1,5 @@
 import { data, Form, Link } from "react-router";
+import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.timeline";
 import { ErrorList, Field } from "~/components/forms";
 import { imageSources } from "~/models/media.server";
@@ -110,14 +111,7 @@ export default function MemorialTimeline({ loaderData, actionData }: Route.Compo
       <p className="mt-2 text-slate-700 wrap-anywhere">
         The dated moments of {name}&apos;s life, shown on the memorial page in date order. If you know only the year, or the month and year, that is enough.
       </p>
-      <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
-        <Link to={`/memorials/${memorialId}`} className="link">
-          View memorial
-        </Link>
-        <Link to={`/memorials/${memorialId}/edit`} className="link">
-          Edit memorial
-        </Link>
-      </p>
+      <MemorialSubpageLinks memorialId={memorialId} />
 
       <section aria-labelledby="events-heading" className="mt-8">
         <h2 id="events-heading" className="text-xl font-semibold text-slate-900">

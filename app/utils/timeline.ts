@@ -49,15 +49,17 @@ export type TimelineField = "kind" | "year" | "month" | "day" | "title" | "descr
 export type TimelineFormValues = Record<TimelineField, string>;
 export type TimelineErrors = Partial<Record<TimelineField, string[]>>;
 
-export type TimelineInput = {
-  kind: TimelineKind;
+/** What every form of a timeline event holds (the page, the export, the form's input): the date has year precision at least. */
+export type TimelineEventFields = {
+  kind: string;
   year: number;
   month: number | null;
   day: number | null;
   title: string;
   description: string | null;
-  photoId: string | null;
 };
+
+export type TimelineInput = TimelineEventFields & { kind: TimelineKind; photoId: string | null };
 
 const optionalNumber = (message: string) =>
   text()

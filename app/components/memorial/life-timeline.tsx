@@ -1,14 +1,8 @@
 import { Link } from "react-router";
-import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, type TimelineKind } from "~/utils/timeline";
+import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, type TimelineEventFields, type TimelineKind } from "~/utils/timeline";
 
-export type LifeTimelineEvent = {
+export type LifeTimelineEvent = TimelineEventFields & {
   id: string;
-  kind: string;
-  year: number;
-  month: number | null;
-  day: number | null;
-  title: string;
-  description: string | null;
   photo: { src: string; srcSet?: string; full: string; caption: string | null } | null;
 };
 
