@@ -16,7 +16,9 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
   use: {
-    trace: "retain-on-failure",
+    // A trace records every action (screenshots, DOM snapshots) to keep only a failed test's: about a
+    // seventh of the run's time. CI's log keeps the error and the call log, not the files, so none there.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -1,19 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { openDatabase, type Database } from "~/services/db.server";
-import { migrate } from "~/services/migrate.server";
+import { openDatabase, pgliteDirectory, type Database } from "~/services/db.server";
 import { createPostgresDatabase } from "./databases";
 
 // The BUILT server (server.js + build/server/index.js) on a fresh database, for testing resource
 // routes and headers over real HTTP (TESTING.md, integration layer), and a small cookie-keeping client.
 //
 // The database is a new one cloned from the migrated PostgreSQL template of the global setup when the
-// throw-away cluster runs, else embedded PGlite in the server's temp data folder.
+// throw-away cluster runs, else embedded PGlite in the server's temp data folder, copied from the
+// migrated PGlite folder of the global setup (test/server-start.test.ts starts on a really empty one).
 //
 // TRUST_PROXY is on, and every client sends its own random X-Forwarded-For address, so tests that
 // share the server do not share per-address rate limits (all requests come from 127.0.0.1).
@@ -55,10 +55,11 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   const usePostgres = options.database ? options.database === "postgres" : !!inject("postgresUrl");
   if (usePostgres && !inject("postgresUrl")) throw new Error(inject("postgresSkipReason") ?? "PostgreSQL is not available");
   const database = usePostgres ? await createPostgresDatabase("everlight_template") : null;
+  // PGlite starts as a copy of the database the global set-up migrated (test/global-setup.ts).
+  if (!database) cpSync(inject("pgliteTemplateDir"), pgliteDirectory(dataDir), { recursive: true });
   if (options.prepare) {
-    const db = database ? openDatabase({ databaseUrl: database.url }) : openDatabase({ pgliteDir: path.join(dataDir, "db") });
+    const db = database ? openDatabase({ databaseUrl: database.url }) : openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
     try {
-      if (!database) await migrate(db.sql);
       await options.prepare(db);
     } finally {
       await db.close();
