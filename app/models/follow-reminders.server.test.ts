@@ -6,6 +6,7 @@ import { isRememberedOn, monthDaysRememberedOn, reminderDayAt } from "~/utils/an
 import {
   anniversaryReminderFacts,
   confirmFollow,
+  deleteOldReminderRecords,
   followAsMember,
   followAsVisitor,
   remindersDue,
@@ -84,7 +85,7 @@ describe.each(databaseKinds)("anniversary reminders on $name", (kind) => {
     const u = await app.db.prisma.user.create({
       data: { email: `ar${Date.now().toString(36)}${n++}@example.com`, firstName: "Fern", lastName: `F${n}`, password: "x" },
     });
-    return { id: u.id, email: u.email, isAdmin: false, firstName: u.firstName };
+    return { id: u.id, email: u.email, isAdmin: false, ip: "127.0.0.1", firstName: u.firstName };
   };
   const memorialOf = (userId: string, name: [string, string], dates: { born?: string; died?: string }, visibility = "public") =>
     app.db.prisma.memorial.create({
@@ -222,6 +223,12 @@ describe.each(databaseKinds)("anniversary reminders on $name", (kind) => {
     expect(await anniversaryReminderFacts(follow.id, "passing", "2031-09-20", "on-the-day", at("2031-09-20T23:00:00Z"))).toEqual(
       expect.objectContaining({ memorialName: "Rowan Ash", years: 13 }),
     );
+    // Housekeeping keeps the record for a month after the day, then deletes it.
+    const records = () => app.db.prisma.anniversaryReminder.count({ where: { followId: follow.id } });
+    await deleteOldReminderRecords(at("2031-10-19T12:00:00Z"));
+    expect(await records()).toBe(1);
+    await deleteOldReminderRecords(at("2031-10-21T12:00:00Z"));
+    expect(await records()).toBe(0);
   });
 
   it.skipIf(skip)(
