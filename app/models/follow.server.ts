@@ -363,11 +363,11 @@ export async function runAnniversaryReminders(now = new Date()): Promise<Reminde
 async function claimReminderDay(today: string, now: Date): Promise<{ lastCovered: string | null } | null> {
   // The first run ever covers today only (it has nothing to catch up).
   await prisma().dailyJobDay.createMany({ data: [{ job: REMINDER_JOB, coveredThrough: new Date(`${addDays(today, -1)}T00:00:00Z`) }], skipDuplicates: true });
-  const rows = await prisma().$queryRaw<{ coveredThrough: Date | string }[]>`
+  const rows = await prisma().$queryRaw<{ coveredThrough: string }[]>`
     UPDATE "daily_job_days" SET "claimedUntil" = ${new Date(now.getTime() + REMINDER_CLAIM_MS)}
     WHERE "job" = ${REMINDER_JOB} AND "coveredThrough" < ${today}::date AND ("claimedUntil" IS NULL OR "claimedUntil" <= ${now})
-    RETURNING "coveredThrough"`;
-  return rows.length ? { lastCovered: toIsoDate(rows[0].coveredThrough) } : null;
+    RETURNING to_char("coveredThrough", 'YYYY-MM-DD') AS "coveredThrough"`;
+  return rows.length ? { lastCovered: rows[0].coveredThrough } : null;
 }
 
 type ReminderCandidate = {
@@ -379,8 +379,9 @@ type ReminderCandidate = {
   isPublished: boolean;
   userId: string | null;
   isAdmin: boolean;
-  dateOfBirth: Date | null;
-  dateOfPassing: Date | null;
+  /** YYYY-MM-DD (written by the database, so no time zone of this process can move it). */
+  dateOfBirth: string | null;
+  dateOfPassing: string | null;
 };
 
 /** Queues the reminders of anniversaries remembered on `occursOn` for `occasion`; says how many were new. */
@@ -389,7 +390,8 @@ async function queueRemindersFor({ occursOn, occasion }: DueReminder, now: Date)
   // Confirmed follows with reminders on, of live memorials (the view) that are published, by a member not deleted.
   const candidates = await prisma().$queryRaw<ReminderCandidate[]>`
     SELECT f."id" AS "followId", COALESCE(u."email", f."email") AS "to", m."id" AS "memorialId", m."userId" AS "ownerId",
-           m."visibility", m."isPublished", u."id" AS "userId", COALESCE(u."isAdmin", false) AS "isAdmin", m."dateOfBirth", m."dateOfPassing"
+           m."visibility", m."isPublished", u."id" AS "userId", COALESCE(u."isAdmin", false) AS "isAdmin",
+           to_char(m."dateOfBirth", 'YYYY-MM-DD') AS "dateOfBirth", to_char(m."dateOfPassing", 'YYYY-MM-DD') AS "dateOfPassing"
     FROM "memorial_follows" f
     JOIN "memorials" m ON m."id" = f."memorialId"
     LEFT JOIN "users" u ON u."id" = f."userId"
@@ -407,10 +409,10 @@ async function queueRemindersFor({ occursOn, occasion }: DueReminder, now: Date)
   return queued;
 }
 
-function anniversaryKindsOn(dates: { dateOfBirth: Date | null; dateOfPassing: Date | null }, day: string): AnniversaryKind[] {
+function anniversaryKindsOn(dates: { dateOfBirth: string | null; dateOfPassing: string | null }, day: string): AnniversaryKind[] {
   const kinds: AnniversaryKind[] = [];
-  if (dates.dateOfBirth && isRememberedOn(toIsoDate(dates.dateOfBirth), day)) kinds.push("birthday");
-  if (dates.dateOfPassing && isRememberedOn(toIsoDate(dates.dateOfPassing), day)) kinds.push("passing");
+  if (dates.dateOfBirth && isRememberedOn(dates.dateOfBirth, day)) kinds.push("birthday");
+  if (dates.dateOfPassing && isRememberedOn(dates.dateOfPassing, day)) kinds.push("passing");
   return kinds;
 }
 
