@@ -4,6 +4,7 @@ import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
 import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
+import { runAnniversaryReminders } from "~/models/follow.server";
 import { keepHouse } from "~/models/housekeeping.server";
 import { runExportRound, whenExportRequested } from "~/models/memorial-export.server";
 import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
@@ -59,6 +60,7 @@ let mailWorker: MailWorker | undefined;
 let refundTimer: ReturnType<typeof setInterval> | undefined;
 let instalmentTimer: ReturnType<typeof setInterval> | undefined;
 let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
+let reminderTimer: ReturnType<typeof setInterval> | undefined;
 let exportTimer: ReturnType<typeof setInterval> | undefined;
 let exportsStopped = false;
 
@@ -70,6 +72,12 @@ const REFUND_RETRY_MS = 5 * 60_000;
 
 /** Expired sessions and old rate-limit windows are deleted, and deletions past their 30 days purged, this often (app/models/housekeeping.server.ts). */
 const HOUSEKEEPING_MS = 60 * 60_000;
+
+/**
+ * Whether the day's anniversary reminders are due is checked this often, and at start (app/models/follow.server.ts):
+ * the first instance to claim the day sends them, and catches up the days no instance ran.
+ */
+const REMINDER_CHECK_MS = 60 * 60_000;
 
 /** Memorial copies asked for on another instance are looked for this often (app/models/memorial-export.server.ts). */
 const EXPORT_ROUND_MS = 15_000;
@@ -126,6 +134,9 @@ export async function prepare(log: (line: string) => void = console.log) {
   const tidy = () => void keepHouse().catch((error) => console.error("Housekeeping failed:", error));
   housekeepingTimer = setInterval(tidy, HOUSEKEEPING_MS).unref();
   tidy();
+  const remind = () => void runAnniversaryReminders().catch((error) => console.error("Anniversary reminders failed:", error));
+  reminderTimer = setInterval(remind, REMINDER_CHECK_MS).unref();
+  remind();
   if (env.SEED_DEMO_DATA === "true") {
     const seeded = await seedDemoData(db.prisma);
     if (seeded.loaded) {
@@ -140,6 +151,7 @@ export async function closeDatabase() {
   clearInterval(refundTimer);
   clearInterval(instalmentTimer);
   clearInterval(housekeepingTimer);
+  clearInterval(reminderTimer);
   clearInterval(exportTimer);
   exportsStopped = true;
   whenExportRequested(null);

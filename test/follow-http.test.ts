@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/services/password.server";
+import { addDays, reminderDayAt } from "~/utils/anniversaries";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { mailsTo } from "./invitations";
 import { formPost } from "./shop";
@@ -8,12 +9,15 @@ import { formPost } from "./shop";
 // unfollows with plain form posts; a visitor follows with an email address and confirms with the link
 // from the outbox; a follower's digest carries RFC 8058 headers, and its link asks on GET and
 // unsubscribes on a one-click POST; a memorial one cannot see is 404; a bad address is 400 with the
-// field's error and what was typed.
+// field's error and what was typed. Anniversary reminders (issue 28 item 3): the server's start-up run sends
+// a week-before reminder; its "stop the reminders only" link asks on GET and keeps the follow on POST; a
+// member turns reminders on and off in Account → Following.
 
 const plain = (html: string) => html.replace(/<!-- -->/g, "").replace(/&#x27;/g, "'");
 
 const DIGEST_OWNER = "digest-owner@example.test";
 const DIGEST_FOLLOWER = "digest-follower@example.test";
+const REMINDED_FOLLOWER = "reminded-follower@example.test";
 
 describe.each(serverDatabases())("following a memorial over HTTP on %s", (database) => {
   let server: TestServer;
@@ -24,6 +28,7 @@ describe.each(serverDatabases())("following a memorial over HTTP on %s", (databa
   let publicId: string;
   let privateId: string;
   let digestMemorialId: string;
+  let remindedMemorialId: string;
 
   beforeAll(async () => {
     server = await startServer(
@@ -53,6 +58,23 @@ describe.each(serverDatabases())("following a memorial over HTTP on %s", (databa
               groupKey: `follow-digest:${follow.id}`,
               nextAttemptAt: new Date(),
             },
+          });
+          // A birthday a week from today, and a visitor who follows with reminders: the start-up run queues it.
+          const day = addDays(reminderDayAt(new Date()), 7);
+          const reminded = await db.prisma.memorial.create({
+            data: {
+              userId: user.id,
+              title: "Willow Fern",
+              firstName: "Willow",
+              lastName: "Fern",
+              visibility: "public",
+              isPublished: true,
+              dateOfBirth: new Date(`${Number(day.slice(0, 4)) - 80}${day.slice(4)}T00:00:00Z`),
+            },
+          });
+          remindedMemorialId = reminded.id;
+          await db.prisma.memorialFollow.create({
+            data: { memorialId: reminded.id, email: REMINDED_FOLLOWER, anniversaryReminders: true, confirmedAt: new Date(Date.now() - 3600_000) },
           });
         },
       },
@@ -166,5 +188,48 @@ describe.each(serverDatabases())("following a memorial over HTTP on %s", (databa
     // A link with its signature changed does nothing.
     const forged = path.replace(/sig=[^&]+/, "sig=forged");
     expect((await visitor.get(forged)).status).toBe(400);
+  });
+
+  it("sends a week-before reminder at start; its stop-reminders link asks, then stops the reminders and keeps the follow", async () => {
+    const [mail] = await mailsTo(server.dataDir, REMINDED_FOLLOWER, "Remembering Willow Fern: their birthday is next week");
+    expect(mail).toBeTruthy();
+    expect(mail).toContain("It would have been their 80th.");
+    expect(mail).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
+    expect(mail).toContain(`/memorials/${remindedMemorialId}#leave-tribute`);
+    const link = /\/unsubscribe\?follow=(?:3D)?([A-Za-z0-9-]+)&(?:amp;)?only=(?:3D)?reminders&(?:amp;)?sig=(?:3D)?([A-Za-z0-9_-]+)/.exec(mail);
+    expect(link).toBeTruthy();
+    const path = `/unsubscribe?follow=${link![1]}&only=reminders&sig=${link![2]}`;
+    const asks = await visitor.get(path);
+    expect(asks.status).toBe(200);
+    expect(plain(asks.text)).toContain("Stop the anniversary reminders of this memorial. You will still follow it");
+    const done = await formPost(visitor, path, {});
+    expect(done.status).toBe(200);
+    expect(plain(done.text)).toContain("We will not send you anniversary reminders for this memorial any more. You still follow it.");
+    const family = client(server.url);
+    expect((await family.post("/api/auth/login", { email: DIGEST_OWNER, password: "Correct1horse" })).status).toBe(200);
+    expect(plain((await family.get(`/memorials/${remindedMemorialId}/managers`)).text)).toContain("1 person follows this memorial");
+    // Signed for the reminders only: the same signature does not end the follow, and a forged one does nothing.
+    expect((await visitor.get(`/unsubscribe?follow=${link![1]}&sig=${link![2]}`)).status).toBe(400);
+    expect((await visitor.get(path.replace(/sig=[^&]+$/, "sig=forged"))).status).toBe(400);
+  });
+
+  it("turns a member's reminders on and off in Account → Following, without JavaScript", async () => {
+    expect((await formPost(member, `/memorials/${publicId}/follow`, { intent: "follow" })).status).toBe(303);
+    const list = (await member.get("/account/following")).text;
+    expect(plain(list)).not.toContain("anniversary reminders on");
+    const followId = /name="followId" value="([^"]+)"/.exec(list)?.[1];
+    expect(followId).toBeTruthy();
+    const on = await formPost(member, "/account/following", { followId: followId!, intent: "reminders-on" });
+    expect(on.status).toBe(303);
+    const after = plain((await member.get("/account/following")).text);
+    expect(after).toContain("anniversary reminders on");
+    expect(after).toContain("Turn reminders off");
+    expect((await formPost(member, "/account/following", { followId: followId!, intent: "reminders-off" })).status).toBe(303);
+    expect(plain((await member.get("/account/following")).text)).not.toContain("anniversary reminders on");
+    // Someone else's follow cannot be changed.
+    const other = (await registerMember(server.url, { firstName: "Nosy", lastName: "Parker" })).api;
+    expect((await formPost(other, "/account/following", { followId: followId!, intent: "reminders-on" })).status).toBe(303);
+    expect(plain((await member.get("/account/following")).text)).not.toContain("anniversary reminders on");
+    expect((await formPost(member, "/account/following", { followId: followId!, intent: "unfollow" })).status).toBe(303);
   });
 });

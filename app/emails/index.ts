@@ -26,6 +26,7 @@ import { SuccessorNamedEmail, successorNamedSubject, type SuccessorNamedProps } 
 import { InactivityReminderEmail, inactivityReminderSubject, type InactivityReminderProps } from "./inactivity-reminder";
 import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHandedOverProps } from "./memorial-handed-over";
 import { FollowConfirmEmail, followConfirmSubject, type FollowConfirmProps } from "./follow-confirm";
+import { AnniversaryReminderEmail, anniversaryReminderSubject, type AnniversaryReminderProps } from "./anniversary-reminder";
 import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
@@ -62,6 +63,7 @@ export type EmailPropsByKind = {
   "memorial-handed-over": MemorialHandedOverProps;
   "follow-confirm": FollowConfirmProps;
   "follow-digest": FollowDigestProps;
+  "anniversary-reminder": AnniversaryReminderProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -96,6 +98,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "memorial-handed-over": { subject: memorialHandedOverSubject, template: MemorialHandedOverEmail },
   "follow-confirm": { subject: followConfirmSubject, template: FollowConfirmEmail },
   "follow-digest": { subject: followDigestSubject, template: FollowDigestEmail },
+  "anniversary-reminder": { subject: anniversaryReminderSubject, template: AnniversaryReminderEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -1,4 +1,4 @@
-import { deleteExpiredFollows } from "./follow.server";
+import { deleteExpiredFollows, deleteOldReminderRecords } from "./follow.server";
 import { purgeDeleted } from "./memorial-deletion.server";
 import { deleteExpiredExports } from "./memorial-export.server";
 import { deleteStaleRateLimits } from "./rate-limit.server";
@@ -24,6 +24,8 @@ export async function keepHouse(now = new Date()) {
   const exports = await deleteExpiredExports(now);
   // Visitors' follows never confirmed within their link's days (issue 28 item 1).
   const follows = await deleteExpiredFollows(now);
+  // The records of anniversary reminders whose date is a month past (issue 28 item 3).
+  await deleteOldReminderRecords(now);
   const purged = await purgeDeleted(now);
   const succession = await handOverForAbsentOwners(now);
   return { sessions, exports, follows, ...purged, ...succession };

@@ -11,7 +11,7 @@ import { formatPence } from "~/utils/money";
 import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
-import { digestFacts, followConfirmFacts } from "./follow.server";
+import { digestFacts, followConfirmFacts, anniversaryReminderFacts } from "./follow.server";
 import { exportReadyFacts } from "./memorial-export.server";
 import { invitationMailFacts } from "./memorial-managers.server";
 import { reminderFacts } from "./succession.server";
@@ -240,6 +240,8 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeFollowConfirm(row, site);
     case "follow-digest":
       return composeFollowDigest(row, site);
+    case "anniversary-reminder":
+      return composeAnniversaryReminder(row, site);
     case "memorial-handed-over": {
       const memorialUrl = `${site}/memorials/${data.memorialId}`;
       const common = { firstName: String(data.firstName), name: String(data.name), memorialUrl };
@@ -311,6 +313,34 @@ async function composeFollowDigest(row: OutboxRow, site: string): Promise<Compos
       memorialUrl,
       tributeUrl: `${memorialUrl}#tributes`,
       unsubscribeUrl,
+    },
+    headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
+
+/** A follower's anniversary reminder (issue 28 item 3), checked again when it is sent. */
+async function composeAnniversaryReminder(row: OutboxRow, site: string): Promise<ComposedMail<"anniversary-reminder"> | { skip: string }> {
+  const followId = String(row.data.followId);
+  const kind = row.data.kind === "passing" ? "passing" : "birthday";
+  const occasion = row.data.occasion === "on-the-day" ? "on-the-day" : "week-before";
+  const facts = await anniversaryReminderFacts(followId, kind, String(row.data.occursOn), occasion);
+  if ("skip" in facts) return facts;
+  const unsubscribeUrl = followUnsubscribeUrlFor(followId, site);
+  const memorialUrl = `${site}/memorials/${facts.memorialId}`;
+  return {
+    to: facts.to,
+    kind: "anniversary-reminder",
+    props: {
+      firstName: facts.firstName,
+      memorialName: facts.memorialName,
+      kind: facts.kind,
+      occasion: facts.occasion,
+      date: formatLongDate(facts.occursOn),
+      years: facts.years,
+      memorialUrl,
+      tributeUrl: `${memorialUrl}#leave-tribute`,
+      unsubscribeUrl,
+      stopRemindersUrl: followRemindersOffUrlFor(followId, site),
     },
     headers: { "List-Unsubscribe": `<${unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
@@ -691,6 +721,16 @@ export function followConfirmTokenFor(followId: string) {
 /** The one-click unsubscribe link of a follower's emails: signed for one follow (a visitor has no account). */
 export function followUnsubscribeUrlFor(followId: string, site = publicUrl()) {
   return `${site}/unsubscribe?${new URLSearchParams({ follow: followId, sig: sign("unsubscribe", `follow:${followId}`) })}`;
+}
+
+/** The "stop the anniversary reminders only" link of a reminder email (issue 28 item 3): the follow stays. */
+export function followRemindersOffUrlFor(followId: string, site = publicUrl()) {
+  return `${site}/unsubscribe?${new URLSearchParams({ follow: followId, only: "reminders", sig: sign("unsubscribe", `follow-reminders:${followId}`) })}`;
+}
+
+/** Whether a "stop the reminders only" link is one we made. */
+export function isValidRemindersOff(followId: string, signature: string) {
+  return !!followId && !!signature && matchesAnySecret("unsubscribe", `follow-reminders:${followId}`, signature);
 }
 
 /** Whether a follower's unsubscribe link is one we made. */

@@ -1,12 +1,13 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/account.following";
-import { listFollowedMemorials, unfollowById } from "~/models/follow.server";
+import { listFollowedMemorials, setRemindersById, unfollowById } from "~/models/follow.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
-// Following tab (issue 28 item 1): the memorials this member follows, each with Unfollow (a plain form).
+// Following tab (issue 28 item 1): the memorials this member follows, each with Unfollow (a plain form),
+// and a button that turns its anniversary reminders on or off (issue 28 item 3).
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -17,6 +18,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "reminders-on" || intent === "reminders-off") {
+    const on = intent === "reminders-on";
+    const changed = await setRemindersById(String(form.get("followId") ?? ""), user.id, on);
+    return redirectWithToast(
+      "/account/following",
+      changed
+        ? { type: "success", title: on ? FOLLOW_MESSAGES.remindersOn : FOLLOW_MESSAGES.remindersOff }
+        : { type: "error", title: FOLLOW_MESSAGES.notFollowed },
+    );
+  }
   const done = await unfollowById(String(form.get("followId") ?? ""), user.id);
   return redirectWithToast(
     "/account/following",
@@ -47,9 +59,18 @@ export default function FollowingTab({ loaderData }: Route.ComponentProps) {
                   {f.reminders ? " · anniversary reminders on" : ""}
                 </p>
               </div>
-              <Form method="post">
+              <Form method="post" className="flex flex-wrap gap-2">
                 <input type="hidden" name="followId" value={f.id} />
-                <button type="submit" className="btn-secondary" aria-label={`Unfollow the memorial of ${f.name}`}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value={f.reminders ? "reminders-off" : "reminders-on"}
+                  className="btn-secondary"
+                  aria-label={`${f.reminders ? FOLLOW_MESSAGES.turnRemindersOff : FOLLOW_MESSAGES.turnRemindersOn} for the memorial of ${f.name}`}
+                >
+                  {f.reminders ? FOLLOW_MESSAGES.turnRemindersOff : FOLLOW_MESSAGES.turnRemindersOn}
+                </button>
+                <button type="submit" name="intent" value="unfollow" className="btn-secondary" aria-label={`Unfollow the memorial of ${f.name}`}>
                   {FOLLOW_MESSAGES.unfollow}
                 </button>
               </Form>

@@ -1,7 +1,7 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/unsubscribe";
-import { unfollowByLink } from "~/models/follow.server";
-import { isValidFollowUnsubscribe, isValidUnsubscribe } from "~/models/mail.server";
+import { stopRemindersByLink, unfollowByLink } from "~/models/follow.server";
+import { isValidFollowUnsubscribe, isValidRemindersOff, isValidUnsubscribe } from "~/models/mail.server";
 import { turnOffNotification } from "~/models/user.server";
 import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/account";
 
@@ -12,12 +12,20 @@ import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/ac
 
 // A follower's emails (issue 28 item 1) carry the same kind of link, signed for one follow instead of one
 // member and topic (?follow=…&sig=…): a visitor who follows has no account. Using it ends the follow.
+// An anniversary reminder (issue 28 item 3) also has one signed to stop the reminders only
+// (?follow=…&only=reminders&sig=…): the follow, and its digest, stay.
 
-type Link = { kind: "topic"; user: string; topic: NotificationKey; label: string } | { kind: "follow"; follow: string; label: string };
+type Link =
+  | { kind: "topic"; user: string; topic: NotificationKey; label: string }
+  | { kind: "follow"; follow: string; label: string }
+  | { kind: "reminders"; follow: string; label: string };
+type Shown = Link["kind"] | null;
 
 function linkFrom(request: Request): Link | null {
   const params = new URL(request.url).searchParams;
   const follow = params.get("follow");
+  if (follow !== null && params.get("only") === "reminders")
+    return isValidRemindersOff(follow, params.get("sig") ?? "") ? { kind: "reminders", follow, label: "Anniversary reminders" } : null;
   if (follow !== null) return isValidFollowUnsubscribe(follow, params.get("sig") ?? "") ? { kind: "follow", follow, label: "A memorial you follow" } : null;
   const user = params.get("user") ?? "";
   const topic = params.get("topic") ?? "";
@@ -27,24 +35,27 @@ function linkFrom(request: Request): Link | null {
   return { kind: "topic", user, topic: entry.key as NotificationKey, label: entry.label };
 }
 
+const REMINDERS_ASK = "Stop the anniversary reminders of this memorial. You will still follow it, and still hear when something new appears on it.";
+const REMINDERS_DONE = "We will not send you anniversary reminders for this memorial any more. You still follow it.";
 const BROKEN = "This unsubscribe link does not work: it may have been cut short. You can turn emails off in Account → Notifications.";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const link = linkFrom(request);
-  if (!link) return data({ state: "broken" as const, label: null, follow: false }, { status: 400 });
-  return { state: "ask" as const, label: link.label, follow: link.kind === "follow" };
+  if (!link) return data({ state: "broken" as const, label: null, shown: null as Shown }, { status: 400 });
+  return { state: "ask" as const, label: link.label, shown: link.kind as Shown };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const link = linkFrom(request);
-  if (!link) return data({ state: "broken" as const, label: null, follow: false }, { status: 400 });
+  if (!link) return data({ state: "broken" as const, label: null, shown: null as Shown }, { status: 400 });
   if (link.kind === "follow") await unfollowByLink(link.follow);
+  else if (link.kind === "reminders") await stopRemindersByLink(link.follow);
   else await turnOffNotification(link.user, link.topic);
-  return { state: "done" as const, label: link.label, follow: link.kind === "follow" };
+  return { state: "done" as const, label: link.label, shown: link.kind as Shown };
 }
 
 export default function UnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { state, label, follow } = actionData ?? loaderData;
+  const { state, label, shown } = actionData ?? loaderData;
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
       <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -57,18 +68,22 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
           <>
             <h1 className="text-2xl font-bold text-slate-900">You are unsubscribed</h1>
             <p role="status" className="text-slate-800">
-              {follow
-                ? "You no longer follow this memorial: we will not email you about it any more. You can follow it again from its page."
-                : `We will not email you about “${label?.toLowerCase()}” any more. You can turn it back on in Account → Notifications.`}
+              {shown === "reminders"
+                ? REMINDERS_DONE
+                : shown === "follow"
+                  ? "You no longer follow this memorial: we will not email you about it any more. You can follow it again from its page."
+                  : `We will not email you about “${label?.toLowerCase()}” any more. You can turn it back on in Account → Notifications.`}
             </p>
           </>
         ) : (
           <>
             <h1 className="text-2xl font-bold text-slate-900">Unsubscribe?</h1>
             <p className="text-slate-800">
-              {follow
-                ? "Stop following this memorial, and the emails about what is new on it."
-                : `Stop the emails about “${label?.toLowerCase()}”. Emails about your account itself (a changed password) still come.`}
+              {shown === "reminders"
+                ? REMINDERS_ASK
+                : shown === "follow"
+                  ? "Stop following this memorial, and the emails about what is new on it."
+                  : `Stop the emails about “${label?.toLowerCase()}”. Emails about your account itself (a changed password) still come.`}
             </p>
             <Form method="post">
               <button type="submit" className="btn-primary w-full">

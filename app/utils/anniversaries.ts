@@ -109,3 +109,47 @@ export function anniversaryEvents(memorial: AnniversarySubject, memorialUrl: str
   }
   return events;
 }
+
+// ------------------------------------------------------------------------------------------------
+// Anniversary reminders (issue 28 item 3, docs/decisions/025-anniversary-reminders.md): the days are UTC
+// calendar days, written YYYY-MM-DD.
+
+/** A week before, or on the day. */
+export type ReminderOccasion = "week-before" | "on-the-day";
+/** The "week before" reminder goes this many days ahead. */
+export const REMINDER_DAYS_AHEAD = 7;
+/** A day's reminders go from this hour (UTC), not in the night. */
+export const REMINDER_HOUR_UTC = 7;
+/** After downtime, the job looks back at most this many missed days. */
+export const REMINDER_CATCH_UP_DAYS = 7;
+
+/** The day `n` days after `day` (before, for a negative `n`). */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The day whose reminders are due at `now`: today from REMINDER_HOUR_UTC, yesterday before it. */
+export function reminderDayAt(now: Date): string {
+  return new Date(now.getTime() - REMINDER_HOUR_UTC * 3_600_000).toISOString().slice(0, 10);
+}
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/**
+ * The month-days (MM-DD) remembered on `day`: its own, and on 28 February of a common year also 29
+ * February (a leap-day birth is remembered on the last day of February, decision 022).
+ */
+export function monthDaysRememberedOn(day: string): string[] {
+  const monthDay = day.slice(5);
+  return monthDay === "02-28" && !isLeapYear(Number(day.slice(0, 4))) ? ["02-28", "02-29"] : [monthDay];
+}
+
+/** Whether a date's anniversary is remembered on `day` (a later day, in a later year or the same one). */
+export function isRememberedOn(date: string, day: string): boolean {
+  return date < day && monthDaysRememberedOn(day).includes(date.slice(5));
+}
+
+/** How many years `day` is after `date` (the age they would be, or the years since their passing). */
+export function yearsBetween(date: string, day: string): number {
+  return Number(day.slice(0, 4)) - Number(date.slice(0, 4));
+}

@@ -30,6 +30,11 @@ export const FOLLOW_MESSAGES = {
   rateLimited: "Too many follow requests from your network.",
   invalidLink: "This confirmation link is not valid or has expired. Follow the memorial again to get a new one.",
   alreadyConfirmed: "This link was already used: you follow this memorial.",
+  turnRemindersOn: "Turn reminders on",
+  turnRemindersOff: "Turn reminders off",
+  remindersOn: "Anniversary reminders are on: we will email you a week before each anniversary, and on the day",
+  remindersOff: "Anniversary reminders are off for this memorial. You still follow it",
+  notFollowed: "You do not follow this memorial",
   nothingFollowed: "You do not follow any memorials yet. Open a memorial and choose Follow.",
 } as const;
 
