@@ -27,6 +27,8 @@ import { InactivityReminderEmail, inactivityReminderSubject, type InactivityRemi
 import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHandedOverProps } from "./memorial-handed-over";
 import { FollowConfirmEmail, followConfirmSubject, type FollowConfirmProps } from "./follow-confirm";
 import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
+import { EventRsvpEmail, eventRsvpSubject, type EventRsvpProps } from "./event-rsvp";
+import { EventUpdateEmail, eventUpdateSubject, type EventUpdateProps } from "./event-update";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -62,6 +64,8 @@ export type EmailPropsByKind = {
   "memorial-handed-over": MemorialHandedOverProps;
   "follow-confirm": FollowConfirmProps;
   "follow-digest": FollowDigestProps;
+  "event-rsvp": EventRsvpProps;
+  "event-update": EventUpdateProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -96,6 +100,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "memorial-handed-over": { subject: memorialHandedOverSubject, template: MemorialHandedOverEmail },
   "follow-confirm": { subject: followConfirmSubject, template: FollowConfirmEmail },
   "follow-digest": { subject: followDigestSubject, template: FollowDigestEmail },
+  "event-rsvp": { subject: eventRsvpSubject, template: EventRsvpEmail },
+  "event-update": { subject: eventUpdateSubject, template: EventUpdateEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {
