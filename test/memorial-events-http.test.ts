@@ -74,7 +74,12 @@ describe.each(serverDatabases())("memorial events over HTTP on %s", (database) =
     const gap = await formPost(owner, events(), fields({ date: "2027-03-28", startTime: "01:30", endTime: "" }));
     expect(gap.status).toBe(400);
     expect(plain(gap.text)).toContain("That time does not exist on that day");
-    for (const body of [fields({ date: "2027-02-30" }), fields({ intent: "nonsense" }), fields({ intent: "edit", eventId: "nope" }), fields({ title: "x".repeat(9000) })]) {
+    for (const body of [
+      fields({ date: "2027-02-30" }),
+      fields({ intent: "nonsense" }),
+      fields({ intent: "edit", eventId: "nope" }),
+      fields({ title: "x".repeat(9000) }),
+    ]) {
       const res = await formPost(owner, events(), body);
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBeLessThan(500);
     }
@@ -114,7 +119,12 @@ describe.each(serverDatabases())("memorial events over HTTP on %s", (database) =
     expect((await formPost(owner, events(), fields({ title: "Vigil long ago", date: "2020-01-10" }))).status).toBe(303);
     const pastId = await idOf("Vigil long ago");
     const page = plain((await visitor.get(`/memorials/${memorialId}`)).text);
-    expect(page.indexOf("Past events")).toBeLessThan(page.indexOf("Vigil long ago"));
+    const pastHeading = page.indexOf('id="past-events-heading"');
+    expect(pastHeading).toBeGreaterThan(page.indexOf("Funeral of Iris"));
+    expect(page.indexOf("Vigil long ago")).toBeGreaterThan(pastHeading);
+    // No reply form for a past event.
+    expect(page).not.toContain(`/events/${pastId}/rsvp`);
+    expect(page).toContain(`/events/${id}/rsvp`);
     const past = await reply(visitor, pastId);
     expect(past.status).toBe(400);
     expect(plain(past.text)).toContain("This event has already taken place");
