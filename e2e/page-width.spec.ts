@@ -189,6 +189,7 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     `/memorials/${memorial.id}`,
     `/memorials/${memorial.id}/edit`,
     `/memorials/${memorial.id}/delete`,
+    `/memorials/${memorial.id}/events`,
     "/account",
     "/account/security",
     "/account/privacy",

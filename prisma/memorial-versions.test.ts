@@ -88,6 +88,6 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
     const withTrigger = new Set(triggered.map((r) => r.table.replace(/"/g, "")));
     const forgotten = referencing.map((r) => r.table.replace(/"/g, "")).filter((t) => !withTrigger.has(t) && !NOT_ON_THE_PAGE.has(t));
     expect(forgotten).toEqual([]);
-    expect([...withTrigger].sort()).toEqual(["memorial_media", "memorial_timeline_events", "tributes"]);
+    expect([...withTrigger].sort()).toEqual(["memorial_events", "memorial_media", "memorial_timeline_events", "tributes"]);
   });
 });

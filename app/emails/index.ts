@@ -28,6 +28,8 @@ import { MemorialHandedOverEmail, memorialHandedOverSubject, type MemorialHanded
 import { FollowConfirmEmail, followConfirmSubject, type FollowConfirmProps } from "./follow-confirm";
 import { AnniversaryReminderEmail, anniversaryReminderSubject, type AnniversaryReminderProps } from "./anniversary-reminder";
 import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
+import { EventRsvpEmail, eventRsvpSubject, type EventRsvpProps } from "./event-rsvp";
+import { EventUpdateEmail, eventUpdateSubject, type EventUpdateProps } from "./event-update";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -64,6 +66,8 @@ export type EmailPropsByKind = {
   "follow-confirm": FollowConfirmProps;
   "follow-digest": FollowDigestProps;
   "anniversary-reminder": AnniversaryReminderProps;
+  "event-rsvp": EventRsvpProps;
+  "event-update": EventUpdateProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -99,6 +103,8 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "follow-confirm": { subject: followConfirmSubject, template: FollowConfirmEmail },
   "follow-digest": { subject: followDigestSubject, template: FollowDigestEmail },
   "anniversary-reminder": { subject: anniversaryReminderSubject, template: AnniversaryReminderEmail },
+  "event-rsvp": { subject: eventRsvpSubject, template: EventRsvpEmail },
+  "event-update": { subject: eventUpdateSubject, template: EventUpdateEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

@@ -5,6 +5,7 @@ import { anniversaryEvents, calendarFileName, calendarName } from "~/utils/anniv
 import { toIsoDate } from "~/utils/dates";
 import { writeCalendar, type CalendarEvent } from "~/utils/icalendar";
 import { calendarKeyFor, isValidCalendarKey } from "./mail.server";
+import { memorialEventsSource } from "./memorial-events.server";
 import { isRecordId } from "./memorial.server";
 import { calendarFeedAccess, calendarLinksShown, type CalendarAccess, type MemorialRole } from "./memorial-access";
 
@@ -44,10 +45,10 @@ const anniversaries: CalendarSource = (memorial, site) =>
   );
 
 /**
- * Where a memorial's calendar events come from, in the order they are written. The memorial's own events
- * (funeral, service, gatherings: issue 28 item 4) join this list as a source of their own.
+ * Where a memorial's calendar events come from, in the order they are written: the yearly anniversaries,
+ * then the memorial's own events (funeral, service, gatherings: issue 28 item 4, decision 026).
  */
-export const CALENDAR_SOURCES: readonly CalendarSource[] = [anniversaries];
+export const CALENDAR_SOURCES: readonly CalendarSource[] = [anniversaries, memorialEventsSource];
 
 /** Every event of the memorial's calendar, from every source. */
 export async function collectCalendarEvents(memorial: CalendarMemorial, site: CalendarSite, sources = CALENDAR_SOURCES): Promise<CalendarEvent[]> {

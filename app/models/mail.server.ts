@@ -12,6 +12,7 @@ import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { digestFacts, followConfirmFacts, anniversaryReminderFacts } from "./follow.server";
+import { eventUpdateFacts, rsvpMailFacts } from "./memorial-events.server";
 import { exportReadyFacts } from "./memorial-export.server";
 import { invitationMailFacts } from "./memorial-managers.server";
 import { reminderFacts } from "./succession.server";
@@ -242,6 +243,9 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
       return composeFollowDigest(row, site);
     case "anniversary-reminder":
       return composeAnniversaryReminder(row, site);
+    case "event-rsvp":
+    case "event-update":
+      return composeEventMail(row, site);
     case "memorial-handed-over": {
       const memorialUrl = `${site}/memorials/${data.memorialId}`;
       const common = { firstName: String(data.firstName), name: String(data.name), memorialUrl };
@@ -276,6 +280,24 @@ async function composeInvitation(row: OutboxRow, site: string): Promise<Composed
       invitationUrl: `${site}/invitations/${encodeURIComponent(facts.token)}`,
       expiresOn: formatLongDate(facts.expiresAt.toISOString()),
     },
+  };
+}
+
+/** A visitor's copy of their answer to an event, or the family's update to those who answered (issue 28 item 4). */
+async function composeEventMail(row: OutboxRow, site: string): Promise<ComposedMail<"event-rsvp" | "event-update"> | { skip: string }> {
+  if (row.kind === "event-rsvp") {
+    const facts = await rsvpMailFacts(String(row.data.rsvpId));
+    if (!facts) return { skip: "the reply or its event is gone" };
+    const { memorialId, email, ...props } = facts;
+    return { to: email, kind: "event-rsvp", props: { ...props, memorialUrl: `${site}/memorials/${memorialId}` } };
+  }
+  const facts = await eventUpdateFacts(String(row.data.eventId));
+  if (!facts) return { skip: "the event is gone" };
+  const { memorialId, ...props } = facts;
+  return {
+    to: row.to,
+    kind: "event-update",
+    props: { ...props, subject: String(row.data.subject), body: String(row.data.body), memorialUrl: `${site}/memorials/${memorialId}` },
   };
 }
 

@@ -1,11 +1,14 @@
 import { getDatabase } from "~/services/db.server";
+import { EVENT_DEFAULT_DURATION_MS } from "~/utils/events";
 import { isRecordId } from "./memorial.server";
 
 // The versions the anonymous page cache (server/page-cache.ts) keys its kept pages by, read from the
 // database on every request that could be served from it (DESIGN.md "Running at scale"; issue 20):
 // - per public page kind, a number in `page_versions` that triggers move at the commit of any change to
 //   what the kind shows (migration 20261124000000_page_versions);
-// - per public memorial, its "updatedAt" (moved by its edits and by triggers for its photos and tributes).
+// - per public memorial, its "updatedAt" (moved by its edits and by triggers for its photos, tributes, timeline
+//   and events), or the end of its latest event that is over, if later: an event moving to "Past events" changes
+//   no row, yet the page must show it there, without its reply form, from that moment (decision 026).
 //
 // One query answers both, and requests that arrive while a read is under way share the next one: a
 // request never uses a read that started before it arrived (so a change committed before a request
@@ -29,9 +32,12 @@ async function readNow(ids: string[]): Promise<PageVersions> {
   const rows = await getDatabase().sql.query<{ name: string; version: string }>(
     `SELECT "name", "version"::text AS "version" FROM "page_versions"
      UNION ALL
-     SELECT "id", (floor(extract(epoch FROM "updatedAt") * 1000))::bigint::text FROM "memorials"
-      WHERE "id" = ANY($1::text[]) AND "isPublished" AND "visibility" = 'public'`,
-    [ids],
+     SELECT m."id", (floor(extract(epoch FROM GREATEST(m."updatedAt", (
+        SELECT max(COALESCE(e."endsAt", e."startsAt" + $2 * interval '1 millisecond')) FROM "memorial_events" e
+         WHERE e."memorialId" = m."id" AND COALESCE(e."endsAt", e."startsAt" + $2 * interval '1 millisecond') <= (now() AT TIME ZONE 'UTC')
+      ))) * 1000))::bigint::text FROM "memorials" m
+      WHERE m."id" = ANY($1::text[]) AND m."isPublished" AND m."visibility" = 'public'`,
+    [ids, EVENT_DEFAULT_DURATION_MS],
   );
   const pages = { memorials: "0", products: "0", news: "0", endowment: "0" } as Record<PageVersionName, string>;
   const memorials = new Map<string, number>();

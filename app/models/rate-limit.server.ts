@@ -51,6 +51,11 @@ export const RATE_LIMITS = {
   /** Following a memorial by email (issue 28 item 1): each request emails the address typed a confirmation link. */
   followPerIp: { name: "follow-ip", limit: 10, windowMs: 60 * 60_000 },
   followPerEmail: { name: "follow-email", limit: 3, windowMs: 60 * 60_000 },
+  /** Answering a memorial's event (issue 28 item 4): each answer emails the address typed a copy. */
+  rsvpPerEmail: { name: "rsvp-email", limit: 5, windowMs: 60 * 60_000 },
+  rsvpPerIp: { name: "rsvp-ip", limit: 20, windowMs: 60 * 60_000 },
+  /** The family's updates to those who answered an event: each one emails every one of them. */
+  eventMailPerUser: { name: "event-mail-user", limit: 10, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

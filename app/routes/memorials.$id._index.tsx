@@ -8,6 +8,7 @@ import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
 import { RememberTheDates } from "~/components/memorial/remember-dates";
 import { ShareButtons } from "~/components/memorial/share-buttons";
 import { LifeTimeline } from "~/components/memorial/life-timeline";
+import { MemorialEvents } from "~/components/memorial/memorial-events";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
 import { calendarLinksFor } from "~/models/anniversary-calendar.server";
@@ -15,6 +16,7 @@ import { FollowBox } from "~/components/memorial/follow";
 import { followOf } from "~/models/follow.server";
 import { imageSources } from "~/models/media.server";
 import { findMemorialForViewer, recordView } from "~/models/memorial.server";
+import { describeEvent, listEvents } from "~/models/memorial-events.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
 import {
   canModerate,
@@ -61,11 +63,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending, timeline, follow] = await Promise.all([
+  const [approved, pending, timeline, follow, events] = await Promise.all([
     listApprovedTributes(memorial.id, tributesPage),
     seesPending ? listPendingTributes(memorial.id) : null,
     listTimeline(memorial.id),
     viewer ? followOf(memorial.id, viewer.id) : null,
+    listEvents(memorial.id),
   ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
@@ -89,6 +92,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: e.description,
       photo: e.photo && e.photo.mediaType.startsWith("image/") ? { ...imageSources(e.photo.mediaUrl), caption: e.photo.caption } : null,
     })),
+    // Issue 28 item 4: the funeral, services and gatherings; coming ones take replies, past ones stay as part of the story.
+    events: events.map((e) => describeEvent(e)),
     // Issue 28 item 1: a member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
     follow: viewer ? { following: !!follow, reminders: follow?.anniversaryReminders ?? false, showName: follow?.showName ?? false } : null,
     tributes: {
@@ -162,7 +167,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar, follow } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar, follow, events } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -241,6 +246,9 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           </section>
           {timeline.length || canEdit ? (
             <LifeTimeline events={timeline} name={name} editHref={canEdit ? `/memorials/${memorial.id}/timeline` : undefined} />
+          ) : null}
+          {events.length || canEdit ? (
+            <MemorialEvents memorialId={memorial.id} events={events} manageHref={canEdit ? `/memorials/${memorial.id}/events` : undefined} />
           ) : null}
           {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
           <TributeSection

@@ -96,6 +96,9 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
         <Link to={`/memorials/${memorial.id}/timeline`} className="link text-sm">
           Life timeline
         </Link>
+        <Link to={`/memorials/${memorial.id}/events`} className="link text-sm">
+          Events
+        </Link>
       </p>
       <div className="mt-8">
         <MemorialForm

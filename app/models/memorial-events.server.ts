@@ -1,0 +1,285 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { prisma } from "~/services/db.server";
+import {
+  EVENT_KIND_LABELS,
+  EVENT_MAX_PER_MEMORIAL,
+  EVENT_MESSAGES,
+  eventOverAt,
+  formatEventWhen,
+  isPastEvent,
+  mapLink,
+  type EventInput,
+  type EventKind,
+  type EventMailInput,
+  type RsvpInput,
+} from "~/utils/events";
+import type { CalendarSource } from "./anniversary-calendar.server";
+import { recordAudit, type Actor } from "./audit.server";
+import { queueMail, queueMails } from "./mail.server";
+import { canEditContent, type MemorialRole, type Viewer } from "./memorial-access";
+import { findMemorialForViewer, isRecordId, memorialRole } from "./memorial.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
+
+// A memorial's events (issue 28 item 4, docs/decisions/026-memorial-events.md). The rules, kept here once:
+// - the owner and co-managers (canEditContent) add, edit and delete events, see the answers and email those
+//   who answered; anyone else, administrators included, gets "not-found";
+// - anyone who may see the memorial (findMemorialForViewer, the one access rule) may answer an event that is
+//   not over yet, once per email address (a second answer replaces the first), and is emailed a copy;
+// - an event is over at its end, or EVENT_DEFAULT_DURATION_MS after its start: it then shows under
+//   "Past events" and takes no more answers;
+// - answers are counted per email address and per network address, the family's updates per member;
+// - the public page's version moves with every change of an event by a trigger (migration 20261127110000).
+
+type Tx = Prisma.TransactionClient;
+
+export type EventResult = { ok: true; id: string } | { ok: false; reason: "not-found" | "full" | "gone" };
+
+const eventSelect = {
+  id: true,
+  memorialId: true,
+  kind: true,
+  title: true,
+  startDate: true,
+  startTime: true,
+  endTime: true,
+  timeZone: true,
+  startsAt: true,
+  endsAt: true,
+  placeName: true,
+  address: true,
+  livestreamUrl: true,
+  note: true,
+  updatedAt: true,
+} satisfies Prisma.MemorialEventSelect;
+
+export type MemorialEventRow = Prisma.MemorialEventGetPayload<{ select: typeof eventSelect }>;
+
+/** A memorial's events in time order. The caller has checked who may see them. */
+export function listEvents(memorialId: string): Promise<MemorialEventRow[]> {
+  return prisma().memorialEvent.findMany({
+    where: { memorialId },
+    orderBy: [{ startsAt: "asc" }, { createdAt: "asc" }],
+    select: eventSelect,
+    take: EVENT_MAX_PER_MEMORIAL,
+  });
+}
+
+/** What the pages show of an event (dates as the family gave them, in the event's own zone). */
+export function describeEvent(e: MemorialEventRow, now = new Date()) {
+  return {
+    id: e.id,
+    kind: EVENT_KIND_LABELS[e.kind as EventKind] ?? e.kind,
+    title: e.title,
+    when: formatEventWhen(e),
+    startsAt: e.startsAt.toISOString(),
+    placeName: e.placeName,
+    address: e.address,
+    mapUrl: mapLink(e),
+    livestreamUrl: e.livestreamUrl,
+    note: e.note,
+    past: isPastEvent(e, now),
+  };
+}
+export type EventView = ReturnType<typeof describeEvent>;
+
+/** The role that lets the actor manage this memorial's events, or null. */
+async function managerRole(memorialId: string, actor: Actor): Promise<MemorialRole | null> {
+  if (!isRecordId(memorialId)) return null;
+  const role = await memorialRole(memorialId, { id: actor.id, isAdmin: actor.isAdmin });
+  return canEditContent(role) ? role : null;
+}
+
+async function audit(tx: Tx, role: MemorialRole, actor: Actor, memorialId: string, what: string) {
+  // The owner's own changes are not logged, as with the memorial's other content.
+  if (role === "owner") return;
+  await recordAudit(
+    tx,
+    { ...actor, isAdmin: false },
+    { action: "memorial.co-edit", targetType: "memorial", targetId: memorialId, summary: `As ${role}: ${what}` },
+  );
+}
+
+function columns(input: EventInput) {
+  return {
+    kind: input.kind,
+    title: input.title,
+    startDate: new Date(`${input.date}T00:00:00Z`),
+    startTime: input.startTime,
+    endTime: input.endTime,
+    timeZone: input.timeZone,
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+    placeName: input.placeName,
+    address: input.address,
+    livestreamUrl: input.livestreamUrl,
+    note: input.note,
+  };
+}
+
+/** Adds an event to the memorial. */
+export async function addEvent(memorialId: string, actor: Actor, input: EventInput): Promise<EventResult> {
+  const role = await managerRole(memorialId, actor);
+  if (!role) return { ok: false, reason: "not-found" };
+  return prisma().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`events:${memorialId}`}))`;
+    if ((await tx.memorialEvent.count({ where: { memorialId } })) >= EVENT_MAX_PER_MEMORIAL) return { ok: false, reason: "full" } as const;
+    const created = await tx.memorialEvent.create({ data: { memorialId, ...columns(input) }, select: { id: true } });
+    await audit(tx, role, actor, memorialId, `added the event "${input.title}"`);
+    return { ok: true, id: created.id } as const;
+  });
+}
+
+/** Changes one of the memorial's events. */
+export async function updateEvent(memorialId: string, eventId: string, actor: Actor, input: EventInput): Promise<EventResult> {
+  const role = await managerRole(memorialId, actor);
+  if (!role) return { ok: false, reason: "not-found" };
+  if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
+  return prisma().$transaction(async (tx) => {
+    const { count } = await tx.memorialEvent.updateMany({ where: { id: eventId, memorialId }, data: columns(input) });
+    if (!count) return { ok: false, reason: "gone" } as const;
+    await audit(tx, role, actor, memorialId, `edited the event "${input.title}"`);
+    return { ok: true, id: eventId } as const;
+  });
+}
+
+/** Deletes one of the memorial's events, and its answers. */
+export async function removeEvent(memorialId: string, eventId: string, actor: Actor): Promise<EventResult> {
+  const role = await managerRole(memorialId, actor);
+  if (!role) return { ok: false, reason: "not-found" };
+  if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
+  return prisma().$transaction(async (tx) => {
+    const event = await tx.memorialEvent.findFirst({ where: { id: eventId, memorialId }, select: { title: true } });
+    if (!event) return { ok: false, reason: "gone" } as const;
+    await tx.memorialEvent.delete({ where: { id: eventId } });
+    await audit(tx, role, actor, memorialId, `deleted the event "${event.title}"`);
+    return { ok: true, id: eventId } as const;
+  });
+}
+
+/** One event with its answers, for the family (null for anyone else, or no such event). */
+export async function eventWithAnswers(memorialId: string, eventId: string, actor: Actor) {
+  if (!(await managerRole(memorialId, actor)) || !isRecordId(eventId)) return null;
+  const event = await prisma().memorialEvent.findFirst({
+    where: { id: eventId, memorialId },
+    select: {
+      ...eventSelect,
+      rsvps: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, email: true, partySize: true, message: true, updatedAt: true } },
+    },
+  });
+  if (!event) return null;
+  const { rsvps, ...row } = event;
+  return { event: row, rsvps, totals: { replies: rsvps.length, people: rsvps.reduce((sum, r) => sum + r.partySize, 0) } };
+}
+
+export type RsvpResult = { ok: true; rsvpId: string; updated: boolean } | { ok: false; reason: "not-found" | "past" } | RateLimited;
+
+/**
+ * A visitor (or member) answers an event of a memorial they may see. The same address answering again
+ * replaces its answer. A copy goes to the address given, so it is counted per address (and per network).
+ */
+export async function rsvpToEvent(memorialId: string, eventId: string, viewer: Viewer, input: RsvpInput, ip: string, now = new Date()): Promise<RsvpResult> {
+  if (!isRecordId(memorialId) || !isRecordId(eventId)) return { ok: false, reason: "not-found" };
+  if ((await findMemorialForViewer(memorialId, viewer)).status !== "ok") return { ok: false, reason: "not-found" };
+  const event = await prisma().memorialEvent.findFirst({ where: { id: eventId, memorialId }, select: { startsAt: true, endsAt: true } });
+  if (!event) return { ok: false, reason: "not-found" };
+  if (eventOverAt(event) <= now) return { ok: false, reason: "past" };
+  const hits = await Promise.all([hitRateLimit(RATE_LIMITS.rsvpPerEmail, input.email, now), hitRateLimit(RATE_LIMITS.rsvpPerIp, ip, now)]);
+  if (hits.some((h) => !h.allowed)) {
+    const retryAfterSeconds = Math.max(...hits.map((h) => h.retryAfterSeconds));
+    return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `${EVENT_MESSAGES.rsvpRateLimited} ${describeRetry(retryAfterSeconds)}` };
+  }
+  return prisma().$transaction(async (tx) => {
+    const data = { name: input.name, partySize: input.partySize, message: input.message };
+    const before = await tx.eventRsvp.findUnique({ where: { eventId_email: { eventId, email: input.email } }, select: { id: true } });
+    const row = await tx.eventRsvp.upsert({
+      where: { eventId_email: { eventId, email: input.email } },
+      create: { eventId, email: input.email, ...data },
+      update: data,
+      select: { id: true },
+    });
+    await queueMail(tx, { to: input.email, kind: "event-rsvp", data: { rsvpId: row.id } });
+    return { ok: true, rsvpId: row.id, updated: !!before } as const;
+  });
+}
+
+export type EventMailResult = { ok: true; sent: number } | { ok: false; reason: "not-found" | "nobody" } | RateLimited;
+
+/** The family emails everyone who answered an event (through the outbox); says how many. */
+export async function emailAttendees(memorialId: string, eventId: string, actor: Actor, input: EventMailInput, now = new Date()): Promise<EventMailResult> {
+  const role = await managerRole(memorialId, actor);
+  if (!role || !isRecordId(eventId)) return { ok: false, reason: "not-found" };
+  const event = await prisma().memorialEvent.findFirst({
+    where: { id: eventId, memorialId },
+    select: { id: true, title: true, rsvps: { select: { email: true } } },
+  });
+  if (!event) return { ok: false, reason: "not-found" };
+  if (!event.rsvps.length) return { ok: false, reason: "nobody" };
+  const hit = await hitRateLimit(RATE_LIMITS.eventMailPerUser, actor.id, now);
+  if (!hit.allowed) {
+    return {
+      ok: false,
+      reason: "rate-limited",
+      retryAfterSeconds: hit.retryAfterSeconds,
+      message: `${EVENT_MESSAGES.mailRateLimited} ${describeRetry(hit.retryAfterSeconds)}`,
+    };
+  }
+  await prisma().$transaction(async (tx) => {
+    await queueMails(
+      tx,
+      event.rsvps.map((r) => ({ to: r.email, kind: "event-update" as const, data: { eventId, subject: input.subject, body: input.body } })),
+    );
+    await audit(tx, role, actor, memorialId, `emailed ${event.rsvps.length} people about the event "${event.title}"`);
+  });
+  return { ok: true, sent: event.rsvps.length };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The emails' facts, read when they are sent.
+
+async function eventFacts(eventId: string) {
+  const e = await prisma().memorialEvent.findUnique({
+    where: { id: eventId },
+    select: { ...eventSelect, memorial: { select: { firstName: true, lastName: true } } },
+  });
+  // The memorial deleted meanwhile: the view finds none.
+  if (!e || !e.memorial) return null;
+  return {
+    memorialId: e.memorialId,
+    memorialName: `${e.memorial.firstName} ${e.memorial.lastName}`.trim(),
+    title: e.title,
+    when: formatEventWhen(e),
+    place: [e.placeName, e.address].filter(Boolean).join(", "),
+    mapUrl: mapLink(e),
+    livestreamUrl: e.livestreamUrl,
+    note: e.note,
+  };
+}
+
+/** A visitor's copy of their answer: skipped once the answer or its event is gone. */
+export async function rsvpMailFacts(rsvpId: string) {
+  const r = await prisma().eventRsvp.findUnique({ where: { id: rsvpId }, select: { name: true, email: true, partySize: true, message: true, eventId: true } });
+  if (!r) return null;
+  const event = await eventFacts(r.eventId);
+  return event ? { ...event, name: r.name, email: r.email, partySize: r.partySize, message: r.message } : null;
+}
+
+/** The family's update to those who answered: skipped once the event is gone. */
+export const eventUpdateFacts = eventFacts;
+
+// ------------------------------------------------------------------------------------------------
+// The calendar (decision 022's extension point): every event of the memorial, past ones included, as a
+// timed event in UTC (each reader's calendar shows it in their own zone), with a UID that never changes.
+
+export const memorialEventsSource: CalendarSource = async (memorial, site) => {
+  const events = await listEvents(memorial.id);
+  return events.map((e) => ({
+    uid: `event-${e.id}@everlight.uk`,
+    stamp: e.updatedAt,
+    start: { at: e.startsAt },
+    end: { at: eventOverAt(e) },
+    summary: e.title,
+    description: [EVENT_KIND_LABELS[e.kind as EventKind], e.livestreamUrl ? `Livestream: ${e.livestreamUrl}` : null, e.note].filter(Boolean).join("\n\n"),
+    location: [e.placeName, e.address].filter(Boolean).join(", "),
+    url: `${site.memorialUrl}#event-${e.id}`,
+  }));
+};
