@@ -122,7 +122,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
             />
             <div className="p-6 wrap-anywhere sm:p-8">
               <div className="flex flex-wrap items-center gap-3">
-                <h3 className="font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
+                <h3 className="grow basis-48 font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
                 <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">Public</span>
               </div>
               {featured.biography && <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>}
@@ -134,13 +134,13 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               {others.map((memorial) => {
                 const name = fullName(memorial);
                 return (
-                  <li key={memorial.id} className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5">
+                  <li key={memorial.id} className="flex gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5">
                     <MemorialPortrait
                       src={memorial.profileImageUrl}
                       alt={`Portrait of ${name}`}
                       width={96}
                       height={96}
-                      className="h-20 w-20 shrink-0 rounded-xl bg-slate-100 sm:h-24 sm:w-24"
+                      className="h-16 w-16 shrink-0 rounded-xl bg-slate-100 min-[360px]:h-20 min-[360px]:w-20 sm:h-24 sm:w-24"
                     />
                     <div className="min-w-0 flex-1 wrap-anywhere">
                       <h3 className="font-serif text-lg font-semibold text-slate-900">{name}</h3>
