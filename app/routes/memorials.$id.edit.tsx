@@ -89,7 +89,8 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
       <p className="mt-2 text-slate-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
-      <p className="mt-2 flex flex-wrap gap-x-4">
+      {/* On a phone the links wrap: the row gap keeps each one a separate target (WCAG 2.5.8). */}
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-2">
         <Link to={`/memorials/${memorial.id}/managers`} className="link text-sm">
           {can.people ? "People who manage this memorial" : "Who manages this memorial"}
         </Link>
