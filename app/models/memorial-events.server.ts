@@ -14,10 +14,10 @@ import {
   type RsvpInput,
 } from "~/utils/events";
 import type { CalendarSource } from "./anniversary-calendar.server";
-import { recordAudit, type Actor } from "./audit.server";
+import type { Actor } from "./audit.server";
 import { queueMail, queueMails } from "./mail.server";
-import { canEditContent, type MemorialRole, type Viewer } from "./memorial-access";
-import { findMemorialForViewer, isRecordId, memorialRole } from "./memorial.server";
+import type { Viewer } from "./memorial-access";
+import { auditCoEdit, contentEditorRole, findMemorialForViewer, isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
 // A memorial's events (issue 28 item 4, docs/decisions/026-memorial-events.md). The rules, kept here once:
@@ -29,8 +29,6 @@ import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./ra
 //   "Past events" and takes no more answers;
 // - answers are counted per email address and per network address, the family's updates per member;
 // - the public page's version moves with every change of an event by a trigger (migration 20261127110000).
-
-type Tx = Prisma.TransactionClient;
 
 export type EventResult = { ok: true; id: string } | { ok: false; reason: "not-found" | "full" | "gone" };
 
@@ -82,23 +80,6 @@ export function describeEvent(e: MemorialEventRow, now = new Date()) {
 }
 export type EventView = ReturnType<typeof describeEvent>;
 
-/** The role that lets the actor manage this memorial's events, or null. */
-async function managerRole(memorialId: string, actor: Actor): Promise<MemorialRole | null> {
-  if (!isRecordId(memorialId)) return null;
-  const role = await memorialRole(memorialId, { id: actor.id, isAdmin: actor.isAdmin });
-  return canEditContent(role) ? role : null;
-}
-
-async function audit(tx: Tx, role: MemorialRole, actor: Actor, memorialId: string, what: string) {
-  // The owner's own changes are not logged, as with the memorial's other content.
-  if (role === "owner") return;
-  await recordAudit(
-    tx,
-    { ...actor, isAdmin: false },
-    { action: "memorial.co-edit", targetType: "memorial", targetId: memorialId, summary: `As ${role}: ${what}` },
-  );
-}
-
 function columns(input: EventInput) {
   return {
     kind: input.kind,
@@ -118,47 +99,47 @@ function columns(input: EventInput) {
 
 /** Adds an event to the memorial. */
 export async function addEvent(memorialId: string, actor: Actor, input: EventInput): Promise<EventResult> {
-  const role = await managerRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`events:${memorialId}`}))`;
     if ((await tx.memorialEvent.count({ where: { memorialId } })) >= EVENT_MAX_PER_MEMORIAL) return { ok: false, reason: "full" } as const;
     const created = await tx.memorialEvent.create({ data: { memorialId, ...columns(input) }, select: { id: true } });
-    await audit(tx, role, actor, memorialId, `added the event "${input.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `added the event "${input.title}"`);
     return { ok: true, id: created.id } as const;
   });
 }
 
 /** Changes one of the memorial's events. */
 export async function updateEvent(memorialId: string, eventId: string, actor: Actor, input: EventInput): Promise<EventResult> {
-  const role = await managerRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
   return prisma().$transaction(async (tx) => {
     const { count } = await tx.memorialEvent.updateMany({ where: { id: eventId, memorialId }, data: columns(input) });
     if (!count) return { ok: false, reason: "gone" } as const;
-    await audit(tx, role, actor, memorialId, `edited the event "${input.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `edited the event "${input.title}"`);
     return { ok: true, id: eventId } as const;
   });
 }
 
 /** Deletes one of the memorial's events, and its answers. */
 export async function removeEvent(memorialId: string, eventId: string, actor: Actor): Promise<EventResult> {
-  const role = await managerRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
   return prisma().$transaction(async (tx) => {
     const event = await tx.memorialEvent.findFirst({ where: { id: eventId, memorialId }, select: { title: true } });
     if (!event) return { ok: false, reason: "gone" } as const;
     await tx.memorialEvent.delete({ where: { id: eventId } });
-    await audit(tx, role, actor, memorialId, `deleted the event "${event.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `deleted the event "${event.title}"`);
     return { ok: true, id: eventId } as const;
   });
 }
 
 /** One event with its answers, for the family (null for anyone else, or no such event). */
 export async function eventWithAnswers(memorialId: string, eventId: string, actor: Actor) {
-  if (!(await managerRole(memorialId, actor)) || !isRecordId(eventId)) return null;
+  if (!(await contentEditorRole(memorialId, actor)) || !isRecordId(eventId)) return null;
   const event = await prisma().memorialEvent.findFirst({
     where: { id: eventId, memorialId },
     select: {
@@ -206,7 +187,7 @@ export type EventMailResult = { ok: true; sent: number } | { ok: false; reason: 
 
 /** The family emails everyone who answered an event (through the outbox); says how many. */
 export async function emailAttendees(memorialId: string, eventId: string, actor: Actor, input: EventMailInput, now = new Date()): Promise<EventMailResult> {
-  const role = await managerRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role || !isRecordId(eventId)) return { ok: false, reason: "not-found" };
   const event = await prisma().memorialEvent.findFirst({
     where: { id: eventId, memorialId },
@@ -228,7 +209,7 @@ export async function emailAttendees(memorialId: string, eventId: string, actor:
       tx,
       event.rsvps.map((r) => ({ to: r.email, kind: "event-update" as const, data: { eventId, subject: input.subject, body: input.body } })),
     );
-    await audit(tx, role, actor, memorialId, `emailed ${event.rsvps.length} people about the event "${event.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `emailed ${event.rsvps.length} people about the event "${event.title}"`);
   });
   return { ok: true, sent: event.rsvps.length };
 }

@@ -1,9 +1,8 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { TIMELINE_MAX_EVENTS, type TimelineInput } from "~/utils/timeline";
-import { recordAudit, type Actor } from "./audit.server";
-import { canEditContent, type MemorialRole } from "./memorial-access";
-import { isRecordId, memorialRole } from "./memorial.server";
+import type { Actor } from "./audit.server";
+import { auditCoEdit, contentEditorRole, isRecordId } from "./memorial.server";
 
 // A life timeline (issue 28 item 5, docs/decisions/024-life-timeline.md). The rules, kept here once:
 // - the owner and co-managers (canEditContent) add, edit and remove events; anyone else, administrators
@@ -47,29 +46,12 @@ export function listTimeline(memorialId: string): Promise<TimelineEvent[]> {
   return prisma().memorialTimelineEvent.findMany({ where: { memorialId }, orderBy: TIMELINE_ORDER, select: eventSelect, take: TIMELINE_MAX_EVENTS });
 }
 
-/** The role that lets the actor change this memorial's timeline, or null. */
-async function editorRole(memorialId: string, actor: Actor): Promise<MemorialRole | null> {
-  if (!isRecordId(memorialId)) return null;
-  const role = await memorialRole(memorialId, { id: actor.id, isAdmin: actor.isAdmin });
-  return canEditContent(role) ? role : null;
-}
-
 type Tx = Prisma.TransactionClient;
 
 async function photoBelongs(tx: Tx, memorialId: string, photoId: string | null) {
   if (photoId === null) return true;
   if (!isRecordId(photoId)) return false;
   return (await tx.memorialMedia.count({ where: { id: photoId, memorialId, mediaType: { startsWith: "image/" } } })) > 0;
-}
-
-async function audit(tx: Tx, role: MemorialRole, actor: Actor, memorialId: string, what: string) {
-  // The owner's own changes are not logged, as with the memorial's other content (updateOwnMemorial).
-  if (role === "owner") return;
-  await recordAudit(
-    tx,
-    { ...actor, isAdmin: false },
-    { action: "memorial.co-edit", targetType: "memorial", targetId: memorialId, summary: `As ${role}: ${what}` },
-  );
 }
 
 function columns(input: TimelineInput) {
@@ -86,42 +68,42 @@ function columns(input: TimelineInput) {
 
 /** Adds an event to the timeline. */
 export async function addTimelineEvent(memorialId: string, actor: Actor, input: TimelineInput): Promise<TimelineResult> {
-  const role = await editorRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`timeline:${memorialId}`}))`;
     if ((await tx.memorialTimelineEvent.count({ where: { memorialId } })) >= TIMELINE_MAX_EVENTS) return { ok: false, reason: "full" } as const;
     if (!(await photoBelongs(tx, memorialId, input.photoId))) return { ok: false, reason: "photo" } as const;
     const created = await tx.memorialTimelineEvent.create({ data: { memorialId, ...columns(input) }, select: { id: true } });
-    await audit(tx, role, actor, memorialId, `added the timeline event "${input.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `added the timeline event "${input.title}"`);
     return { ok: true, id: created.id } as const;
   });
 }
 
 /** Changes one event of the timeline. */
 export async function updateTimelineEvent(memorialId: string, eventId: string, actor: Actor, input: TimelineInput): Promise<TimelineResult> {
-  const role = await editorRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
   return prisma().$transaction(async (tx) => {
     if (!(await photoBelongs(tx, memorialId, input.photoId))) return { ok: false, reason: "photo" } as const;
     const { count } = await tx.memorialTimelineEvent.updateMany({ where: { id: eventId, memorialId }, data: columns(input) });
     if (!count) return { ok: false, reason: "gone" } as const;
-    await audit(tx, role, actor, memorialId, `edited the timeline event "${input.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `edited the timeline event "${input.title}"`);
     return { ok: true, id: eventId } as const;
   });
 }
 
 /** Removes one event from the timeline (its photo stays in the gallery). */
 export async function removeTimelineEvent(memorialId: string, eventId: string, actor: Actor): Promise<TimelineResult> {
-  const role = await editorRole(memorialId, actor);
+  const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   if (!isRecordId(eventId)) return { ok: false, reason: "gone" };
   return prisma().$transaction(async (tx) => {
     const event = await tx.memorialTimelineEvent.findFirst({ where: { id: eventId, memorialId }, select: { title: true } });
     if (!event) return { ok: false, reason: "gone" } as const;
     await tx.memorialTimelineEvent.delete({ where: { id: eventId } });
-    await audit(tx, role, actor, memorialId, `removed the timeline event "${event.title}"`);
+    await auditCoEdit(tx, role, actor, memorialId, `removed the timeline event "${event.title}"`);
     return { ok: true, id: eventId } as const;
   });
 }

@@ -5,7 +5,7 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
-import { recordAudit } from "./audit.server";
+import { recordAudit, type Actor } from "./audit.server";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
 import { canChangeVisibility, canEditContent, decideAccess, roleOf, type LockReason, type MemorialRole, type Viewer } from "./memorial-access";
 
@@ -102,6 +102,23 @@ export async function memorialRole(id: string, viewer: Viewer): Promise<Memorial
     select: { userId: true, managers: { where: { userId: viewer.id }, select: { userId: true, role: true } } },
   });
   return memorial ? roleOnMemorial(memorial, viewer) : "none";
+}
+
+/** The actor's role on a memorial when it lets them edit its content (the timeline, its events), else null. */
+export async function contentEditorRole(memorialId: string, actor: Actor): Promise<MemorialRole | null> {
+  if (!isRecordId(memorialId)) return null;
+  const role = await memorialRole(memorialId, { id: actor.id, isAdmin: actor.isAdmin });
+  return canEditContent(role) ? role : null;
+}
+
+/** A co-manager's change to a memorial's content, in the audit log within the change's transaction; the owner's own changes are not logged. */
+export async function auditCoEdit(tx: Prisma.TransactionClient, role: MemorialRole, actor: Actor, memorialId: string, what: string) {
+  if (role === "owner") return;
+  await recordAudit(
+    tx,
+    { ...actor, isAdmin: false },
+    { action: "memorial.co-edit", targetType: "memorial", targetId: memorialId, summary: `As ${role}: ${what}` },
+  );
 }
 export type MemorialWithMedia = Prisma.MemorialGetPayload<{ include: typeof memorialWithMedia }>;
 
