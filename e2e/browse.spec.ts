@@ -78,13 +78,13 @@ test("the gallery searches, filters, sorts, switches view and loads more, with t
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]search=${token.toUpperCase()}`));
   await expect(results(page)).toHaveCount(8);
-  expect(await resultNames(page)).toEqual(names.slice(0, 8));
+  await expect(results(page).locator("h3")).toHaveText(names.slice(0, 8));
   await expectAccessible(page);
 
   await page.getByRole("link", { name: "Load More" }).click();
   await expect(page).toHaveURL(/[?&]page=2/);
   await expect(results(page)).toHaveCount(10);
-  expect(await resultNames(page)).toEqual(names);
+  await expect(results(page).locator("h3")).toHaveText(names);
   await expect(page.getByRole("link", { name: "Load More" })).toHaveCount(0);
   for (const name of hidden) await expect(page.getByText(name)).toHaveCount(0);
 
@@ -94,7 +94,7 @@ test("the gallery searches, filters, sorts, switches view and loads more, with t
   await expect(page).toHaveURL(/[?&]category=organization/);
   await expect(page).not.toHaveURL(/[?&]page=/);
   await expect(results(page)).toHaveCount(3);
-  expect(await resultNames(page)).toEqual([names[2], names[4], names[7]]);
+  await expect(results(page).locator("h3")).toHaveText([names[2], names[4], names[7]]);
 
   // Most Popular, then Alphabetical, across all categories.
   await page.getByLabel("Category").selectOption({ label: "All Categories" });
@@ -102,13 +102,14 @@ test("the gallery searches, filters, sorts, switches view and loads more, with t
   await applyFilters(page, javaScriptEnabled);
   await expect(page).toHaveURL(/[?&]sort=popular/);
   await expect(results(page).first().locator("h3")).toHaveText(names[1]);
+  await expect(results(page).locator("h3").nth(1)).toHaveText(names[4]);
   expect((await resultNames(page)).slice(0, 3)).toEqual([names[1], names[4], names[6]]);
 
   await page.getByLabel("Sort by").selectOption({ label: "Alphabetical" });
   await applyFilters(page, javaScriptEnabled);
   await expect(page).toHaveURL(/[?&]sort=alphabetical/);
   await expect(results(page).first().locator("h3")).toHaveText(names[0]);
-  expect(await resultNames(page)).toEqual(names.slice(0, 8));
+  await expect(results(page).locator("h3")).toHaveText(names.slice(0, 8));
 
   // Views: masonry labels the memorials seen more than 10 times as Featured; list is compact.
   await page.getByRole("navigation", { name: "View" }).getByRole("link", { name: "Masonry" }).click();
@@ -139,7 +140,7 @@ test("/market is the same gallery, and a bookmarked address opens as it was left
   await expect(page.getByLabel("Category")).toHaveValue("organization");
   await expect(page.getByLabel("Sort by")).toHaveValue("popular");
   await expect(page.locator("[data-view='list']")).toBeVisible();
-  expect(await resultNames(page)).toEqual([names[4], names[2], names[7]]);
+  await expect(results(page).locator("h3")).toHaveText([names[4], names[2], names[7]]);
 });
 
 test("nothing found says so and offers to clear; a hand-edited address falls back to defaults", async ({ page }) => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { NextFunction, Request, Response } from "express";
 import { BodyTooLargeError } from "~/request/multipart.server";
 
@@ -10,9 +11,16 @@ import { BodyTooLargeError } from "~/request/multipart.server";
 // connection only after it, and browsers and proxies reuse connections, so an unread upload would hang
 // the next page on that connection. So when an answer is sent before its body was read, the rest is
 // read and thrown away if it is small, and the connection is closed (`Connection: close`) if it is not.
+// Closed gently: the answer goes out, then the server stops writing but reads and drops what still
+// arrives for a moment ("lingering close"). Closing at once with unread bytes makes the kernel send a
+// reset, and a client still uploading (a browser, fetch) may then lose the answer it was sent and
+// show "connection reset" instead of "File too large".
 
 /** Up to this much of a refused body is read and dropped to keep the connection; beyond, it is closed. */
 export const DRAIN_MAX_BYTES = 1024 * 1024;
+
+/** How long a closing connection keeps reading (and dropping) what a client is still sending. */
+export const LINGER_MS = 2000;
 
 const bytesRead = new WeakMap<IncomingMessage, number>();
 
@@ -42,7 +50,10 @@ export function keepConnectionsUsable(req: Request, res: Response, next: NextFun
       const declared = declaredLength(req);
       const remaining = declared === null ? Infinity : declared - (bytesRead.get(req) ?? 0);
       if (remaining <= DRAIN_MAX_BYTES) drain = true;
-      else this.setHeader("Connection", "close");
+      else {
+        this.setHeader("Connection", "close");
+        lingerOnClose(req.socket);
+      }
     }
     return writeHead.apply(this, args) as Response;
   } as Response["writeHead"];
@@ -50,6 +61,17 @@ export function keepConnectionsUsable(req: Request, res: Response, next: NextFun
     if (drain && !req.complete) discardRest(req);
   });
   next();
+}
+
+/** Node ends a `Connection: close` socket with destroySoon(); this one first reads out the client's sending. */
+function lingerOnClose(socket: Socket) {
+  socket.destroySoon = function (this: Socket) {
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.once("end", () => this.destroy());
+    this.once("close", () => clearTimeout(timer));
+    this.resume();
+  };
 }
 
 function discardRest(req: IncomingMessage) {

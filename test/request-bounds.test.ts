@@ -19,11 +19,12 @@ afterAll(async () => {
 
 type Answer = { status: number; head: string; body: string };
 
-/** A raw HTTP/1.1 connection that reads answers one at a time. */
-function connection() {
-  const socket = net.connect(port, "127.0.0.1");
+/** A raw HTTP/1.1 connection that reads answers one at a time; half-open, it may go on sending after the server's end. */
+function connection({ allowHalfOpen = false } = {}) {
+  const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen });
   let buffer = Buffer.alloc(0);
   let closed = false;
+  const errors: string[] = [];
   const waiters: (() => void)[] = [];
   socket.on("data", (chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
@@ -33,7 +34,7 @@ function connection() {
     closed = true;
     waiters.splice(0).forEach((w) => w());
   });
-  socket.on("error", () => {});
+  socket.on("error", (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
   const ready = new Promise<void>((resolve) => socket.once("connect", () => resolve()));
 
   /** The next complete answer, or null if none arrives within `ms` (or the connection closes first). */
@@ -72,6 +73,15 @@ function connection() {
     get closed() {
       return closed;
     },
+    errors,
+    /** Says it has sent everything; the promise is whether the server then closed its side. */
+    finish: (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        socket.end();
+        if (closed) return resolve(true);
+        const timer = setTimeout(() => resolve(false), ms);
+        socket.once("close", () => (clearTimeout(timer), resolve(true)));
+      }),
     close: () => socket.destroy(),
   };
 }
@@ -134,6 +144,23 @@ describe("a refused request never wedges its keep-alive connection", () => {
     c.close();
     // And the server is as quick as ever for everyone else.
     expect((await client(server.url).get("/healthz")).status).toBe(200);
+  });
+
+  it("keeps reading what a client still sends after that answer, so the client sees the 413 and not a reset", async () => {
+    // A browser or fetch() uploading 8 MB goes on sending after the early answer; closing with unread
+    // bytes would reset the connection, and the client could lose the answer it had been sent.
+    const c = connection({ allowHalfOpen: true });
+    await c.ready;
+    const total = 8 * 1024 * 1024;
+    await c.write(head("POST", "/login", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": total }));
+    await c.write(Buffer.alloc(64 * 1024, "a"));
+    const first = await c.answer(2000);
+    expect(first?.status).toBe(413);
+    expect(first?.head).toMatch(/connection: close/i);
+    for (let sent = 64 * 1024; sent < total; sent += 256 * 1024) await c.write(Buffer.alloc(256 * 1024, "a"));
+    expect(c.errors, "the server reset the connection while the client was still sending").toEqual([]);
+    expect(await c.finish(3000), "the server closed its side once the client had finished").toBe(true);
+    expect(c.errors).toEqual([]);
   });
 });
 
