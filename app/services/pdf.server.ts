@@ -1,0 +1,82 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import fontkit from "@pdf-lib/fontkit";
+import { PDFDocument, type PDFFont } from "pdf-lib";
+
+// The PDFs the app makes (the headstone QR sheet, the printed memorial book) are drawn with pdf-lib
+// in DejaVu Sans, embedded and subset, so a name in any Latin, Greek or Cyrillic script prints as
+// typed (pdf-lib's standard fonts know only Windows-1252 and would refuse "Łucja" or "Σοφία").
+
+const require = createRequire(import.meta.url);
+const fontFile = (name: string) => require.resolve(`dejavu-fonts-ttf/ttf/${name}`);
+
+let fontBytes: Promise<{ regular: Buffer; bold: Buffer; oblique: Buffer }> | undefined;
+
+function loadFonts() {
+  fontBytes ??= Promise.all([
+    readFile(fontFile("DejaVuSans.ttf")),
+    readFile(fontFile("DejaVuSans-Bold.ttf")),
+    readFile(fontFile("DejaVuSans-Oblique.ttf")),
+  ]).then(([regular, bold, oblique]) => ({ regular, bold, oblique }));
+  return fontBytes;
+}
+
+export type PdfFonts = { regular: PDFFont; bold: PDFFont; oblique: PDFFont };
+
+/** A new document with the fonts embedded (subset: only the letters used are written). */
+export async function newPdf(info: { title: string; subject?: string }): Promise<{ pdf: PDFDocument; fonts: PdfFonts }> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const bytes = await loadFonts();
+  const [regular, bold, oblique] = await Promise.all([
+    pdf.embedFont(bytes.regular, { subset: true }),
+    pdf.embedFont(bytes.bold, { subset: true }),
+    pdf.embedFont(bytes.oblique, { subset: true }),
+  ]);
+  pdf.setTitle(info.title);
+  if (info.subject) pdf.setSubject(info.subject);
+  pdf.setCreator("Everlight");
+  pdf.setProducer("Everlight");
+  return { pdf, fonts: { regular, bold, oblique } };
+}
+
+/** A4 in PDF points (1/72 inch). */
+export const A4 = { width: 595.28, height: 841.89 } as const;
+
+/** Millimetres to PDF points. */
+export const mm = (value: number) => (value * 72) / 25.4;
+
+/**
+ * `text` broken into lines no wider than `maxWidth` at `size` (words kept whole; a word longer than
+ * a line is broken where it must be). Blank lines in the text are kept as paragraph breaks ("").
+ */
+export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  const width = (s: string) => font.widthOfTextAtSize(s, size);
+  for (const paragraph of text.replace(/\r\n?/g, "\n").split("\n")) {
+    const words = paragraph.split(/\s+/).filter(Boolean);
+    if (!words.length) {
+      lines.push("");
+      continue;
+    }
+    let line = "";
+    for (let word of words) {
+      while (width(word) > maxWidth) {
+        let cut = word.length - 1;
+        while (cut > 1 && width(word.slice(0, cut)) > maxWidth) cut--;
+        if (line) lines.push(line);
+        lines.push(word.slice(0, cut));
+        line = "";
+        word = word.slice(cut);
+      }
+      const candidate = line ? `${line} ${word}` : word;
+      if (width(candidate) <= maxWidth) line = candidate;
+      else {
+        lines.push(line);
+        line = word;
+      }
+    }
+    if (line) lines.push(line);
+  }
+  return lines;
+}
