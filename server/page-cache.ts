@@ -96,7 +96,8 @@ function nonce() {
 }
 
 export function publicPageCache(build: () => Promise<ServerBuild>, options: Options) {
-  const render = createRequestHandler(build, "production");
+  // The build itself, not the function, so React Router derives its route tree once, not per page rendered.
+  let render: ReturnType<typeof createRequestHandler> | undefined;
   const kept = new Map<KindName, Map<string, Entry>>(Object.keys(KINDS).map((k) => [k as KindName, new Map()]));
   const bytesOf = new Map<KindName, number>(Object.keys(KINDS).map((k) => [k as KindName, 0]));
   let totalBytes = 0;
@@ -136,6 +137,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
       if (name === "cookie" || name.startsWith("if-") || value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
     }
+    render ??= createRequestHandler((loaded ??= await build()), "production");
     const response = await render(new Request(url, { headers }), { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
     const type = response.headers.get("content-type") ?? "";
     if (response.status !== kind.status || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
