@@ -4,8 +4,8 @@ import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fix
 import { linkTo, mailWithSubject } from "./mail";
 
 // Follow a memorial (issue 28 item 1), JavaScript on and off, at 390 px: a visitor follows with an email
-// address and confirms with the link from the email; a member follows with one click, finds it in
-// Account → Following and unfollows there.
+// address and confirms with the link from the email; a member follows with one click and anniversary
+// reminders, finds it in Account → Following, turns the reminders off and on there, and unfollows.
 
 const PHONE = { width: 390, height: 844 };
 
@@ -41,8 +41,10 @@ test("a visitor follows by email and confirms; a member follows, sees it in sett
     await loginAs(page, member);
     await page.goto(`/memorials/${memorial.id}`);
     await page.getByLabel("Let the family see my name").check();
+    await page.getByLabel("Also remind me of the anniversaries").check();
     await page.getByRole("button", { name: "Follow", exact: true }).click();
     await expect(toast(page)).toContainText("You follow this memorial");
+    await expect(page.getByText("You follow this memorial, with anniversary reminders.")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Following", exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
     await expectAccessible(page);
@@ -54,6 +56,15 @@ test("a visitor follows by email and confirms; a member follows, sees it in sett
     await expectAccessible(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: testInfo.outputPath("account-following-390.png"), fullPage: true });
+    // The anniversary reminders, off and on again, the follow kept (issue 28 item 3).
+    await expect(page.getByText("anniversary reminders on")).toBeVisible();
+    await page.getByRole("button", { name: `Turn reminders off for the memorial of ${name}` }).click();
+    await expect(toast(page)).toContainText("Anniversary reminders are off for this memorial. You still follow it");
+    await expect(page.getByText("anniversary reminders on")).toHaveCount(0);
+    await expect(page.getByRole("link", { name })).toBeVisible();
+    await page.getByRole("button", { name: `Turn reminders on for the memorial of ${name}` }).click();
+    await expect(toast(page)).toContainText("Anniversary reminders are on");
+    await expect(page.getByText("anniversary reminders on")).toBeVisible();
     await page.getByRole("button", { name: `Unfollow the memorial of ${name}` }).click();
     await expect(toast(page)).toContainText("You no longer follow this memorial");
     await expect(page.getByText("You do not follow any memorials yet.")).toBeVisible();
