@@ -17,16 +17,14 @@
 // Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses
 // the runs; BENCH_LIGHTHOUSE=0 leaves Lighthouse out.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
-import { findPostgresBinaries, freePort, startCluster } from "../test/postgres-cluster";
+import { findPostgresBinaries, startCluster } from "../test/postgres-cluster";
 import { loadBulkData } from "./bulk-data";
 import { median, runLighthouse, type LighthouseRun } from "./lighthouse";
+import { ensureDebianPackage, nginxBinary, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 import { openDatabase } from "~/services/db.server";
 import { migrate } from "~/services/migrate.server";
 
@@ -40,7 +38,6 @@ const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tribu
 
 type Database = "pglite" | "postgres" | "postgres-100k";
 type Page = { name: string; path: string; target: number };
-type Run = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
 type Row = {
   database: Database;
   page: string;
@@ -53,110 +50,6 @@ type Row = {
   target: number;
   pass: boolean;
 };
-
-// ───────────────────────────── tools ─────────────────────────────
-
-function have(command: string) {
-  return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
-}
-
-/** wrk and nginx come from Debian: installed when missing (as root), as the project's machines allow. */
-function ensureDebianPackage(command: string, pkg: string): boolean {
-  if (have(command)) return true;
-  if (process.getuid?.() !== 0) return false;
-  console.log(`Installing ${pkg} from Debian…`);
-  spawnSync("apt-get", ["update", "-qq"], { stdio: "ignore" });
-  spawnSync("apt-get", ["install", "-y", "-qq", pkg], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
-  return have(command);
-}
-
-function nginxBinary() {
-  for (const candidate of ["nginx", "/usr/sbin/nginx"]) if (spawnSync(candidate, ["-v"]).status === 0) return candidate;
-  return null;
-}
-
-function parseDuration(text: string): number {
-  const match = /([\d.]+)(us|ms|s|m)/.exec(text);
-  if (!match) return Number.NaN;
-  const value = Number(match[1]);
-  return match[2] === "us" ? value / 1000 : match[2] === "ms" ? value : match[2] === "s" ? value * 1000 : value * 60_000;
-}
-
-function wrk(url: string, seconds: number): Run {
-  const result = spawnSync("wrk", ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", url], { encoding: "utf8" });
-  const out = result.stdout ?? "";
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
-  const p99 = parseDuration(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? "");
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  const errors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-  return { requestsPerSecond: Math.round(rps), p99Ms: +p99.toFixed(2), non2xx, errors };
-}
-
-function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 180_000): Promise<RegExpMatchArray> {
-  let output = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in ${timeoutMs / 1000} s:\n${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(pattern);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(force);
-}
-
-// ───────────────────────────── the app ─────────────────────────────
-
-async function startApp(databaseUrl: string) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SEED_DEMO_DATA: "true",
-      SESSION_COOKIE_SECURE: "false",
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-      OPENAI_API_KEY: "",
-      SMTP_URL: "",
-      PAYMENT_PROVIDER: "",
-      STRIPE_SECRET_KEY: "",
-      STRIPE_PUBLISHABLE_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      STOP_WITH_PARENT_PID: String(process.pid),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, "The app");
-  return {
-    url,
-    stop: async () => {
-      await stop(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The pages: every one a visitor can open without signing in (at scale: the ones the issue names). */
 async function pages(base: string, database: Database): Promise<Page[]> {
@@ -189,72 +82,6 @@ async function pages(base: string, database: Database): Promise<Page[]> {
   ];
 }
 
-/** The page's bytes exactly as the app sends them to an anonymous visitor asking for gzip (compressed here if it came plain). */
-function pageBytes(url: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { "Accept-Encoding": "gzip" } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const body = Buffer.concat(chunks);
-          resolve(res.headers["content-encoding"] === "gzip" ? body : gzipSync(body, { level: 9 }));
-        });
-      })
-      .on("error", reject);
-  });
-}
-
-// ───────────────────────────── the ceilings ─────────────────────────────
-
-async function startCeilings(dir: string, files: string[], withNginx: boolean) {
-  const manifest = Object.fromEntries(files.map((file, i) => [`/p${i}`, file]));
-  const manifestFile = path.join(dir, "manifest.json");
-  writeFileSync(manifestFile, JSON.stringify(manifest));
-  const node = spawn(process.execPath, [path.join("bench", "ceiling-server.mjs"), manifestFile], { stdio: ["ignore", "pipe", "pipe"] });
-  const [, port] = await waitForLine(node, /listening (\d+)/, "The node:http ceiling", 30_000);
-  let nginx: ChildProcess | null = null;
-  let nginxPort: number | null = null;
-  const binary = withNginx ? nginxBinary() : null;
-  if (binary) {
-    nginxPort = await freePort();
-    const conf = path.join(dir, "nginx.conf");
-    writeFileSync(
-      conf,
-      `daemon off; worker_processes 1; error_log ${dir}/nginx-error.log; pid ${dir}/nginx.pid;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp; uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
-  server {
-    listen 127.0.0.1:${nginxPort};
-    location / { root ${dir}; default_type text/html; add_header Content-Encoding gzip; try_files $uri.html.gz =404; }
-  }
-}
-`,
-    );
-    mkdirSync(path.join(dir, "tmp"), { recursive: true });
-    nginx = spawn(binary, ["-c", conf, "-p", dir], { stdio: ["ignore", "pipe", "pipe"] });
-    // nginx prints nothing when it starts: ask it until it answers.
-    for (let i = 0; i < 50; i++) {
-      const ok = await fetch(`http://127.0.0.1:${nginxPort}/p0`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    nodeUrl: (i: number) => `http://127.0.0.1:${port}/p${i}`,
-    nginxUrl: nginxPort ? (i: number) => `http://127.0.0.1:${nginxPort}/p${i}` : null,
-    stop: async () => {
-      await stop(node);
-      if (nginx) await stop(nginx);
-    },
-  };
-}
-
 // ───────────────────────────── a run ─────────────────────────────
 
 async function measure(database: Database, databaseUrl: string, withNginx: boolean): Promise<Row[]> {
@@ -278,10 +105,10 @@ async function measure(database: Database, databaseUrl: string, withNginx: boole
     try {
       for (const [i, page] of list.entries()) {
         process.stdout.write(`${database} ${page.name}: `);
-        wrk(app.url + page.path, WARM_UP);
-        const appRun = wrk(app.url + page.path, DURATION);
-        const nodeRun = wrk(ceilings.nodeUrl(i), DURATION);
-        const nginxRun = ceilings.nginxUrl ? wrk(ceilings.nginxUrl(i), DURATION) : null;
+        wrk(app.url + page.path, WARM_UP, { connections: CONNECTIONS });
+        const appRun = wrk(app.url + page.path, DURATION, { connections: CONNECTIONS });
+        const nodeRun = wrk(ceilings.nodeUrl(i), DURATION, { connections: CONNECTIONS });
+        const nginxRun = ceilings.nginxUrl ? wrk(ceilings.nginxUrl(i), DURATION, { connections: CONNECTIONS }) : null;
         const ratio = appRun.requestsPerSecond / nodeRun.requestsPerSecond;
         const pass = ratio >= page.target && appRun.p99Ms <= P99_TARGET_MS && appRun.errors === 0 && appRun.non2xx <= (page.name === "404" ? Infinity : 0);
         console.log(

@@ -1,0 +1,211 @@
+// Every page a signed-in member or administrator opens, against the ceiling (issue 30). For each database
+// (embedded PGlite, and PostgreSQL in a throw-away cluster where initdb/pg_ctl exist) starts the production
+// server with the demo data, signs in as Alice (a member) and as the administrator, takes each page's
+// compressed bytes as that person gets them, and measures with wrk (-t2 -c16, BENCH_DURATION seconds, 5 by
+// default; gzip; their session cookie):
+//   - the app;
+//   - node:http answering the same bytes from memory (bench/ceiling-server.mjs), measured in the same run.
+// Also an anonymous page that misses the page cache: a new search on every request.
+// Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on
+// PostgreSQL, p99 ≤ 100 ms), writes bench/results/member-pages.json and a Markdown table beside it.
+// Run: `npm run bench -- member-pages`. BENCH_DATABASES=pglite,postgres (the default) chooses the runs;
+// BENCH_PAGES=word,word keeps the pages whose name holds one of the words; BENCH_NO_BUILD=1 skips the build.
+// The machines are shared and noisy: the figures are indicative; the ratio is what compares.
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findPostgresBinaries, startCluster } from "../test/postgres-cluster";
+import { ensureDebianPackage, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1);
+const CONNECTIONS = 16;
+const P99_TARGET_MS = 100;
+const TARGET: Record<Database, number> = { pglite: 0.01, postgres: 0.02 };
+
+type Database = "pglite" | "postgres";
+type Who = "member" | "admin" | "visitor";
+type Page = { name: string; path: string; who: Who; script?: string };
+type Row = { database: Database; page: string; path: string; who: Who; bytes: number; app: Run; node: Run; ratio: number; target: number; pass: boolean };
+
+/** Signs in through the /api and returns the session cookie. */
+async function signIn(base: string, email: string, password: string) {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.1` },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`Signing in as ${email} answered ${res.status}: ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
+async function api<T>(base: string, cookie: string, pathname: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(base + pathname, { ...init, headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers } });
+  if (!res.ok) throw new Error(`${pathname} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A wrk script asking for a search no one asked for before on every request: the page cache never has it. */
+function newSearchScript(dir: string) {
+  const file = path.join(dir, "new-search.lua");
+  writeFileSync(
+    file,
+    `local threads = 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args) n = 0 end
+function request() n = n + 1; return wrk.format("GET", "/memorials?search=q" .. id .. "x" .. n) end
+`,
+  );
+  return file;
+}
+
+/** The pages, with the member's own memorial, and a product in the basket so that checkout opens. */
+async function pages(base: string, member: string, dir: string): Promise<Page[]> {
+  const me = await api<{ id: string }>(base, member, "/api/auth/user");
+  const mine = await api<{ id: string }[]>(base, member, `/api/memorials?userId=${me.id}`);
+  const memorial = mine[0];
+  if (!memorial) throw new Error("The demo member has no memorial");
+  const products = await api<{ id: string; category?: string }[]>(base, member, "/api/products");
+  if (products[0]) await api(base, member, "/api/cart", { method: "POST", body: JSON.stringify({ productId: products[0].id, quantity: 1 }) }).catch(() => {});
+  const m = `/memorials/${memorial.id}`;
+  const list: Page[] = [
+    { name: "landing", path: "/", who: "member" },
+    { name: "memorial page (own)", path: m, who: "member" },
+    { name: "memorial edit", path: `${m}/edit`, who: "member" },
+    { name: "memorial events", path: `${m}/events`, who: "member" },
+    { name: "memorial timeline", path: `${m}/timeline`, who: "member" },
+    { name: "my memorials", path: "/my-memorials", who: "member" },
+    { name: "browse", path: "/memorials", who: "member" },
+    { name: "basket", path: "/basket", who: "member" },
+    { name: "checkout", path: "/checkout", who: "member" },
+    { name: "orders", path: "/orders", who: "member" },
+    { name: "subscription", path: "/subscription", who: "member" },
+    { name: "vault", path: "/vault", who: "member" },
+    { name: "friends", path: "/friends", who: "member" },
+    { name: "news", path: "/news", who: "member" },
+    { name: "account", path: "/account", who: "member" },
+    { name: "account, following", path: "/account/following", who: "member" },
+    { name: "terms", path: "/terms", who: "member" },
+    { name: "admin", path: "/admin", who: "admin" },
+    ...["users", "tributes", "orders", "products", "contact", "feedback", "news", "analytics", "audit"].map((tab) => ({
+      name: `admin, ${tab}`,
+      path: `/admin/${tab}`,
+      who: "admin" as const,
+    })),
+    { name: "a new search (no page cache)", path: "/memorials?search=q0x0", who: "visitor", script: newSearchScript(dir) },
+  ];
+  const wanted = process.env.BENCH_PAGES?.split(",").filter(Boolean);
+  return wanted ? list.filter((p) => wanted.some((w) => p.name.includes(w))) : list;
+}
+
+async function measure(database: Database, databaseUrl: string): Promise<Row[]> {
+  const app = await startApp(databaseUrl);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "everlight-member-ceiling-"));
+  chmodSync(dir, 0o755);
+  try {
+    const cookies: Record<Who, string> = {
+      member: await signIn(app.url, "alice@everlight.test", "AliceDemo123"),
+      admin: await signIn(app.url, "admin@everlight.test", "AdminDemo123"),
+      visitor: "",
+    };
+    const headersOf = (who: Who): Record<string, string> => (cookies[who] ? { Cookie: cookies[who] } : {});
+    const list = await pages(app.url, cookies.member, dir);
+    const files: string[] = [];
+    const sizes: number[] = [];
+    const kept: Page[] = [];
+    for (const page of list) {
+      try {
+        const gzip = await pageBytes(app.url + page.path, headersOf(page.who));
+        const file = path.join(dir, `p${kept.length}.html.gz`);
+        writeFileSync(file, gzip, { mode: 0o644 });
+        files.push(file);
+        sizes.push(gzip.length);
+        kept.push(page);
+      } catch (error) {
+        console.log(`${database} ${page.name}: left out, ${(error as Error).message}`);
+      }
+    }
+    const ceilings = await startCeilings(dir, files, false);
+    const rows: Row[] = [];
+    try {
+      for (const [i, page] of kept.entries()) {
+        process.stdout.write(`${database} ${page.name}: `);
+        const options = { connections: CONNECTIONS, headers: headersOf(page.who), script: page.script };
+        wrk(app.url + page.path, WARM_UP, options);
+        const appRun = wrk(app.url + page.path, DURATION, options);
+        const nodeRun = wrk(ceilings.nodeUrl(i), DURATION, { connections: CONNECTIONS });
+        const ratio = appRun.requestsPerSecond / nodeRun.requestsPerSecond;
+        const target = TARGET[database];
+        const pass = ratio >= target && appRun.p99Ms <= P99_TARGET_MS && appRun.errors === 0 && appRun.non2xx === 0;
+        console.log(
+          `${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms${appRun.non2xx ? `, ${appRun.non2xx} not 2xx` : ""}; node:http ${nodeRun.requestsPerSecond}; ${(ratio * 100).toFixed(2)} %`,
+        );
+        rows.push({ database, page: page.name, path: page.path, who: page.who, bytes: sizes[i], app: appRun, node: nodeRun, ratio, target, pass });
+      }
+    } finally {
+      await ceilings.stop();
+    }
+    return rows;
+  } finally {
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function table(rows: Row[]) {
+  const lines = [
+    "| database | page | who | gzip bytes | app req/s | app p99 | node:http req/s | ratio | target | result |",
+    "|---|---|---|---:|---:|---:|---:|---:|---|---|",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.database} | ${r.page} | ${r.who} | ${r.bytes.toLocaleString("en-GB")} | ${r.app.requestsPerSecond.toLocaleString("en-GB")} | ${r.app.p99Ms} ms | ${r.node.requestsPerSecond.toLocaleString("en-GB")} | ${(r.ratio * 100).toFixed(2)} % | ≥ ${r.target * 100} %, p99 ≤ ${P99_TARGET_MS} ms | ${r.pass ? "PASS" : "MISS"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main() {
+  if (!ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
+  if (process.env.BENCH_NO_BUILD !== "1") {
+    console.log("Building the app…");
+    const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
+    if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
+  }
+  const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
+  const load = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ");
+  const loadBefore = load();
+  const rows: Row[] = [];
+  if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "")));
+  if (wanted.includes("postgres")) {
+    const bins = findPostgresBinaries();
+    if ("missing" in bins) console.log(`PostgreSQL skipped: ${bins.missing}.`);
+    else {
+      const cluster = await startCluster();
+      try {
+        rows.push(...(await measure("postgres", cluster.url)));
+      } finally {
+        cluster.stop();
+      }
+    }
+  }
+  const markdown = table(rows);
+  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip, signed in; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${load()}.`;
+  console.log(`\n${markdown}\n\n${note}`);
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows }, null, 2)}\n`);
+  writeFileSync("bench/results/member-pages.md", `${markdown}\n\n${note}\n`);
+  console.log("Written to bench/results/member-pages.json and member-pages.md");
+  const misses = rows.filter((r) => !r.pass).length;
+  console.log(misses ? `${misses} of ${rows.length} pages missed their target.` : `All ${rows.length} pages met their target.`);
+}
+
+await main();
