@@ -10,8 +10,9 @@ import { findMemorialIdByShortId } from "~/models/memorial.server";
 export async function loader({ params }: Route.LoaderArgs) {
   const id = await findMemorialIdByShortId(params.shortId);
   if (!id) return data({ status: "not-found" as const }, { status: 404 });
-  // The same for everyone, and /memorials/<id> never changes: a cache may keep it for an hour.
-  return redirect(`/memorials/${id}`, { status: 301, headers: { "Cache-Control": "public, max-age=3600" } });
+  // Permanent: /memorials/<id> never changes either, so a browser may remember it (a signed-in member's answer
+  // is still marked private by the server, as every answer to a session is).
+  return redirect(`/memorials/${id}`, { status: 301 });
 }
 
 export default function PermanentAddress() {
