@@ -76,7 +76,9 @@ export async function qrSheetPdf(memorial: QrMemorial): Promise<Uint8Array> {
     }
   };
 
-  centred(memorial.name, fonts.bold, 26);
+  // A long name gets a smaller size before it takes more than two lines or breaks inside a word.
+  const nameSize = [26, 22, 18].find((size) => wrapText(memorial.name, fonts.bold, size, width).length <= Math.min(2, memorial.name.split(/\s+/).length)) ?? 15;
+  centred(memorial.name, fonts.bold, nameSize);
   if (memorial.dates) {
     y -= 4;
     centred(memorial.dates, fonts.regular, 15, grey);
