@@ -3,7 +3,7 @@ import { prisma } from "~/services/db.server";
 import { A4, mm, newPdf, wrapText } from "~/services/pdf.server";
 import { QR_QUIET_ZONE, qrModules, qrPng, qrSvg } from "~/services/qr.server";
 import { formatLifeDates } from "~/utils/dates";
-import { QR_FORMATS, type QrFormat } from "~/utils/short-id";
+import type { QrFormat } from "~/utils/short-id";
 import { editableWhere, isRecordId, permanentUrl } from "./memorial.server";
 
 // The headstone QR code (issue 29 item 4, docs/decisions/028-permanent-address-and-qr.md). The code
@@ -12,8 +12,6 @@ import { editableWhere, isRecordId, permanentUrl } from "./memorial.server";
 // editing the content, editableWhere) downloads it as SVG, as a 1200 px PNG, or as an A4 sheet to print
 // with the name, the dates and the address written under the code, so the stone can still be found if
 // the code wears away. Anyone else is told the memorial does not exist (null → 404).
-
-export { QR_FORMATS, type QrFormat };
 
 export type QrMemorial = { id: string; shortId: string; name: string; dates: string; url: string };
 
