@@ -190,6 +190,7 @@ test("no page a member sees is wider than a phone, whatever the names, links and
     `/memorials/${memorial.id}/edit`,
     `/memorials/${memorial.id}/delete`,
     `/memorials/${memorial.id}/events`,
+    `/memorials/${memorial.id}/qr`,
     "/account",
     "/account/security",
     "/account/privacy",

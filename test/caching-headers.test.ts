@@ -10,6 +10,7 @@ import { fillPattern, routeTable } from "./route-table";
 let server: TestServer;
 let member: Client;
 let memorialId: string;
+let shortId: string;
 let photoUrl: string;
 
 const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -19,6 +20,7 @@ beforeAll(async () => {
   member = (await registerMember(server.url)).api;
   const memorial = await member.post("/api/memorials", { firstName: "Cache", lastName: "Control", visibility: "public", isPublished: true });
   memorialId = memorial.json.id;
+  shortId = memorial.json.shortId;
   const photo = await member.post(`/api/memorials/${memorialId}/media`, { mediaData: PNG_1PX, fileName: "p.png", fileType: "image/png" });
   photoUrl = photo.json.mediaUrl;
 });
@@ -40,7 +42,8 @@ const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ic
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
     const routes = await routeTable();
-    const values = { id: memorialId, type: "ux_feedback", event: "skip", "*": "x" };
+    // The memorial's own addresses too: its permanent address (a redirect) and its QR code's PNG (issue 29).
+    const values = { id: memorialId, shortId, format: "png", type: "ux_feedback", event: "skip", "*": "x" };
     for (const route of routes) {
       const path = fillPattern(route.pattern, values);
       const res = await member.get(path);

@@ -22,6 +22,7 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
   let admin: Client;
   let visitor: Client;
   let memorialId: string;
+  let shortId: string;
   let media: { id: string; mediaUrl: string };
   let tributeId: string;
 
@@ -40,6 +41,7 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
     });
     expect(created.status, created.text).toBe(201);
     memorialId = created.json.id;
+    shortId = created.json.shortId;
     const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 90, g: 120, b: 180 } } })
       .png()
       .toBuffer();
@@ -69,7 +71,8 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
     const mediaPath = new URL(media.mediaUrl, server.url).pathname;
     const addresses = new Set<string>();
     for (const route of routes) {
-      const filled = fillPattern(route.pattern, { id: memorialId, mediaId: media.id, "*": mediaPath.replace(/^\/media\//, "") });
+      // Its permanent address and its QR code's downloads (issue 29) are asked for with its own short id and a real format.
+      const filled = fillPattern(route.pattern, { id: memorialId, shortId, format: "png", mediaId: media.id, "*": mediaPath.replace(/^\/media\//, "") });
       addresses.add(filled);
     }
     for (const search of [
@@ -100,6 +103,9 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
         if (names) failures.push(`${who} GET ${address} → ${res.status} names the deleted memorial`);
         if (res.status >= 500) failures.push(`${who} GET ${address} → ${res.status}`);
         if (address.includes(memorialId) && res.status === 200) failures.push(`${who} GET ${address} → 200`);
+        // Nor sends anyone on to it (the permanent address /m/<shortId> names no deleted memorial).
+        if (res.headers.get("location")?.startsWith(`/memorials/${memorialId}`))
+          failures.push(`${who} GET ${address} → ${res.status} to ${res.headers.get("location")}`);
         if (address === mediaPath && res.status !== 404) failures.push(`${who} GET ${address} → ${res.status}, expected 404`);
       }
     }

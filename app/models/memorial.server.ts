@@ -1,8 +1,9 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma, unlessGone } from "~/services/db.server";
-import { getEnv } from "~/services/env.server";
+import { getEnv, publicUrl } from "~/services/env.server";
 import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
+import { parseShortId, permanentPath } from "~/utils/short-id";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import type { MemorialInput } from "~/utils/validation/memorial";
 import { recordAudit, type Actor } from "./audit.server";
@@ -370,9 +371,29 @@ export async function publicMemorialVersion(id: string): Promise<Date | null> {
   return rows[0] ? new Date(rows[0].updatedAt) : null;
 }
 
-/** The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md). */
+/** A memorial's permanent address, absolute (PUBLIC_URL, never the request's Host): what its QR code carries. */
+export function permanentUrl(shortId: string): string {
+  return `${publicUrl()}${permanentPath(shortId)}`;
+}
+
+/**
+ * The memorial a permanent address /m/<shortId> names, for anyone: only its id, and only while it is live
+ * (the "memorials" view), so a deleted one is as unknown as on its own page. Its page decides who sees it.
+ */
+export async function findMemorialIdByShortId(value: string | undefined): Promise<string | null> {
+  const shortId = parseShortId(value);
+  if (!shortId) return null;
+  const memorial = await prisma().memorial.findUnique({ where: { shortId }, select: { id: true } });
+  return memorial?.id ?? null;
+}
+
+/**
+ * The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md), plus ours beside the spec's fields
+ * (docs/decisions/028-permanent-address-and-qr.md): its short id and permanent address.
+ */
 export function toApiMemorial(m: {
   id: string;
+  shortId: string;
   userId: string;
   title: string;
   firstName: string;
@@ -404,6 +425,8 @@ export function toApiMemorial(m: {
     viewCount: m.viewCount,
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
+    shortId: m.shortId,
+    permanentUrl: permanentUrl(m.shortId),
   };
 }
 

@@ -15,7 +15,7 @@ import { calendarLinksFor } from "~/models/anniversary-calendar.server";
 import { FollowBox } from "~/components/memorial/follow";
 import { followOf } from "~/models/follow.server";
 import { imageSources } from "~/models/media.server";
-import { findMemorialForViewer, recordView } from "~/models/memorial.server";
+import { findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
 import { describeEvent, listEvents } from "~/models/memorial-events.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
 import {
@@ -116,6 +116,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       visibility: memorial.visibility as keyof typeof VISIBILITY_LABELS,
       isPublished: memorial.isPublished,
       createdAt: memorial.createdAt.toISOString(),
+      // Issue 29 item 3: the address that never changes (the one on its QR code), in the share area.
+      permanentUrl: permanentUrl(memorial.shortId),
       portrait,
       media: memorial.media.map((m) => ({
         id: m.id,
@@ -288,6 +290,12 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             <div className="mt-3">
               <ShareButtons memorialId={memorial.id} url={url} name={name} />
             </div>
+            <p className="mt-3 text-sm text-slate-700">
+              Permanent link:{" "}
+              <a href={memorial.permanentUrl} className="link wrap-anywhere">
+                {memorial.permanentUrl}
+              </a>
+            </p>
           </section>
         </aside>
       </div>

@@ -100,6 +100,9 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
         <Link to={`/memorials/${memorial.id}/events`} className="link text-sm">
           Events
         </Link>
+        <Link to={`/memorials/${memorial.id}/qr`} className="link text-sm">
+          QR code and permanent link
+        </Link>
       </p>
       <div className="mt-8">
         <MemorialForm

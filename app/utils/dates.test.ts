@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatLongDate, formatShortDate, toIsoDate } from "./dates";
+import { formatLifeDates, formatLongDate, formatShortDate, toIsoDate } from "./dates";
 
 describe("dates", () => {
+  it("writes a life's dates as the memorial page does, leaving them out when neither is known", () => {
+    expect(formatLifeDates("1930-01-05", new Date("2024-03-02T00:00:00Z"))).toBe("January 5, 1930 – March 2, 2024");
+    expect(formatLifeDates(null, "2024-03-02")).toBe("Unknown – March 2, 2024");
+    expect(formatLifeDates("1930-01-05", null)).toBe("January 5, 1930 – Unknown");
+    expect(formatLifeDates(null, undefined)).toBe("");
+  });
   it("formats calendar dates without shifting them by time zone", () => {
     expect(formatLongDate("1950-03-04")).toBe("March 4, 1950");
     expect(formatShortDate(new Date("2020-01-05T00:00:00Z"))).toBe("Jan 5, 2020");

@@ -30,3 +30,12 @@ export function toIsoDate(value: DateLike): string {
   const d = toDate(value);
   return d ? d.toISOString().slice(0, 10) : "";
 }
+
+/**
+ * "January 5, 1930 – March 2, 2024", as the memorial page shows the dates (an unknown one as "Unknown");
+ * "" when neither is known, so that a printed sheet leaves the line out rather than print "Unknown" twice.
+ */
+export function formatLifeDates(birth: DateLike, passing: DateLike): string {
+  const [b, p] = [formatLongDate(birth), formatLongDate(passing)];
+  return b || p ? `${b || "Unknown"} – ${p || "Unknown"}` : "";
+}

@@ -218,8 +218,12 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
           viewCount: expect.any(Number),
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
+          // Ours beside the spec's (issue 29, docs/decisions/028-permanent-address-and-qr.md).
+          shortId: expect.stringMatching(/^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
+          permanentUrl: expect.stringMatching(/^https?:\/\/[^/]+\/m\/[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
         },
       ]);
+      expect(res.json[0].permanentUrl.endsWith(`/m/${res.json[0].shortId}`)).toBe(true);
     });
 
     it("filters by visibility, owner and search, within what the caller may see", async () => {
