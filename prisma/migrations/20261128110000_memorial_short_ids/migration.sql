@@ -23,6 +23,9 @@ BEGIN
 END $$;
 
 ALTER TABLE "memorial_records" ADD COLUMN "shortId" TEXT;
+-- The index first (NULLs do not collide), so the generator's look-up is an index probe during the
+-- back-fill too, not a scan of the table for every row (100,000 memorials would take hours).
+CREATE UNIQUE INDEX "memorial_records_shortId_key" ON "memorial_records" ("shortId");
 
 -- One row at a time, so that each new id is checked against those given before it.
 DO $$
@@ -41,7 +44,6 @@ ALTER TABLE "memorial_records"
   ALTER COLUMN "shortId" SET DEFAULT "memorial_short_id"(),
   ALTER COLUMN "shortId" SET NOT NULL,
   ADD CONSTRAINT "memorial_records_shortId_check" CHECK ("shortId" ~ '^[23456789abcdefghjkmnpqrstuvwxyz]{8}$');
-CREATE UNIQUE INDEX "memorial_records_shortId_key" ON "memorial_records" ("shortId");
 
 -- A view keeps the columns it was made with (20261126130000_recoverable_deletion): made again, with "shortId".
 CREATE OR REPLACE VIEW "memorials" AS SELECT * FROM "memorial_records" WHERE "deletedAt" IS NULL;
