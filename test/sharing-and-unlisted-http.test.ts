@@ -26,7 +26,13 @@ const png = (width: number, height: number) =>
 type Meta = { properties: Map<string, string>; names: Map<string, string>; canonical: string | null; jsonLd: unknown[] };
 
 const decode = (text: string) =>
-  text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** The head's meta tags, canonical link and JSON-LD blocks, as a crawler reads them. */
 function readMeta(html: string): Meta {
@@ -197,8 +203,14 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
           expect(res.status, `${state} to a ${who}`).toBe(403);
           const meta = readMeta(res.text);
           expect(meta.names.get("robots"), `${state} to a ${who}`).toBe("noindex");
-          expect([...meta.properties.keys()].filter((k) => k.startsWith("og:")), `${state} to a ${who}`).toEqual([]);
-          expect([...meta.names.keys()].filter((k) => k.startsWith("twitter:")), `${state} to a ${who}`).toEqual([]);
+          expect(
+            [...meta.properties.keys()].filter((k) => k.startsWith("og:")),
+            `${state} to a ${who}`,
+          ).toEqual([]);
+          expect(
+            [...meta.names.keys()].filter((k) => k.startsWith("twitter:")),
+            `${state} to a ${who}`,
+          ).toEqual([]);
           expect(meta.jsonLd, `${state} to a ${who}`).toEqual([]);
           expect(res.text, `${state} to a ${who}`).not.toContain(word);
         }
@@ -281,6 +293,40 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
     });
   });
 
+  describe("choosing Unlisted on the forms, without JavaScript", () => {
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const urlencoded = { "Content-Type": "application/x-www-form-urlencoded" };
+
+    it("the Privacy tab's default preselects Unlisted on Create Memorial, and the create form makes an unlisted memorial", async () => {
+      const member = (await registerMember(server.url, { firstName: "Nell", lastName: "New" })).api;
+      const privacy = await member.request("POST", "/account/privacy", { body: form({ defaultVisibility: "unlisted" }), headers: urlencoded });
+      expect(privacy.status).toBeLessThan(400);
+      const page = await member.get("/memorials/create");
+      expect(page.text).toMatch(/<input[^>]*value="unlisted"[^>]*checked=""|<input[^>]*checked=""[^>]*value="unlisted"/);
+      expect(page.text).toContain("Anyone with the link can view it, but it is not shown in lists or search");
+      const data = new FormData();
+      for (const [k, v] of Object.entries({ firstName: "Nora", lastName: `${word}Nora`, visibility: "unlisted", category: "individual", intent: "publish" }))
+        data.append(k, v);
+      const request = new Request("http://x", { method: "POST", body: data });
+      const created = await member.request("POST", "/memorials/create", {
+        body: new Uint8Array(await request.arrayBuffer()),
+        headers: { "Content-Type": request.headers.get("Content-Type")! },
+      });
+      expect(created.status).toBe(303);
+      const id = /\/memorials\/([0-9a-f-]{36})$/.exec(created.headers.get("location") ?? "")?.[1];
+      expect(id).toBeTruthy();
+      expect((await member.get(`/api/memorials/${id}`)).json).toMatchObject({ visibility: "unlisted", isPublished: true });
+      expect((await client(server.url).get(`/memorials/${id}`)).status).toBe(200);
+      expect((await client(server.url).get("/sitemap.xml")).text).not.toContain(id);
+    });
+
+    it("a visibility that is none of the four is refused on the Privacy tab with the field's message", async () => {
+      const res = await owner.request("POST", "/account/privacy", { body: form({ defaultVisibility: "hidden" }), headers: urlencoded });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain(VISIBILITY_CHOICE);
+    });
+  });
+
   describe("sitemap.xml and robots.txt", () => {
     const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
 
@@ -291,7 +337,9 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       expect(res.headers["cache-control"]).toBe("public, no-cache");
       expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
       const urls = locs(res.text);
-      expect(urls).toEqual(expect.arrayContaining([`${SITE}/`, `${SITE}/memorials`, `${SITE}/help`, `${SITE}/memorials/${ids.public}`, `${SITE}/memorials/${ids.plain}`]));
+      expect(urls).toEqual(
+        expect.arrayContaining([`${SITE}/`, `${SITE}/memorials`, `${SITE}/help`, `${SITE}/memorials/${ids.public}`, `${SITE}/memorials/${ids.plain}`]),
+      );
       for (const state of ["unlisted", "friends", "private", "draft"] as const) expect(urls, state).not.toContain(`${SITE}/memorials/${ids[state]}`);
       expect(urls.every((u) => u.startsWith(`${SITE}/`))).toBe(true);
       expect(res.text).toMatch(new RegExp(`<loc>${SITE}/memorials/${ids.public}</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ</lastmod>`));
