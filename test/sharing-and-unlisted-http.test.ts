@@ -193,6 +193,38 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       expect([info.format, info.width, info.height]).toEqual(["jpeg", 1200, 630]);
     });
 
+    it("the landing page and the gallery (also as /market): the site's card and canonical at PUBLIC_URL; the landing page a WebSite with its search", async () => {
+      const landing = readMeta((await getWithForgedHost(server, "/")).text);
+      expect(landing.canonical).toBe(`${SITE}/`);
+      expect(landing.properties.get("og:type")).toBe("website");
+      expect(landing.properties.get("og:url")).toBe(`${SITE}/`);
+      expect(landing.properties.get("og:image")).toBe(`${SITE}/images/social-card.jpg`);
+      expect(landing.names.get("twitter:card")).toBe("summary_large_image");
+      expect(landing.jsonLd).toEqual([
+        {
+          "@context": "https://schema.org",
+          "@type": "WebSite",
+          name: "Everlight",
+          url: `${SITE}/`,
+          potentialAction: {
+            "@type": "SearchAction",
+            target: `${SITE}/memorials?search={search_term_string}`,
+            "query-input": "required name=search_term_string",
+          },
+        },
+      ]);
+      for (const path of ["/memorials", `/market?search=${word}`]) {
+        const res = await getWithForgedHost(server, path);
+        expect(res.text, path).not.toContain(FORGED_HOST);
+        const gallery = readMeta(res.text);
+        expect(gallery.canonical, path).toBe(`${SITE}/memorials`);
+        expect(gallery.properties.get("og:url"), path).toBe(`${SITE}/memorials`);
+        expect(gallery.properties.get("og:title"), path).toBe("Memorial Gallery · Everlight");
+        expect(gallery.properties.get("og:image"), path).toBe(`${SITE}/images/social-card.jpg`);
+        expect(gallery.names.get("robots"), path).toBeUndefined();
+      }
+    });
+
     it("a friends-only, private or draft memorial shows a stranger nothing of itself: no name, no tags, no Person, no card", async () => {
       for (const state of ["friends", "private", "draft"] as const) {
         for (const [who, api] of [

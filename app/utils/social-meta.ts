@@ -88,9 +88,36 @@ export function memorialSocialMeta(memorial: SharedMemorial, { site, card, url }
     url,
   };
   return [
-    ...socialMeta({ url, title: `In memory of ${name}`, description, image, imageAlt: card === DEFAULT_SOCIAL_CARD ? DEFAULT_SOCIAL_CARD_ALT : `Portrait of ${name}`, type: "profile" }),
+    ...socialMeta({
+      url,
+      title: `In memory of ${name}`,
+      description,
+      image,
+      imageAlt: card === DEFAULT_SOCIAL_CARD ? DEFAULT_SOCIAL_CARD_ALT : `Portrait of ${name}`,
+      type: "profile",
+    }),
     { property: "profile:first_name", content: memorial.firstName },
     { property: "profile:last_name", content: memorial.lastName },
     { "script:ld+json": person },
+  ];
+}
+
+/** The landing page's tags: the site's own card, and a schema.org WebSite whose search is the memorial gallery's. */
+export function siteSocialMeta(site: string, page: { title: string; description: string }): MetaDescriptor[] {
+  return [
+    ...socialMeta({ url: `${site}/`, ...page, image: `${site}${DEFAULT_SOCIAL_CARD}`, imageAlt: DEFAULT_SOCIAL_CARD_ALT }),
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        name: SITE_NAME,
+        url: `${site}/`,
+        potentialAction: {
+          "@type": "SearchAction",
+          target: `${site}/memorials?search={search_term_string}`,
+          "query-input": "required name=search_term_string",
+        },
+      },
+    },
   ];
 }
