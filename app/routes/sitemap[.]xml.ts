@@ -16,9 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const memorials = await listSitemapMemorials();
   const entries = [
     ...SITEMAP_PAGES.map((path) => `<url><loc>${escapeXml(`${site}${path}`)}</loc></url>`),
-    ...memorials.map(
-      (m) => `<url><loc>${escapeXml(`${site}/memorials/${m.id}`)}</loc><lastmod>${m.updatedAt.toISOString().slice(0, 19)}Z</lastmod></url>`,
-    ),
+    ...memorials.map((m) => `<url><loc>${escapeXml(`${site}/memorials/${m.id}`)}</loc><lastmod>${m.updatedAt.toISOString().slice(0, 19)}Z</lastmod></url>`),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join("\n")}\n</urlset>\n`;
   const etag = etagOf(body);

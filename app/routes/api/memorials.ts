@@ -32,7 +32,8 @@ const api = apiRoute({
       const visibility = query.get("visibility") || undefined;
       // ?visibility=unlisted finds only the caller's own, co-managed (and, for an administrator, all) unlisted
       // memorials: visibleWhere never lets anyone else's through (docs/decisions/027-sharing-and-unlisted.md).
-      if (visibility && !(VISIBILITIES as readonly string[]).includes(visibility)) return apiError(400, "visibility must be public, unlisted, friends or private");
+      if (visibility && !(VISIBILITIES as readonly string[]).includes(visibility))
+        return apiError(400, "visibility must be public, unlisted, friends or private");
       const filters: ListFilters = {
         visibility: visibility as ListFilters["visibility"],
         userId: query.get("userId")?.slice(0, 100) || undefined,

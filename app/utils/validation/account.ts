@@ -2,7 +2,16 @@ import { z } from "zod";
 import { MESSAGES, VISIBILITIES, VISIBILITY_CHOICE } from "./account-rules";
 import { text } from "./text";
 
-export { MESSAGES, MODERATION_POLICY, PASSWORD_RULES, VISIBILITIES, VISIBILITY_CHOICE, VISIBILITY_HINTS, VISIBILITY_LABELS, type Visibility } from "./account-rules";
+export {
+  MESSAGES,
+  MODERATION_POLICY,
+  PASSWORD_RULES,
+  VISIBILITIES,
+  VISIBILITY_CHOICE,
+  VISIBILITY_HINTS,
+  VISIBILITY_LABELS,
+  type Visibility,
+} from "./account-rules";
 
 // Account forms' rules and messages, word for word from the specs (memorial-core.md §5,
 // commerce-and-accounts.md §5). Shared by the forms (server and client) and the /api; what the
