@@ -40,6 +40,8 @@ async function seedGallery(): Promise<Seeded> {
   for (const [last, visibility, published] of [
     ["Private", "private", true],
     ["Friendsonly", "friends", true],
+    // Issue 29 item 2: anyone with the link may read it, but it is in no list.
+    ["Unlisted", "unlisted", true],
     ["Draft", "public", false],
   ] as const) {
     hidden.push(`Hidden${token} ${last}`);

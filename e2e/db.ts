@@ -77,7 +77,7 @@ export type TestMemorial = { id: string; firstName: string; lastName: string };
 /** A memorial of the user's, straight into the database; the names are unique unless given. */
 export async function createTestMemorial(
   user: { id: string },
-  fields: { firstName?: string; lastName?: string; visibility?: "public" | "friends" | "private"; isPublished?: boolean; createdAt?: Date } = {},
+  fields: { firstName?: string; lastName?: string; visibility?: "public" | "unlisted" | "friends" | "private"; isPublished?: boolean; createdAt?: Date } = {},
 ): Promise<TestMemorial> {
   const firstName = fields.firstName ?? `Ada${randomBytes(3).toString("hex")}`;
   const lastName = fields.lastName ?? "Testmemorial";

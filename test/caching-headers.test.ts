@@ -35,9 +35,10 @@ function expectPrivate(res: ApiResponse, what: string) {
 
 /**
  * Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag; issue 28:
- * a public memorial's anniversary calendar, which calendars fetch without signing in).
+ * a public memorial's anniversary calendar, which calendars fetch without signing in; issue 29: robots.txt and
+ * sitemap.xml, for crawlers).
  */
-const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics"]);
+const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics", "/robots.txt", "/sitemap.xml"]);
 
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {

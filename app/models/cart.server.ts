@@ -2,7 +2,7 @@ import type { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
 import { basketTotals } from "~/utils/money";
 import { MEMORIAL_ITEM, memorialItemName, MIN_QUANTITY, SHOP_MESSAGES } from "~/utils/shop";
-import { isRecordId, visibleWhere } from "./memorial.server";
+import { byAddressWhere, isRecordId } from "./memorial.server";
 import type { Viewer } from "./memorial-access";
 import { productImage } from "./product.server";
 
@@ -61,7 +61,7 @@ async function loadRows(user: Member) {
   const rows = await prisma().cartItem.findMany({ where: { userId: user.id }, include: rowInclude, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
   const memorialIds = rows.flatMap((r) => (r.memorialId ? [r.memorialId] : []));
   const visible = memorialIds.length
-    ? new Set((await prisma().memorial.findMany({ where: { id: { in: memorialIds }, ...visibleWhere(user) }, select: { id: true } })).map((m) => m.id))
+    ? new Set((await prisma().memorial.findMany({ where: { id: { in: memorialIds }, ...byAddressWhere(user) }, select: { id: true } })).map((m) => m.id))
     : new Set<string>();
   return { rows, visible };
 }
@@ -200,7 +200,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
 
 async function addMemorial(user: Member, memorialId: string, quantity: number): Promise<AddToCartResult> {
   const memorial = isRecordId(memorialId)
-    ? await prisma().memorial.findFirst({ where: { id: memorialId, ...visibleWhere(user) }, select: { id: true, firstName: true, lastName: true } })
+    ? await prisma().memorial.findFirst({ where: { id: memorialId, ...byAddressWhere(user) }, select: { id: true, firstName: true, lastName: true } })
     : null;
   // Not found, or not the caller's to see: the same answer (it never confirms a private memorial exists).
   if (!memorial) return { ok: false, reason: "not-found", message: "Memorial not found" };

@@ -5,8 +5,9 @@ import sharp from "sharp";
 import { isGoneMeanwhile, prisma, unlessGone } from "~/services/db.server";
 import { queueFollowDigests } from "./follow.server";
 import { editableWhere } from "./memorial.server";
-import { detectImageType, type ImageType } from "~/services/images.server";
-import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
+import { detectImageType, toSocialCard, type ImageType } from "~/services/images.server";
+import { deleteObject, getObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
+import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { describeBytes, MEDIA_LIMITS } from "~/utils/upload-limits";
 
 // Photos and videos of memorials (memorial-core.md §3 "Memorial media"). What a file is comes from its
@@ -120,7 +121,7 @@ export function storedKeys(mediaUrl: string): string[] {
   const key = keyFromUrl(mediaUrl);
   if (!key || !RESIZED_PREFIXES.some((prefix) => key.startsWith(prefix))) return [];
   const folder = key.slice(0, key.lastIndexOf("/"));
-  return [key, ...IMAGE_WIDTHS.map((w) => `${folder}/w${w}.webp`)];
+  return [key, ...IMAGE_WIDTHS.map((w) => `${folder}/w${w}.webp`), `${folder}/${SOCIAL_CARD_FILE}`];
 }
 
 /** Removes stored files; a file that cannot be removed is logged, never fails the user's action. */
@@ -139,6 +140,33 @@ export function imageSources(mediaUrl: string): { src: string; srcSet?: string; 
     srcSet: IMAGE_WIDTHS.map((w) => `${base}/w${w}.webp ${w}w`).join(", "),
     full: `${base}/w1600.webp`,
   };
+}
+
+// Social cards (issue 29 item 1, docs/decisions/027-sharing-and-unlisted.md): a memorial portrait's link
+// preview picture lives beside its other copies as card.jpg, made from the largest copy the first time it
+// is asked for (portraits stored before cards existed get theirs too), then kept and served like the rest.
+const SOCIAL_CARD_FILE = "card.jpg";
+const SOCIAL_CARD_KEY = /^(memorials\/[0-9a-f-]{36}\/[0-9a-f-]{36})\/card\.jpg$/;
+
+/** The absolute-path address of a portrait's social card; the site's own card when there is no stored portrait. */
+export function socialCardPath(profileImageUrl: string | null): string {
+  const key = profileImageUrl ? keyFromUrl(profileImageUrl) : null;
+  if (!key || !key.startsWith("memorials/") || !/\/original\.(jpg|png|webp|gif)$/.test(key)) return DEFAULT_SOCIAL_CARD;
+  return objectUrl(`${key.slice(0, key.lastIndexOf("/"))}/${SOCIAL_CARD_FILE}`);
+}
+
+/** A stored memorial photo's social card, made and kept on first request; null when the key is not one or the photo is gone. */
+export async function socialCardObject(key: string): Promise<{ body: Buffer; contentType: string } | null> {
+  const folder = SOCIAL_CARD_KEY.exec(key)?.[1];
+  if (!folder) return null;
+  const kept = await getObject(key);
+  if (kept) return kept;
+  const source = await getObject(`${folder}/w${IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1]}.webp`);
+  if (!source) return null;
+  const body = await toSocialCard(source.body).catch(() => null);
+  if (!body) return null;
+  await putObject(key, body, "image/jpeg");
+  return { body, contentType: "image/jpeg" };
 }
 
 /** Adds a photo or video to a memorial the caller owns. Null when the memorial is not theirs. */

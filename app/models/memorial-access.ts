@@ -11,8 +11,9 @@ export type LockReason = "draft" | "private" | "friends";
 export type AccessDecision = { allowed: true } | { allowed: false; reason: LockReason };
 
 /**
- * - draft → owner only; published public → anyone; published friends → owner or a signed-in friend;
- *   published private → owner only; administrators see everything.
+ * - draft → owner only; published public → anyone; published unlisted → anyone who has its address (it is
+ *   in no list: visibleWhere and the public lists leave it out); published friends → owner or a signed-in
+ *   friend; published private → owner only; administrators see everything.
  * `isFriend`: whether the viewer has a friendship row with the owner. `coRole`: the viewer's co-manager
  * role on this memorial (memorial_managers), which lets them see it in any state.
  */
@@ -21,7 +22,7 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
   // Co-managers (issue 27 item 4) see the memorial in every state, drafts and private ones included.
   if (viewer && coRole) return { allowed: true };
   if (!memorial.isPublished) return { allowed: false, reason: "draft" };
-  if (memorial.visibility === "public") return { allowed: true };
+  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return { allowed: true };
   if (memorial.visibility === "friends") return viewer && isFriend ? { allowed: true } : { allowed: false, reason: "friends" };
   return { allowed: false, reason: "private" };
 }
@@ -89,19 +90,20 @@ export function canDeleteOrExport(role: MemorialRole) {
 // Anniversaries in the calendar (issue 28 item 2, docs/decisions/022-anniversary-calendar.md). A calendar
 // that subscribes to a feed signs no one in, so the feed is judged by its link alone: a published public
 // memorial's feed is anyone's, as its page is; a published friends-only or private memorial's only through
-// its private link, which the owner and co-managers see and choose to share; a draft's nobody's.
+// its private link, which the owner and co-managers see and choose to share; a draft's nobody's. An unlisted
+// memorial's feed is like its page: anyone's who has the address (which carries the same id as the page's).
 export type CalendarAccess = "public" | "private-link";
 
 /** Who may read a memorial's calendar: by its public address, by its private link, or nobody (null). */
 export function calendarFeedAccess(memorial: Omit<AccessSubject, "userId">, hasValidKey: boolean): CalendarAccess | null {
   if (!memorial.isPublished) return null;
-  if (memorial.visibility === "public") return "public";
+  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return "public";
   return hasValidKey ? "private-link" : null;
 }
 
 /** Which calendar links the memorial page shows this viewer: the public ones, the private link, or none. */
 export function calendarLinksShown(memorial: Omit<AccessSubject, "userId">, role: MemorialRole): CalendarAccess | null {
   if (!memorial.isPublished) return null;
-  if (memorial.visibility === "public") return "public";
+  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return "public";
   return role === "none" ? null : "private-link";
 }

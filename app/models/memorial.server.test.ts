@@ -5,6 +5,7 @@ import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { decideAccess, type Viewer } from "./memorial-access";
 import { countPendingForOwner } from "./tribute.server";
 import {
+  byAddressWhere,
   countOwnMemorials,
   createMemorial,
   findMemorialForViewer,
@@ -54,6 +55,7 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
       [
         { visibility: "public" as const, isPublished: false },
         { visibility: "public" as const, isPublished: true },
+        { visibility: "unlisted" as const, isPublished: true },
         { visibility: "friends" as const, isPublished: true },
         { visibility: "private" as const, isPublished: true },
       ].map((state) => createMemorial(owner, input(state))),
@@ -78,9 +80,15 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     ];
     for (const [who, viewer, isFriend, coRole] of viewers) {
       const listed = new Set((await listMemorialsForViewer(viewer, { userId: owner.id })).map((m) => m.id));
+      const byAddress = new Set(
+        (await app.db.prisma.memorial.findMany({ where: { userId: owner.id, ...byAddressWhere(viewer) }, select: { id: true } })).map((m) => m.id),
+      );
       for (const m of memorials) {
         const allowed = decideAccess(m, viewer, isFriend, coRole).allowed;
-        expect(listed.has(m.id), `${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed);
+        // Unlisted (issue 29 item 2): opens by its address for anyone, listed only for those who run it.
+        const listable = allowed && (m.visibility !== "unlisted" || ["owner", "admin", "editor", "manager"].includes(who));
+        expect(listed.has(m.id), `${who} × ${m.visibility}/${m.isPublished}`).toBe(listable);
+        expect(byAddress.has(m.id), `by address: ${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed);
         const lookup = await findMemorialForViewer(m.id, viewer);
         expect(lookup.status, `${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed ? "ok" : "locked");
         if (lookup.status === "ok") expect(lookup.role).toBe(coRole ?? (who === "owner" ? "owner" : "none"));

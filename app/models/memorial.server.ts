@@ -5,6 +5,7 @@ import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/br
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
 import { parseShortId, permanentPath } from "~/utils/short-id";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
+import type { Visibility } from "~/utils/validation/account-rules";
 import type { MemorialInput } from "~/utils/validation/memorial";
 import { recordAudit, type Actor } from "./audit.server";
 import { deleteReplacedPortrait, deleteStoredMedia } from "./media.server";
@@ -55,7 +56,11 @@ export async function listRecentPublicMemorials(limit: number): Promise<Memorial
  */
 export const LIVE: Prisma.MemorialScalarRelationFilter = { is: {} };
 
-/** The memorials a viewer may see, as a Prisma filter (the list form of decideAccess). */
+/**
+ * The memorials a viewer may find in a list, as a Prisma filter (the list form of decideAccess). An unlisted
+ * memorial is in no list but its owner's, its co-managers' and the administrators' (issue 29 item 2): anyone
+ * else reads it only by its address, through findMemorialForViewer or byAddressWhere.
+ */
 export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
   const published = { isPublished: true, visibility: "public" };
   if (viewer?.isAdmin) return {};
@@ -70,6 +75,11 @@ export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
       { isPublished: true, visibility: "friends", user: { friendships: { some: { friendId: viewer.id } } } },
     ],
   };
+}
+
+/** The memorials a viewer may open when they already hold the id (a link): the listed ones, and unlisted ones. */
+export function byAddressWhere(viewer: Viewer): Prisma.MemorialWhereInput {
+  return viewer?.isAdmin ? {} : { OR: [visibleWhere(viewer), { isPublished: true, visibility: "unlisted" }] };
 }
 
 export async function areFriends(userId: string, otherId: string): Promise<boolean> {
@@ -387,6 +397,24 @@ export async function findMemorialIdByShortId(value: string | undefined): Promis
   return memorial?.id ?? null;
 }
 
+/** A sitemap holds at most 50,000 addresses (sitemaps.org); the site's own pages take a few of them. */
+export const SITEMAP_MEMORIAL_LIMIT = 49_000;
+
+/**
+ * The memorials a search engine may list (issue 29 item 2): published and public only, never an unlisted,
+ * friends-only, private, draft or deleted one ("memorials" leaves deleted ones out), each with the date it
+ * last changed, newest first. Read on every request, so a change of visibility shows at once. Served by
+ * the (visibility, isPublished, createdAt) index.
+ */
+export async function listSitemapMemorials(limit = SITEMAP_MEMORIAL_LIMIT): Promise<{ id: string; updatedAt: Date }[]> {
+  return prisma().memorial.findMany({
+    where: { visibility: "public", isPublished: true },
+    orderBy: { createdAt: "desc" },
+    take: Math.min(Math.max(limit, 0), SITEMAP_MEMORIAL_LIMIT),
+    select: { id: true, updatedAt: true },
+  });
+}
+
 /**
  * The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md), plus ours beside the spec's fields
  * (docs/decisions/028-permanent-address-and-qr.md): its short id and permanent address.
@@ -430,7 +458,7 @@ export function toApiMemorial(m: {
   };
 }
 
-export type ListFilters = { visibility?: "public" | "friends" | "private"; userId?: string; search?: string; limit?: number; offset?: number };
+export type ListFilters = { visibility?: Visibility; userId?: string; search?: string; limit?: number; offset?: number };
 
 /** The /api list: only what the viewer may see, filtered and bounded (never the whole table). */
 export async function listMemorialsForViewer(viewer: Viewer, filters: ListFilters = {}) {

@@ -1,6 +1,7 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { publicUrl } from "~/services/env.server";
+import type { Visibility } from "~/utils/validation/account-rules";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "./rate-limit.server";
 import { listExportsOfUser } from "./memorial-export.server";
@@ -29,7 +30,7 @@ export const publicUserSelect = {
 
 type UserRow = Prisma.UserGetPayload<{ select: typeof publicUserSelect }>;
 export type PublicUser = Omit<UserRow, "notificationPreferences" | "defaultVisibility"> & {
-  defaultVisibility: "public" | "friends" | "private";
+  defaultVisibility: Visibility;
   notificationPreferences: NotificationPreferences;
 };
 
@@ -146,7 +147,7 @@ export async function updateProfileImage(userId: string, profileImageUrl: string
   return toPublic(await prisma().user.update({ where: { id: userId }, data: { profileImageUrl }, select: publicUserSelect }));
 }
 
-export async function updatePrivacy(userId: string, input: { defaultVisibility: "public" | "friends" | "private"; discoverable: boolean }) {
+export async function updatePrivacy(userId: string, input: { defaultVisibility: Visibility; discoverable: boolean }) {
   return toPublic(await prisma().user.update({ where: { id: userId }, data: input, select: publicUserSelect }));
 }
 

@@ -6,6 +6,7 @@ import { isFeedbackPopupDue, recordPopupComplete, recordPopupSkip, saveFeedback 
 import { countOwnMemorials, DASHBOARD_HIGHLIGHTS, listRecentOwnMemorials, listRecentPublicMemorials } from "~/models/memorial.server";
 import { countPendingForOwner } from "~/models/tribute.server";
 import { getOptionalUser, requireUser } from "~/request/auth.server";
+import { publicUrl } from "~/services/env.server";
 import { withToast } from "~/request/toast.server";
 import {
   feedbackViewFrom,
@@ -17,13 +18,15 @@ import {
   uxFeedbackAnswersSchema,
 } from "~/utils/feedback";
 import { SITE_NAME } from "~/utils/site";
+import { siteSocialMeta } from "~/utils/social-meta";
 
 // "/" (memorial-core.md §2): visitors get the landing page, signed-in members their dashboard, which
 // hosts the UX feedback popup (§4). The popup's answers are posted here, with or without JavaScript.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);
-  if (!user) return data({ kind: "landing" as const, memorials: await listRecentPublicMemorials(4) });
+  // `site` (PUBLIC_URL) for the link preview's absolute addresses (issue 29 item 1).
+  if (!user) return data({ kind: "landing" as const, site: publicUrl(), memorials: await listRecentPublicMemorials(4) });
   const [counts, pendingTributes, recent, highlights, feedbackDue] = await Promise.all([
     countOwnMemorials(user.id),
     countPendingForOwner(user.id),
@@ -73,10 +76,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData?.kind === "dashboard"
     ? [{ title: `Dashboard · ${SITE_NAME}` }]
     : [
-        { title: `${SITE_NAME} · Preserve Digital Legacies That Last Forever` },
-        {
-          name: "description",
-          content:
-            "Honour and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.",
-        },
+        { title: LANDING_TITLE },
+        { name: "description", content: LANDING_DESCRIPTION },
+        ...(loaderData?.kind === "landing" ? siteSocialMeta(loaderData.site, { title: LANDING_TITLE, description: LANDING_DESCRIPTION }) : []),
       ];
+
+const LANDING_TITLE = `${SITE_NAME} · Preserve Digital Legacies That Last Forever`;
+const LANDING_DESCRIPTION =
+  "Honour and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.";

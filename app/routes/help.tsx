@@ -35,10 +35,14 @@ const FAQS: Faq[] = [
     question: "Who can see a memorial?",
     answer: (
       <>
-        <p>You decide. Every memorial has one of three visibility settings:</p>
+        <p>You decide. Every memorial has one of four visibility settings:</p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
             <strong className="font-semibold text-slate-900">Public</strong> &ndash; anyone with the link can visit the memorial.
+          </li>
+          <li>
+            <strong className="font-semibold text-slate-900">Unlisted</strong> &ndash; anyone you give the link to can visit it, but it does not appear in
+            lists, search or search engines.
           </li>
           <li>
             <strong className="font-semibold text-slate-900">Friends Only</strong> &ndash; only people you have accepted as friends can visit it.

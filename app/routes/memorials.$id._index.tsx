@@ -14,7 +14,7 @@ import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes
 import { calendarLinksFor } from "~/models/anniversary-calendar.server";
 import { FollowBox } from "~/components/memorial/follow";
 import { followOf } from "~/models/follow.server";
-import { imageSources } from "~/models/media.server";
+import { imageSources, socialCardPath } from "~/models/media.server";
 import { findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
 import { describeEvent, listEvents } from "~/models/memorial-events.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
@@ -28,6 +28,7 @@ import {
   moderationToast,
 } from "~/models/tribute.server";
 import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
+import { publicUrl } from "~/services/env.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { clientIp, isPrefetch } from "~/request/facts.server";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
@@ -36,7 +37,7 @@ import { draftTributeWithAi } from "./memorial-page.server";
 import { formatLongDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
-import { PLACEHOLDER_PORTRAIT } from "~/utils/site";
+import { memorialSocialMeta } from "~/utils/social-meta";
 import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
@@ -58,7 +59,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // (memorial-core.md §4 "View counter"); it never fails or delays the page.
   if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) await recordView(memorial.id);
   const url = new URL(request.url);
-  const origin = url.origin;
+  // Links to share and the canonical address: the site's own address (PUBLIC_URL), never the Host header's.
+  const site = publicUrl();
   const moderator = canModerate(viewer, memorial);
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
@@ -79,8 +81,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // "Remember the dates" (issue 28 item 2): the same public links for every visitor, so the anonymous page
     // cache may keep them; a private link only for the owner and co-managers, who are never served a kept copy.
     calendar: calendarLinksFor(memorial, lookup.role),
-    url: `${origin}/memorials/${memorial.id}`,
-    origin,
+    url: `${site}/memorials/${memorial.id}`,
+    site,
+    // The portrait's 1200×630 social card (or the site's own) for link previews (issue 29 item 1).
+    card: socialCardPath(memorial.profileImageUrl),
     // The life timeline (issue 28 item 5): dated events in date order, each with its photo when it has one.
     timeline: timeline.map((e) => ({
       id: e.id,
@@ -317,18 +321,12 @@ export const meta: Route.MetaFunction = ({ data: d }) => {
   if (d.status === "locked") return [{ title: "Memorial · Everlight" }, { name: "robots", content: "noindex" }];
   const name = `${d.memorial.firstName} ${d.memorial.lastName}`;
   const description = truncate(d.memorial.biography, 160) || `A memorial for ${name} on Everlight.`;
-  const image = `${d.origin}${d.memorial.portrait?.full ?? PLACEHOLDER_PORTRAIT}`;
+  // Only a published public memorial may be indexed: an unlisted one is read by its link alone (issue 29 item 2).
   const isPublic = d.memorial.isPublished && d.memorial.visibility === "public";
   return [
     { title: `${name} · Everlight` },
     { name: "description", content: description },
     ...(isPublic ? [] : [{ name: "robots", content: "noindex" }]),
-    { property: "og:type", content: "profile" },
-    { property: "og:title", content: `In memory of ${name}` },
-    { property: "og:description", content: description },
-    { property: "og:url", content: d.url },
-    { property: "og:image", content: image },
-    { name: "twitter:card", content: "summary_large_image" },
-    { tagName: "link", rel: "canonical", href: d.url },
+    ...memorialSocialMeta(d.memorial, { site: d.site, card: d.card, url: d.url }),
   ];
 };

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/memorials.$id.anniversaries[.ics]";
 import { readMemorialCalendar } from "~/models/anniversary-calendar.server";
+import { matchesEtag } from "~/request/etag.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 
 // A memorial's anniversaries as an iCalendar feed (issue 28 item 2, docs/decisions/022-anniversary-calendar.md):
@@ -23,8 +24,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (url.searchParams.has("download")) headers["Content-Disposition"] = `attachment; filename="${calendar.fileName}"`;
   if (matchesEtag(request.headers.get("If-None-Match"), calendar.etag)) return new Response(null, { status: 304, headers });
   return new Response(calendar.ics, { headers: { ...headers, "Content-Type": "text/calendar; charset=utf-8" } });
-}
-
-function matchesEtag(header: string | null, etag: string) {
-  return !!header && (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag));
 }

@@ -12,6 +12,7 @@ import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { toIsoDate } from "~/utils/dates";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
+import type { Visibility } from "~/utils/validation/account-rules";
 
 // Edit Memorial (memorial-core.md §2, §8): the create form prefilled, plus the Media Gallery (delete
 // one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
@@ -61,7 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         dateOfBirth: toIsoDate(memorial.dateOfBirth),
         dateOfPassing: toIsoDate(memorial.dateOfPassing),
         biography: memorial.biography ?? "",
-        visibility: memorial.visibility as "public" | "friends" | "private",
+        visibility: memorial.visibility as Visibility,
         category: memorial.category as "individual" | "organization",
       },
     },

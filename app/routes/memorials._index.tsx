@@ -3,6 +3,9 @@ import type { Route } from "./+types/memorials._index";
 import { FeaturedCarousel } from "~/components/memorial/featured-carousel";
 import { GalleryResults, type GalleryView } from "~/components/memorial/gallery-results";
 import { browseMemorials, featuredMemorials, type GalleryCard } from "~/models/memorial.server";
+import { publicUrl } from "~/services/env.server";
+import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
+import { DEFAULT_SOCIAL_CARD_ALT, socialMeta } from "~/utils/social-meta";
 import { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS } from "~/utils/browse";
 
 // The public gallery at /memorials and /market (memorial-core.md §2 "Memorial browse", §9): published
@@ -59,7 +62,8 @@ function toCard(m: GalleryCard) {
 export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(new URL(request.url));
   const [results, featured] = await Promise.all([browseMemorials(query), featuredMemorials(3)]);
-  return { query, featured: featured.map(toCard), items: results.items.map(toCard), hasMore: results.hasMore, page: results.page };
+  // `site` (PUBLIC_URL): the link preview's and the canonical address, /memorials also when opened as /market (issue 29 item 1).
+  return { query, site: publicUrl(), featured: featured.map(toCard), items: results.items.map(toCard), hasMore: results.hasMore, page: results.page };
 }
 
 export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
@@ -201,7 +205,18 @@ function SearchForm({ query }: { query: Query }) {
   );
 }
 
+const BROWSE_DESCRIPTION = "Browse memorials that families have shared publicly on Everlight, and leave a tribute.";
+
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d?.query.search ? `Memorials matching “${d.query.search}” · Everlight` : "Memorial Gallery · Everlight" },
-  { name: "description", content: "Browse memorials that families have shared publicly on Everlight, and leave a tribute." },
+  { name: "description", content: BROWSE_DESCRIPTION },
+  ...(d
+    ? socialMeta({
+        url: `${d.site}/memorials`,
+        title: "Memorial Gallery · Everlight",
+        description: BROWSE_DESCRIPTION,
+        image: `${d.site}${DEFAULT_SOCIAL_CARD}`,
+        imageAlt: DEFAULT_SOCIAL_CARD_ALT,
+      })
+    : []),
 ];

@@ -116,6 +116,10 @@ const SECTIONS: DocumentSection[] = [
           <strong className={documentStrong}>Private</strong> memorial only by the owner. Drafts are visible only to the owner.
         </p>
         <p>
+          An <strong className={documentStrong}>Unlisted</strong> memorial can be seen by anyone who has its link, but it is not shown in any list or search on
+          Everlight, is left out of our sitemap, and search engines are asked not to index it.
+        </p>
+        <p>
           If you leave a tribute, it stays hidden until the memorial owner approves it. Once approved, your tribute and the name you give will be visible to
           anyone who can see that memorial.
         </p>

@@ -70,6 +70,10 @@ const SECTIONS: DocumentSection[] = [
             <strong className={documentStrong}>Public</strong> &ndash; anyone can view the memorial.
           </li>
           <li>
+            <strong className={documentStrong}>Unlisted</strong> &ndash; anyone with the link can view the memorial, but it is not listed or searchable on
+            Everlight, and search engines are asked not to index it.
+          </li>
+          <li>
             <strong className={documentStrong}>Friends</strong> &ndash; only people you have accepted as friends can view the memorial.
           </li>
           <li>

@@ -88,3 +88,24 @@ export async function newsImageVariants(bytes: Uint8Array): Promise<{ width: num
     return null;
   }
 }
+
+/** A link preview's picture (Open Graph, Twitter cards): 1200×630, the size every network shows whole. */
+export const SOCIAL_CARD = { width: 1200, height: 630 } as const;
+
+/**
+ * A memorial's portrait as its social card (issue 29 item 1): cover-cropped to 1200×630 around what draws
+ * the eye (sharp's attention strategy keeps a face rather than the middle), as a JPEG, which every network
+ * reads. Unreadable input: ImageRejectedError("unreadable").
+ */
+export async function toSocialCard(bytes: Uint8Array): Promise<Buffer> {
+  try {
+    return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+      .rotate()
+      .resize({ ...SOCIAL_CARD, fit: "cover", position: sharp.strategy.attention })
+      .flatten({ background: "#ffffff" })
+      .jpeg({ quality: 82, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw new ImageRejectedError("unreadable");
+  }
+}

@@ -5,6 +5,8 @@ export const SUPPORT_EMAIL = "support@everlight.uk";
 export const COPYRIGHT_YEAR = 2024;
 export const PLACEHOLDER_PORTRAIT = "/images/placeholder-portrait.svg";
 export const PLACEHOLDER_PRODUCT = "/images/placeholder-product.svg";
+/** The link preview picture (1200×630 JPEG) of pages and of memorials without a stored portrait (issue 29 item 1). */
+export const DEFAULT_SOCIAL_CARD = "/images/social-card.jpg";
 /**
  * When the support team answers (issue 18). The spec says "9AM to 6PM EST", but Everlight is a UK company
  * and keeps UK hours, so we state those, in the UK's own time (GMT in winter, BST in summer); the Help

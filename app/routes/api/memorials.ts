@@ -3,13 +3,13 @@ import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError, NOT_SIGNED_IN } from "~/request/api.server";
 import { ADMIN_DENIED } from "~/request/auth.server";
 import { MEMORIAL_LIMIT_MESSAGE } from "~/utils/plans";
+import { VISIBILITIES } from "~/utils/validation/account-rules";
 import { apiCreateMemorialSchema } from "~/utils/validation/memorial";
 
 // GET and POST /api/memorials (memorial-core.md §7). The list holds only what the caller may see,
 // decided on the server (DESIGN.md "Rules that hold everywhere"): the spec's original client filtered
 // the whole table in the browser, which leaked every private memorial.
 
-const VISIBILITIES = new Set(["public", "friends", "private"]);
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;
 
@@ -30,7 +30,10 @@ const api = apiRoute({
         if (!user.isAdmin) return apiError(403, ADMIN_DENIED);
       }
       const visibility = query.get("visibility") || undefined;
-      if (visibility && !VISIBILITIES.has(visibility)) return apiError(400, "visibility must be public, friends or private");
+      // ?visibility=unlisted finds only the caller's own, co-managed (and, for an administrator, all) unlisted
+      // memorials: visibleWhere never lets anyone else's through (docs/decisions/027-sharing-and-unlisted.md).
+      if (visibility && !(VISIBILITIES as readonly string[]).includes(visibility))
+        return apiError(400, "visibility must be public, unlisted, friends or private");
       const filters: ListFilters = {
         visibility: visibility as ListFilters["visibility"],
         userId: query.get("userId")?.slice(0, 100) || undefined,

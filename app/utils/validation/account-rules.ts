@@ -34,8 +34,12 @@ export const PASSWORD_RULES = [
   { label: "One number", test: (p: string) => /[0-9]/.test(p), message: MESSAGES.passwordNumber },
 ] as const;
 
-export const VISIBILITIES = ["public", "friends", "private"] as const;
-export const VISIBILITY_LABELS = { public: "Public", friends: "Friends Only", private: "Private" } as const;
+// Unlisted (issue 29 item 2, docs/decisions/027-sharing-and-unlisted.md): anyone with the link, but in no list.
+export const VISIBILITIES = ["public", "unlisted", "friends", "private"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+export const VISIBILITY_LABELS = { public: "Public", unlisted: "Unlisted", friends: "Friends Only", private: "Private" } as const;
+/** What a visibility that is not one of ours is refused with, on the forms and in the /api. */
+export const VISIBILITY_CHOICE = "Choose Public, Unlisted, Friends Only or Private";
 
 /**
  * Who can see a memorial, as families are told it (issue 13 §7): truthful about Everlight's moderators,
@@ -47,6 +51,7 @@ export const MODERATION_POLICY =
 const MODERATORS_TOO = "Everlight's moderators can open it too.";
 export const VISIBILITY_HINTS = {
   public: "Anyone can find and view this memorial.",
+  unlisted: "Anyone with the link can view it, but it is not shown in lists or search, and search engines are asked not to index it.",
   friends: `Only you and the members you have accepted as friends can view it. ${MODERATORS_TOO}`,
   private: `Only you can view it. ${MODERATORS_TOO}`,
 } as const satisfies Record<(typeof VISIBILITIES)[number], string>;

@@ -1,8 +1,17 @@
 import { z } from "zod";
-import { MESSAGES, VISIBILITIES } from "./account-rules";
+import { MESSAGES, VISIBILITIES, VISIBILITY_CHOICE } from "./account-rules";
 import { text } from "./text";
 
-export { MESSAGES, MODERATION_POLICY, PASSWORD_RULES, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "./account-rules";
+export {
+  MESSAGES,
+  MODERATION_POLICY,
+  PASSWORD_RULES,
+  VISIBILITIES,
+  VISIBILITY_CHOICE,
+  VISIBILITY_HINTS,
+  VISIBILITY_LABELS,
+  type Visibility,
+} from "./account-rules";
 
 // Account forms' rules and messages, word for word from the specs (memorial-core.md §5,
 // commerce-and-accounts.md §5). Shared by the forms (server and client) and the /api; what the
@@ -87,7 +96,7 @@ export const apiChangePasswordSchema = z.object({
 });
 
 export const privacySchema = z.object({
-  defaultVisibility: z.enum(VISIBILITIES, { error: "Choose Public, Friends Only or Private" }),
+  defaultVisibility: z.enum(VISIBILITIES, { error: VISIBILITY_CHOICE }),
   // An unticked checkbox sends nothing.
   discoverable: z
     .literal("on")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { VISIBILITIES, VISIBILITY_CHOICE, type Visibility } from "./account-rules";
 import { withThousands } from "~/utils/text";
 import { checkCalendarDate } from "./text-rules";
 import { text, TEXT_MESSAGES } from "./text";
@@ -12,7 +13,7 @@ export const MEMORIAL_MESSAGES = {
   date: TEXT_MESSAGES.dateFormat,
   futureDate: "The date cannot be in the future",
   passingBeforeBirth: "The date of passing cannot be before the date of birth",
-  visibility: "Choose Public, Friends Only or Private",
+  visibility: VISIBILITY_CHOICE,
   category: "Choose Individual or Organization",
   createFailed: "Failed to create memorial. Please try again.",
   updateFailed: "Failed to update memorial. Please try again.",
@@ -56,7 +57,7 @@ const fields = {
     .optional()
     .nullable()
     .transform((v) => v || null),
-  visibility: z.enum(["public", "friends", "private"], { error: MEMORIAL_MESSAGES.visibility }),
+  visibility: z.enum(VISIBILITIES, { error: MEMORIAL_MESSAGES.visibility }),
   category: z.enum(["individual", "organization"], { error: MEMORIAL_MESSAGES.category }),
 };
 
@@ -109,7 +110,7 @@ export type MemorialInput = {
   dateOfBirth: string | null;
   dateOfPassing: string | null;
   biography: string | null;
-  visibility: "public" | "friends" | "private";
+  visibility: Visibility;
   /** The browse page's filter; individual unless chosen. */
   category?: "individual" | "organization";
   isPublished: boolean;
