@@ -181,7 +181,8 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
   const paragraphs = memorial.biography?.split(/\n\s*\n/).filter((p) => p.trim()) ?? [];
   return (
     <article className="mx-auto max-w-4xl px-4 py-8">
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      {/* Printed (app.css @media print): the memorial itself, without the page's controls and the side column. */}
+      <div className="flex flex-wrap items-center justify-between gap-3" data-print="hide">
         <Link to="/market" className="link text-sm">
           ← Back to memorials
         </Link>
@@ -265,7 +266,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             assistant={actionData && "assistant" in actionData ? actionData.assistant : null}
           />
         </div>
-        <aside className="space-y-6">
+        <aside className="space-y-6" data-print="hide">
           <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
             <h2 id="stats-heading" className="font-semibold text-slate-900">
               Memorial details
