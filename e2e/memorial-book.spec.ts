@@ -67,7 +67,8 @@ test("a memorial page prints the memorial itself, without navigation or the trib
   try {
     await page.goto(`/memorials/${memorial.id}`);
     await expect(page.getByRole("heading", { level: 1, name: `Petra Print${tag}` })).toBeVisible();
-    const text = (await pdfText(await page.pdf({ format: "A4" }))).replace(/\s+/g, " ");
+    const printed = await page.pdf({ format: "A4" });
+    const text = (await pdfText(printed)).replace(/\s+/g, " ");
     expect(text).toContain(`Petra Print${tag}`);
     expect(text).toContain("She printed pamphlets in Norwich for forty years.");
     expect(text).toContain("Her presses never stopped.");
