@@ -8,6 +8,7 @@ import { canChangeVisibility } from "./memorial-access";
 import type { Viewer } from "./memorial-access";
 import { areFriends, auditCoEdit, isRecordId, memorialRole, roleOnMemorial, visibleWhere } from "./memorial.server";
 import { TIMELINE_ORDER } from "./memorial-timeline.server";
+import { imageSources } from "./media.server";
 
 // The printed memorial book and the family's say over what is sold beside their memorial (issue 29 items 5
 // and 6; docs/decisions/029-memorial-book.md). The rules live here: who may order the book (the owner,
@@ -28,7 +29,8 @@ export const BOOK_MESSAGES = {
 
 type Tx = Prisma.TransactionClient;
 
-export type BookOrderRule = { ok: true; memorial: { id: string; firstName: string; lastName: string } } | { ok: false; reason: "not-found" | "off" | "not-family"; message: string };
+export type BookOrderRule =
+  { ok: true; memorial: { id: string; firstName: string; lastName: string } } | { ok: false; reason: "not-found" | "off" | "not-family"; message: string };
 
 /**
  * May this member order the book of this memorial? They must see it, be its owner, a co-manager or a
@@ -39,7 +41,14 @@ export async function mayOrderBook(user: NonNullable<Viewer>, memorialId: string
   const memorial = isRecordId(memorialId)
     ? await prisma().memorial.findFirst({
         where: { id: memorialId, ...visibleWhere(user) },
-        select: { id: true, userId: true, firstName: true, lastName: true, shopOffers: true, managers: { where: { userId: user.id }, select: { userId: true, role: true } } },
+        select: {
+          id: true,
+          userId: true,
+          firstName: true,
+          lastName: true,
+          shopOffers: true,
+          managers: { where: { userId: user.id }, select: { userId: true, role: true } },
+        },
       })
     : null;
   if (!memorial) return { ok: false, reason: "not-found", message: "Memorial not found" };
@@ -81,7 +90,12 @@ export async function bookContent(memorialId: string, db: Tx = prisma()): Promis
       },
       timeline: { orderBy: TIMELINE_ORDER, take: BOOK_LIMITS.timeline, select: { year: true, month: true, day: true, title: true, description: true } },
       // The newest tributes when there are more than a book holds, printed oldest first.
-      tributes: { where: { isApproved: true }, orderBy: { createdAt: "desc" }, take: BOOK_LIMITS.tributes, select: { authorName: true, content: true, createdAt: true } },
+      tributes: {
+        where: { isApproved: true },
+        orderBy: { createdAt: "desc" },
+        take: BOOK_LIMITS.tributes,
+        select: { authorName: true, content: true, createdAt: true },
+      },
     },
   });
   if (!memorial) return null;
@@ -92,14 +106,23 @@ export async function bookContent(memorialId: string, db: Tx = prisma()): Promis
     dateOfBirth: memorial.dateOfBirth?.toISOString().slice(0, 10) ?? null,
     dateOfPassing: memorial.dateOfPassing?.toISOString().slice(0, 10) ?? null,
     biography: memorial.biography,
-    portraitKey: keyFromUrl(memorial.profileImageUrl),
+    portraitKey: printKey(memorial.profileImageUrl),
     photos: memorial.media.flatMap((m) => {
-      const key = keyFromUrl(m.mediaUrl);
+      const key = printKey(m.mediaUrl);
       return key ? [{ key, caption: m.caption }] : [];
     }),
     timeline: memorial.timeline.map((e) => ({ date: formatTimelineDate(e), title: e.title, description: e.description })),
     tributes: memorial.tributes.reverse().map((t) => ({ authorName: t.authorName, content: t.content, date: t.createdAt.toISOString() })),
   };
+}
+
+/**
+ * The stored copy a photo is printed from: its 1,600 px copy where there is one (over 400 dpi across the
+ * 100 mm a photo fills at most), not the original of up to 100 megapixels, which would cost far more to
+ * decode for no visible gain. Null for a picture that is not ours (the demo data's).
+ */
+function printKey(url: string | null): string | null {
+  return url ? keyFromUrl(imageSources(url).full) : null;
 }
 
 /** The family's preview of the book as it would print now: the owner and co-managers only (null: a 404). */

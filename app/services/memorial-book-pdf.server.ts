@@ -17,7 +17,7 @@ export type BookContent = {
   dateOfBirth: string | null;
   dateOfPassing: string | null;
   biography: string | null;
-  /** Stored keys (app/services/storage.server.ts) of the portrait and the photos' originals. */
+  /** Stored keys (app/services/storage.server.ts) of the portrait and the photos, as printed (their 1,600 px copies). */
   portraitKey: string | null;
   photos: { key: string; caption: string | null }[];
   timeline: { date: string; title: string; description: string | null }[];
