@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/memorials.$id.book";
 import { addToCart } from "~/models/cart.server";
 import { BOOK_MESSAGES, bookFileName, previewBook, setShopOffers } from "~/models/memorial-book.server";
-import { actorOf, getOptionalUser, requireUser } from "~/request/auth.server";
+import { actorOf, getOptionalUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
 
@@ -36,8 +36,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent === "offers") {
-    const user = await requireUser(request);
-    const result = await setShopOffers(params.id, actorOf(user, request), form.get("shopOffers") === "on");
+    const result = await setShopOffers(params.id, actorOf(viewer, request), form.get("shopOffers") === "on");
     if (!result.ok) throw data(null, { status: 404 });
     return redirectWithToast(`${page}/edit#shop-offers`, {
       type: "success",
