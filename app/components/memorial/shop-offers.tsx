@@ -11,8 +11,8 @@ export function ShopOffersSwitch({ memorialId, on }: { memorialId: string; on: b
         What is offered beside this memorial
       </h2>
       <p className="mt-2 text-slate-700">
-        Family and friends can order a printed book of this memorial from its page. You can turn this off: then nothing is offered for sale on the
-        memorial, and the book cannot be ordered. Everlight never shows advertising.
+        Family and friends can order a printed book of this memorial from its page. You can turn this off: then nothing is offered for sale on the memorial, and
+        the book cannot be ordered. Everlight never shows advertising.
       </p>
       <Form method="post" action={`/memorials/${memorialId}/book`} className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="offers" />
