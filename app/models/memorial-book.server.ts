@@ -125,11 +125,33 @@ function printKey(url: string | null): string | null {
   return url ? keyFromUrl(imageSources(url).full) : null;
 }
 
+/**
+ * Books are rendered when they are opened: the largest (24 photos, 200 events, 60 tributes, the longest life
+ * story) took about 4.5 s of one core here. At most this many are rendered at once on an instance; more wait
+ * their turn, so a few people opening books cannot take the machine from everyone else.
+ */
+const MAX_RENDERS = 2;
+let rendering = 0;
+const waiting: (() => void)[] = [];
+
+async function render(content: BookContent): Promise<Uint8Array<ArrayBuffer>> {
+  if (rendering < MAX_RENDERS) rendering++;
+  // A finished render hands its place straight to the next in line.
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await renderMemorialBook(content);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else rendering--;
+  }
+}
+
 /** The family's preview of the book as it would print now: the owner and co-managers only (null: a 404). */
 export async function previewBook(memorialId: string, viewer: Viewer): Promise<{ pdf: Uint8Array<ArrayBuffer>; name: string } | null> {
   if ((await memorialRole(memorialId, viewer)) === "none") return null;
   const content = await bookContent(memorialId);
-  return content ? { pdf: await renderMemorialBook(content), name: content.name } : null;
+  return content ? { pdf: await render(content), name: content.name } : null;
 }
 
 /**
@@ -145,7 +167,7 @@ export async function orderBook(orderId: string, itemId: string, viewer: Viewer)
   if (!item) return null;
   // An order made before books were frozen prints the memorial as it is now, while it exists.
   const content = (item.book as BookContent | null) ?? (item.memorialId ? await bookContent(item.memorialId) : null);
-  return content ? { pdf: await renderMemorialBook(content), name: content.name } : null;
+  return content ? { pdf: await render(content), name: content.name } : null;
 }
 
 /** A file name for the book: letters and digits of the name, then "memorial-book.pdf". */
