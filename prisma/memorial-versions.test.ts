@@ -63,6 +63,18 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
     expect(await version(m.id)).toBeGreaterThan(approved);
   });
 
+  it.skipIf(skip)("moves when the family turns the shop offers off or on (issue 29), not when the same value is written again", async () => {
+    const m = await memorial();
+    const start = await version(m.id);
+    await db.sql.query(`UPDATE memorials SET "shopOffers" = false WHERE id = $1`, [m.id]);
+    const off = await version(m.id);
+    expect(off).toBeGreaterThan(start);
+    await db.sql.query(`UPDATE memorials SET "shopOffers" = false WHERE id = $1`, [m.id]);
+    expect(await version(m.id)).toBe(off);
+    await db.sql.query(`UPDATE memorials SET "shopOffers" = true WHERE id = $1`, [m.id]);
+    expect(await version(m.id)).toBeGreaterThan(off);
+  });
+
   it.skipIf(skip)("two changes in the same transaction, or the same millisecond, are still two versions", async () => {
     const m = await memorial();
     const before = await version(m.id);

@@ -125,6 +125,13 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
   it.skipIf(skip)("sells a memorial the member may see at £29.99, up to the limit, and forgets it when it turns private", async () => {
     const user = await member();
     const owner = await member();
+    // The printed book is for the family and the owner's friends (issue 29; memorial-book.server.test.ts).
+    await app.db.prisma.friendship.createMany({
+      data: [
+        { userId: owner.id, friendId: user.id },
+        { userId: user.id, friendId: owner.id },
+      ],
+    });
     const m = await app.db.prisma.memorial.create({
       data: { userId: owner.id, title: "T", firstName: "Ada", lastName: "Lovelace", isPublished: true, visibility: "public" },
     });

@@ -4,6 +4,7 @@ import { basketTotals } from "~/utils/money";
 import { MEMORIAL_ITEM, memorialItemName, MIN_QUANTITY, SHOP_MESSAGES } from "~/utils/shop";
 import { byAddressWhere, isRecordId } from "./memorial.server";
 import type { Viewer } from "./memorial-access";
+import { BOOK_MESSAGES, mayOrderBook } from "./memorial-book.server";
 import { productImage } from "./product.server";
 
 // The basket (commerce-and-accounts.md §2 "Cart page", §3 "cart_items", §5 "Cart", §7): one line per
@@ -46,7 +47,7 @@ export type Basket = {
 
 const rowInclude = {
   product: { select: { id: true, name: true, imageUrl: true, price: true, category: true, stockQuantity: true, isActive: true } },
-  memorial: { select: { id: true, firstName: true, lastName: true, biography: true, visibility: true, profileImageUrl: true } },
+  memorial: { select: { id: true, firstName: true, lastName: true, biography: true, visibility: true, profileImageUrl: true, shopOffers: true } },
 } satisfies Prisma.CartItemInclude;
 type CartRow = Prisma.CartItemGetPayload<{ include: typeof rowInclude }>;
 
@@ -106,8 +107,14 @@ function lineOf(row: CartRow, visible: Set<string>): BasketLine {
     unitPrice: MEMORIAL_ITEM.price,
     quantity: row.quantity,
     lineTotal: MEMORIAL_ITEM.price * row.quantity,
-    maxQuantity: seen ? MEMORIAL_ITEM.maxQuantity : 0,
-    problem: !seen ? "This memorial is no longer available." : row.quantity > MEMORIAL_ITEM.maxQuantity ? SHOP_MESSAGES.memorialLimit : null,
+    maxQuantity: seen && m.shopOffers ? MEMORIAL_ITEM.maxQuantity : 0,
+    problem: !seen
+      ? "This memorial is no longer available."
+      : !m.shopOffers
+        ? BOOK_MESSAGES.off
+        : row.quantity > MEMORIAL_ITEM.maxQuantity
+          ? SHOP_MESSAGES.memorialLimit
+          : null,
   };
 }
 
@@ -199,11 +206,11 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
 }
 
 async function addMemorial(user: Member, memorialId: string, quantity: number): Promise<AddToCartResult> {
-  const memorial = isRecordId(memorialId)
-    ? await prisma().memorial.findFirst({ where: { id: memorialId, ...byAddressWhere(user) }, select: { id: true, firstName: true, lastName: true } })
-    : null;
+  // The printed book (issue 29): for the owner, co-managers and the owner's friends, while the family offers it.
   // Not found, or not the caller's to see: the same answer (it never confirms a private memorial exists).
-  if (!memorial) return { ok: false, reason: "not-found", message: "Memorial not found" };
+  const rule = await mayOrderBook(user, memorialId);
+  if (!rule.ok) return { ok: false, reason: rule.reason === "not-found" ? "not-found" : "unavailable", message: rule.message };
+  const { memorial } = rule;
   if (quantity > MEMORIAL_ITEM.maxQuantity) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
   const rows = await upsertLine(
     `INSERT INTO "cart_items" ("userId", "memorialId", "quantity", "price") VALUES ($1, $2, $3, $4)

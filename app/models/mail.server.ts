@@ -465,7 +465,10 @@ async function composeTributesWaiting(row: OutboxRow, site: string): Promise<Com
 
 // Transactional (issue 16 §5): sent whatever the member chose under Notifications, as a receipt is.
 async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<ComposedMail<"order-confirmation"> | { skip: string }> {
-  const order = await prisma().order.findUnique({ where: { id: String(row.data.orderId) }, include: { items: { orderBy: { createdAt: "asc" } } } });
+  const order = await prisma().order.findUnique({
+    where: { id: String(row.data.orderId) },
+    include: { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } },
+  });
   if (!order) return { skip: "the order was deleted" };
   const address = (order.shippingAddress ?? {}) as Partial<Record<"address" | "city" | "state" | "zipCode" | "country", string>>;
   return {
@@ -497,7 +500,10 @@ const addressOf = (shippingAddress: unknown) => {
 
 // Issue 24 §8–§9: an order cancelled (and refunded) or shipped, with its items, amount and payment reference.
 async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedMail<"order-cancelled" | "order-shipped"> | { skip: string }> {
-  const order = await prisma().order.findUnique({ where: { id: String(row.data.orderId) }, include: { items: { orderBy: { createdAt: "asc" } } } });
+  const order = await prisma().order.findUnique({
+    where: { id: String(row.data.orderId) },
+    include: { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } },
+  });
   if (!order) return { skip: "the order was deleted" };
   const common = {
     customerName: order.customerName ?? "customer",

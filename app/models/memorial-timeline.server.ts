@@ -17,7 +17,7 @@ import { auditCoEdit, contentEditorRole, isRecordId } from "./memorial.server";
 export type TimelineResult = { ok: true; id: string } | { ok: false; reason: "not-found" | "full" | "photo" | "gone" };
 
 /** Date order: year, then month, then day, a part not known first; ties in the order they were added. */
-const TIMELINE_ORDER = [
+export const TIMELINE_ORDER = [
   { year: "asc" },
   { month: { sort: "asc", nulls: "first" } },
   { day: { sort: "asc", nulls: "first" } },

@@ -180,7 +180,7 @@ export async function exportUserData(caller: VaultCaller) {
         tributes: { select: { id: true, authorName: true, authorEmail: true, content: true, isApproved: true, createdAt: true } },
       },
     }),
-    db.order.findMany({ where: { userId }, include: { items: true }, orderBy: { createdAt: "asc" } }),
+    db.order.findMany({ where: { userId }, include: { items: { omit: { book: true } } }, orderBy: { createdAt: "asc" } }),
     db.feedback.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
     db.contactMessage.findMany({ where: { userId }, orderBy: { createdAt: "asc" } }),
     db.friendship.findMany({

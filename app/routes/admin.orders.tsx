@@ -127,6 +127,14 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                   {o.items.map((i) => (
                     <li key={i.id}>
                       {i.quantity} × {i.name} — {formatPence(i.lineTotal)}
+                      {i.bookHref ? (
+                        <>
+                          {" "}
+                          <a href={`${i.bookHref}?download`} className="link">
+                            Download the book to print (PDF)
+                          </a>
+                        </>
+                      ) : null}
                     </li>
                   ))}
                 </ul>

@@ -13,6 +13,8 @@ import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes
 
 import { calendarLinksFor } from "~/models/anniversary-calendar.server";
 import { FollowBox } from "~/components/memorial/follow";
+import { BookOffer } from "~/components/memorial/book-offer";
+import { bookOfferFor } from "~/models/memorial-book.server";
 import { followOf } from "~/models/follow.server";
 import { imageSources, socialCardPath } from "~/models/media.server";
 import { findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
@@ -65,12 +67,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const seesPending = canSeePendingTributes(viewer, memorial);
   const tributesPage = parsePageNumber(url.searchParams.get("tributes"));
   if (tributesPage === null) throw data({ message: PAGE_NUMBER_MESSAGE }, { status: 400 });
-  const [approved, pending, timeline, follow, events] = await Promise.all([
+  const [approved, pending, timeline, follow, events, book] = await Promise.all([
     listApprovedTributes(memorial.id, tributesPage),
     seesPending ? listPendingTributes(memorial.id) : null,
     listTimeline(memorial.id),
     viewer ? followOf(memorial.id, viewer.id) : null,
     listEvents(memorial.id),
+    bookOfferFor(memorial, viewer, lookup.role),
   ]);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
@@ -99,6 +102,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // Issue 28 item 4: the funeral, services and gatherings; coming ones take replies, past ones stay as part of the story.
     events: events.map((e) => describeEvent(e)),
     // Issue 28 item 1: a member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
+    // Issue 29 item 5: the printed book, for the family and the owner's friends while the family offers it.
+    book,
     follow: viewer ? { following: !!follow, reminders: follow?.anniversaryReminders ?? false, showName: follow?.showName ?? false } : null,
     tributes: {
       approved,
@@ -173,7 +178,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function MemorialPage({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.status === "not-found") return <MemorialNotFound />;
   if (loaderData.status === "locked") return <LockPanel reason={loaderData.reason} signedIn={loaderData.signedIn} loginHref={loaderData.loginHref} />;
-  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar, follow, events } = loaderData;
+  const { memorial, isOwner, canEdit, url, tributes, timeline, calendar, follow, events, book } = loaderData;
   const tributeCount = tributes.approved.total;
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const badge = !memorial.isPublished ? "Draft" : VISIBILITY_LABELS[memorial.visibility];
@@ -182,7 +187,8 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
   const paragraphs = memorial.biography?.split(/\n\s*\n/).filter((p) => p.trim()) ?? [];
   return (
     <article className="mx-auto max-w-4xl px-4 py-8">
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      {/* Printed (app.css @media print): the memorial itself, without the page's controls and the side column. */}
+      <div className="flex flex-wrap items-center justify-between gap-3" data-print="hide">
         <Link to="/market" className="link text-sm">
           ← Back to memorials
         </Link>
@@ -266,7 +272,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             assistant={actionData && "assistant" in actionData ? actionData.assistant : null}
           />
         </div>
-        <aside className="space-y-6">
+        <aside className="space-y-6" data-print="hide">
           <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
             <h2 id="stats-heading" className="font-semibold text-slate-900">
               Memorial details
@@ -287,6 +293,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             />
           ) : null}
           <FollowBox memorialId={memorial.id} name={name} state={follow} />
+          <BookOffer memorialId={memorial.id} name={name} offer={book} />
           <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
             <h2 id="share-heading" className="font-semibold text-slate-900">
               Share this memorial

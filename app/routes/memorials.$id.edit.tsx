@@ -2,6 +2,7 @@ import { useState } from "react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id.edit";
 import { MemorialNotFound } from "~/components/memorial/lock-panel";
+import { ShopOffersSwitch } from "~/components/memorial/shop-offers";
 import { DeleteMediaDialog, MediaGalleryEditor, MemorialForm, type DeleteTarget } from "~/components/memorial/memorial-form";
 import { imageSources } from "~/models/media.server";
 import { canChangeVisibility, canDeleteOrExport, canManagePeople } from "~/models/memorial-access";
@@ -47,6 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       id: memorial.id,
       name,
       isPublished: memorial.isPublished,
+      shopOffers: memorial.shopOffers,
       portrait: memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null,
       media: memorial.media.map((m) => {
         const kind = m.mediaType.startsWith("video/") ? ("video" as const) : ("image" as const);
@@ -119,6 +121,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
         />
       </div>
       <DeleteMediaDialog memorialId={memorial.id} target={deleteTarget} onClose={() => setDeleteTarget(null)} />
+      {can.visibility ? <ShopOffersSwitch memorialId={memorial.id} on={memorial.shopOffers} /> : null}
 
       {can.delete ? (
         <section aria-labelledby="danger-heading" className="mt-12 rounded-lg border border-red-300 p-6">

@@ -69,11 +69,18 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   ) : null}
                   <ul className="mt-3 space-y-1 text-slate-800">
                     {order.items.map((item) => (
-                      <li key={item.id} className="flex justify-between gap-4">
-                        <span className="wrap-anywhere">
-                          {item.quantity} × {item.name}
-                        </span>
-                        <span className="shrink-0">{formatPence(item.lineTotal)}</span>
+                      <li key={item.id}>
+                        <p className="flex justify-between gap-4">
+                          <span className="wrap-anywhere">
+                            {item.quantity} × {item.name}
+                          </span>
+                          <span className="shrink-0">{formatPence(item.lineTotal)}</span>
+                        </p>
+                        {item.bookHref ? (
+                          <a href={item.bookHref} className="link text-sm">
+                            Preview the book (PDF)
+                          </a>
+                        ) : null}
                       </li>
                     ))}
                   </ul>

@@ -161,6 +161,10 @@ const SECTIONS: DocumentSection[] = [
           may be charged for what you have used. Personalised memorial products made to your specification cannot be returned unless they are faulty. This does
           not affect your statutory rights.
         </p>
+        <p>
+          Everlight shows no advertising anywhere: not on memorial pages, not in emails, and no one pays us to be shown beside a memorial. The only thing
+          offered on a memorial page is a printed book of that memorial, to its family and friends, and the family can turn even that off.
+        </p>
       </>
     ),
   },

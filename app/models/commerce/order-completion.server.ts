@@ -5,6 +5,7 @@ import { testProvider } from "~/services/payments/test-provider.server";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { queueMail } from "../mail.server";
+import { freezeBooks } from "../memorial-book.server";
 import { itemsOf, providerFor, shippingOf, type CheckoutItem, type CheckoutRow, type Member } from "./order-checkout.server";
 import { finishRefund } from "./order-refunds.server";
 import { loadOrder, SoldOutError, toOrderView, type OrderView } from "./orders.server";
@@ -107,6 +108,8 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
         if (!taken.count) soldOut.push(item.name);
       }
       if (soldOut.length) throw new SoldOutError(soldOut);
+      // A memorial book is printed as the memorial was when it was paid for (docs/decisions/029-memorial-book.md).
+      const books = await freezeBooks(tx, items);
       const order = await tx.order.create({
         data: {
           userId: checkout.userId,
@@ -123,7 +126,14 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
           customerName: `${shipping.firstName} ${shipping.lastName}`,
           customerPhone: shipping.phone,
           items: {
-            create: items.map((i) => ({ productId: i.productId, memorialId: i.memorialId, name: i.name, quantity: i.quantity, price: i.unitPrice })),
+            create: items.map((i, n) => ({
+              productId: i.productId,
+              memorialId: i.memorialId,
+              name: i.name,
+              quantity: i.quantity,
+              price: i.unitPrice,
+              book: books[n] ?? Prisma.DbNull,
+            })),
           },
         },
         select: { id: true },

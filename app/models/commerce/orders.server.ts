@@ -18,7 +18,8 @@ export class SoldOutError extends Error {
 
 export type OrderView = ReturnType<typeof toOrderView>;
 
-const orderInclude = { items: { orderBy: { createdAt: "asc" } } } satisfies Prisma.OrderInclude;
+// A memorial book's frozen content (order_items.book) is read only to print it (memorial-book.server.ts).
+const orderInclude = { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } } satisfies Prisma.OrderInclude;
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 
 export function loadOrder(id: string) {
@@ -46,6 +47,8 @@ export function toOrderView(order: OrderRow) {
       lineTotal: i.price * i.quantity,
       productId: i.productId,
       memorialId: i.memorialId,
+      // A memorial line is a printed book (issue 29): its PDF, for the buyer and administrators.
+      bookHref: i.productId === null ? `/orders/${order.id}/book/${i.id}` : null,
     })),
     customerName: order.customerName,
     customerEmail: order.customerEmail,

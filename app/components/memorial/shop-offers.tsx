@@ -1,0 +1,38 @@
+import { Form } from "react-router";
+
+// The family's switch (issue 29 item 6) on the memorial's edit page, for the owner and managers: whether
+// the printed memorial book (and any product) is offered beside the memorial. A plain form posted to
+// /memorials/:id/book; it works without JavaScript. Everlight shows no advertising anywhere (the Terms).
+
+export function ShopOffersSwitch({ memorialId, on }: { memorialId: string; on: boolean }) {
+  return (
+    <section id="shop-offers" aria-labelledby="shop-offers-heading" className="mt-12 rounded-lg border border-slate-200 p-6">
+      <h2 id="shop-offers-heading" className="text-xl font-semibold text-slate-900">
+        What is offered beside this memorial
+      </h2>
+      <p className="mt-2 text-slate-700">
+        Family and friends can order a printed book of this memorial from its page. You can turn this off: then nothing is offered for sale on the memorial, and
+        the book cannot be ordered. Everlight never shows advertising.
+      </p>
+      <Form method="post" action={`/memorials/${memorialId}/book`} className="mt-4 space-y-4">
+        <input type="hidden" name="intent" value="offers" />
+        <div className="flex items-start gap-2">
+          <input
+            id="shop-offers-on"
+            name="shopOffers"
+            type="checkbox"
+            defaultChecked={on}
+            key={String(on)}
+            className="mt-1 h-4 w-4 shrink-0 accent-indigo-700"
+          />
+          <label htmlFor="shop-offers-on" className="text-slate-900">
+            Offer the printed memorial book on this memorial
+          </label>
+        </div>
+        <button type="submit" className="btn-secondary">
+          Save this choice
+        </button>
+      </Form>
+    </section>
+  );
+}
