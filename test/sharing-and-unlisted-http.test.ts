@@ -152,6 +152,17 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       expect(res.text).toContain(`https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}`);
     });
 
+    it("a life story holding markup stays text inside the tags and the JSON-LD (no way out of the <script>)", async () => {
+      const story = `</script><script>alert("x")</script> & "quotes" <b>bold</b>`;
+      const res = await owner.post("/api/memorials", { firstName: "Mal", lastName: `${word}Mal`, visibility: "public", isPublished: true, biography: story });
+      expect(res.status, res.text).toBe(201);
+      const page = await client(server.url).get(`/memorials/${res.json.id}`);
+      expect(page.text).not.toContain('<script>alert("x")');
+      const meta = readMeta(page.text);
+      expect(meta.properties.get("og:description")).toBe(story);
+      expect((meta.jsonLd[0] as { description: string }).description).toBe(story);
+    });
+
     it("the same tags at the /memorial/{id} alias, and for a signed-in member", async () => {
       for (const [who, path] of [
         ["a visitor", `/memorial/${ids.public}`],
