@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request, Response } from "express";
 import { createRequestHandler as createRouterHandler, matchRoutes, type AppLoadContext, type RouteObject, type ServerBuild } from "react-router";
+import { REQUEST_KEY_HEADER } from "~/request/auth.server";
 import { BodyTooLargeError } from "~/request/multipart.server";
 import { DEFAULT_BODY_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { REFUSALS, sendRefusal, type Refusal } from "./refusals";
@@ -157,6 +159,9 @@ function requestHeaders(req: Request) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
+  // The page read's own key (never the client's): its loaders share one look-up of who is signed in.
+  headers.delete(REQUEST_KEY_HEADER);
+  if (req.method === "GET" || req.method === "HEAD") headers.set(REQUEST_KEY_HEADER, randomUUID());
   return headers;
 }
 

@@ -72,6 +72,23 @@ describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
     }
   };
 
+  it("the key a page read's loaders share to look the member up once is the server's: one a client sends shares nobody's", async () => {
+    const [ann, ben] = await Promise.all([
+      registerMember(server.url, { firstName: "Annika", lastName: "Keyholder" }),
+      registerMember(server.url, { firstName: "Benedikt", lastName: "Keyholder" }),
+    ]);
+    const forged = { "X-Everlight-Request-Key": "the-same-for-everyone" };
+    const pages = await Promise.all([ann, ben, ann, ben].map(({ api }) => api.get("/account", { headers: forged })));
+    for (const [i, page] of pages.entries()) {
+      expect(page.status).toBe(200);
+      const [mine, theirs] = i % 2 === 0 ? ["Annika", "Benedikt"] : ["Benedikt", "Annika"];
+      expect(page.text).toContain(mine);
+      expect(page.text).not.toContain(theirs);
+    }
+    // A visitor with the key of a member's page gets no one's session either.
+    expect((await client(server.url).get("/account", { headers: forged })).status).toBe(302);
+  });
+
   it("registration: a made-up first hop on every request still meets the 5-an-hour limit of the real address", async () => {
     const real = randomIp();
     const statuses: number[] = [];

@@ -32,17 +32,29 @@ authenticator.use(
 );
 
 // One look-up per request however many loaders ask (root, layout and page loaders run in parallel).
+// React Router hands each loader its own copy of the Request (stripping ?index and _routes), so a page
+// read (GET, HEAD) is known by a key the server sets on it, fresh and random each time, that the copies
+// carry (server/request-handler.ts); anything else by the Request itself. A post is never keyed: the
+// loaders after an action must see what it changed (a new name in the header, a signed-out session).
+export const REQUEST_KEY_HEADER = "x-everlight-request-key";
 const perRequest = new WeakMap<Request, Promise<PublicUser | null>>();
+const perRequestKey = new Map<string, Promise<PublicUser | null>>();
+/** Long enough for every loader of a page; the entry goes then, whatever happened to the request. */
+const REQUEST_KEY_MS = 30_000;
 
 export function getOptionalUser(request: Request): Promise<PublicUser | null> {
-  let found = perRequest.get(request);
+  const key = request.method === "GET" || request.method === "HEAD" ? request.headers.get(REQUEST_KEY_HEADER) : null;
+  let found = key ? perRequestKey.get(key) : perRequest.get(request);
   if (!found) {
     found = (async () => {
       const session = await getSession(request);
       const userId = session.get("userId");
       return userId ? getSignedInUser(userId) : null;
     })();
-    perRequest.set(request, found);
+    if (key) {
+      perRequestKey.set(key, found);
+      setTimeout(() => perRequestKey.delete(key), REQUEST_KEY_MS).unref();
+    } else perRequest.set(request, found);
   }
   return found;
 }
