@@ -11,12 +11,10 @@
 // Run: `npm run bench -- member-pages`. BENCH_DATABASES=pglite,postgres (the default) chooses the runs;
 // BENCH_PAGES=word,word keeps the pages whose name holds one of the words; BENCH_NO_BUILD=1 skips the build.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findPostgresBinaries, startCluster } from "../test/postgres-cluster";
-import { ensureDebianPackage, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
+import { buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1);
@@ -171,34 +169,14 @@ function table(rows: Row[]) {
 
 async function main() {
   if (!ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
-  if (process.env.BENCH_NO_BUILD !== "1") {
-    console.log("Building the app…");
-    const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
-    if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
-  }
+  buildUnlessAsked();
   const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
-  const load = () =>
-    os
-      .loadavg()
-      .map((n) => n.toFixed(2))
-      .join(", ");
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   const rows: Row[] = [];
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "")));
-  if (wanted.includes("postgres")) {
-    const bins = findPostgresBinaries();
-    if ("missing" in bins) console.log(`PostgreSQL skipped: ${bins.missing}.`);
-    else {
-      const cluster = await startCluster();
-      try {
-        rows.push(...(await measure("postgres", cluster.url)));
-      } finally {
-        cluster.stop();
-      }
-    }
-  }
+  if (wanted.includes("postgres")) rows.push(...((await onPostgres("PostgreSQL", (url) => measure("postgres", url))) ?? []));
   const markdown = table(rows);
-  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip, signed in; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${load()}.`;
+  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip, signed in; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${loadAverage()}.`;
   console.log(`\n${markdown}\n\n${note}`);
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows }, null, 2)}\n`);

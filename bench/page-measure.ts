@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { freePort } from "../test/postgres-cluster";
+import { findPostgresBinaries, freePort, startCluster } from "../test/postgres-cluster";
+import { startBenchApp } from "./app-server";
 
 // What the page benchmarks share (public-pages, member-pages): wrk and nginx from Debian, the production
 // server with the demo data, a page's compressed bytes as the app sends them, and the ceilings — node:http
@@ -88,47 +88,55 @@ export async function stop(child: ChildProcess) {
 
 // ───────────────────────────── the app ─────────────────────────────
 
-/** The production server with the demo data on this database ("" for PGlite), on 127.0.0.1. */
-export async function startApp(databaseUrl: string, env: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      SEED_DEMO_DATA: "true",
-      SESSION_COOKIE_SECURE: "false",
-      SESSION_SECRET: randomBytes(32).toString("base64url"),
-      OPENAI_API_KEY: "",
-      SMTP_URL: "",
-      PAYMENT_PROVIDER: "",
-      STRIPE_SECRET_KEY: "",
-      STRIPE_PUBLISHABLE_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      STOP_WITH_PARENT_PID: String(process.pid),
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+/** The production server with the demo data on this database ("" for PGlite), on 127.0.0.1 (bench/app-server.ts). */
+export function startApp(databaseUrl: string, env: Record<string, string> = {}) {
+  return startBenchApp({
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO_DATA: "true",
+    STRIPE_SECRET_KEY: "",
+    STRIPE_PUBLISHABLE_KEY: "",
+    STRIPE_WEBHOOK_SECRET: "",
+    ...env,
   });
-  const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/, "The app");
-  return {
-    url,
-    stop: async () => {
-      await stop(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
-/** The page's bytes exactly as the app sends them to an anonymous visitor asking for gzip (compressed here if it came plain). */
+/** Builds the app unless BENCH_NO_BUILD=1 says the build is there already. */
+export function buildUnlessAsked() {
+  if (process.env.BENCH_NO_BUILD === "1") return;
+  console.log("Building the app…");
+  const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
+  if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
+}
+
+/** The machine's load averages (1, 5, 15 minutes), for the note under a table. */
+export function loadAverage() {
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
+}
+
+/** Runs `measure` on a throw-away PostgreSQL cluster, or says why not and answers null. */
+export async function onPostgres<T>(what: string, measure: (databaseUrl: string) => Promise<T>): Promise<T | null> {
+  const bins = findPostgresBinaries();
+  if ("missing" in bins) {
+    console.log(`${what} skipped: ${bins.missing}.`);
+    return null;
+  }
+  const cluster = await startCluster();
+  try {
+    return await measure(cluster.url);
+  } finally {
+    cluster.stop();
+  }
+}
+
+/** The page's bytes as the app sends them to whoever the headers say (a visitor, or a session cookie) asking for gzip (compressed here if it came plain); a redirect is an error: it is not the page. */
 export function pageBytes(url: string, headers: Record<string, string> = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers: { "Accept-Encoding": "gzip", ...headers } }, (res) => {
-        if ((res.statusCode ?? 0) >= 300) {
+        if ((res.statusCode ?? 0) >= 300 && (res.statusCode ?? 0) < 400) {
           res.resume();
           return reject(new Error(`${url} answered ${res.statusCode}${res.headers.location ? ` → ${res.headers.location}` : ""}`));
         }

@@ -17,14 +17,12 @@
 // Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses
 // the runs; BENCH_LIGHTHOUSE=0 leaves Lighthouse out.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
-import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findPostgresBinaries, startCluster } from "../test/postgres-cluster";
 import { loadBulkData } from "./bulk-data";
 import { median, runLighthouse, type LighthouseRun } from "./lighthouse";
-import { ensureDebianPackage, nginxBinary, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
+import { buildUnlessAsked, ensureDebianPackage, loadAverage, nginxBinary, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 import { openDatabase } from "~/services/db.server";
 import { migrate } from "~/services/migrate.server";
 
@@ -193,57 +191,31 @@ async function main() {
   if (!ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
   const withNginx = ensureDebianPackage("nginx", "nginx-light") || !!nginxBinary();
   if (!withNginx) console.log("nginx is missing and could not be installed: its column is left out.");
-  if (process.env.BENCH_NO_BUILD !== "1") {
-    console.log("Building the app…");
-    const build = spawnSync("npm", ["run", "build"], { stdio: "ignore" });
-    if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
-  }
+  buildUnlessAsked();
   const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres,postgres-100k").split(",");
   const rows: Row[] = [];
-  const load = () =>
-    os
-      .loadavg()
-      .map((n) => n.toFixed(2))
-      .join(", ");
-  const loadBefore = load();
+  const loadBefore = loadAverage();
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "", withNginx)));
-  if (wanted.includes("postgres")) {
-    const bins = findPostgresBinaries();
-    if ("missing" in bins) console.log(`PostgreSQL skipped: ${bins.missing}.`);
-    else {
-      const cluster = await startCluster();
-      try {
-        rows.push(...(await measure("postgres", cluster.url, withNginx)));
-      } finally {
-        cluster.stop();
-      }
-    }
-  }
+  if (wanted.includes("postgres")) rows.push(...((await onPostgres("PostgreSQL", (url) => measure("postgres", url, withNginx))) ?? []));
   if (wanted.includes("postgres-100k")) {
-    const bins = findPostgresBinaries();
-    if ("missing" in bins) console.log(`PostgreSQL at scale skipped: ${bins.missing}.`);
-    else {
-      const cluster = await startCluster();
+    const measured = await onPostgres("PostgreSQL at scale", async (url) => {
+      const db = openDatabase({ databaseUrl: url });
       try {
-        const db = openDatabase({ databaseUrl: cluster.url });
-        try {
-          await migrate(db.sql);
-          const started = Date.now();
-          console.log(`Loading ${SCALE.memorials.toLocaleString("en-GB")} memorials and ${SCALE.tributes.toLocaleString("en-GB")} tributes…`);
-          await loadBulkData(db.sql, SCALE);
-          console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
-        } finally {
-          await db.close().catch(() => {});
-        }
-        rows.push(...(await measure("postgres-100k", cluster.url, withNginx)));
+        await migrate(db.sql);
+        const started = Date.now();
+        console.log(`Loading ${SCALE.memorials.toLocaleString("en-GB")} memorials and ${SCALE.tributes.toLocaleString("en-GB")} tributes…`);
+        await loadBulkData(db.sql, SCALE);
+        console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
       } finally {
-        cluster.stop();
+        await db.close().catch(() => {});
       }
-    }
+      return measure("postgres-100k", url, withNginx);
+    });
+    rows.push(...(measured ?? []));
   }
   const lighthouse = process.env.BENCH_LIGHTHOUSE === "0" ? [] : await lighthouseRuns();
   const markdown = `${table(rows)}${lighthouse.length ? `\n\n${lighthouseTable(lighthouse)}` : ""}`;
-  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${load()}.`;
+  const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${loadAverage()}.`;
   console.log(`\n${markdown}\n\n${note}`);
   mkdirSync("bench/results", { recursive: true });
   writeFileSync("bench/results/public-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, scale: SCALE, rows, lighthouse }, null, 2)}\n`);
