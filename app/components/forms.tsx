@@ -166,3 +166,15 @@ export function lowerCaseAsTyped(event: React.FormEvent<HTMLInputElement>) {
   const lower = input.value.toLowerCase();
   if (lower !== input.value) input.value = lower;
 }
+
+/** A checkbox with its label beside it (follow, the family's shop switch). */
+export function Tick({ name, id, label, defaultChecked }: { name: string; id: string; label: string; defaultChecked?: boolean }) {
+  return (
+    <div className="flex items-start gap-2">
+      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="mt-1 h-4 w-4 shrink-0 accent-indigo-700" />
+      <label htmlFor={id} className="text-sm text-slate-900">
+        {label}
+      </label>
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.follow";
 import { Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
-import { Tick } from "~/components/memorial/follow";
+import { Tick } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { followAsMember, followAsVisitor, unfollowAsMember } from "~/models/follow.server";
 import { findMemorialForViewer } from "~/models/memorial.server";

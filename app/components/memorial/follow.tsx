@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { Tick } from "~/components/forms";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
 // The memorial page's Follow box (issue 28 item 1): plain forms that work without JavaScript, posted to
@@ -47,16 +48,5 @@ export function FollowBox({ memorialId, name, state }: { memorialId: string; nam
         </Form>
       )}
     </section>
-  );
-}
-
-export function Tick({ name, id, label, defaultChecked }: { name: string; id: string; label: string; defaultChecked?: boolean }) {
-  return (
-    <div className="flex items-start gap-2">
-      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="mt-1 h-4 w-4 shrink-0 accent-indigo-700" />
-      <label htmlFor={id} className="text-sm text-slate-900">
-        {label}
-      </label>
-    </div>
   );
 }

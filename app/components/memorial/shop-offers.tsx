@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { Tick } from "~/components/forms";
 
 // The family's switch (issue 29 item 6) on the memorial's edit page, for the owner and managers: whether
 // the printed memorial book (and any product) is offered beside the memorial. A plain form posted to
@@ -16,19 +17,7 @@ export function ShopOffersSwitch({ memorialId, on }: { memorialId: string; on: b
       </p>
       <Form method="post" action={`/memorials/${memorialId}/book`} className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="offers" />
-        <div className="flex items-start gap-2">
-          <input
-            id="shop-offers-on"
-            name="shopOffers"
-            type="checkbox"
-            defaultChecked={on}
-            key={String(on)}
-            className="mt-1 h-4 w-4 shrink-0 accent-indigo-700"
-          />
-          <label htmlFor="shop-offers-on" className="text-slate-900">
-            Offer the printed memorial book on this memorial
-          </label>
-        </div>
+        <Tick key={String(on)} name="shopOffers" id="shop-offers-on" label="Offer the printed memorial book on this memorial" defaultChecked={on} />
         <button type="submit" className="btn-secondary">
           Save this choice
         </button>
