@@ -5,6 +5,7 @@ import { recordView } from "~/models/memorial.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { issueFormStamp } from "~/request/form-guard.server";
 import { isPrefetch } from "~/request/facts.server";
+import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
 import { routeTree } from "./request-handler";
@@ -286,11 +287,6 @@ function tributesPage(search: string): number | null {
   if (search === "" || search === "?") return 1;
   const match = /^\?tributes=([1-9]\d{0,3})$/.exec(search);
   return match ? Number(match[1]) : null;
-}
-
-function matchesEtag(value: string | undefined, etag: string) {
-  if (!value) return false;
-  return value.split(",").some((tag) => tag.trim() === etag || tag.trim() === "*");
 }
 
 /** A short hash of the address, so that each address's ETag is its own. */

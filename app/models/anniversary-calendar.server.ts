@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { prisma } from "~/services/db.server";
+import { etagOf } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 import { anniversaryEvents, calendarFileName, calendarName } from "~/utils/anniversaries";
 import { toIsoDate } from "~/utils/dates";
@@ -89,7 +89,7 @@ export async function readMemorialCalendar(id: string, key: string | null): Prom
     events,
   });
   const lastModified = new Date(Math.max(memorial.updatedAt.getTime(), ...events.map((e) => e.stamp.getTime())));
-  return { access, ics, etag: `"${createHash("sha256").update(ics).digest("base64url").slice(0, 27)}"`, lastModified, fileName: calendarFileName(name) };
+  return { access, ics, etag: etagOf(ics), lastModified, fileName: calendarFileName(name) };
 }
 
 export type CalendarLinks = {

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/memorials.$id.anniversaries[.ics]";
 import { readMemorialCalendar } from "~/models/anniversary-calendar.server";
-import { matchesEtag } from "~/request/etag.server";
+import { matchesEtag } from "~/services/etag.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 
 // A memorial's anniversaries as an iCalendar feed (issue 28 item 2, docs/decisions/022-anniversary-calendar.md):

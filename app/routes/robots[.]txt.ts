@@ -1,5 +1,5 @@
 import type { Route } from "./+types/robots[.]txt";
-import { etagOf, matchesEtag } from "~/request/etag.server";
+import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 
 // /robots.txt (issue 29 item 2): crawlers are welcome on the public pages and memorials and pointed to the

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sitemap[.]xml";
 import { listSitemapMemorials } from "~/models/memorial.server";
-import { etagOf, matchesEtag } from "~/request/etag.server";
+import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 
 // /sitemap.xml (issue 29 item 2, docs/decisions/027-sharing-and-unlisted.md): the public pages and every

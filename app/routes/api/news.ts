@@ -1,6 +1,7 @@
 import { listNews, toApiArticle } from "~/models/news.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
+import { matchesEtag } from "~/services/etag.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 // GET /api/news (commerce-and-accounts.md §7): the articles, newest first, 10 a page (?page=N;
@@ -19,7 +20,7 @@ const api = apiRoute({
       const list = await listNews(page);
       const etag = `W/"news.${list.version}.${list.page}"`;
       const headers = { ETag: etag, "Cache-Control": "public, no-cache", "X-Total-Count": String(list.total) };
-      if ((request.headers.get("If-None-Match") ?? "").split(",").some((t) => t.trim() === etag)) return new Response(null, { status: 304, headers });
+      if (matchesEtag(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
       return Response.json(list.items.map(toApiArticle), { headers });
     },
   }),

@@ -8,7 +8,8 @@ export function etagOf(body: string): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
-/** Whether the request's If-None-Match names this ETag (or `*`); a weak form matches too. */
-export function matchesEtag(header: string | null, etag: string) {
-  return !!header && (header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag));
+/** Whether the request's If-None-Match names this ETag (or `*`), weak or strong alike (RFC 9110's weak comparison). */
+export function matchesEtag(header: string | null | undefined, etag: string) {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return !!header && (header.trim() === "*" || header.split(",").some((tag) => opaque(tag) === opaque(etag)));
 }
