@@ -1,5 +1,5 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from "pdf-lib";
-import { formatLongDate } from "~/utils/dates";
+import { formatLifeDates, formatLongDate } from "~/utils/dates";
 import { A4, mm, newPdf, numberPages, printJpeg, wrapText, type PdfFonts } from "./pdf.server";
 import { getObject } from "./storage.server";
 
@@ -95,11 +95,6 @@ function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: nu
   page.drawText(text, { x: (A4.width - font.widthOfTextAtSize(text, size)) / 2, y, size, font, color });
 }
 
-function datesLine(content: BookContent) {
-  if (!content.dateOfBirth && !content.dateOfPassing) return null;
-  return `${formatLongDate(content.dateOfBirth) || "Unknown"} – ${formatLongDate(content.dateOfPassing) || "Unknown"}`;
-}
-
 /** The whole book as PDF bytes. */
 export async function renderMemorialBook(content: BookContent): Promise<Uint8Array<ArrayBuffer>> {
   const { pdf, fonts } = await newPdf({ title: `${content.name} — a memorial book`, subject: "Printed memorial book, Everlight" });
@@ -119,7 +114,7 @@ export async function renderMemorialBook(content: BookContent): Promise<Uint8Arr
     centred(cover, line, y - 30, fonts.bold, 30);
     y -= 38;
   }
-  const dates = datesLine(content);
+  const dates = formatLifeDates(content.dateOfBirth, content.dateOfPassing) || null;
   if (dates) {
     y -= mm(4);
     centred(cover, dates, y - 14, fonts.regular, 14, SOFT);

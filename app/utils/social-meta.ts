@@ -1,4 +1,4 @@
-import { formatLongDate } from "./dates";
+import { formatLifeDates } from "./dates";
 import { DEFAULT_SOCIAL_CARD, SITE_NAME } from "./site";
 import { truncate } from "./text";
 
@@ -19,12 +19,6 @@ type MetaDescriptor = Record<string, unknown>;
 export function biographyLine(biography: string | null): string {
   const first = biography?.split(/\n\s*\n/).find((p) => p.trim()) ?? "";
   return truncate(first.replace(/\s+/g, " "), SHARE_DESCRIPTION_MAX);
-}
-
-/** "Jan 5, 1930 – Mar 2, 2024", with Unknown for a missing date; empty when neither is known. */
-export function lifeDates(dateOfBirth: string | null, dateOfPassing: string | null): string {
-  if (!dateOfBirth && !dateOfPassing) return "";
-  return `${formatLongDate(dateOfBirth) || "Unknown"} – ${formatLongDate(dateOfPassing) || "Unknown"}`;
 }
 
 /** Open Graph, Twitter card and canonical tags of a page anyone may share. */
@@ -71,7 +65,7 @@ export type SharedMemorial = {
  */
 export function memorialSocialMeta(memorial: SharedMemorial, { site, card, url }: { site: string; card: string; url: string }): MetaDescriptor[] {
   const name = `${memorial.firstName} ${memorial.lastName}`.trim();
-  const dates = lifeDates(memorial.dateOfBirth, memorial.dateOfPassing);
+  const dates = formatLifeDates(memorial.dateOfBirth, memorial.dateOfPassing);
   const line = biographyLine(memorial.biography);
   const description = [dates, line].filter(Boolean).join(". ") || `A memorial for ${name} on ${SITE_NAME}.`;
   const image = `${site}${card}`;
