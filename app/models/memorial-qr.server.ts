@@ -1,6 +1,6 @@
 import { rgb } from "pdf-lib";
 import { prisma } from "~/services/db.server";
-import { A4, mm, newPdf, wrapText } from "~/services/pdf.server";
+import { A4, drawCentred, mm, newPdf, wrapText } from "~/services/pdf.server";
 import { QR_QUIET_ZONE, qrModules, qrPng, qrSvg } from "~/services/qr.server";
 import { formatLifeDates } from "~/utils/dates";
 import type { QrFormat } from "~/utils/short-id";
@@ -70,7 +70,7 @@ export async function qrSheetPdf(memorial: QrMemorial): Promise<Uint8Array> {
   const centred = (text: string, font: typeof fonts.regular, size: number, color = ink, maxWidth = width) => {
     for (const line of wrapText(text, font, size, maxWidth)) {
       y -= size * 1.25;
-      page.drawText(line, { x: (A4.width - font.widthOfTextAtSize(line, size)) / 2, y, size, font, color });
+      drawCentred(page, line, y, font, size, color);
     }
   };
 

@@ -1,6 +1,6 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from "pdf-lib";
 import { formatLifeDates, formatLongDate } from "~/utils/dates";
-import { A4, mm, newPdf, numberPages, printJpeg, wrapText, type PdfFonts } from "./pdf.server";
+import { A4, drawCentred, mm, newPdf, numberPages, printJpeg, wrapText, type PdfFonts } from "./pdf.server";
 import { getObject } from "./storage.server";
 
 // The printed memorial book (issue 29 item 5; docs/decisions/029-memorial-book.md): an A4 PDF ready for
@@ -91,9 +91,7 @@ function drawFitted(page: PDFPage, image: PDFImage, x: number, top: number, w: n
   return dh;
 }
 
-function centred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK) {
-  page.drawText(text, { x: (A4.width - font.widthOfTextAtSize(text, size)) / 2, y, size, font, color });
-}
+const centred = (page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK) => drawCentred(page, text, y, font, size, color);
 
 /** The whole book as PDF bytes. */
 export async function renderMemorialBook(content: BookContent): Promise<Uint8Array<ArrayBuffer>> {

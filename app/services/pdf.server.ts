@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, rgb, type PDFFont } from "pdf-lib";
+import { PDFDocument, rgb, type Color, type PDFFont, type PDFPage } from "pdf-lib";
 import sharp from "sharp";
 
 // The PDFs the app makes (the headstone QR sheet, the printed memorial book) are drawn with pdf-lib
@@ -114,4 +114,9 @@ export function numberPages(pdf: PDFDocument, font: PDFFont, { from = 0, label =
     page.drawText(text, { x: A4.width - mm(20) - font.widthOfTextAtSize(text, size), y, size, font, color: rgb(0.35, 0.35, 0.4) });
     if (label) page.drawText(label, { x: mm(20), y, size, font, color: rgb(0.35, 0.35, 0.4) });
   });
+}
+
+/** One line drawn centred across an A4 page, its baseline at `y`. */
+export function drawCentred(page: PDFPage, text: string, y: number, font: PDFFont, size: number, color?: Color) {
+  page.drawText(text, { x: (A4.width - font.widthOfTextAtSize(text, size)) / 2, y, size, font, ...(color ? { color } : {}) });
 }
