@@ -10,6 +10,11 @@ export type LockReason = "draft" | "private" | "friends";
 
 export type AccessDecision = { allowed: true } | { allowed: false; reason: LockReason };
 
+/** Public and unlisted memorials, once published, are anyone's to read who has the address. */
+function readableByAddress(visibility: string) {
+  return visibility === "public" || visibility === "unlisted";
+}
+
 /**
  * - draft → owner only; published public → anyone; published unlisted → anyone who has its address (it is
  *   in no list: visibleWhere and the public lists leave it out); published friends → owner or a signed-in
@@ -22,7 +27,7 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
   // Co-managers (issue 27 item 4) see the memorial in every state, drafts and private ones included.
   if (viewer && coRole) return { allowed: true };
   if (!memorial.isPublished) return { allowed: false, reason: "draft" };
-  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return { allowed: true };
+  if (readableByAddress(memorial.visibility)) return { allowed: true };
   if (memorial.visibility === "friends") return viewer && isFriend ? { allowed: true } : { allowed: false, reason: "friends" };
   return { allowed: false, reason: "private" };
 }
@@ -97,13 +102,13 @@ export type CalendarAccess = "public" | "private-link";
 /** Who may read a memorial's calendar: by its public address, by its private link, or nobody (null). */
 export function calendarFeedAccess(memorial: Omit<AccessSubject, "userId">, hasValidKey: boolean): CalendarAccess | null {
   if (!memorial.isPublished) return null;
-  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return "public";
+  if (readableByAddress(memorial.visibility)) return "public";
   return hasValidKey ? "private-link" : null;
 }
 
 /** Which calendar links the memorial page shows this viewer: the public ones, the private link, or none. */
 export function calendarLinksShown(memorial: Omit<AccessSubject, "userId">, role: MemorialRole): CalendarAccess | null {
   if (!memorial.isPublished) return null;
-  if (memorial.visibility === "public" || memorial.visibility === "unlisted") return "public";
+  if (readableByAddress(memorial.visibility)) return "public";
   return role === "none" ? null : "private-link";
 }
