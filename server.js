@@ -50,8 +50,9 @@ server.disable("x-powered-by");
 server.use(compression());
 
 let serverApp;
-/** The anonymous page cache (server/page-cache.ts), answering kept pages before Express sees them. */
+/** The page caches (server/page-cache.ts, server/member-page-cache.ts), answering kept pages before Express sees them. */
 let publicPages = null;
+let memberPages = null;
 if (DEVELOPMENT) {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
@@ -70,6 +71,7 @@ if (DEVELOPMENT) {
 } else {
   serverApp = await import("./build/server/index.js");
   publicPages = serverApp.publicPages();
+  memberPages = serverApp.memberPages();
   server.use(serverApp.headers());
   // Hashed file names: safe to cache for a year, sent from the copies compressed at build time.
   server.use("/assets", precompressed("build/client/assets"));
@@ -92,7 +94,7 @@ try {
 let stopping = false;
 /** Answers being worked on, so that a stop lets them finish (bounded by DRAIN_MS). */
 const inFlight = new Set();
-const app = publicPages ? (req, res) => publicPages(req, res, () => server(req, res)) : server;
+const app = publicPages ? (req, res) => publicPages(req, res, () => memberPages(req, res, () => server(req, res))) : server;
 function handler(req, res) {
   if (stopping) res.shouldKeepAlive = false;
   inFlight.add(res);

@@ -1,13 +1,11 @@
-import { randomBytes, randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
 import { recordView } from "~/models/memorial.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
-import { issueFormStamp } from "~/request/form-guard.server";
 import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
-import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
+import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
 import { routeTree } from "./request-handler";
 import { securityHeaderList } from "./security";
 
@@ -69,36 +67,16 @@ const PATHS: Record<string, KindName> = {
   "/contact": "document",
 };
 
-/** A nonce is 16 random bytes in base64 (24 characters), as server/security.ts makes them. */
-const NONCE_PLACEHOLDER = randomBytes(18).toString("base64url");
-/** A stamp is `<13-digit ms>.<43-character signature>`: the placeholder is as long, so the fast fill applies. */
-const STAMP_PLACEHOLDER = randomBytes(42).toString("base64url").slice(0, 57);
-
 type Entry = {
   version: string;
   /** null: this address does not render as a page to keep (a redirect, a 400…): the app answers it. */
-  page: PackedPage | null;
-  headers: [string, string][];
+  kept: KeptPage | null;
   bytes: number;
 };
 
-type Options = { hsts: boolean; stripe?: boolean };
-
-/** Random bytes for nonces, drawn from a pool refilled 4 KB at a time. */
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-function nonce() {
-  if (poolAt + 16 > pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  poolAt += 16;
-  return pool.toString("base64", poolAt - 16, poolAt);
-}
-
-export function publicPageCache(build: () => Promise<ServerBuild>, options: Options) {
+export function publicPageCache(build: () => Promise<ServerBuild>, options: HeaderOptions) {
   // The build itself, not the function, so React Router derives its route tree once, not per page rendered.
-  let render: ReturnType<typeof createRequestHandler> | undefined;
+  let render: Render | undefined;
   const kept = new Map<KindName, Map<string, Entry>>(Object.keys(KINDS).map((k) => [k as KindName, new Map()]));
   const bytesOf = new Map<KindName, number>(Object.keys(KINDS).map((k) => [k as KindName, 0]));
   let totalBytes = 0;
@@ -133,23 +111,10 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
   }
 
   async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string): Promise<Entry> {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (name === "cookie" || name.startsWith("if-") || value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-    }
     render ??= createRequestHandler((loaded ??= await build()), "production");
-    const response = await render(new Request(url, { headers }), { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
-    const type = response.headers.get("content-type") ?? "";
-    if (response.status !== kind.status || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
-      await response.body?.cancel();
-      return { version, page: null, headers: [], bytes: 256 };
-    }
-    const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
-    const kept = [...response.headers].filter(
-      ([name]) => !["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"].includes(name),
-    );
-    return { version, page, headers: kept, bytes: page.text.length + page.gzip.length + 512 };
+    const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
+    const kept = await renderToKeep(render, new Request(url, { headers }), kind.status);
+    return { version, kept, bytes: kept ? kept.bytes : 256 };
   }
 
   /** Which kept page an address is, or null; for a memorial its id and the tribute list's page. */
@@ -199,7 +164,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
 
     const entries = kept.get(kind.name)!;
     let entry = entries.get(key);
-    if (entry?.version === version && !entry.page) return next();
+    if (entry?.version === version && !entry.kept) return next();
 
     const cacheHeaders: [string, string][] = [
       ["Cache-Control", "public, no-cache"],
@@ -232,19 +197,10 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
       entry = await pending;
       const current = entries.get(key);
       if (!current || current.version !== version) remember(kind, key, entry);
-      if (!entry.page) return next();
+      if (!entry.kept) return next();
     }
 
-    const scriptNonce = nonce();
-    const values: Record<string, string> = { [NONCE_PLACEHOLDER]: scriptNonce };
-    if (entry.page!.slots.includes(STAMP_PLACEHOLDER)) values[STAMP_PLACEHOLDER] = issueFormStamp();
-    const gzip = acceptsGzip(header(req, "accept-encoding"));
-    const body = gzip ? fillGzip(entry.page!, values) : fillText(entry.page!, values);
-    const list: [string, string][] = [...securityHeaderList(scriptNonce, options), ...entry.headers, ...cacheHeaders];
-    if (gzip) list.push(["Content-Encoding", "gzip"]);
-    list.push(["Content-Length", String(body.length)]);
-    res.writeHead(kind.status, list.flat());
-    res.end(body);
+    sendKept(req, res, kind.status, entry.kept!, cacheHeaders, options);
   }
 
   /** Answers the request from a kept page, or hands it to `next` (the app) untouched. */
@@ -260,26 +216,6 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Opti
       res.destroy();
     });
   };
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
-/** Whether Accept-Encoding takes gzip (or anything), not refused with q=0. */
-export function acceptsGzip(accept: string | undefined): boolean {
-  if (!accept) return false;
-  let star = false;
-  for (const item of accept.split(",")) {
-    const [coding, ...params] = item.trim().split(";");
-    const name = coding.trim().toLowerCase();
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const allowed = !q || Number(q.slice(2)) > 0;
-    if (name === "gzip" || name === "x-gzip") return allowed;
-    if (name === "*") star = allowed;
-  }
-  return star;
 }
 
 /** The only query the memorial page reads: ?tributes=N (the tribute list's page). Anything else: no cache. */

@@ -1,3 +1,4 @@
+import { batchedRead } from "~/services/batched-read.server";
 import { getDatabase } from "~/services/db.server";
 import { EVENT_DEFAULT_DURATION_MS } from "~/utils/events";
 import { isRecordId } from "./memorial.server";
@@ -10,9 +11,7 @@ import { isRecordId } from "./memorial.server";
 //   and events), or the end of its latest event that is over, if later: an event moving to "Past events" changes
 //   no row, yet the page must show it there, without its reply form, from that moment (decision 026).
 //
-// One query answers both, and requests that arrive while a read is under way share the next one: a
-// request never uses a read that started before it arrived (so a change committed before a request
-// arrived is always seen by it), yet under load one small query serves every request waiting for it.
+// One query answers both, shared by the requests waiting for it (services/batched-read.server.ts).
 
 export type PageVersionName = "memorials" | "products" | "news" | "endowment";
 
@@ -22,11 +21,6 @@ export type PageVersions = {
   /** The memorials asked for that are published and public, each with its updatedAt in ms. */
   memorials: Map<string, number>;
 };
-
-type Batch = { ids: Set<string>; promise: Promise<PageVersions>; resolve: (v: PageVersions) => void; reject: (e: unknown) => void };
-
-let running: Promise<unknown> | null = null;
-let waiting: Batch | null = null;
 
 async function readNow(ids: string[]): Promise<PageVersions> {
   const rows = await getDatabase().sql.query<{ name: string; version: string }>(
@@ -48,36 +42,12 @@ async function readNow(ids: string[]): Promise<PageVersions> {
   return { pages, memorials };
 }
 
-function start(batch: Batch) {
-  const run = readNow([...batch.ids]).then(batch.resolve, batch.reject);
-  running = run.finally(() => {
-    running = null;
-    startWaiting();
-  });
-}
+const readBatched = batchedRead(readNow);
 
 /**
  * The page versions, and those of the given memorials, from a read that starts after this call. A
  * memorial not in the answer is not (or no longer) published and public.
  */
 export function readPageVersions(memorialId?: string): Promise<PageVersions> {
-  const id = memorialId && isRecordId(memorialId) ? memorialId : undefined;
-  if (!waiting) {
-    let resolve!: Batch["resolve"];
-    let reject!: Batch["reject"];
-    const promise = new Promise<PageVersions>((res, rej) => ((resolve = res), (reject = rej)));
-    waiting = { ids: new Set(), promise, resolve, reject };
-    // Not at once: the requests that arrive in this turn of the event loop join this read (embedded PGlite
-    // answers within the turn, so nothing would ever be waiting otherwise). Each of them arrived before it starts.
-    if (!running) setImmediate(startWaiting);
-  }
-  if (id) waiting.ids.add(id);
-  return waiting.promise;
-}
-
-function startWaiting() {
-  if (running || !waiting) return;
-  const batch = waiting;
-  waiting = null;
-  start(batch);
+  return readBatched(memorialId && isRecordId(memorialId) ? memorialId : undefined);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { prisma } from "~/services/db.server";
+import { batchedRead } from "~/services/batched-read.server";
+import { getDatabase, prisma } from "~/services/db.server";
 
 // Server-side sessions (the `sessions` table): the cookie carries only the random sid, so deleting the
 // row ends the session everywhere at once (DESIGN.md, sessions).
@@ -45,3 +46,33 @@ export async function deleteSessionRow(sid: string) {
 export async function deleteExpiredSessions(now = new Date()) {
   return (await prisma().session.deleteMany({ where: { expire: { lt: now } } })).count;
 }
+
+/**
+ * For the members' page cache (server/member-page-cache.ts): which of the given sessions are live and signed
+ * in (session not expired, account not deleted, activity noted within the day, as getSignedInUser would find
+ * it), with the signed-in user's id; and the database's snapshot in the same statement. The snapshot text
+ * changes when any write anywhere commits, and only then (read-only transactions take no transaction id), so
+ * two equal snapshots see the same data: a page rendered after reading one is still right while it is current.
+ */
+export type SignedInSessions = { snapshot: string; users: Map<string, string> };
+
+async function readSignedIn(sids: string[]): Promise<SignedInSessions> {
+  const rows = await getDatabase().sql.query<{ sid: string | null; userId: string }>(
+    `SELECT NULL AS "sid", pg_current_snapshot()::text AS "userId"
+     UNION ALL
+     SELECT s."sid", s."userId" FROM "sessions" s JOIN "users" u ON u."id" = s."userId"
+      WHERE s."sid" = ANY($1::text[]) AND s."expire" > (now() AT TIME ZONE 'UTC') AND u."deletedAt" IS NULL
+        AND u."lastActiveAt" > (now() AT TIME ZONE 'UTC') - interval '23 hours'`,
+    [sids],
+  );
+  const users = new Map<string, string>();
+  let snapshot = "";
+  for (const row of rows) {
+    if (row.sid === null) snapshot = row.userId;
+    else users.set(row.sid, row.userId);
+  }
+  return { snapshot, users };
+}
+
+/** From a read that starts after this call, shared with the requests waiting at the same time. */
+export const readSignedInSessions = batchedRead(readSignedIn);

@@ -6,9 +6,10 @@ import { getSessionSecrets } from "~/services/secrets.server";
 // The session cookie holds only the signed session id; the data lives in the `sessions` table.
 
 let storage: ReturnType<typeof makeStorage> | undefined;
+let sessionCookie: ReturnType<typeof makeCookie> | undefined;
 
-function makeStorage() {
-  const cookie = createCookie("__session", {
+function makeCookie() {
+  return createCookie("__session", {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
@@ -16,8 +17,11 @@ function makeStorage() {
     secrets: getSessionSecrets(),
     maxAge: SESSION_TTL_MS / 1000,
   });
+}
+
+function makeStorage() {
   return createSessionStorage<SessionData>({
-    cookie,
+    cookie: (sessionCookie ??= makeCookie()),
     createData: (data, expires) => createSessionRow(data as SessionData, expires),
     readData: (id) => readSessionRow(id),
     updateData: (id, data, expires) => updateSessionRow(id, data as SessionData, expires),
@@ -32,6 +36,12 @@ export function sessionStorage() {
 
 export function getSession(request: Request) {
   return sessionStorage().getSession(request.headers.get("Cookie"));
+}
+
+/** The session id a Cookie header carries, its signature checked; null if none or forged. The row is not read. */
+export async function sessionIdFromCookie(cookieHeader: string): Promise<string | null> {
+  const id: unknown = await (sessionCookie ??= makeCookie()).parse(cookieHeader);
+  return typeof id === "string" && id ? id : null;
 }
 
 export function sessionId(session: Session<SessionData>): string | undefined {

@@ -1,0 +1,95 @@
+import { randomBytes, randomFillSync } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { createRequestHandler } from "react-router";
+import { issueFormStamp } from "~/request/form-guard.server";
+import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
+import { securityHeaderList } from "./security";
+
+// What the two page caches share (server/page-cache.ts for visitors, server/member-page-cache.ts for members):
+// rendering a page to keep, with the per-request values (the CSP nonce, the signed form stamp) as placeholders
+// of the same length, and answering from a kept page with this request's values put in.
+
+export type Render = ReturnType<typeof createRequestHandler>;
+export type HeaderOptions = { hsts: boolean; stripe?: boolean };
+
+/** A nonce is 16 random bytes in base64 (24 characters), as server/security.ts makes them. */
+const NONCE_PLACEHOLDER = randomBytes(18).toString("base64url");
+/** A stamp is `<13-digit ms>.<43-character signature>`: the placeholder is as long, so the fast fill applies. */
+const STAMP_PLACEHOLDER = randomBytes(42).toString("base64url").slice(0, 57);
+
+/** Headers the keeping cache sets itself on the way out. */
+const OWN_HEADERS = ["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"];
+
+export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: number };
+
+/**
+ * Renders `request` with placeholders for the per-request values; null when the answer is not one to keep
+ * (not `status`, not HTML, or it sets a cookie): its body is dropped and the app is to answer instead.
+ */
+export async function renderToKeep(render: Render, request: Request, status: number): Promise<KeptPage | null> {
+  const response = await render(request, { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
+  const type = response.headers.get("content-type") ?? "";
+  if (response.status !== status || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
+    await response.body?.cancel();
+    return null;
+  }
+  const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
+  const headers = [...response.headers].filter(([name]) => !OWN_HEADERS.includes(name));
+  return { page, headers, bytes: page.text.length + page.gzip.length + 512 };
+}
+
+/** Random bytes for nonces, drawn from a pool refilled 4 KB at a time. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function nonce() {
+  if (poolAt + 16 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += 16;
+  return pool.toString("base64", poolAt - 16, poolAt);
+}
+
+/** Answers from a kept page: a fresh nonce (and form stamp, if the page has a form), gzip if taken. */
+export function sendKept(req: IncomingMessage, res: ServerResponse, status: number, kept: KeptPage, cacheHeaders: [string, string][], options: HeaderOptions) {
+  const scriptNonce = nonce();
+  const values: Record<string, string> = { [NONCE_PLACEHOLDER]: scriptNonce };
+  if (kept.page.slots.includes(STAMP_PLACEHOLDER)) values[STAMP_PLACEHOLDER] = issueFormStamp();
+  const gzip = acceptsGzip(header(req, "accept-encoding"));
+  const body = gzip ? fillGzip(kept.page, values) : fillText(kept.page, values);
+  const list: [string, string][] = [...securityHeaderList(scriptNonce, options), ...kept.headers, ...cacheHeaders];
+  if (gzip) list.push(["Content-Encoding", "gzip"]);
+  list.push(["Content-Length", String(body.length)]);
+  res.writeHead(status, list.flat());
+  res.end(body);
+}
+
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Whether Accept-Encoding takes gzip (or anything), not refused with q=0. */
+export function acceptsGzip(accept: string | undefined): boolean {
+  if (!accept) return false;
+  let star = false;
+  for (const item of accept.split(",")) {
+    const [coding, ...params] = item.trim().split(";");
+    const name = coding.trim().toLowerCase();
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = !q || Number(q.slice(2)) > 0;
+    if (name === "gzip" || name === "x-gzip") return allowed;
+    if (name === "*") star = allowed;
+  }
+  return star;
+}
+
+/** Copies a request's headers for rendering, leaving out those named. */
+export function requestHeadersWithout(req: IncomingMessage, leaveOut: (name: string) => boolean): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (leaveOut(name) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}

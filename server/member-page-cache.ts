@@ -1,0 +1,221 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { recordView } from "~/models/memorial.server";
+import { readSignedInSessions } from "~/models/session.server";
+import { REQUEST_KEY_HEADER } from "~/request/auth.server";
+import { isPrefetch } from "~/request/facts.server";
+import { sessionIdFromCookie } from "~/request/session.server";
+import { isReadableHost } from "./host";
+import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
+import { routeTree } from "./request-handler";
+import { clientIpOf } from "./security";
+
+// The members' page cache (issue 30; docs/decisions/030-members-page-cache.md). A signed-in member who opens a
+// page again, with nothing changed, gets the page rendered for them the last time instead of a new render.
+//
+// - Kept per session: the key is the session cookie exactly as sent (checked when the page was rendered), the
+//   host and the address. Nothing rendered for one session is ever answered to another.
+// - Right on the very next request: each page is kept with the database's snapshot read before it was
+//   rendered (app/models/session.server.ts readSignedInSessions). Any write that commits anywhere moves the
+//   snapshot, so the page is rendered again; with the same snapshot the database holds the same data. The same
+//   read checks that the session is still live and signed in (signed out elsewhere, expired or the account
+//   deleted: the app answers). Read-only page loads write nothing, so they leave the snapshot as it is.
+// - What moves with the clock alone (an event becoming past, a countdown of days) is rendered anew at least
+//   every MAX_AGE_MS.
+// - Only GETs of the pages listed in KEPT (pages whose loaders write nothing; test/member-page-cache.test.ts
+//   checks each), with the session cookie and no flash message or other personal cookie, answered 200 with
+//   HTML and no cookie set. Anything else goes to the app untouched.
+// - The per-request values (script nonce, form stamp) are put in on the way out, as for visitors
+//   (server/kept-page.ts). Bounded: MAX_ENTRIES pages and MAX_BYTES overall, least recently used first out.
+
+const MAX_AGE_MS = 30_000;
+const MAX_ENTRIES = 4000;
+const MAX_BYTES = 64 * 1024 * 1024;
+/** The session cookie, and the cookies whose presence means the app must answer (a flash message, a restore offer). */
+const SESSION_COOKIE = /(?:^|;\s*)__session=([^;]*)/g;
+const OTHER_PERSONAL_COOKIE = /(?:^|;\s*)(?:__toast|__restore)=/;
+
+/** Which query strings a kept page may have: any (lists, searches, pages), or none (pages that act on theirs). */
+type Queries = "any" | "none";
+
+/**
+ * The pages kept, by route id. Left out: pages that act when opened (a payment's return, a token's link,
+ * signing out, downloads, the friend search, which counts searches against its limit), the sign-in pages (a
+ * member is sent away from them) and the not-found page.
+ */
+const KEPT = {
+  "routes/_index": "any",
+  "routes/memorials._index": "any",
+  market: "any",
+  "routes/memorials.$id._index": "any",
+  "memorial-alias": "any",
+  "routes/memorials.$id.edit": "any",
+  "routes/memorials.$id.events": "any",
+  "routes/memorials.$id.events_.$eventId": "any",
+  "routes/memorials.$id.timeline": "any",
+  "routes/memorials.$id.managers": "any",
+  "routes/memorials.$id.qr": "any",
+  "routes/memorials.$id.export": "any",
+  "routes/memorials.$id.delete": "any",
+  "routes/memorials.create": "any",
+  "routes/my-memorials": "any",
+  "routes/basket": "any",
+  "routes/checkout": "none",
+  "routes/orders": "any",
+  "routes/subscription": "none",
+  "routes/vault": "any",
+  "routes/friends._index": "any",
+  "routes/friends.requests": "any",
+  "routes/news": "any",
+  "routes/products": "any",
+  "routes/endowment": "any",
+  "routes/account._index": "any",
+  "routes/account.following": "any",
+  "routes/account.notifications": "any",
+  "routes/account.privacy": "any",
+  "routes/account.security": "any",
+  "routes/account.manage": "any",
+  "routes/help": "any",
+  "routes/terms": "any",
+  "routes/privacy": "any",
+  "routes/contact": "any",
+  "routes/admin._index": "any",
+  "routes/admin.users": "any",
+  "routes/admin.tributes": "any",
+  "routes/admin.orders": "any",
+  "routes/admin.products._index": "any",
+  "routes/admin.products.$id": "any",
+  "routes/admin.products.new": "any",
+  "routes/admin.contact": "any",
+  "routes/admin.feedback": "any",
+  "routes/admin.news": "any",
+  "routes/admin.analytics": "any",
+  "routes/admin.audit": "any",
+} as const satisfies Record<string, Queries>;
+type KeptRoute = keyof typeof KEPT;
+export const KEPT_ROUTES = Object.keys(KEPT) as KeptRoute[];
+/** The memorial page counts a view each time it is opened (not when prefetched), kept or not. */
+const COUNTS_VIEWS = new Set<string>(["routes/memorials.$id._index", "memorial-alias"]);
+
+type Entry = {
+  sid: string;
+  userId: string;
+  snapshot: string;
+  renderedAt: number;
+  /** null: this address does not render as a page to keep (a redirect, a 404…): the app answers it. */
+  kept: KeptPage | null;
+  bytes: number;
+};
+
+export function memberPageCache(build: () => Promise<ServerBuild>, options: HeaderOptions) {
+  let loaded: ServerBuild | undefined;
+  let render: Render | undefined;
+  const entries = new Map<string, Entry>();
+  let totalBytes = 0;
+  const rendering = new Map<string, Promise<Entry>>();
+  /** Per path: the leaf route's id if it is a page kept, else null (bounded, as the paths asked for are not). */
+  const routeOfPath = new Map<string, { id: KeptRoute; params: Record<string, string | undefined> } | null>();
+
+  function forget(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    totalBytes -= entry.bytes;
+  }
+
+  function remember(key: string, entry: Entry) {
+    forget(key);
+    entries.set(key, entry);
+    totalBytes += entry.bytes;
+    while (entries.size > MAX_ENTRIES || totalBytes > MAX_BYTES) forget(entries.keys().next().value!);
+  }
+
+  function keptRoute(serverBuild: ServerBuild, pathname: string) {
+    let found = routeOfPath.get(pathname);
+    if (found === undefined) {
+      const matches = matchRoutes(routeTree(serverBuild), pathname);
+      const leaf = matches?.[matches.length - 1];
+      found = leaf && leaf.route.id! in KEPT ? { id: leaf.route.id as KeptRoute, params: leaf.params } : null;
+      routeOfPath.set(pathname, found);
+      if (routeOfPath.size > 5000) routeOfPath.delete(routeOfPath.keys().next().value!);
+    }
+    return found;
+  }
+
+  async function renderEntry(req: IncomingMessage, url: URL, sid: string, userId: string, snapshot: string): Promise<Entry> {
+    render ??= createRequestHandler((loaded ??= await build()), "production");
+    const headers = requestHeadersWithout(req, (name) => name.startsWith("if-") || name === REQUEST_KEY_HEADER || name === "x-everlight-ip");
+    headers.set("x-everlight-ip", clientIpOf(req));
+    // Its loaders share one look-up of who is signed in (app/request/auth.server.ts).
+    headers.set(REQUEST_KEY_HEADER, randomUUID());
+    const kept = await renderToKeep(render, new Request(url, { headers }), 200);
+    return { sid, userId, snapshot, renderedAt: Date.now(), kept, bytes: kept ? kept.bytes + 256 : 256 };
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse, next: () => void, cookie: string, sessionValue: string) {
+    const serverBuild = (loaded ??= await build());
+    const raw = req.url ?? "/";
+    const at = raw.indexOf("?");
+    const pathname = at < 0 ? raw : raw.slice(0, at);
+    const host = req.headers.host ?? "localhost";
+    if (!isReadableHost(host) || raw.includes("%00") || !pathname.startsWith("/") || /\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) {
+      return next();
+    }
+    const route = keptRoute(serverBuild, pathname);
+    if (!route || (KEPT[route.id] === "none" && at >= 0)) return next();
+
+    const key = `${host}|${raw}|${sessionValue}`;
+    let entry = entries.get(key);
+    const sid = entry?.sid ?? (await sessionIdFromCookie(cookie));
+    if (!sid) return next();
+    const signedIn = await readSignedInSessions(sid);
+    const userId = signedIn.users.get(sid);
+    if (!userId) return next(); // signed out, expired, deleted, or activity to note: the app answers
+    const current = entry && entry.userId === userId && entry.snapshot === signedIn.snapshot && Date.now() - entry.renderedAt < MAX_AGE_MS;
+    /** Whether this request's own render ran the page's loaders (which count a view). */
+    let rendered = false;
+    if (current) {
+      if (!entry!.kept) return next();
+      entries.delete(key); // most recently used last
+      entries.set(key, entry!);
+    } else {
+      const renderKey = `${key}|${signedIn.snapshot}`;
+      let pending = rendering.get(renderKey);
+      if (!pending) {
+        pending = renderEntry(req, new URL(`http://${host}${raw}`), sid, userId, signedIn.snapshot).finally(() => rendering.delete(renderKey));
+        rendering.set(renderKey, pending);
+        rendered = true;
+      }
+      entry = await pending;
+      remember(key, entry);
+      if (!entry.kept) return next();
+    }
+    if (!rendered && COUNTS_VIEWS.has(route.id) && !isPrefetch(header(req, "sec-purpose") ?? header(req, "purpose"))) {
+      await recordView(route.params.id!);
+    }
+    sendKept(req, res, 200, entry!.kept, CACHE_HEADERS, options);
+  }
+
+  /** Answers the request from a page kept for this session, or hands it to `next` (the app) untouched. */
+  return function memberPageCacheHandler(req: IncomingMessage, res: ServerResponse, next: () => void) {
+    if (req.method !== "GET") return next();
+    const cookie = req.headers.cookie;
+    if (!cookie || OTHER_PERSONAL_COOKIE.test(cookie)) return next();
+    const sessions = [...cookie.matchAll(SESSION_COOKIE)];
+    if (sessions.length !== 1 || !sessions[0][1]) return next();
+    if ((req.headers["content-length"] && req.headers["content-length"] !== "0") || req.headers["transfer-encoding"]) return next();
+    answer(req, res, next, cookie, sessions[0][1]).catch((error) => {
+      // Never an error from here: the app answers (and logs whatever is really wrong).
+      if (!res.headersSent) return next();
+      console.error("The members' page cache failed while answering:", error);
+      res.destroy();
+    });
+  };
+}
+
+/** As the app answers a signed-in member's page (server/request-handler.ts): kept by no one else. */
+const CACHE_HEADERS: [string, string][] = [
+  ["Cache-Control", "private, no-store"],
+  ["Vary", "Cookie, Accept-Encoding"],
+];
