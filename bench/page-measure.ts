@@ -11,7 +11,7 @@ import { startBenchApp } from "./app-server";
 // server with the demo data, a page's compressed bytes as the app sends them, and the ceilings — node:http
 // (bench/ceiling-server.mjs) and nginx answering those same bytes — measured in the same run.
 
-export type Run = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
+export type Run = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number; requests?: number };
 
 export function have(command: string) {
   return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
@@ -53,7 +53,8 @@ export function wrk(url: string, seconds: number, options: WrkOptions = {}): Run
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
-  return { requestsPerSecond: Math.round(rps), p99Ms: +p99.toFixed(2), non2xx, errors };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return { requestsPerSecond: Math.round(rps), p99Ms: +p99.toFixed(2), non2xx, errors, requests };
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 180_000): Promise<RegExpMatchArray> {
