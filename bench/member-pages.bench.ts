@@ -197,7 +197,7 @@ async function measure(database: Database, databaseUrl: string): Promise<Row[]> 
         rows.push(await run(page, i));
         if (page.name === "post: leave a tribute") {
           // Approving: each post approves another tribute waiting (a post for one approved already is refused).
-          const pending = await leaveTributes(app.url, page.path.split("/").pop()!, APPROVALS);
+          const pending = await leaveTributes(app.url, cookies.member, page.path.split("/").pop()!, APPROVALS);
           const lua = `ids = {${pending.map((t) => `"${t.id}"`).join(",")}}`;
           const approve: Page = {
             name: "post: approve a tribute",
@@ -225,17 +225,20 @@ async function measure(database: Database, databaseUrl: string): Promise<Row[]> 
 /** Tributes enough for the approvals the bench may send. */
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 3000);
 
-/** Leaves `count` tributes on a memorial through the /api (16 at a time, each from an address of its own); answers their ids. */
-async function leaveTributes(base: string, memorialId: string, count: number): Promise<{ id: string }[]> {
+/** The member leaves `count` tributes on a memorial through the /api (16 at a time, each from an address of its own); answers their ids. */
+async function leaveTributes(base: string, cookie: string, memorialId: string, count: number): Promise<{ id: string }[]> {
   const ids: { id: string }[] = [];
   let next = 0;
   const one = async () => {
     for (let n = next++; n < count; n = next++) {
-      const res = await fetch(`${base}/api/memorials/${memorialId}/tributes`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Forwarded-For": `10.99.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` },
-        body: JSON.stringify({ authorName: "A friend", content: `To approve, number ${n}: thinking of you all.` }),
-      });
+      const post = () =>
+        fetch(`${base}/api/memorials/${memorialId}/tributes`, {
+          method: "POST",
+          headers: { Cookie: cookie, "Content-Type": "application/json", "X-Forwarded-For": `10.99.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` },
+          body: JSON.stringify({ authorName: "A friend", content: `To approve, number ${n}: thinking of you all.` }),
+        });
+      // A kept-alive connection the server closed while wrk ran fails once: try again on a new one.
+      const res = await post().catch(post);
       if (res.status !== 201) throw new Error(`Leaving a tribute answered ${res.status}: ${await res.text()}`);
       ids.push((await res.json()) as { id: string });
     }
