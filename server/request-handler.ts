@@ -132,8 +132,24 @@ export function routeTree(build: ServerBuild): RouteObject[] {
   return tree;
 }
 
+// Each build's answer per path: matching ranks every route of the app, about a millisecond a post (bounded, as paths are not).
+const limits = new WeakMap<ServerBuild, Map<string, number | null>>();
+
 /** The larger bound the route whose action this post reaches declares in its handle (file uploads), or null. */
 export function raisedBodyLimit(build: ServerBuild, pathname: string, toIndex: boolean): number | null {
+  let known = limits.get(build);
+  if (!known) limits.set(build, (known = new Map()));
+  const key = `${toIndex ? "index" : ""}|${pathname}`;
+  let limit = known.get(key);
+  if (limit === undefined) {
+    limit = findRaisedBodyLimit(build, pathname, toIndex);
+    known.set(key, limit);
+    if (known.size > 5000) known.delete(known.keys().next().value!);
+  }
+  return limit;
+}
+
+function findRaisedBodyLimit(build: ServerBuild, pathname: string, toIndex: boolean): number | null {
   // Form posts made with JavaScript go to the same path with `.data` (React Router's single fetch).
   const path = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
   const matches = matchRoutes(routeTree(build), path) ?? [];
