@@ -24,12 +24,12 @@ export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: n
 
 /**
  * Renders `request` with placeholders for the per-request values; null when the answer is not one to keep
- * (not `status`, not HTML, or it sets a cookie): its body is dropped and the app is to answer instead.
+ * (not `status`, not of `type` — HTML, or a `.data` request's stream — or it sets a cookie): its body is
+ * dropped and the app is to answer instead.
  */
-export async function renderToKeep(render: Render, request: Request, status: number): Promise<KeptPage | null> {
+export async function renderToKeep(render: Render, request: Request, status: number, type = "text/html"): Promise<KeptPage | null> {
   const response = await render(request, { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
-  const type = response.headers.get("content-type") ?? "";
-  if (response.status !== status || !type.startsWith("text/html") || response.headers.has("set-cookie")) {
+  if (response.status !== status || !(response.headers.get("content-type") ?? "").startsWith(type) || response.headers.has("set-cookie")) {
     await response.body?.cancel();
     return null;
   }

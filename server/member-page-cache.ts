@@ -23,7 +23,7 @@ import { clientIpOf } from "./security";
 //   deleted: the app answers). Read-only page loads write nothing, so they leave the snapshot as it is.
 // - What moves with the clock alone (an event becoming past, a countdown of days) is rendered anew at least
 //   every MAX_AGE_MS.
-// - Only GETs of the pages listed in KEPT (pages whose loaders write nothing; test/member-page-cache.test.ts
+// - Only GETs of the pages listed in KEPT (the page, or its `.data` when JavaScript navigates to it) (pages whose loaders write nothing; test/member-page-cache.test.ts
 //   checks each), with the session cookie and no flash message or other personal cookie, answered 200 with
 //   HTML and no cookie set. Anything else goes to the app untouched.
 // - The per-request values (script nonce, form stamp) are put in on the way out, as for visitors
@@ -143,13 +143,13 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
     return found;
   }
 
-  async function renderEntry(req: IncomingMessage, url: URL, sid: string, userId: string, snapshot: string): Promise<Entry> {
+  async function renderEntry(req: IncomingMessage, url: URL, data: boolean, sid: string, userId: string, snapshot: string): Promise<Entry> {
     render ??= createRequestHandler((loaded ??= await build()), "production");
     const headers = requestHeadersWithout(req, (name) => name.startsWith("if-") || name === REQUEST_KEY_HEADER || name === "x-everlight-ip");
     headers.set("x-everlight-ip", clientIpOf(req));
     // Its loaders share one look-up of who is signed in (app/request/auth.server.ts).
     headers.set(REQUEST_KEY_HEADER, randomUUID());
-    const kept = await renderToKeep(render, new Request(url, { headers }), 200);
+    const kept = await renderToKeep(render, new Request(url, { headers }), 200, data ? "text/x-script" : "text/html");
     return { sid, userId, snapshot, renderedAt: Date.now(), kept, bytes: kept ? kept.bytes + 256 : 256 };
   }
 
@@ -159,10 +159,13 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
     const at = raw.indexOf("?");
     const pathname = at < 0 ? raw : raw.slice(0, at);
     const host = req.headers.host ?? "localhost";
-    if (!isReadableHost(host) || raw.includes("%00") || !pathname.startsWith("/") || /\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) {
+    // A page's data, as JavaScript navigation asks for it (React Router's single fetch: the path with `.data`).
+    const data = pathname.endsWith(".data");
+    const pagePath = pathname === "/_root.data" ? "/" : data ? pathname.slice(0, -".data".length) : pathname;
+    if (!isReadableHost(host) || raw.includes("%00") || !pagePath.startsWith("/") || /\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pagePath)) {
       return next();
     }
-    const route = keptRoute(serverBuild, pathname);
+    const route = keptRoute(serverBuild, pagePath);
     if (!route || (KEPT[route.id] === "none" && at >= 0)) return next();
 
     const key = `${host}|${raw}|${sessionValue}`;
@@ -183,7 +186,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
       const renderKey = `${key}|${signedIn.snapshot}`;
       let pending = rendering.get(renderKey);
       if (!pending) {
-        pending = renderEntry(req, new URL(`http://${host}${raw}`), sid, userId, signedIn.snapshot).finally(() => rendering.delete(renderKey));
+        pending = renderEntry(req, new URL(`http://${host}${raw}`), data, sid, userId, signedIn.snapshot).finally(() => rendering.delete(renderKey));
         rendering.set(renderKey, pending);
         rendered = true;
       }

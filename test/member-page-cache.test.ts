@@ -73,6 +73,30 @@ describe.each(serverDatabases())("the members' page cache on %s", (database) => 
     expect((await ann.get("/friends/requests")).text).toContain("Bastian");
   });
 
+  it("keeps the data JavaScript navigation asks for by the same rules: one's own, and changed on the next request", async () => {
+    const [ann, ben] = await Promise.all([
+      registerMember(server.url, { firstName: "Amadea", lastName: "Navigates" }),
+      registerMember(server.url, { firstName: "Balthasar", lastName: "Navigates" }),
+    ]);
+    for (let round = 0; round < 3; round++) {
+      for (const [who, mine, theirs] of [
+        [ann.api, "Amadea", "Balthasar"],
+        [ben.api, "Balthasar", "Amadea"],
+      ] as const) {
+        const res = await who.get("/account.data");
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toMatch(/^text\/x-script/);
+        expect(res.headers.get("cache-control")).toBe("private, no-store");
+        expect(res.text).toContain(mine);
+        expect(res.text).not.toContain(theirs);
+      }
+    }
+    expect((await ann.api.put("/api/auth/profile", { firstName: "Amalia", lastName: "Navigates" })).status).toBe(200);
+    const after = await ann.api.get("/account.data");
+    expect(after.text).toContain("Amalia");
+    expect(after.text).not.toContain("Amadea");
+  });
+
   it("gives a session ended elsewhere no page, kept or not", async () => {
     const ann = (await registerMember(server.url, { firstName: "Agathe", lastName: "Signedout" })).api;
     const copy = client(server.url, { cookie: ann.cookie });
