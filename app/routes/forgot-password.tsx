@@ -75,4 +75,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password? · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot your password? · Everlight" },
+  { name: "description", content: "Forgotten your Everlight password? Ask for a link to choose a new one." },
+];

@@ -150,4 +150,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in · Everlight" },
+  { name: "description", content: "Sign in to Everlight to look after the memorials you keep, your tributes, orders and account." },
+];

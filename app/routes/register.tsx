@@ -77,4 +77,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create an account · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create an account · Everlight" },
+  { name: "description", content: "Create a free Everlight account to make a lasting online memorial for someone you love." },
+];
