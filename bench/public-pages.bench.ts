@@ -17,7 +17,7 @@
 // audits no document answered with 404) and on the sign-in, sign-up and forgot-password pages, on PGlite (issue 30): each must score 100 with an LCP of 1.2 s at most.
 // Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses
 // the runs (BENCH_DATABASES= none: Lighthouse only); BENCH_LIGHTHOUSE=0 leaves Lighthouse out;
-// BENCH_LIGHTHOUSE_PAGES=landing,help measures only the pages named. A missed target fails the run.
+// BENCH_LIGHTHOUSE_PAGES="landing|browse, a search" measures only the pages named. A missed target fails the run.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -160,12 +160,12 @@ const meetsTarget = (run: LighthouseRun) => run.performance >= LIGHTHOUSE_TARGET
 
 /**
  * Lighthouse on every public page (PGlite, demo data), each page's median run; BENCH_LIGHTHOUSE_PAGES
- * (names, comma-separated, e.g. "landing,help") measures only some.
+ * (names separated by "|", e.g. "landing|browse, a search") measures only some.
  */
 async function lighthouseRuns(): Promise<LighthouseRow[]> {
   const app = await startApp("");
   try {
-    const wanted = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").filter(Boolean);
+    const wanted = process.env.BENCH_LIGHTHOUSE_PAGES?.split("|").filter(Boolean);
     const list = [
       // Not the 404 page: Lighthouse refuses to audit a document answered with 404 (its figures all NaN).
       ...(await pages(app.url, "pglite")).filter((page) => page.name !== "404"),
