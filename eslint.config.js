@@ -27,8 +27,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
       // Our validation rules name the control characters they refuse, on purpose.
       "no-control-regex": "off",
+      // Zod comes through ~/utils/validation/zod, which keeps it from probing eval in the browser (CSP).
+      "no-restricted-imports": ["error", { paths: [{ name: "zod", message: "Import { z } from ~/utils/validation/zod.", allowTypeImports: true }] }],
     },
   },
+  { files: ["app/utils/validation/zod.ts"], rules: { "no-restricted-imports": "off" } },
   {
     // Test doubles of JSON protocols (Stripe, OpenAI) and HTTP helpers read untyped bodies; Playwright's
     // fixtures are `use(…)` callbacks with an empty pattern when they need no other fixture.

@@ -13,9 +13,11 @@
 // Then the same at scale (issue 20): PostgreSQL with 100,000 memorials and 1,000,000 tributes added to the
 // demo data (bench/bulk-data.ts; BENCH_MEMORIALS / BENCH_TRIBUTES to change), on the landing page, browse
 // page 1 and page 10, a search and a memorial page. Last, Lighthouse (mobile profile, BENCH_LIGHTHOUSE_RUNS
-// runs each, 3 by default, the median kept) on the landing, browse and products pages, on PGlite.
+// runs each, 3 by default, each figure's median kept) on every public page above but the 404 (Lighthouse
+// audits no document answered with 404) and on the sign-in, sign-up and forgot-password pages, on PGlite (issue 30): each must score 100 with an LCP of 1.2 s at most.
 // Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses
-// the runs; BENCH_LIGHTHOUSE=0 leaves Lighthouse out.
+// the runs (BENCH_DATABASES= none: Lighthouse only); BENCH_LIGHTHOUSE=0 leaves Lighthouse out;
+// BENCH_LIGHTHOUSE_PAGES="landing|browse, a search" measures only the pages named. A missed target fails the run.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -31,7 +33,8 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2);
 const CONNECTIONS = 32;
 const P99_TARGET_MS = 50;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const LIGHTHOUSE_TARGET = 95;
+const LIGHTHOUSE_TARGET = 100;
+const LCP_TARGET_MS = 1200;
 const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 
 type Database = "pglite" | "postgres" | "postgres-100k";
@@ -150,23 +153,40 @@ function table(rows: Row[]) {
 
 // ───────────────────────────── Lighthouse ─────────────────────────────
 
-type LighthouseRow = { page: string; path: string; median: LighthouseRun; runs: LighthouseRun[] };
+type LighthouseRow = { page: string; path: string; median: LighthouseRun; runs: LighthouseRun[]; pass: boolean };
 
-/** Lighthouse on the landing, browse and products pages (PGlite, demo data), each page's median run. */
+/** Whether a page's median run meets the target: performance 100 and LCP within LCP_TARGET_MS. */
+const meetsTarget = (run: LighthouseRun) => run.performance >= LIGHTHOUSE_TARGET && run.lcpMs <= LCP_TARGET_MS;
+
+/**
+ * Lighthouse on every public page (PGlite, demo data), each page's median run; BENCH_LIGHTHOUSE_PAGES
+ * (names separated by "|", e.g. "landing|browse, a search") measures only some.
+ */
 async function lighthouseRuns(): Promise<LighthouseRow[]> {
   const app = await startApp("");
   try {
+    const wanted = process.env.BENCH_LIGHTHOUSE_PAGES?.split("|").filter(Boolean);
+    const list = [
+      // Not the 404 page: Lighthouse refuses to audit a document answered with 404 (its figures all NaN).
+      ...(await pages(app.url, "pglite")).filter((page) => page.name !== "404"),
+      { name: "sign in", path: "/login", target: 0 },
+      { name: "sign up", path: "/register", target: 0 },
+      { name: "forgot password", path: "/forgot-password", target: 0 },
+    ].filter((page) => !wanted || wanted.includes(page.name));
     const result: LighthouseRow[] = [];
-    for (const [page, pathname] of [
-      ["landing", "/"],
-      ["browse", "/memorials"],
-      ["products", "/products"],
-    ] as const) {
+    for (const { name, path: pathname } of list) {
       const runs: LighthouseRun[] = [];
-      for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await runLighthouse(app.url + pathname, `bench/results/public-pages.${page}.lighthouse.json`));
-      const row = { page, path: pathname, median: median(runs), runs };
+      const file = `bench/results/public-pages.${name.replace(/[^a-z0-9]+/g, "-")}.lighthouse.json`;
+      // A run Lighthouse could not finish (no paint seen: its figures are NaN) is run again, twice at most.
+      for (let i = 0, retries = 0; i < LIGHTHOUSE_RUNS; i++) {
+        const run = await runLighthouse(app.url + pathname, file);
+        if (Number.isNaN(run.lcpMs) && retries++ < 2) i--;
+        else runs.push(run);
+      }
+      const row = { page: name, path: pathname, median: median(runs), runs, pass: false };
+      row.pass = meetsTarget(row.median);
       console.log(
-        `Lighthouse ${page}: performance ${row.median.performance} (runs ${runs.map((r) => r.performance).join(", ")}), LCP ${row.median.lcpMs} ms, TBT ${row.median.tbtMs} ms, CLS ${row.median.cls}`,
+        `Lighthouse ${name}: performance ${row.median.performance} (runs ${runs.map((r) => r.performance).join(", ")}), FCP ${row.median.fcpMs} ms, LCP ${row.median.lcpMs} ms (runs ${runs.map((r) => r.lcpMs).join(", ")}), TBT ${row.median.tbtMs} ms, CLS ${row.median.cls}, best practices ${row.median.bestPractices}${row.pass ? "" : " — MISS"}`,
       );
       result.push(row);
     }
@@ -178,21 +198,21 @@ async function lighthouseRuns(): Promise<LighthouseRow[]> {
 
 function lighthouseTable(rows: LighthouseRow[]) {
   return [
-    "| Lighthouse, mobile (PGlite) | performance (runs) | accessibility | best practices | SEO | LCP | TBT | CLS | target | result |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    `| Lighthouse, mobile (PGlite), median of ${LIGHTHOUSE_RUNS} | performance (runs) | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | target | result |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.page} (\`${r.path}\`) | ${r.median.performance} (${r.runs.map((run) => run.performance).join(", ")}) | ${r.median.accessibility} | ${r.median.bestPractices} | ${r.median.seo} | ${r.median.lcpMs} ms | ${r.median.tbtMs} ms | ${r.median.cls} | ≥ ${LIGHTHOUSE_TARGET} | ${r.median.performance >= LIGHTHOUSE_TARGET ? "PASS" : "MISS"} |`,
+        `| ${r.page} (\`${r.path.length > 40 ? `${r.path.slice(0, 40)}…` : r.path}\`) | ${r.median.performance} (${r.runs.map((run) => run.performance).join(", ")}) | ${r.median.accessibility} | ${r.median.bestPractices} | ${r.median.seo} | ${r.median.fcpMs} ms | ${r.median.lcpMs} ms | ${r.median.tbtMs} ms | ${r.median.cls} | ${LIGHTHOUSE_TARGET}, LCP ≤ ${LCP_TARGET_MS} ms | ${r.pass ? "PASS" : "MISS"} |`,
     ),
   ].join("\n");
 }
 
 async function main() {
-  if (!ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
-  const withNginx = ensureDebianPackage("nginx", "nginx-light") || !!nginxBinary();
-  if (!withNginx) console.log("nginx is missing and could not be installed: its column is left out.");
+  const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres,postgres-100k").split(",").filter(Boolean);
+  if (wanted.length && !ensureDebianPackage("wrk", "wrk")) throw new Error("wrk is missing and could not be installed (apt-get install wrk).");
+  const withNginx = wanted.length > 0 && (ensureDebianPackage("nginx", "nginx-light") || !!nginxBinary());
+  if (wanted.length && !withNginx) console.log("nginx is missing and could not be installed: its column is left out.");
   buildUnlessAsked();
-  const wanted = (process.env.BENCH_DATABASES ?? "pglite,postgres,postgres-100k").split(",");
   const rows: Row[] = [];
   const loadBefore = loadAverage();
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "", withNginx)));
@@ -221,9 +241,10 @@ async function main() {
   writeFileSync("bench/results/public-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, scale: SCALE, rows, lighthouse }, null, 2)}\n`);
   writeFileSync("bench/results/public-pages.md", `${markdown}\n\n${note}\n`);
   console.log("Written to bench/results/public-pages.json and public-pages.md");
-  const misses = rows.filter((r) => !r.pass).length + lighthouse.filter((l) => l.median.performance < LIGHTHOUSE_TARGET).length;
+  const misses = rows.filter((r) => !r.pass).length + lighthouse.filter((l) => !l.pass).length;
   const all = rows.length + lighthouse.length;
   console.log(misses ? `${misses} of ${all} figures missed their target.` : `All ${all} figures met their target.`);
+  if (misses) process.exitCode = 1;
 }
 
 await main();

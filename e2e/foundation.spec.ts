@@ -62,6 +62,33 @@ test("the mobile menu opens without JavaScript", async ({ page }) => {
   await expectAccessible(page);
 });
 
+// Issue 30: the landing page, as every public page, runs no script until the visitor uses it
+// (app/request/hydrate-on-use.server.ts); the first tap, on the phone menu, opens it and brings them.
+// A page of its own, not the fixture's (whose goto moves the pointer first, as a person does).
+test("the landing page runs its scripts only once the visitor uses it", async ({ browser, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "about scripts");
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 390, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await page.goto("/");
+  await page.waitForLoadState("load");
+  const scriptsRun = () => page.evaluate(() => "__reactRouterContext" in window || document.documentElement.dataset.hydrated === "true");
+  expect(await scriptsRun()).toBe(false);
+  const menu = page.getByRole("navigation", { name: "Main" }).locator("details");
+  await menu.locator("summary").click();
+  await expect(menu.getByRole("link", { name: "Memorials" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // Hydrated, a link is followed without a new document: the menu closes on the way.
+  await menu.getByRole("link", { name: "Memorials" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Memorial Gallery" })).toBeVisible();
+  await expect(menu.getByRole("link", { name: "Memorials" })).toBeHidden();
+  expect(await page.evaluate(() => performance.getEntriesByType("navigation").length)).toBe(1);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
 test("an unknown path shows the not-found page with status 404", async ({ page }) => {
   const response = await page.goto("/no/such/page");
   expect(response?.status()).toBe(404);

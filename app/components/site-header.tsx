@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { SITE_NAME } from "~/utils/site";
 
@@ -229,7 +229,12 @@ function Avatar({ user }: { user: HeaderUser }) {
 
 /** With JavaScript: close open menus on navigation, on Escape (focus back to the toggle) and on a click outside. */
 function useMenusCloseOnNavigate(locationKey: string) {
+  // Only when the location changes, not as the page hydrates: a public page's scripts come with the visitor's
+  // first tap (app/request/hydrate-on-use.server.ts), often the one that opened the menu, which stays open.
+  const shownKey = useRef(locationKey);
   useEffect(() => {
+    if (shownKey.current === locationKey) return;
+    shownKey.current = locationKey;
     document.querySelectorAll<HTMLDetailsElement>("details[data-menu][open]").forEach((d) => (d.open = false));
   }, [locationKey]);
   useEffect(() => {

@@ -2,8 +2,8 @@ import { Transform } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { EntryContext } from "react-router";
 
-// "Content first" for the pages a shared link brings people to (the memorial page opts in with
-// `handle: { hydrateOnUse: true }`). Such a page is complete without JavaScript: links and forms work as
+// "Content first" for the pages a shared link or a search brings people to (the memorial page and every
+// other public page opt in with `handle: { hydrateOnUse: true }`). Such a page is complete without JavaScript: links and forms work as
 // plain HTML, as they do with JavaScript off. So its scripts (about 120 KB, the framework's floor, and a
 // few hundred milliseconds of a slow phone's main thread to start React) wait until the visitor uses the
 // page: a tap, a key, a field focused, the pointer moved, or the page scrolled to within a screen of a
@@ -18,13 +18,15 @@ import type { EntryContext } from "react-router";
 // The preloads are not put back: inserting a dozen of them costs a long task on a slow phone, and the
 // modules find each other through their imports.
 
-export type HydrateOnUseHandle = { hydrateOnUse?: boolean };
+// Every page a visitor opens without signing in opts in (issue 30); a route that shows members another
+// screen at the same address (`/`: the landing page or the dashboard) says which with a test of its loader's data.
+export type HydrateOnUseHandle = { hydrateOnUse?: boolean | ((loaderData: unknown) => boolean) };
 
 /** Whether the page being rendered asked for its scripts to wait for the visitor. */
 export function wantsHydrateOnUse(context: EntryContext) {
   return context.staticHandlerContext.matches.some((match) => {
-    const handle = context.routeModules[match.route.id]?.handle as HydrateOnUseHandle | undefined;
-    return handle?.hydrateOnUse === true;
+    const wants = (context.routeModules[match.route.id]?.handle as HydrateOnUseHandle | undefined)?.hydrateOnUse;
+    return wants === true || (typeof wants === "function" && wants(context.staticHandlerContext.loaderData?.[match.route.id]));
   });
 }
 

@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "react-router";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 

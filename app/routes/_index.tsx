@@ -6,6 +6,7 @@ import { isFeedbackPopupDue, recordPopupComplete, recordPopupSkip, saveFeedback 
 import { countOwnMemorials, DASHBOARD_HIGHLIGHTS, listRecentOwnMemorials, listRecentPublicMemorials } from "~/models/memorial.server";
 import { countPendingForOwner } from "~/models/tribute.server";
 import { getOptionalUser, requireUser } from "~/request/auth.server";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 import { publicUrl } from "~/services/env.server";
 import { withToast } from "~/request/toast.server";
 import {
@@ -22,6 +23,10 @@ import { siteSocialMeta } from "~/utils/social-meta";
 
 // "/" (memorial-core.md §2): visitors get the landing page, signed-in members their dashboard, which
 // hosts the UX feedback popup (§4). The popup's answers are posted here, with or without JavaScript.
+
+// The landing page is complete as plain HTML: its scripts wait for the visitor's first use
+// (app/request/hydrate-on-use.server.ts). A member's dashboard at the same address loads them at once.
+export const handle: HydrateOnUseHandle = { hydrateOnUse: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "landing" };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);

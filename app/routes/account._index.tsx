@@ -2,7 +2,7 @@ import { getFormProps, getTextareaProps, type SubmissionResult } from "@conform-
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/account._index";
 import { ErrorList, Field, FormAlert, useHydrated } from "~/components/forms";
 import { NameFields } from "~/components/name-fields";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";

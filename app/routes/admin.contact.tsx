@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.contact";
 import { Card, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";

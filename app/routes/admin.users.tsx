@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.users";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";

@@ -15,6 +15,10 @@ import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, CONTACT_TYPE_LABELS, CONTACT_TYPES, contactSchema } from "~/utils/validation/contact";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // Contact (commerce-and-accounts.md §2 "Contact", §5 "Contact form"): the form, prefilled for a signed-in
 // member, with the spec's messages beside the fields and what was typed kept; for visitors a honeypot and

@@ -5,6 +5,10 @@ import { endowmentReport } from "~/models/commerce/plan-subscription.server";
 import { formatPence } from "~/utils/money";
 import { ENDOWMENT_PERCENT } from "~/utils/plans";
 import { SUPPORT_EMAIL } from "~/utils/site";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // The endowment fund in public (issue 27 §6): the annual public report the Forever policy promises,
 // computed from the plan payments as they are recorded (per calendar year and in total, net of what was

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/forgot-password";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
@@ -13,6 +13,10 @@ import { redirectWithToast } from "~/request/toast.server";
 import { RESET_MESSAGES } from "~/utils/password-reset";
 import { MESSAGES } from "~/utils/validation/account";
 import { text } from "~/utils/validation/text";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // "Forgot your password?" (issue 15 §3): an email address in, the same answer out whether or not an
 // account exists (so the page cannot be used to find out who has one), and a link by email.
@@ -71,4 +75,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot your password? · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot your password? · Everlight" },
+  { name: "description", content: "Forgotten your Everlight password? Ask for a link to choose a new one." },
+];

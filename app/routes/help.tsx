@@ -6,6 +6,10 @@ import { DocumentPage, documentLink } from "~/components/document-page";
 import { describePrice, ENDOWMENT_PERCENT, FREE_MEMORIAL_LIMIT, PLANS } from "~/utils/plans";
 import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 type Faq = {
   id: string;

@@ -14,6 +14,10 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
 import { accountDeletedMessage } from "~/utils/validation/account-rules";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -146,4 +150,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in · Everlight" },
+  { name: "description", content: "Sign in to Everlight to look after the memorials you keep, your tributes, orders and account." },
+];

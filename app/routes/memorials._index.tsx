@@ -7,6 +7,10 @@ import { publicUrl } from "~/services/env.server";
 import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { DEFAULT_SOCIAL_CARD_ALT, socialMeta } from "~/utils/social-meta";
 import { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS } from "~/utils/browse";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // The public gallery at /memorials and /market (memorial-core.md §2 "Memorial browse", §9): published
 // public memorials only, searched, filtered, sorted and paged in the database (memorial.server.ts).

@@ -7,6 +7,10 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { NEWS_MESSAGES, newsImageSources } from "~/utils/news";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // News (commerce-and-accounts.md §2 "News"): the articles, newest first, 10 a page, each with its title,
 // source, date, the person it is about, its description and a link out that hands the other site neither

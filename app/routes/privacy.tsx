@@ -3,6 +3,10 @@ import type { Route } from "./+types/privacy";
 import { OrContactForm } from "~/components/contact-form-link";
 import { documentLink, documentStrong, LegalDocument, type DocumentSection } from "~/components/document-page";
 import { SUPPORT_EMAIL } from "~/utils/site";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 const SECTIONS: DocumentSection[] = [
   {

@@ -13,6 +13,10 @@ import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { registerSchema, safeRedirect } from "~/utils/validation/account";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
@@ -73,4 +77,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Create an account · Everlight" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create an account · Everlight" },
+  { name: "description", content: "Create a free Everlight account to make a lasting online memorial for someone you love." },
+];

@@ -5,6 +5,10 @@ import { documentLink, documentStrong, LegalDocument, type DocumentSection } fro
 import { describePrice, ENDOWMENT_PERCENT, PLANS } from "~/utils/plans";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
+import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+
+// Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
+export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 const SECTIONS: DocumentSection[] = [
   {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 
 // One place that reads the environment (STYLE.md "Configuration"). Every optional service has a
 // local default so the app runs with nothing configured; .env.example lists every variable.

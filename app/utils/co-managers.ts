@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
 // Co-managers (issue 27 item 4): what the pages and emails say, and the invite form's rules, in one place.

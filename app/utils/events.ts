@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
 // A memorial's events (issue 28 item 4, docs/decisions/026-memorial-events.md): the kinds, what the pages and

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { withThousands } from "~/utils/text";
 import { text } from "~/utils/validation/text";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
 // Following a memorial (issue 28 item 1; docs/decisions/023-follow.md): what the pages and emails say,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { EARLIEST_YEAR } from "./validation/text-rules";
 import { text } from "./validation/text";
 

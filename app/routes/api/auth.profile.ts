@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { updateProfile } from "~/models/user.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { profileSchema } from "~/utils/validation/account";

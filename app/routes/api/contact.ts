@@ -1,6 +1,6 @@
 import { sendContactMessage } from "~/models/contact.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { apiError } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
 import { honeypotFilled } from "~/request/form-guard.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { listOwnFeedback, saveFeedback, toApiFeedback } from "~/models/feedback.server";
 import { listAllFeedbackForApi } from "~/models/admin.server";
 import { apiWindow } from "~/request/admin.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { addMemorialMedia, listMediaForMemorial, MEDIA_MESSAGES, MediaRejectedError, toApiMedia } from "~/models/media.server";
 import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

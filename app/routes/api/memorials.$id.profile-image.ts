@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/models/media.server";
 import { toApiMemorial } from "~/models/memorial.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import type { Prisma } from "~/generated/prisma/client";
 import { recordShare, SHARE_TYPES } from "~/models/memorial.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { listVaultFiles, uploadVaultFile, vaultAccess } from "~/models/vault.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { unlockVault } from "~/models/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { rateLimitedAnswer } from "~/request/api.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { MESSAGES, VISIBILITIES, VISIBILITY_CHOICE } from "./account-rules";
 import { text } from "./text";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { parsePounds } from "~/utils/money";
 import { ADMIN_CATEGORIES } from "~/utils/shop";
 import { text } from "./text";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
 import { text } from "./text";
 import { checkCalendarDate } from "./text-rules";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { text } from "./text";
 
 // The contact form (commerce-and-accounts.md §5 "Contact form", §8): name required, email valid, subject

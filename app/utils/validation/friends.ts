@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { MESSAGES } from "./account-rules";
 import { text } from "./text";
 

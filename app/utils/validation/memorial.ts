@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { VISIBILITIES, VISIBILITY_CHOICE, type Visibility } from "./account-rules";
 import { withThousands } from "~/utils/text";
 import { checkCalendarDate } from "./text-rules";

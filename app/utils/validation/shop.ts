@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { DEFAULT_COUNTRY, isCountryCode } from "../countries";
 import { MIN_QUANTITY, SHOP_MESSAGES } from "../shop";
 import { text } from "./text";

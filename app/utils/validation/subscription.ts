@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { SUBSCRIPTION_MESSAGES } from "../plans";
 import { text } from "./text";
 

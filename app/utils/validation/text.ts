@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { hasControlCharacters, TEXT_MESSAGES } from "./text-rules";
 
 export { TEXT_MESSAGES } from "./text-rules";
