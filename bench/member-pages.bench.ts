@@ -8,6 +8,9 @@
 // Also an anonymous page that misses the page cache: a new search on every request.
 // Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on
 // PostgreSQL, p99 ≤ 100 ms), writes bench/results/member-pages.json and a Markdown table beside it.
+// On PostgreSQL the server runs as `npm start` does, one process per core; then a scaling section measures
+// a few pages (SCALING_PAGES, or the first three kept) with each of BENCH_WORKERS (default 1 and every core,
+// os.availableParallelism()) and prints requests/s per setting and the gain over one process.
 // Run: `npm run bench -- member-pages`. BENCH_DATABASES=pglite,postgres (the default) chooses the runs;
 // BENCH_PAGES=word,word keeps the pages whose name holds one of the words; BENCH_NO_BUILD=1 skips the build.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
@@ -25,6 +28,7 @@ const TARGET: Record<Database, number> = { pglite: 0.01, postgres: 0.02 };
 type Database = "pglite" | "postgres";
 type Who = "member" | "admin" | "visitor";
 type Page = { name: string; path: string; who: Who; script?: string };
+type ScalingRow = { page: string; workers: number; app: Run; gain: number };
 type Row = { database: Database; page: string; path: string; who: Who; bytes: number; app: Run; node: Run; ratio: number; target: number; pass: boolean };
 
 /** Signs in through the /api and returns the session cookie. */
@@ -98,6 +102,52 @@ async function pages(base: string, member: string, dir: string): Promise<Page[]>
   ];
   const wanted = process.env.BENCH_PAGES?.split(",").filter(Boolean);
   return wanted ? list.filter((p) => wanted.some((w) => p.name.includes(w))) : list;
+}
+
+/** The pages the scaling section measures (the first three kept when none of these is). */
+const SCALING_PAGES = ["landing", "memorial page (own)", "my memorials"];
+
+/** Each page's app figures with WORKERS=n for each n (PostgreSQL only: the embedded database is one process). */
+async function scaling(databaseUrl: string): Promise<ScalingRow[]> {
+  const settings = (process.env.BENCH_WORKERS ?? `1,${os.availableParallelism()}`)
+    .split(",")
+    .map(Number)
+    .filter((n, i, all) => Number.isInteger(n) && n > 0 && all.indexOf(n) === i);
+  const rows: ScalingRow[] = [];
+  for (const workers of settings) {
+    const app = await startApp(databaseUrl, { WORKERS: String(workers) });
+    const dir = mkdtempSync(path.join(os.tmpdir(), "everlight-member-scaling-"));
+    try {
+      const cookie = await signIn(app.url, "alice@everlight.test", "AliceDemo123");
+      const list = await pages(app.url, cookie, dir);
+      const chosen = list.filter((p) => SCALING_PAGES.includes(p.name));
+      for (const page of chosen.length ? chosen : list.slice(0, 3)) {
+        process.stdout.write(`postgres, WORKERS=${workers}, ${page.name}: `);
+        const options = {
+          connections: CONNECTIONS,
+          headers: (page.who === "visitor" ? {} : { Cookie: cookie }) as Record<string, string>,
+          script: page.script,
+        };
+        wrk(app.url + page.path, WARM_UP, options);
+        const run = wrk(app.url + page.path, DURATION, options);
+        const one = rows.find((r) => r.page === page.name && r.workers === settings[0]);
+        rows.push({ page: page.name, workers, app: run, gain: one ? run.requestsPerSecond / one.app.requestsPerSecond : 1 });
+        console.log(`${run.requestsPerSecond} req/s, p99 ${run.p99Ms} ms`);
+      }
+    } finally {
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+function scalingTable(rows: ScalingRow[]) {
+  const lines = ["| page | WORKERS | app req/s | app p99 | gain |", "|---|---:|---:|---:|---:|"];
+  for (const r of rows) {
+    lines.push(`| ${r.page} | ${r.workers} | ${r.app.requestsPerSecond.toLocaleString("en-GB")} | ${r.app.p99Ms} ms | × ${r.gain.toFixed(2)} |`);
+  }
+  return lines.join("\n");
 }
 
 async function measure(database: Database, databaseUrl: string): Promise<Row[]> {
@@ -174,12 +224,17 @@ async function main() {
   const loadBefore = loadAverage();
   const rows: Row[] = [];
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "")));
-  if (wanted.includes("postgres")) rows.push(...((await onPostgres("PostgreSQL", (url) => measure("postgres", url))) ?? []));
-  const markdown = table(rows);
+  let scaled: ScalingRow[] = [];
+  if (wanted.includes("postgres")) {
+    const measured = await onPostgres("PostgreSQL", async (url) => ({ rows: await measure("postgres", url), scaled: await scaling(url) }));
+    rows.push(...(measured?.rows ?? []));
+    scaled = measured?.scaled ?? [];
+  }
+  const markdown = table(rows) + (scaled.length ? `\n\nScaling on PostgreSQL (server processes, WORKERS):\n\n${scalingTable(scaled)}` : "");
   const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip, signed in; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${loadAverage()}.`;
   console.log(`\n${markdown}\n\n${note}`);
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows }, null, 2)}\n`);
+  writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows, scaling: scaled }, null, 2)}\n`);
   writeFileSync("bench/results/member-pages.md", `${markdown}\n\n${note}\n`);
   console.log("Written to bench/results/member-pages.json and member-pages.md");
   const misses = rows.filter((r) => !r.pass).length;
