@@ -89,7 +89,7 @@ if (clustered) await runPrimary();
 else await serve(DEVELOPMENT ? null : await import("./build/server/index.js"));
 
 /**
- * The cluster's primary (WORKERS > 1, PostgreSQL): starts the first worker, which migrates the database and
+ * The cluster's primary (PostgreSQL, WORKERS not 1): starts the first worker, which migrates the database and
  * loads the demo data, and once it listens the others; prints one "listening" line; restarts a worker that
  * dies (at most MAX_RESTARTS in RESTART_WINDOW_MS, then gives up and stops); on a stop signal sends every
  * worker SIGTERM, waits for their drains, and exits 0.
