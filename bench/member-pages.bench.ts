@@ -10,6 +10,9 @@
 // and a redirect; the ceiling answers an empty body).
 // Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on
 // PostgreSQL, posts ≥ 0.5 %, p99 ≤ 100 ms), writes bench/results/member-pages.json and a Markdown table beside it.
+// On PostgreSQL the server runs as `npm start` does, one process per core; then a scaling section measures
+// a few pages (SCALING_PAGES, or the first three kept) with each of BENCH_WORKERS (default 1 and every core,
+// os.availableParallelism()) and prints requests/s per setting and the gain over one process.
 // The third run is PostgreSQL at scale: 100,000 memorials and 1,000,000 tributes added to the demo data
 // (bench/bulk-data.ts; BENCH_MEMORIALS / BENCH_TRIBUTES to change).
 // Run: `npm run bench -- member-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses the runs;
@@ -37,6 +40,7 @@ type Database = "pglite" | "postgres" | "postgres-100k";
 const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 type Who = "member" | "admin" | "visitor";
 type Page = { name: string; path: string; who: Who; script?: string; post?: boolean; warmUp?: number };
+type ScalingRow = { page: string; workers: number; app: Run; gain: number };
 type Row = { database: Database; page: string; path: string; who: Who; bytes: number; app: Run; node: Run; ratio: number; target: number; pass: boolean };
 
 /** Signs in through the /api and returns the session cookie. */
@@ -157,6 +161,54 @@ async function pages(base: string, member: string, admin: string, dir: string): 
   ];
   const wanted = process.env.BENCH_PAGES?.split(",").filter(Boolean);
   return wanted ? list.filter((p) => wanted.some((w) => p.name.includes(w))) : list;
+}
+
+/** The pages the scaling section measures (the first three kept when none of these is). */
+/** Kept pages, and one no cache can have: where more processes show most. */
+const SCALING_PAGES = ["landing", "my memorials", "a new search (no page cache)"];
+
+/** Each page's app figures with WORKERS=n for each n (PostgreSQL only: the embedded database is one process). */
+async function scaling(databaseUrl: string): Promise<ScalingRow[]> {
+  const settings = (process.env.BENCH_WORKERS ?? `1,${os.availableParallelism()}`)
+    .split(",")
+    .map(Number)
+    .filter((n, i, all) => Number.isInteger(n) && n > 0 && all.indexOf(n) === i);
+  const rows: ScalingRow[] = [];
+  for (const workers of settings) {
+    const app = await startApp(databaseUrl, { WORKERS: String(workers) });
+    const dir = mkdtempSync(path.join(os.tmpdir(), "everlight-member-scaling-"));
+    try {
+      const cookie = await signIn(app.url, "alice@everlight.test", "AliceDemo123");
+      const admin = await signIn(app.url, "admin@everlight.test", "AdminDemo123");
+      const list = await pages(app.url, cookie, admin, dir);
+      const chosen = list.filter((p) => SCALING_PAGES.includes(p.name));
+      for (const page of chosen.length ? chosen : list.slice(0, 3)) {
+        process.stdout.write(`postgres, WORKERS=${workers}, ${page.name}: `);
+        const options = {
+          connections: CONNECTIONS,
+          headers: (page.who === "visitor" ? {} : { Cookie: cookie }) as Record<string, string>,
+          script: page.script,
+        };
+        wrk(app.url + page.path, WARM_UP, options);
+        const run = wrk(app.url + page.path, DURATION, options);
+        const one = rows.find((r) => r.page === page.name && r.workers === settings[0]);
+        rows.push({ page: page.name, workers, app: run, gain: one ? run.requestsPerSecond / one.app.requestsPerSecond : 1 });
+        console.log(`${run.requestsPerSecond} req/s, p99 ${run.p99Ms} ms`);
+      }
+    } finally {
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+function scalingTable(rows: ScalingRow[]) {
+  const lines = ["| page | WORKERS | app req/s | app p99 | gain |", "|---|---:|---:|---:|---:|"];
+  for (const r of rows) {
+    lines.push(`| ${r.page} | ${r.workers} | ${r.app.requestsPerSecond.toLocaleString("en-GB")} | ${r.app.p99Ms} ms | × ${r.gain.toFixed(2)} |`);
+  }
+  return lines.join("\n");
 }
 
 async function measure(database: Database, databaseUrl: string): Promise<Row[]> {
@@ -292,7 +344,12 @@ async function main() {
   const loadBefore = loadAverage();
   const rows: Row[] = [];
   if (wanted.includes("pglite")) rows.push(...(await measure("pglite", "")));
-  if (wanted.includes("postgres")) rows.push(...((await onPostgres("PostgreSQL", (url) => measure("postgres", url))) ?? []));
+  let scaled: ScalingRow[] = [];
+  if (wanted.includes("postgres")) {
+    const measured = await onPostgres("PostgreSQL", async (url) => ({ rows: await measure("postgres", url), scaled: await scaling(url) }));
+    rows.push(...(measured?.rows ?? []));
+    scaled = measured?.scaled ?? [];
+  }
   if (wanted.includes("postgres-100k")) {
     const measured = await onPostgres("PostgreSQL at scale", async (url) => {
       // The demo data first (the app seeds an empty database only), then the bulk beside it.
@@ -311,11 +368,11 @@ async function main() {
     });
     rows.push(...(measured ?? []));
   }
-  const markdown = table(rows);
+  const markdown = table(rows) + (scaled.length ? `\n\nScaling on PostgreSQL (server processes, WORKERS):\n\n${scalingTable(scaled)}` : "");
   const note = `wrk -t2 -c${CONNECTIONS} -d${DURATION}s, gzip, signed in; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}; load average before ${loadBefore}, after ${loadAverage()}.`;
   console.log(`\n${markdown}\n\n${note}`);
   mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows }, null, 2)}\n`);
+  writeFileSync("bench/results/member-pages.json", `${JSON.stringify({ takenAt: new Date().toISOString(), note, rows, scaling: scaled }, null, 2)}\n`);
   writeFileSync("bench/results/member-pages.md", `${markdown}\n\n${note}\n`);
   console.log("Written to bench/results/member-pages.json and member-pages.md");
   const misses = rows.filter((r) => !r.pass).length;

@@ -10,6 +10,8 @@ import { runExportRound, whenExportRequested } from "~/models/memorial-export.se
 import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
 import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
+import { getSessionSecrets } from "~/services/secrets.server";
+import { loadKeyRing } from "~/services/vault-crypto.server";
 import { secureDataDir } from "~/services/data-dir.server";
 import { migrate } from "~/services/migrate.server";
 import { startMailWorker, type MailWorker } from "./mail-worker";
@@ -22,6 +24,8 @@ import { refuseCrossOrigin, securityHeaders, stampClientIp } from "./security";
 
 // The request handler and start-up steps, built by Vite into build/server/index.js together with the
 // routes, so that there is one copy of every module (and one database) per process. server.js runs it.
+
+export { processPlan } from "~/services/env.server";
 
 export const app = express();
 app.disable("x-powered-by");
@@ -118,8 +122,21 @@ function exportBuilder() {
   };
 }
 
+export type PrepareOptions = {
+  /**
+   * Runs the background jobs (mail, refunds, instalments, housekeeping, reminders) in this process: true but
+   * in the extra processes of a cluster (server.js), where one process runs them. Memorial copies are built
+   * in every process (each claims its own, and a request starts one in the process that took it).
+   */
+  jobs?: boolean;
+  /** Loads the demo data into an empty database (SEED_DEMO_DATA): the first process only. */
+  seed?: boolean;
+  /** Makes the files every process must share (the session secret, the vault keys) before others start. */
+  sharedFiles?: boolean;
+};
+
 /** Applies pending migrations, starts the mail worker, the refund retries, the instalments and the memorial copies, then loads the demo data into an empty database. */
-export async function prepare(log: (line: string) => void = console.log) {
+export async function prepare(log: (line: string) => void = console.log, { jobs = true, seed = true, sharedFiles = false }: PrepareOptions = {}) {
   const env = getEnv();
   secureDataDir(env.dataDir);
   const db = getDatabase();
@@ -127,6 +144,27 @@ export async function prepare(log: (line: string) => void = console.log) {
   const result = await migrate(db.sql);
   for (const warning of result.warnings) log(`Warning: ${warning}`);
   log(result.applied.length ? `Migrations applied: ${result.applied.join(", ")}` : `Migrations: up to date (${result.alreadyApplied.length} applied earlier)`);
+  if (sharedFiles) {
+    // Made once here, before the other processes start: made on first use, two processes could each make their own.
+    getSessionSecrets();
+    loadKeyRing();
+  }
+  const buildExports = exportBuilder();
+  whenExportRequested(() => void buildExports());
+  exportTimer = setInterval(() => void buildExports(), EXPORT_ROUND_MS).unref();
+  void buildExports();
+  if (jobs) startJobs();
+  if (seed && env.SEED_DEMO_DATA === "true") {
+    const seeded = await seedDemoData(db.prisma);
+    if (seeded.loaded) {
+      log("Demo data loaded. Sign in with:");
+      for (const account of seeded.accounts) log(`  ${account.role.padEnd(13)} ${account.email}  /  ${account.password}`);
+    }
+  }
+}
+
+/** The jobs that run in one process of an instance (each also claims its work, for several instances on one database). */
+function startJobs() {
   mailWorker = startMailWorker();
   const retryRefunds = () => {
     void retryPendingRefunds().catch((error) => console.error("Retrying refunds failed:", error));
@@ -140,23 +178,12 @@ export async function prepare(log: (line: string) => void = console.log) {
   };
   instalmentTimer = setInterval(chargeInstalments, INSTALMENT_ROUND_MS).unref();
   chargeInstalments();
-  const buildExports = exportBuilder();
-  whenExportRequested(() => void buildExports());
-  exportTimer = setInterval(() => void buildExports(), EXPORT_ROUND_MS).unref();
-  void buildExports();
   const tidy = () => void keepHouse().catch((error) => console.error("Housekeeping failed:", error));
   housekeepingTimer = setInterval(tidy, HOUSEKEEPING_MS).unref();
   tidy();
   const remind = () => void runAnniversaryReminders().catch((error) => console.error("Anniversary reminders failed:", error));
   reminderTimer = setInterval(remind, REMINDER_CHECK_MS).unref();
   remind();
-  if (env.SEED_DEMO_DATA === "true") {
-    const seeded = await seedDemoData(db.prisma);
-    if (seeded.loaded) {
-      log("Demo data loaded. Sign in with:");
-      for (const account of seeded.accounts) log(`  ${account.role.padEnd(13)} ${account.email}  /  ${account.password}`);
-    }
-  }
 }
 
 /** Stops the mail worker, writes the view counts still in memory, then closes the database (server.js, on shutdown). */

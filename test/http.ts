@@ -80,6 +80,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
       // Passwords hashed at a low scrypt cost: every test signs members up and in (production keeps 17).
       PASSWORD_HASH_COST: "12",
       STOP_WITH_PARENT_PID: String(process.pid),
+      // One server process, whose pid is `pid` (its memory is read): test/workers.test.ts asks for several.
+      WORKERS: "1",
       // A developer's own services are never used by the tests.
       OPENAI_API_KEY: "",
       SMTP_URL: "",

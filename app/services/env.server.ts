@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "~/utils/validation/zod";
 
@@ -130,6 +131,16 @@ const envSchema = z
       .min(0, "STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000")
       .max(600_000, "STOP_GRACE_MS must be a whole number of milliseconds between 0 and 600000")
       .default(10_000),
+    /**
+     * How many server processes `npm start` runs (server.js, node:cluster, sharing the port): unset, one per
+     * core on PostgreSQL and one on the embedded database, which only one process can open (processPlan below).
+     */
+    WORKERS: z.coerce
+      .number({ error: "WORKERS must be a whole number of server processes, 1 or more (unset: one per core on PostgreSQL)" })
+      .int("WORKERS must be a whole number of server processes, 1 or more (unset: one per core on PostgreSQL)")
+      .min(1, "WORKERS must be a whole number of server processes, 1 or more (unset: one per core on PostgreSQL)")
+      .max(256, "WORKERS must be at most 256 (one per core is what helps)")
+      .optional(),
     /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
     VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Sets HSTS; defaults to on in production. */
@@ -220,4 +231,21 @@ export function paymentSettings(env: Env = getEnv()): PaymentSettings {
 /** Whether cookies are sent Secure: SESSION_COOKIE_SECURE when set, else in production. One rule for every cookie. */
 export function secureCookies(env: Env = getEnv()): boolean {
   return env.SESSION_COOKIE_SECURE ? env.SESSION_COOKIE_SECURE === "true" : env.NODE_ENV === "production";
+}
+
+/**
+ * How many server processes to run (server.js): WORKERS, else one per core on PostgreSQL; always one on the
+ * embedded database (PGlite keeps its files open in one process), with a warning when more were asked for.
+ */
+export function processPlan(env: Env = getEnv(), cores = os.availableParallelism()): { workers: number; warning?: string } {
+  if (!env.DATABASE_URL) {
+    if ((env.WORKERS ?? 1) > 1) {
+      return {
+        workers: 1,
+        warning: `WORKERS=${env.WORKERS} is ignored: the embedded database (PGlite) can be opened by one process only, so one runs. Set DATABASE_URL to a PostgreSQL server to run several.`,
+      };
+    }
+    return { workers: 1 };
+  }
+  return { workers: env.WORKERS ?? cores };
 }
