@@ -17,7 +17,7 @@ import { BookOffer } from "~/components/memorial/book-offer";
 import { bookOfferFor } from "~/models/memorial-book.server";
 import { followOf } from "~/models/follow.server";
 import { imageSources, socialCardPath } from "~/models/media.server";
-import { findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
+import { canViewMemorial, findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
 import { describeEvent, listEvents } from "~/models/memorial-events.server";
 import { listTimeline } from "~/models/memorial-timeline.server";
 import {
@@ -140,8 +140,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const viewer = await getOptionalUser(request);
-  const lookup = await findMemorialForViewer(params.id, viewer);
-  if (lookup.status !== "ok") throw data(null, { status: 404 });
+  // Whether this person may see the memorial is all a tribute or a moderation needs (not its photos): the
+  // light look-up (one query for the family) the media route makes too.
+  if (!(await canViewMemorial(params.id, viewer))?.allowed) throw data(null, { status: 404 });
   const form = await request.formData();
   const intent = form.get("intent");
   const back = `/memorials/${params.id}#${TRIBUTES_SECTION}`;
@@ -154,6 +155,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     // The tribute assistant without JavaScript: the form comes back with a draft, nothing is saved.
     // Bots fill every field; they get no free text (the same honeypot as the tribute itself).
     const refusal = guard === "honeypot" ? TRIBUTE_MESSAGES.honeypot : null;
+    const lookup = await findMemorialForViewer(params.id, viewer);
+    if (lookup.status !== "ok") throw data(null, { status: 404 });
     const { status, ...result } = await draftTributeWithAi(form, { memorial: lookup.memorial, who: { user: viewer, ip: clientIp(request) }, refusal });
     return data(result, { status });
   }
@@ -169,7 +172,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
   if (guard !== "ok") return refuse(TRIBUTE_MESSAGES.tooFast, 400);
   if (submission.status !== "success") return data({ tribute: submission.reply(), refusal: null }, { status: 400 });
-  const left = await leaveTribute(lookup.memorial.id, submission.value, clientIp(request));
+  const left = await leaveTribute(params.id, submission.value, clientIp(request));
   if (!left.ok) return refuse(left.message, 429, { "Retry-After": String(left.retryAfterSeconds) });
   // The thanks is shown in the tribute section, where the visitor lands (#tributes), not off screen.
   return redirectWithToast(back, { type: "success", title: "Tribute submitted", description: TRIBUTE_MESSAGES.pending, at: TRIBUTES_SECTION });
