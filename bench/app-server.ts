@@ -50,7 +50,8 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   return { url, pid: child.pid!, stop: () => stop(child).then(() => rmSync(dataDir, { recursive: true, force: true })) };
 }
 
-async function stop(child: ChildProcess) {
+/** Stops a child process with SIGTERM, and SIGKILL if it has not exited 15 s later. */
+export async function stop(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");

@@ -2,7 +2,13 @@
 // with generate_series, so a million rows load in about two minutes. Shared by the admin-analytics and
 // public-pages benchmarks.
 
+import { openDatabase } from "~/services/db.server";
+import { migrate } from "~/services/migrate.server";
+
 const DAYS_SPREAD = 730;
+
+/** The scale the page benchmarks load (issues 20 and 30); BENCH_MEMORIALS / BENCH_TRIBUTES change it. */
+export const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 
 /** Loads `memorials` published public memorials (a member for every four), `tributes` tributes (two in three approved), orders and plan payments, spread over two years, then ANALYZEs. */
 export async function loadBulkData(
@@ -30,4 +36,18 @@ export async function loadBulkData(
     FROM generate_series(1, 5000) AS g;
     ANALYZE;
   `);
+}
+
+/** Migrates the PostgreSQL database at `databaseUrl` and loads the bulk data into it, saying how long it took. */
+export async function loadBulkDataAt(databaseUrl: string, scale = SCALE) {
+  const db = openDatabase({ databaseUrl });
+  try {
+    await migrate(db.sql);
+    const started = Date.now();
+    console.log(`Loading ${scale.memorials.toLocaleString("en-GB")} memorials and ${scale.tributes.toLocaleString("en-GB")} tributes…`);
+    await loadBulkData(db.sql, scale);
+    console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+  } finally {
+    await db.close().catch(() => {});
+  }
 }

@@ -22,9 +22,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
-import { openDatabase } from "~/services/db.server";
-import { migrate } from "~/services/migrate.server";
-import { loadBulkData } from "./bulk-data";
+import { loadBulkDataAt } from "./bulk-data";
 import { buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -36,8 +34,6 @@ const TARGET: Record<Database, number> = { pglite: 0.01, postgres: 0.02, "postgr
 const POST_TARGET = 0.005;
 
 type Database = "pglite" | "postgres" | "postgres-100k";
-/** At scale (issue 30): PostgreSQL with this many memorials and tributes added to the demo data (bench/bulk-data.ts). */
-const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 type Who = "member" | "admin" | "visitor";
 type Page = { name: string; path: string; who: Who; script?: string; post?: boolean; warmUp?: number };
 type ScalingRow = { page: string; workers: number; app: Run; gain: number };
@@ -354,16 +350,7 @@ async function main() {
     const measured = await onPostgres("PostgreSQL at scale", async (url) => {
       // The demo data first (the app seeds an empty database only), then the bulk beside it.
       await (await startApp(url)).stop();
-      const db = openDatabase({ databaseUrl: url });
-      try {
-        await migrate(db.sql);
-        const started = Date.now();
-        console.log(`Loading ${SCALE.memorials.toLocaleString("en-GB")} memorials and ${SCALE.tributes.toLocaleString("en-GB")} tributes…`);
-        await loadBulkData(db.sql, SCALE);
-        console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
-      } finally {
-        await db.close().catch(() => {});
-      }
+      await loadBulkDataAt(url);
       return measure("postgres-100k", url);
     });
     rows.push(...(measured ?? []));

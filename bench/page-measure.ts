@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { findPostgresBinaries, freePort, startCluster } from "../test/postgres-cluster";
-import { startBenchApp } from "./app-server";
+import { startBenchApp, stop } from "./app-server";
 
 // What the page benchmarks share (public-pages, member-pages): wrk and nginx from Debian, the production
 // server with the demo data, a page's compressed bytes as the app sends them, and the ceilings — node:http
@@ -76,15 +76,6 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string, 
       reject(new Error(`${what} exited with ${code}:\n${output}`));
     });
   });
-}
-
-export async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(force);
 }
 
 // ───────────────────────────── the app ─────────────────────────────

@@ -22,11 +22,9 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadBulkData } from "./bulk-data";
+import { loadBulkDataAt, SCALE } from "./bulk-data";
 import { median, runLighthouse, type LighthouseRun } from "./lighthouse";
 import { buildUnlessAsked, ensureDebianPackage, loadAverage, nginxBinary, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
-import { openDatabase } from "~/services/db.server";
-import { migrate } from "~/services/migrate.server";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2);
@@ -35,7 +33,6 @@ const P99_TARGET_MS = 50;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE_TARGET = 100;
 const LCP_TARGET_MS = 1200;
-const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 
 type Database = "pglite" | "postgres" | "postgres-100k";
 type Page = { name: string; path: string; target: number };
@@ -219,16 +216,7 @@ async function main() {
   if (wanted.includes("postgres")) rows.push(...((await onPostgres("PostgreSQL", (url) => measure("postgres", url, withNginx))) ?? []));
   if (wanted.includes("postgres-100k")) {
     const measured = await onPostgres("PostgreSQL at scale", async (url) => {
-      const db = openDatabase({ databaseUrl: url });
-      try {
-        await migrate(db.sql);
-        const started = Date.now();
-        console.log(`Loading ${SCALE.memorials.toLocaleString("en-GB")} memorials and ${SCALE.tributes.toLocaleString("en-GB")} tributes…`);
-        await loadBulkData(db.sql, SCALE);
-        console.log(`Loaded in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
-      } finally {
-        await db.close().catch(() => {});
-      }
+      await loadBulkDataAt(url);
       return measure("postgres-100k", url, withNginx);
     });
     rows.push(...(measured ?? []));
