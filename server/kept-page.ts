@@ -1,6 +1,6 @@
 import { randomBytes, randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { createRequestHandler } from "react-router";
+import type { AppLoadContext, createRequestHandler } from "react-router";
 import { issueFormStamp } from "~/request/form-guard.server";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
 import { securityHeaderList } from "./security";
@@ -27,8 +27,14 @@ export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: n
  * (not `status`, not of `type` — HTML, or a `.data` request's stream — or it sets a cookie): its body is
  * dropped and the app is to answer instead.
  */
-export async function renderToKeep(render: Render, request: Request, status: number, type = "text/html"): Promise<KeptPage | null> {
-  const response = await render(request, { cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
+export async function renderToKeep(
+  render: Render,
+  request: Request,
+  status: number,
+  type = "text/html",
+  context: Omit<AppLoadContext, "cspNonce"> = {},
+): Promise<KeptPage | null> {
+  const response = await render(request, { ...context, cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
   if (response.status !== status || !(response.headers.get("content-type") ?? "").startsWith(type) || response.headers.has("set-cookie")) {
     await response.body?.cancel();
     return null;

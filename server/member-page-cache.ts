@@ -8,7 +8,7 @@ import { isPrefetch } from "~/request/facts.server";
 import { sessionIdFromCookie } from "~/request/session.server";
 import { isReadableHost } from "./host";
 import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
-import { routeTree } from "./request-handler";
+import { pagesBuild, routeTree } from "./request-handler";
 import { clientIpOf } from "./security";
 
 // The members' page cache (issue 30; docs/decisions/030-members-page-cache.md). A signed-in member who opens a
@@ -144,7 +144,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function renderEntry(req: IncomingMessage, url: URL, data: boolean, sid: string, userId: string, snapshot: string): Promise<Entry> {
-    render ??= createRequestHandler((loaded ??= await build()), "production");
+    render ??= createRequestHandler((loaded ??= pagesBuild(await build())), "production");
     const headers = requestHeadersWithout(req, (name) => name.startsWith("if-") || name === REQUEST_KEY_HEADER || name === "x-everlight-ip");
     headers.set("x-everlight-ip", clientIpOf(req));
     // Its loaders share one look-up of who is signed in (app/request/auth.server.ts).
@@ -154,7 +154,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, next: () => void, cookie: string, sessionValue: string) {
-    const serverBuild = (loaded ??= await build());
+    const serverBuild = (loaded ??= pagesBuild(await build()));
     const raw = req.url ?? "/";
     const at = raw.indexOf("?");
     const pathname = at < 0 ? raw : raw.slice(0, at);

@@ -6,7 +6,7 @@ import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
-import { routeTree } from "./request-handler";
+import { pagesBuild, routeTree } from "./request-handler";
 import { securityHeaderList } from "./security";
 
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
@@ -110,10 +110,11 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     }
   }
 
-  async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string): Promise<Entry> {
-    render ??= createRequestHandler((loaded ??= await build()), "production");
+  async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string, versions: PageVersions | null): Promise<Entry> {
+    render ??= createRequestHandler((loaded ??= pagesBuild(await build())), "production");
     const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
-    const kept = await renderToKeep(render, new Request(url, { headers }), kind.status);
+    const context = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
+    const kept = await renderToKeep(render, new Request(url, { headers }), kind.status, "text/html", context);
     return { version, kept, bytes: kept ? kept.bytes : 256 };
   }
 
@@ -140,7 +141,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, next: () => void) {
-    const serverBuild = (loaded ??= await build());
+    const serverBuild = (loaded ??= pagesBuild(await build()));
     const raw = req.url ?? "/";
     const at = raw.indexOf("?");
     const pathname = at < 0 ? raw : raw.slice(0, at);
@@ -191,7 +192,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       let pending = rendering.get(renderKey);
       if (!pending) {
         const url = new URL(`http://${host}${raw}`);
-        pending = renderEntry(url, req, kind, version).finally(() => rendering.delete(renderKey));
+        pending = renderEntry(url, req, kind, version, versions).finally(() => rendering.delete(renderKey));
         rendering.set(renderKey, pending);
       } else if (countable) await recordView(id!);
       entry = await pending;

@@ -38,9 +38,9 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
   };
   return async function requestHandler(req: Request, res: Response, next: NextFunction) {
     try {
-      const serverBuild = await build();
-      const handleRequest = handlerFor(serverBuild);
       const api = req.path === "/api" || req.path.startsWith("/api/");
+      const serverBuild = api ? apiBuild(await build()) : pagesBuild(await build());
+      const handleRequest = handlerFor(serverBuild);
       const refuse = (refusal: Refusal, headers?: Record<string, string>) => sendRefusal(req, res, { ...refusal, api, headers });
 
       if (!(api ? API_METHODS : PAGE_METHODS).has(req.method)) {
@@ -110,6 +110,42 @@ async function readsAsForm(body: Uint8Array, contentType: string) {
   } catch {
     return false;
   }
+}
+
+// The pages and the /api, each answered from a build of its own routes (and the root). React Router ranks
+// every route of the build it is given on each request, and on each render rebuilds them all (ServerRouter):
+// a page's render does not need the /api's routes, nor an /api call the pages' (issue 30). Nothing in the
+// browser navigates to the /api through the router (it is called with fetch), so the pages' manifest
+// leaves it out too.
+const halves = new WeakMap<ServerBuild, { pages: ServerBuild; api: ServerBuild }>();
+
+function halvesOf(build: ServerBuild) {
+  let found = halves.get(build);
+  if (found) return found;
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route) return "";
+    const parent = fullPath(route.parentId);
+    return [parent, route.path ?? ""].filter(Boolean).join("/");
+  };
+  const isApi = (id: string) => /^api(?:\/|$)/.test(fullPath(id));
+  const keep = (wanted: (id: string) => boolean): ServerBuild => {
+    const pick = <T>(table: Record<string, T>) => Object.fromEntries(Object.entries(table).filter(([id]) => id === "root" || wanted(id)));
+    return { ...build, routes: pick(build.routes), assets: { ...build.assets, routes: pick(build.assets.routes) } };
+  };
+  found = { pages: keep((id) => !isApi(id)), api: keep(isApi) };
+  halves.set(build, found);
+  return found;
+}
+
+/** The build of the pages alone (everything but the /api). */
+export function pagesBuild(build: ServerBuild): ServerBuild {
+  return halvesOf(build).pages;
+}
+
+/** The build of the /api alone. */
+export function apiBuild(build: ServerBuild): ServerBuild {
+  return halvesOf(build).api;
 }
 
 // The route tree of each build, for finding the route a request is for (its `handle`).

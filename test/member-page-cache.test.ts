@@ -207,15 +207,17 @@ describe.each(serverDatabases())("the members' page cache on %s", (database) => 
       "routes/admin.audit": [admin, "/admin/audit"],
     };
     expect(Object.keys(pages).sort()).toEqual([...KEPT_ROUTES].sort());
+    const TRIES = 10;
     const db = new pg.Client({ connectionString: server.databaseUrl });
     await db.connect();
     try {
       const snapshot = async () => (await db.query<{ s: string }>("SELECT pg_current_snapshot()::text AS s")).rows[0].s;
       for (const [route, [who, path]] of Object.entries(pages)) {
         // A write of its own first, so that the page is rendered (its loaders run), not answered from the cache.
-        // The app's own background work may write meanwhile: a page is held to it only if all three tries wrote.
+        // The app's own background work, and other test files on the same cluster (the snapshot is the cluster's),
+        // may write meanwhile: a page is held to it only if every one of ten tries wrote.
         let wrote = 0;
-        for (let attempt = 0; attempt < 3; attempt++) {
+        for (let attempt = 0; attempt < TRIES; attempt++) {
           await db.query("SELECT txid_current()");
           const before = await snapshot();
           const res = await who.get(path);
@@ -223,7 +225,7 @@ describe.each(serverDatabases())("the members' page cache on %s", (database) => 
           if ((await snapshot()) === before) break;
           wrote++;
         }
-        expect(wrote, `${route} (GET ${path}) wrote to the database each time it was opened`).toBeLessThan(3);
+        expect(wrote, `${route} (GET ${path}) wrote to the database each time it was opened`).toBeLessThan(TRIES);
       }
     } finally {
       await db.end();

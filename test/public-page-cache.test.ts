@@ -156,6 +156,36 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect(gone.text).not.toContain("Kept lighthouses");
   }, 120_000);
 
+  it("a search no one made before shows the Featured memorials as they are now, though they are read once per change (issue 30)", async () => {
+    const owner = (await registerMember(first.url, { firstName: "Fen", lastName: "Owner" })).api;
+    const created = await owner.post("/api/memorials", {
+      firstName: "Orla",
+      lastName: "Featured",
+      biography: "Rang the bell.",
+      visibility: "public",
+      isPublished: true,
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.id as string;
+    const card = `href="/memorials/${id}"`;
+    // A search that finds nothing: the memorial's card can only be in the Featured carousel.
+    const newSearch = () => page(`/memorials?search=nothing${randomBytes(4).toString("hex")}`);
+    const featured = async () => (await newSearch()).text.includes(card);
+
+    // The newest memorial, with no views yet like the others: featured, on every new search.
+    expect(await featured()).toBe(true);
+    expect(await featured()).toBe(true);
+    expect((await owner.put(`/api/memorials/${id}`, { visibility: "private" })).status).toBe(200);
+    expect(await featured(), "made private").toBe(false);
+    expect(await featured(), "made private").toBe(false);
+    expect((await owner.put(`/api/memorials/${id}`, { visibility: "public", firstName: "Orlaith" })).status).toBe(200);
+    const again = (await newSearch()).text;
+    expect(again, "public again").toContain(card);
+    expect(again, "renamed").toContain("Orlaith Featured");
+    expect((await owner.delete(`/api/memorials/${id}`)).status).toBeLessThan(300);
+    expect(await featured(), "deleted").toBe(false);
+  }, 120_000);
+
   it("a purchase that takes the last one in stock, and a news fetch by an administrator, show on the very next request", async () => {
     const { lantern } = products;
     expect(await cached("/products")).toContain(lantern.name);

@@ -1,5 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
-import { getDatabase, prisma, unlessGone } from "~/services/db.server";
+import { getDatabase, prisma, unlessGone, type Database } from "~/services/db.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 import { MAX_PAGE_NUMBER } from "~/utils/paging";
@@ -531,8 +531,28 @@ export async function browseMemorials(query: BrowseQuery): Promise<{ items: Gall
   return { items: await galleryCards(ids), hasMore: rows.length > limit, page };
 }
 
-/** The top memorials by views, for the Featured carousel. */
-export async function featuredMemorials(count = 3): Promise<GalleryCard[]> {
+/** The Featured carousel's cards as last read, with the version of the public memorials read before. */
+let featuredKept: { database: Database; version: string; count: number; cards: Promise<GalleryCard[]> } | null = null;
+
+/**
+ * The top memorials by views, for the Featured carousel. Given the version of the public memorials
+ * (page_versions, which any change to a memorial, its views, photos or approved tributes moves) read
+ * before this call, the cards are read once per version: every new search shows the same three. A read
+ * made after the version was read is at least that new, so a later request with the same version may
+ * share it; a newer version reads again.
+ */
+export function featuredMemorials(count = 3, memorialsVersion?: string): Promise<GalleryCard[]> {
+  if (memorialsVersion === undefined) return readFeatured(count);
+  const database = getDatabase();
+  if (featuredKept?.database === database && featuredKept.version === memorialsVersion && featuredKept.count === count) return featuredKept.cards;
+  const kept = { database, version: memorialsVersion, count, cards: readFeatured(count) };
+  featuredKept = kept;
+  // A failed read is not kept: the next request tries again.
+  kept.cards.catch(() => featuredKept === kept && (featuredKept = null));
+  return kept.cards;
+}
+
+async function readFeatured(count: number): Promise<GalleryCard[]> {
   const rows = await prisma().memorial.findMany({
     where: { isPublished: true, visibility: "public" },
     orderBy: [{ viewCount: "desc" }, { createdAt: "desc" }],

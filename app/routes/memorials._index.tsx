@@ -63,9 +63,9 @@ function toCard(m: GalleryCard) {
   return { ...m, visibility: "public", isPublished: true };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = readQuery(new URL(request.url));
-  const [results, featured] = await Promise.all([browseMemorials(query), featuredMemorials(3)]);
+  const [results, featured] = await Promise.all([browseMemorials(query), featuredMemorials(3, context.memorialsVersion)]);
   // `site` (PUBLIC_URL): the link preview's and the canonical address, /memorials also when opened as /market (issue 29 item 1).
   return { query, site: publicUrl(), featured: featured.map(toCard), items: results.items.map(toCard), hasMore: results.hasMore, page: results.page };
 }

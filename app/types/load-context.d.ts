@@ -6,5 +6,10 @@ declare module "react-router" {
     cspNonce: string;
     /** Set by the anonymous page cache: the tribute form's stamp, filled in per copy served. */
     formStamp?: string;
+    /**
+     * Set by the anonymous page cache: the version of the public memorials (page_versions) it read before this
+     * render, so that what every render of that version shows alike (the Featured carousel) is read once.
+     */
+    memorialsVersion?: string;
   }
 }
