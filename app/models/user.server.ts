@@ -64,6 +64,22 @@ export async function getSignedInUser(id: string, now = new Date()): Promise<Pub
   return toPublic(user);
 }
 
+/**
+ * getSignedInUser for the member a live session belongs to, found by the session id in one statement with
+ * the session (every signed-in request asks both): null for no such session, an expired one (housekeeping
+ * deletes it), or a deleted account.
+ */
+export async function getSessionUser(sid: string, now = new Date()): Promise<PublicUser | null> {
+  const row = await prisma().user.findFirst({
+    where: { deletedAt: null, sessions: { some: { sid, expire: { gt: now } } } },
+    select: { ...publicUserSelect, lastActiveAt: true },
+  });
+  if (!row) return null;
+  const { lastActiveAt, ...user } = row;
+  if (now.getTime() - lastActiveAt.getTime() >= DAY_MS) await noteActivity(user.id, now);
+  return toPublic(user);
+}
+
 /** The member was seen now (a page while signed in, or signing in). */
 export async function noteActivity(id: string, now = new Date()) {
   await prisma().user.updateMany({

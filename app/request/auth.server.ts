@@ -2,10 +2,10 @@ import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Actor } from "~/models/audit.server";
-import { getSignedInUser, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
+import { getSessionUser, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { clientIp } from "./facts.server";
-import { getSession } from "./session.server";
+import { sessionIdFromCookie } from "./session.server";
 
 // Who is asking, and the guards every route uses (STYLE.md "Server code is named for what it guards").
 
@@ -47,9 +47,8 @@ export function getOptionalUser(request: Request): Promise<PublicUser | null> {
   let found = key ? perRequestKey.get(key) : perRequest.get(request);
   if (!found) {
     found = (async () => {
-      const session = await getSession(request);
-      const userId = session.get("userId");
-      return userId ? getSignedInUser(userId) : null;
+      const sid = await sessionIdFromCookie(request.headers.get("Cookie") ?? "");
+      return sid ? getSessionUser(sid) : null;
     })();
     if (key) {
       perRequestKey.set(key, found);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { databaseKinds, useAppDatabase } from "../../test/databases";
+import { getOptionalUser } from "./auth.server";
+import { startSession } from "./session.server";
+
+// Who is asking (issue 30): the session and its member are read in one statement. A request counts as
+// signed in only with a live session of an account that still exists; the member's activity is noted.
+
+process.env.SESSION_SECRET ??= "auth-test-secret-that-is-long-enough-0123456789";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe.each(databaseKinds)("who is asking, on $name", (kind) => {
+  const app = useAppDatabase(kind);
+
+  async function member(lastActiveAt = new Date()) {
+    const email = `m-${Math.random().toString(36).slice(2)}@example.test`;
+    const user = await app.db.prisma.user.create({ data: { email, password: "x", firstName: "Mara", lastName: "Lind", lastActiveAt } });
+    const setCookie = await startSession(new Request("http://localhost/"), user.id);
+    const cookie = setCookie.split(";")[0];
+    const sid = (await app.db.prisma.session.findFirstOrThrow({ where: { userId: user.id }, select: { sid: true } })).sid;
+    return { user, cookie, sid };
+  }
+  /** A page read as a browser sends it: a fresh Request each time, as each request is. */
+  const asking = (cookie: string) => getOptionalUser(new Request("http://localhost/account", { method: "POST", headers: { Cookie: cookie } }));
+
+  it.skipIf(kind.skip)("finds the member of a live session, and notes that they were seen when a day has passed", async () => {
+    const { user, cookie } = await member(new Date(Date.now() - 2 * DAY_MS));
+    const found = await asking(cookie);
+    expect(found).toMatchObject({ id: user.id, email: user.email, firstName: "Mara" });
+    expect(found).not.toHaveProperty("password");
+    const seen = await app.db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { lastActiveAt: true } });
+    expect(Date.now() - seen.lastActiveAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it.skipIf(kind.skip)("finds no one for an expired session, a deleted account, a session ended, or a cookie not signed by us", async () => {
+    const expired = await member();
+    await app.db.prisma.session.update({ where: { sid: expired.sid }, data: { expire: new Date(Date.now() - 1000) } });
+    expect(await asking(expired.cookie)).toBeNull();
+
+    const deleted = await member();
+    expect(await asking(deleted.cookie)).not.toBeNull();
+    await app.db.prisma.user.update({ where: { id: deleted.user.id }, data: { deletedAt: new Date() } });
+    expect(await asking(deleted.cookie)).toBeNull();
+
+    const ended = await member();
+    await app.db.prisma.session.delete({ where: { sid: ended.sid } });
+    expect(await asking(ended.cookie)).toBeNull();
+
+    const other = await member();
+    const forged = `__session=${encodeURIComponent(Buffer.from(JSON.stringify(other.sid)).toString("base64"))}.forged`;
+    expect(await asking(forged)).toBeNull();
+    expect(await asking("")).toBeNull();
+    expect(await asking(other.cookie)).toMatchObject({ id: other.user.id });
+  });
+});
