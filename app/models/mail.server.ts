@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { EmailKind, EmailPropsByKind } from "~/emails";
-import type { Prisma, PrismaClient } from "~/generated/prisma/client";
+import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
@@ -636,14 +636,20 @@ export const TRIBUTE_NOTICE_INTERVAL_MS = 60 * 60_000;
 /**
  * A tribute is waiting on a memorial: its owner hears of it, at most once an hour per memorial (a second
  * tribute within the hour joins the email already waiting, which lists every author when it goes).
+ * The statement that queues it, for the tribute's own statement to run with it (leaveTribute: one round
+ * trip): the owner's address and wish, the hour since the group's last email, and the message folded into
+ * one already waiting (as queueMail's skipDuplicates does).
  */
-export async function queueTributeNotification(db: Db, memorialId: string, now = new Date()) {
-  const memorial = await db.memorial.findUnique({ where: { id: memorialId }, select: { user: { select: { email: true, notificationPreferences: true } } } });
-  if (!memorial || !wants(memorial.user.notificationPreferences, "tributes")) return;
+export function tributeNotificationInsert(memorialId: string, now = new Date()) {
   const groupKey = `tributes-waiting:${memorialId}`;
-  const last = await db.mailOutbox.findFirst({ where: { groupKey, status: "sent" }, orderBy: { sentAt: "desc" }, select: { sentAt: true } });
-  const earliest = last?.sentAt ? new Date(last.sentAt.getTime() + TRIBUTE_NOTICE_INTERVAL_MS) : now;
-  await queueMail(db, { to: memorial.user.email, kind: "tributes-waiting", data: { memorialId }, groupKey, notBefore: earliest > now ? earliest : now });
+  return Prisma.sql`
+    INSERT INTO "mail_outbox" ("to", "kind", "data", "groupKey", "nextAttemptAt")
+    SELECT u."email", ${"tributes-waiting" satisfies EmailKind}, jsonb_build_object('memorialId', m."id"), ${groupKey},
+           GREATEST(${now}::timestamp, (SELECT max(o."sentAt") FROM "mail_outbox" o WHERE o."groupKey" = ${groupKey} AND o."status" = 'sent')
+                                       + ${TRIBUTE_NOTICE_INTERVAL_MS} * interval '1 millisecond')
+      FROM "memorials" m JOIN "users" u ON u."id" = m."userId"
+     WHERE m."id" = ${memorialId} AND COALESCE((u."notificationPreferences"->>'tributes')::boolean, ${DEFAULT_NOTIFICATIONS.tributes})
+    ON CONFLICT DO NOTHING`;
 }
 
 /** A friend request waits (issue 18): its receiver hears of it, if they want to (Account → Notifications). */

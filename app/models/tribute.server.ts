@@ -3,7 +3,7 @@ import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute"
 import type { Prisma, PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
 import { queueFollowDigests } from "./follow.server";
-import { queueTributeNotification } from "./mail.server";
+import { tributeNotificationInsert } from "./mail.server";
 import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
@@ -65,12 +65,14 @@ export async function leaveTribute(memorialId: string, input: TributeInput, ip: 
       message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`,
     };
   }
-  // The tribute and the family's email about it are one transaction: no email for a tribute not saved.
-  const tribute = await prisma().$transaction(async (tx) => {
-    const created = await createTribute(memorialId, input, tx);
-    await queueTributeNotification(tx, memorialId);
-    return created;
-  });
+  // The tribute and the family's email about it are one statement: no email for a tribute not saved.
+  const [tribute] = await prisma().$queryRaw<Awaited<ReturnType<typeof createTribute>>[]>`
+    WITH "created" AS (
+      INSERT INTO "tributes" ("memorialId", "authorName", "authorEmail", "content", "isApproved", "createdAt")
+      VALUES (${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, ${new Date()})
+      RETURNING "id", "authorName", "content", "createdAt", "isApproved", "memorialId", "authorEmail"
+    ), "notice" AS (${tributeNotificationInsert(memorialId)})
+    SELECT * FROM "created"`;
   return { ok: true, tribute };
 }
 
