@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Prisma, type PrismaClient } from "~/generated/prisma/client";
+import type { EmailKind } from "~/emails";
 import { prisma } from "~/services/db.server";
 import {
   addDays,
@@ -14,7 +15,7 @@ import {
 } from "~/utils/anniversaries";
 import { toIsoDate } from "~/utils/dates";
 import { DIGEST_FOLD_MS, DIGEST_INTERVAL_MS, DIGEST_MAX_TRIBUTES, FOLLOW_CONFIRM_VALID_DAYS, FOLLOW_MESSAGES, type VisitorFollowInput } from "~/utils/follow";
-import { followConfirmTokenFor, hashResetToken, queueMail, queueMails } from "./mail.server";
+import { followConfirmTokenFor, hashResetToken, queueMail } from "./mail.server";
 import { decideAccess, isCoManagerRole, type Viewer } from "./memorial-access";
 import { areFriends, findMemorialForViewer, isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
@@ -194,7 +195,8 @@ export async function followerSummary(memorialId: string) {
 // ------------------------------------------------------------------------------------------------
 // The digest.
 
-const digestGroup = (followId: string) => `follow-digest:${followId}`;
+const DIGEST_GROUP = "follow-digest:";
+const digestGroup = (followId: string) => DIGEST_GROUP + followId;
 
 /**
  * Something new appeared on a memorial (a tribute approved, a photo added): each confirmed follower's
@@ -202,26 +204,24 @@ const digestGroup = (followId: string) => `follow-digest:${followId}`;
  * no sooner than DIGEST_INTERVAL_MS after their last one.
  */
 export async function queueFollowDigests(db: Db, memorialId: string, now = new Date()) {
-  const follows = await db.memorialFollow.findMany({
-    where: { memorialId, confirmedAt: { not: null } },
-    select: { id: true, email: true, user: { select: { email: true } } },
-  });
-  if (!follows.length) return;
-  const last = await db.mailOutbox.groupBy({
-    by: ["groupKey"],
-    where: { groupKey: { in: follows.map((f) => digestGroup(f.id)) }, status: "sent" },
-    _max: { sentAt: true },
-  });
-  const lastSent = new Map(last.map((l) => [l.groupKey, l._max.sentAt]));
-  const soonest = now.getTime() + DIGEST_FOLD_MS;
-  await queueMails(
-    db,
-    follows.map((f) => {
-      const sent = lastSent.get(digestGroup(f.id));
-      const notBefore = new Date(Math.max(soonest, sent ? sent.getTime() + DIGEST_INTERVAL_MS : 0));
-      return { to: f.user?.email ?? f.email ?? "", kind: "follow-digest" as const, data: { followId: f.id }, groupKey: digestGroup(f.id), notBefore };
-    }),
-  );
+  await db.$executeRaw(followDigestsInsert(Prisma.sql`${memorialId}`, now));
+}
+
+/**
+ * queueFollowDigests as one statement, the memorial given as SQL, for a write to run with it in one round
+ * trip (approving a tribute, tribute.server.ts): a digest per confirmed follower, to their account's address
+ * or the one they gave, folded into one already waiting (as queueMails' skipDuplicates does).
+ */
+export function followDigestsInsert(memorialId: Prisma.Sql, now = new Date()) {
+  const soonest = new Date(now.getTime() + DIGEST_FOLD_MS);
+  return Prisma.sql`
+    INSERT INTO "mail_outbox" ("to", "kind", "data", "groupKey", "nextAttemptAt")
+    SELECT COALESCE(u."email", f."email", ''), ${"follow-digest" satisfies EmailKind}, jsonb_build_object('followId', f."id"), ${DIGEST_GROUP} || f."id",
+           GREATEST(${soonest}::timestamp, (SELECT max(o."sentAt") FROM "mail_outbox" o WHERE o."groupKey" = ${DIGEST_GROUP} || f."id" AND o."status" = 'sent')
+                                           + ${DIGEST_INTERVAL_MS} * interval '1 millisecond')
+      FROM "memorial_follows" f LEFT JOIN "users" u ON u."id" = f."userId"
+     WHERE f."memorialId" = (${memorialId}) AND f."confirmedAt" IS NOT NULL
+    ON CONFLICT DO NOTHING`;
 }
 
 export type DigestFacts = {

@@ -1,8 +1,8 @@
 import { prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
-import type { Prisma, PrismaClient } from "~/generated/prisma/client";
+import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
-import { queueFollowDigests } from "./follow.server";
+import { followDigestsInsert } from "./follow.server";
 import { tributeNotificationInsert } from "./mail.server";
 import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
@@ -138,6 +138,19 @@ async function moderatable(tributeId: string, actor: Actor) {
 export type ModerationIntent = "approve" | "reject";
 
 /**
+ * Approves a tribute, in one statement: approved now the first time only, and then its memorial's followers
+ * hear of it in their next digest (issue 28 item 1). Approved already counts as done; gone, as none.
+ */
+async function approve(tributeId: string) {
+  const [{ approved, exists }] = await prisma().$queryRaw<{ approved: number; exists: boolean }[]>`
+    WITH "approved" AS (
+      UPDATE "tributes" SET "isApproved" = true, "approvedAt" = ${new Date()} WHERE "id" = ${tributeId} AND NOT "isApproved" RETURNING "memorialId"
+    ), "digests" AS (${followDigestsInsert(Prisma.sql`SELECT "memorialId" FROM "approved"`)})
+    SELECT (SELECT count(*)::int FROM "approved") AS "approved", EXISTS (SELECT 1 FROM "tributes" WHERE "id" = ${tributeId}) AS "exists"`;
+  return { count: approved || (exists ? 1 : 0) };
+}
+
+/**
  * Approves or rejects (deletes) a tribute as this person, from any screen or the /api, under the one
  * moderation rule (canModerate). What an administrator does is recorded in the audit log, wherever it
  * was done from; an owner's own moderation is not.
@@ -148,15 +161,7 @@ export async function moderateTribute(intent: ModerationIntent, tributeId: strin
   // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an
   // error. The memorial's version moves with its approved tributes in the database (a trigger).
   const where = { id: tributeId };
-  const { count } =
-    intent === "approve"
-      ? await prisma().$transaction(async (tx) => {
-          // Approved now, the first time only: followers hear of it in their next digest (issue 28 item 1).
-          const approved = await tx.tribute.updateMany({ where: { ...where, isApproved: false }, data: { isApproved: true, approvedAt: new Date() } });
-          if (approved.count) await queueFollowDigests(tx, found.tribute.memorial.id);
-          return approved.count ? approved : { count: await tx.tribute.count({ where }) };
-        })
-      : await prisma().tribute.deleteMany({ where });
+  const { count } = intent === "approve" ? await approve(tributeId) : await prisma().tribute.deleteMany({ where });
   if (!count) return "not-found";
   if (actor.isAdmin) {
     await recordAudit(prisma(), actor, {
