@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, types } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -74,6 +74,30 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
   };
 }
 
+/**
+ * The column types PGlite turns into JavaScript values: those Prisma's PGlite adapter reads (any other type
+ * is refused there, so no query of ours returns one), and arrays of them. PGlite registers a parser for each
+ * of the ~300 array types of its catalogue and copies the whole table for every query it answers: keeping
+ * these alone makes a simple query about 40 % cheaper (issue 30). A type left out comes back as its text.
+ */
+const PARSED_TYPES = new Set<number>([
+  ...[types.BOOL, types.BYTEA, types.CHAR, 19 /* name */, types.INT8, types.INT2, types.INT4, types.TEXT, types.OID, types.JSON, types.XML],
+  ...[types.FLOAT4, types.FLOAT8, types.MONEY, types.INET, types.CIDR, types.BPCHAR, types.VARCHAR, types.DATE, types.TIME],
+  ...[types.TIMESTAMP, types.TIMESTAMPTZ, types.TIMETZ, types.BIT, types.VARBIT, types.NUMERIC, types.UUID, types.JSONB],
+  // Their arrays (the adapter's ArrayColumnType).
+  ...[1000, 1001, 1002, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1028, 1041, 1115, 1182, 1183, 1185, 1231, 1561, 1563, 2951, 3807],
+  ...[143, 199, 651, 791],
+]);
+
+/** Leaves PGlite the parsers of PARSED_TYPES only, once it has registered its catalogue's (when ready). */
+function keepParsedTypes(db: PGlite) {
+  const prune = () => {
+    db.parsers = Object.fromEntries(Object.entries(db.parsers).filter(([oid]) => PARSED_TYPES.has(Number(oid))));
+  };
+  if (db.ready) prune();
+  else void db.waitReady.then(prune, () => {});
+}
+
 /** The PostgreSQL extensions the migrations use, bundled with PGlite. */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
@@ -94,6 +118,7 @@ export function openDatabase(config: DatabaseConfig): Database {
     mkdirSync(config.pgliteDir, { recursive: true, mode: 0o700 });
     pglite = new PGlite(config.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   }
+  keepParsedTypes(pglite);
   const sql = pgliteDriver(pglite);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return { prisma, sql, close: async () => (await prisma.$disconnect(), await sql.close()) };
