@@ -42,7 +42,8 @@ type Queries = "any" | "none";
 /**
  * The pages kept, by route id. Left out: pages that act when opened (a payment's return, a token's link,
  * signing out, downloads, the friend search, which counts searches against its limit), the sign-in pages (a
- * member is sent away from them) and the not-found page.
+ * member is sent away from them), the not-found page, and the delete page: its Cancel goes back to the page
+ * that linked to it (the Referer), which the key does not hold.
  */
 const KEPT = {
   "routes/_index": "any",
@@ -57,7 +58,6 @@ const KEPT = {
   "routes/memorials.$id.managers": "any",
   "routes/memorials.$id.qr": "any",
   "routes/memorials.$id.export": "any",
-  "routes/memorials.$id.delete": "any",
   "routes/memorials.create": "any",
   "routes/my-memorials": "any",
   "routes/basket": "any",

@@ -161,14 +161,15 @@ function toApiCartItem(row: CartRow, visible: Set<string>) {
   };
 }
 
-async function apiItem(user: Member, id: string) {
+/** A basket line as POST /api/cart answers it (the forms do not need it: they redirect). */
+export async function cartItemForApi(user: Member, id: string) {
   const { rows, visible } = await loadRows(user);
   const row = rows.find((r) => r.id === id);
   return row ? toApiCartItem(row, visible) : null;
 }
 
 export type CartFailure = { ok: false; reason: "not-found" | "stock" | "unavailable"; message: string };
-export type AddToCartResult = { ok: true; itemId: string; name: string; quantity: number; item: Awaited<ReturnType<typeof apiItem>> } | CartFailure;
+export type AddToCartResult = { ok: true; itemId: string; name: string; quantity: number } | CartFailure;
 
 /**
  * Add to cart (§2, §5): needs stock above 0, and never more in the basket than is in stock. Adding a
@@ -202,7 +203,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
     const line = await prisma().cartItem.findFirst({ where: { userId: user.id, productId: product.id }, select: { quantity: true } });
     return { ok: false, reason: "stock", message: SHOP_MESSAGES.onlyInStock(product.stockQuantity, line?.quantity ?? 0) };
   }
-  return { ok: true, itemId: rows[0].id, name: product.name, quantity: rows[0].quantity, item: await apiItem(user, rows[0].id) };
+  return { ok: true, itemId: rows[0].id, name: product.name, quantity: rows[0].quantity };
 }
 
 async function addMemorial(user: Member, memorialId: string, quantity: number): Promise<AddToCartResult> {
@@ -222,7 +223,7 @@ async function addMemorial(user: Member, memorialId: string, quantity: number): 
   );
   if (rows === null) return { ok: false, reason: "not-found", message: "Memorial not found" };
   if (!rows.length) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
-  return { ok: true, itemId: rows[0].id, name: memorialItemName(memorial), quantity: rows[0].quantity, item: await apiItem(user, rows[0].id) };
+  return { ok: true, itemId: rows[0].id, name: memorialItemName(memorial), quantity: rows[0].quantity };
 }
 
 /** Runs an insert-or-add statement; null when what it points at was deleted meanwhile (a foreign key). */
@@ -235,7 +236,7 @@ async function upsertLine(sql: string, params: unknown[]): Promise<{ id: string;
   }
 }
 
-export type SetQuantityResult = { ok: true; quantity: number; item: Awaited<ReturnType<typeof apiItem>> } | CartFailure;
+export type SetQuantityResult = { ok: true; quantity: number; item: Awaited<ReturnType<typeof cartItemForApi>> } | CartFailure;
 
 /** Quantity controls (§2): never below 1, never above the stock (the spec's + is disabled there). */
 export async function setCartQuantity(user: Member, itemId: string, quantity: number): Promise<SetQuantityResult> {
@@ -256,7 +257,7 @@ export async function setCartQuantity(user: Member, itemId: string, quantity: nu
   }
   const updated = await prisma().cartItem.updateMany({ where: { id: itemId, userId: user.id }, data: { quantity: wanted } });
   if (!updated.count) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.notFound };
-  return { ok: true, quantity: wanted, item: await apiItem(user, itemId) };
+  return { ok: true, quantity: wanted, item: await cartItemForApi(user, itemId) };
 }
 
 /** The − and + buttons: one less (never below 1) or one more (never above the stock). */

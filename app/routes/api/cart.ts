@@ -1,4 +1,4 @@
-import { addToCart, clearCart, listCartForApi } from "~/models/cart.server";
+import { addToCart, cartItemForApi, clearCart, listCartForApi } from "~/models/cart.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { apiAddToCartSchema } from "~/utils/validation/shop";
@@ -14,7 +14,7 @@ const api = apiRoute({
     body: apiAddToCartSchema,
     handle: async ({ user, body }) => {
       const result = await addToCart(user, body);
-      return result.ok ? created(result.item) : cartFailure(result);
+      return result.ok ? created(await cartItemForApi(user, result.itemId)) : cartFailure(result);
     },
   }),
   DELETE: endpoint({
