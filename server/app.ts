@@ -63,6 +63,9 @@ export function memberPages() {
   });
 }
 
+/** The server build itself, for the test that compares renders from the narrowed builds (test/document-build.test.ts). */
+export const serverBuild = () => import("virtual:react-router/server-build");
+
 /** Runs first for every request, static files included: connections kept usable, security headers. */
 export function headers() {
   const env = getEnv();

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
 import { recordView } from "~/models/memorial.server";
 import { readSignedInSessions } from "~/models/session.server";
 import { REQUEST_KEY_HEADER } from "~/request/auth.server";
 import { isPrefetch } from "~/request/facts.server";
 import { sessionIdFromCookie } from "~/request/session.server";
 import { isReadableHost } from "./host";
-import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
-import { pagesBuild, routeTree } from "./request-handler";
+import { header, renderFor, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
+import { documentBuild, pagesBuild, routeTree } from "./request-handler";
 import { clientIpOf } from "./security";
 
 // The members' page cache (issue 30; docs/decisions/030-members-page-cache.md). A signed-in member who opens a
@@ -110,7 +110,6 @@ type Entry = {
 
 export function memberPageCache(build: () => Promise<ServerBuild>, options: HeaderOptions) {
   let loaded: ServerBuild | undefined;
-  let render: Render | undefined;
   const entries = new Map<string, Entry>();
   let totalBytes = 0;
   const rendering = new Map<string, Promise<Entry>>();
@@ -144,7 +143,8 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function renderEntry(req: IncomingMessage, url: URL, data: boolean, sid: string, userId: string, snapshot: string): Promise<Entry> {
-    render ??= createRequestHandler((loaded ??= pagesBuild(await build())), "production");
+    const pages = (loaded ??= pagesBuild(await build()));
+    const render = renderFor(data ? pages : documentBuild(pages, url.pathname));
     const headers = requestHeadersWithout(req, (name) => name.startsWith("if-") || name === REQUEST_KEY_HEADER || name === "x-everlight-ip");
     headers.set("x-everlight-ip", clientIpOf(req));
     // Its loaders share one look-up of who is signed in (app/request/auth.server.ts).

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
 import { recordView } from "~/models/memorial.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
-import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage, type Render } from "./kept-page";
-import { pagesBuild, routeTree } from "./request-handler";
+import { header, renderFor, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
+import { documentBuild, pagesBuild, routeTree } from "./request-handler";
 import { securityHeaderList } from "./security";
 
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
@@ -76,7 +76,6 @@ type Entry = {
 
 export function publicPageCache(build: () => Promise<ServerBuild>, options: HeaderOptions) {
   // The build itself, not the function, so React Router derives its route tree once, not per page rendered.
-  let render: Render | undefined;
   const kept = new Map<KindName, Map<string, Entry>>(Object.keys(KINDS).map((k) => [k as KindName, new Map()]));
   const bytesOf = new Map<KindName, number>(Object.keys(KINDS).map((k) => [k as KindName, 0]));
   let totalBytes = 0;
@@ -111,7 +110,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string, versions: PageVersions | null): Promise<Entry> {
-    render ??= createRequestHandler((loaded ??= pagesBuild(await build())), "production");
+    const render = renderFor(documentBuild((loaded ??= pagesBuild(await build())), url.pathname));
     const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
     const context = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
     const kept = await renderToKeep(render, new Request(url, { headers }), kind.status, "text/html", context);

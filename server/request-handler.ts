@@ -39,7 +39,11 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
   return async function requestHandler(req: Request, res: Response, next: NextFunction) {
     try {
       const api = req.path === "/api" || req.path.startsWith("/api/");
-      const serverBuild = api ? apiBuild(await build()) : pagesBuild(await build());
+      const url = requestUrl(req);
+      // The path as React Router reads it (the URL's, with dot segments resolved).
+      const pathname = new URL(url).pathname;
+      const pages = pagesBuild(await build());
+      const serverBuild = api ? apiBuild(await build()) : isDocumentPath(pathname) ? documentBuild(pages, pathname) : pages;
       const handleRequest = handlerFor(serverBuild);
       const refuse = (refusal: Refusal, headers?: Record<string, string>) => sendRefusal(req, res, { ...refusal, api, headers });
 
@@ -73,7 +77,7 @@ export function createRequestHandler({ build, getLoadContext }: { build: () => P
       res.on("close", () => {
         if (!res.writableFinished) controller.abort();
       });
-      const request = new Request(requestUrl(req), {
+      const request = new Request(url, {
         method: req.method,
         headers: requestHeaders(req),
         signal: controller.signal,
@@ -129,13 +133,15 @@ function halvesOf(build: ServerBuild) {
     return [parent, route.path ?? ""].filter(Boolean).join("/");
   };
   const isApi = (id: string) => /^api(?:\/|$)/.test(fullPath(id));
-  const keep = (wanted: (id: string) => boolean): ServerBuild => {
-    const pick = <T>(table: Record<string, T>) => Object.fromEntries(Object.entries(table).filter(([id]) => id === "root" || wanted(id)));
-    return { ...build, routes: pick(build.routes), assets: { ...build.assets, routes: pick(build.assets.routes) } };
-  };
-  found = { pages: keep((id) => !isApi(id)), api: keep(isApi) };
+  found = { pages: keepRoutes(build, (id) => !isApi(id)), api: keepRoutes(build, isApi) };
   halves.set(build, found);
   return found;
+}
+
+/** The build with the root and the routes `wanted` says yes to. */
+function keepRoutes(build: ServerBuild, wanted: (id: string) => boolean): ServerBuild {
+  const pick = <T>(table: Record<string, T>) => Object.fromEntries(Object.entries(table).filter(([id]) => id === "root" || wanted(id)));
+  return { ...build, routes: pick(build.routes), assets: { ...build.assets, routes: pick(build.assets.routes) } };
 }
 
 /** The build of the pages alone (everything but the /api). */
@@ -146,6 +152,38 @@ export function pagesBuild(build: ServerBuild): ServerBuild {
 /** The build of the /api alone. */
 export function apiBuild(build: ServerBuild): ServerBuild {
   return halvesOf(build).api;
+}
+
+// A document (a page's HTML, or a form posted to it) needs fewer routes still: those of its own address, and
+// those of each address above it, which React Router names in the page's initial manifest (so the HTML is
+// the same as the pages' build renders; test/narrow-build.test.ts). Rendering from such a build, React Router
+// rebuilds and ranks a handful of routes per request, not the ~75 pages'. Each path's build is remembered
+// (bounded, as paths are not); builds with the same routes are one object, with one handler.
+const MAX_NARROWED_PATHS = 5000;
+const narrowed = new WeakMap<ServerBuild, { byPath: Map<string, ServerBuild>; byRoutes: Map<string, ServerBuild> }>();
+
+/** The pages' build narrowed to what the document at `pathname` needs (pagesBuild's result in, not the whole build). */
+export function documentBuild(pages: ServerBuild, pathname: string): ServerBuild {
+  let memo = narrowed.get(pages);
+  if (!memo) narrowed.set(pages, (memo = { byPath: new Map(), byRoutes: new Map() }));
+  let found = memo.byPath.get(pathname);
+  if (found) return found;
+  const ids = new Set<string>();
+  const segments = pathname.split("/").filter(Boolean);
+  for (let n = segments.length; n >= 0; n--) {
+    for (const match of matchRoutes(routeTree(pages), `/${segments.slice(0, n).join("/")}`) ?? []) ids.add(match.route.id!);
+  }
+  const key = [...ids].sort().join("\n");
+  found = memo.byRoutes.get(key);
+  if (!found) memo.byRoutes.set(key, (found = keepRoutes(pages, (id) => ids.has(id))));
+  memo.byPath.set(pathname, found);
+  if (memo.byPath.size > MAX_NARROWED_PATHS) memo.byPath.delete(memo.byPath.keys().next().value!);
+  return found;
+}
+
+/** Whether a page request is for a document (not React Router's data or manifest requests, which need every page route). */
+export function isDocumentPath(pathname: string) {
+  return !pathname.endsWith(".data") && pathname !== "/__manifest";
 }
 
 // The route tree of each build, for finding the route a request is for (its `handle`).
