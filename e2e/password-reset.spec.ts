@@ -60,11 +60,14 @@ test("a used, an expired or an altered link is refused with a way to ask again",
 
   // Used once, then again.
   const link = await ask();
+  const sent = countMailTo(member.email);
   await page.goto(link);
   await page.getByLabel("New password", { exact: true }).fill("Brand2new-pass");
   await page.getByLabel("Confirm new password").fill("Brand2new-pass");
   await page.getByRole("button", { name: "Save and sign in" }).click();
   await expect(page).toHaveURL(/\/$/);
+  // The "password changed" email goes out after the answer: waited for, so that the next link asked for is the next email.
+  expect((await nextMailTo(member.email, sent)).subject).toBe("Your Everlight password was changed");
   await page.context().clearCookies();
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
