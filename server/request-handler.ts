@@ -156,7 +156,7 @@ export function apiBuild(build: ServerBuild): ServerBuild {
 
 // A document (a page's HTML, or a form posted to it) needs fewer routes still: those of its own address, and
 // those of each address above it, which React Router names in the page's initial manifest (so the HTML is
-// the same as the pages' build renders; test/narrow-build.test.ts). Rendering from such a build, React Router
+// the same as the pages' build renders; test/document-build.test.ts). Rendering from such a build, React Router
 // rebuilds and ranks a handful of routes per request, not the ~75 pages'. Each path's build is remembered
 // (bounded, as paths are not); builds with the same routes are one object, with one handler.
 const MAX_NARROWED_PATHS = 5000;
