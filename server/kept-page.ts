@@ -1,6 +1,6 @@
 import { randomBytes, randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import type { AppLoadContext, createRequestHandler } from "react-router";
 import { issueFormStamp } from "~/request/form-guard.server";
 import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
 import { securityHeaderList } from "./security";
@@ -11,15 +11,6 @@ import { securityHeaderList } from "./security";
 
 export type Render = ReturnType<typeof createRequestHandler>;
 export type HeaderOptions = { hsts: boolean; stripe?: boolean };
-
-const renders = new WeakMap<ServerBuild, Render>();
-
-/** React Router's handler for a build, made once per build (it derives its routes when made). */
-export function renderFor(build: ServerBuild): Render {
-  let render = renders.get(build);
-  if (!render) renders.set(build, (render = createRequestHandler(build, "production")));
-  return render;
-}
 
 /** A nonce is 16 random bytes in base64 (24 characters), as server/security.ts makes them. */
 const NONCE_PLACEHOLDER = randomBytes(18).toString("base64url");

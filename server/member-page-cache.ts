@@ -7,8 +7,8 @@ import { REQUEST_KEY_HEADER } from "~/request/auth.server";
 import { isPrefetch } from "~/request/facts.server";
 import { sessionIdFromCookie } from "~/request/session.server";
 import { isReadableHost } from "./host";
-import { header, renderFor, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
-import { documentBuild, pagesBuild, routeTree } from "./request-handler";
+import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
+import { documentBuild, handlerFor, pagesBuild, routeTree } from "./request-handler";
 import { clientIpOf } from "./security";
 
 // The members' page cache (issue 30; docs/decisions/030-members-page-cache.md). A signed-in member who opens a
@@ -144,7 +144,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
 
   async function renderEntry(req: IncomingMessage, url: URL, data: boolean, sid: string, userId: string, snapshot: string): Promise<Entry> {
     const pages = (loaded ??= pagesBuild(await build()));
-    const render = renderFor(data ? pages : documentBuild(pages, url.pathname));
+    const render = handlerFor(data ? pages : documentBuild(pages, url.pathname));
     const headers = requestHeadersWithout(req, (name) => name.startsWith("if-") || name === REQUEST_KEY_HEADER || name === "x-everlight-ip");
     headers.set("x-everlight-ip", clientIpOf(req));
     // Its loaders share one look-up of who is signed in (app/request/auth.server.ts).

@@ -5,8 +5,8 @@ import { readPageVersions, type PageVersionName, type PageVersions } from "~/mod
 import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
-import { header, renderFor, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
-import { documentBuild, pagesBuild, routeTree } from "./request-handler";
+import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
+import { documentBuild, handlerFor, pagesBuild, routeTree } from "./request-handler";
 import { securityHeaderList } from "./security";
 
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
@@ -110,7 +110,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string, versions: PageVersions | null): Promise<Entry> {
-    const render = renderFor(documentBuild((loaded ??= pagesBuild(await build())), url.pathname));
+    const render = handlerFor(documentBuild((loaded ??= pagesBuild(await build())), url.pathname));
     const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
     const context = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
     const kept = await renderToKeep(render, new Request(url, { headers }), kind.status, "text/html", context);

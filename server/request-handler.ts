@@ -26,24 +26,27 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 
 type LoadContextGetter = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
 
+// React Router's handler, given a function for the build, derives the route tree again on every request
+// (about a tenth of a signed-in page's time, issue 30). Given the build itself it derives once; a new build
+// object (the development server after an edit, a narrowed build below) gets a handler of its own.
+const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRouterHandler>>();
+
+/** React Router's handler for this build, made once (the page caches render with it too). */
+export function handlerFor(serverBuild: ServerBuild) {
+  let handler = handlers.get(serverBuild);
+  if (!handler) handlers.set(serverBuild, (handler = createRouterHandler(serverBuild, process.env.NODE_ENV)));
+  return handler;
+}
+
 export function createRequestHandler({ build, getLoadContext }: { build: () => Promise<ServerBuild>; getLoadContext?: LoadContextGetter }) {
-  // React Router's handler, given a function for the build, derives the route tree again on every
-  // request (about a tenth of a signed-in page's time, issue 30). Given the build itself it derives
-  // once; a new build object (the development server after an edit) gets a handler of its own.
-  const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRouterHandler>>();
-  const handlerFor = (serverBuild: ServerBuild) => {
-    let handler = handlers.get(serverBuild);
-    if (!handler) handlers.set(serverBuild, (handler = createRouterHandler(serverBuild, process.env.NODE_ENV)));
-    return handler;
-  };
   return async function requestHandler(req: Request, res: Response, next: NextFunction) {
     try {
       const api = req.path === "/api" || req.path.startsWith("/api/");
       const url = requestUrl(req);
       // The path as React Router reads it (the URL's, with dot segments resolved).
-      const pathname = new URL(url).pathname;
-      const pages = pagesBuild(await build());
-      const serverBuild = api ? apiBuild(await build()) : isDocumentPath(pathname) ? documentBuild(pages, pathname) : pages;
+      const pathname = url.pathname;
+      const full = await build();
+      const serverBuild = api ? apiBuild(full) : isDocumentPath(pathname) ? documentBuild(pagesBuild(full), pathname) : pagesBuild(full);
       const handleRequest = handlerFor(serverBuild);
       const refuse = (refusal: Refusal, headers?: Record<string, string>) => sendRefusal(req, res, { ...refusal, api, headers });
 
@@ -240,7 +243,7 @@ function requestUrl(req: Request) {
   const [, hostPort] = req.get("host")?.split(":") ?? [];
   const port = [forwardedPort, hostPort].map((p) => Number.parseInt(p ?? "", 10)).find(Number.isSafeInteger);
   const hostname = req.hostname.split(/[\\/?#@]/)[0] || "localhost";
-  return new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`).href;
+  return new URL(`${req.protocol}://${hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
 }
 
 function requestHeaders(req: Request) {

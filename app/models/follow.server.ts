@@ -15,7 +15,7 @@ import {
 } from "~/utils/anniversaries";
 import { toIsoDate } from "~/utils/dates";
 import { DIGEST_FOLD_MS, DIGEST_INTERVAL_MS, DIGEST_MAX_TRIBUTES, FOLLOW_CONFIRM_VALID_DAYS, FOLLOW_MESSAGES, type VisitorFollowInput } from "~/utils/follow";
-import { followConfirmTokenFor, hashResetToken, queueMail } from "./mail.server";
+import { followConfirmTokenFor, hashResetToken, notBeforeSql, queueMail } from "./mail.server";
 import { decideAccess, isCoManagerRole, type Viewer } from "./memorial-access";
 import { areFriends, findMemorialForViewer, isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
@@ -213,12 +213,11 @@ export async function queueFollowDigests(db: Db, memorialId: string, now = new D
  * or the one they gave, folded into one already waiting (as queueMails' skipDuplicates does).
  */
 export function followDigestsInsert(memorialId: Prisma.Sql, now = new Date()) {
-  const soonest = new Date(now.getTime() + DIGEST_FOLD_MS);
+  const groupKey = Prisma.sql`${DIGEST_GROUP} || f."id"`;
   return Prisma.sql`
     INSERT INTO "mail_outbox" ("to", "kind", "data", "groupKey", "nextAttemptAt")
-    SELECT COALESCE(u."email", f."email", ''), ${"follow-digest" satisfies EmailKind}, jsonb_build_object('followId', f."id"), ${DIGEST_GROUP} || f."id",
-           GREATEST(${soonest}::timestamp, (SELECT max(o."sentAt") FROM "mail_outbox" o WHERE o."groupKey" = ${DIGEST_GROUP} || f."id" AND o."status" = 'sent')
-                                           + ${DIGEST_INTERVAL_MS} * interval '1 millisecond')
+    SELECT COALESCE(u."email", f."email", ''), ${"follow-digest" satisfies EmailKind}, jsonb_build_object('followId', f."id"), ${groupKey},
+           ${notBeforeSql(groupKey, new Date(now.getTime() + DIGEST_FOLD_MS), DIGEST_INTERVAL_MS)}
       FROM "memorial_follows" f LEFT JOIN "users" u ON u."id" = f."userId"
      WHERE f."memorialId" = (${memorialId}) AND f."confirmedAt" IS NOT NULL
     ON CONFLICT DO NOTHING`;

@@ -47,6 +47,15 @@ export async function queueMail(db: Db, mail: QueuedMail) {
   });
 }
 
+/**
+ * In SQL, when a message of a group may go: `soonest`, or `intervalMs` after the group's last one sent if
+ * that is later (the statements that queue a group's messages in SQL: tributes waiting, follow digests).
+ */
+export function notBeforeSql(groupKey: Prisma.Sql, soonest: Date, intervalMs: number) {
+  return Prisma.sql`GREATEST(${soonest}::timestamp,
+    (SELECT max(o."sentAt") FROM "mail_outbox" o WHERE o."groupKey" = ${groupKey} AND o."status" = 'sent') + ${intervalMs} * interval '1 millisecond')`;
+}
+
 /** Writes several messages at once (a memorial's followers' digests), each folded into its group's waiting one. */
 export async function queueMails(db: Db, mails: QueuedMail[]) {
   if (!mails.length) return;
@@ -641,12 +650,11 @@ export const TRIBUTE_NOTICE_INTERVAL_MS = 60 * 60_000;
  * one already waiting (as queueMail's skipDuplicates does).
  */
 export function tributeNotificationInsert(memorialId: string, now = new Date()) {
-  const groupKey = `tributes-waiting:${memorialId}`;
+  const groupKey = Prisma.sql`${`tributes-waiting:${memorialId}`}`;
   return Prisma.sql`
     INSERT INTO "mail_outbox" ("to", "kind", "data", "groupKey", "nextAttemptAt")
     SELECT u."email", ${"tributes-waiting" satisfies EmailKind}, jsonb_build_object('memorialId', m."id"), ${groupKey},
-           GREATEST(${now}::timestamp, (SELECT max(o."sentAt") FROM "mail_outbox" o WHERE o."groupKey" = ${groupKey} AND o."status" = 'sent')
-                                       + ${TRIBUTE_NOTICE_INTERVAL_MS} * interval '1 millisecond')
+           ${notBeforeSql(groupKey, now, TRIBUTE_NOTICE_INTERVAL_MS)}
       FROM "memorials" m JOIN "users" u ON u."id" = m."userId"
      WHERE m."id" = ${memorialId} AND COALESCE((u."notificationPreferences"->>'tributes')::boolean, ${DEFAULT_NOTIFICATIONS.tributes})
     ON CONFLICT DO NOTHING`;

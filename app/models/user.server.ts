@@ -56,12 +56,8 @@ const DAY_MS = 86_400_000;
  * (one conditional update, so parallel requests write once), and seeing them cancels any reminder that
  * their memorials are about to pass to their successors (succession.server.ts).
  */
-export async function getSignedInUser(id: string, now = new Date()): Promise<PublicUser | null> {
-  const row = await prisma().user.findFirst({ where: { id, deletedAt: null }, select: { ...publicUserSelect, lastActiveAt: true } });
-  if (!row) return null;
-  const { lastActiveAt, ...user } = row;
-  if (now.getTime() - lastActiveAt.getTime() >= DAY_MS) await noteActivity(id, now);
-  return toPublic(user);
+export function getSignedInUser(id: string, now = new Date()): Promise<PublicUser | null> {
+  return findSignedIn({ id }, now);
 }
 
 /**
@@ -69,11 +65,12 @@ export async function getSignedInUser(id: string, now = new Date()): Promise<Pub
  * the session (every signed-in request asks both): null for no such session, an expired one (housekeeping
  * deletes it), or a deleted account.
  */
-export async function getSessionUser(sid: string, now = new Date()): Promise<PublicUser | null> {
-  const row = await prisma().user.findFirst({
-    where: { deletedAt: null, sessions: { some: { sid, expire: { gt: now } } } },
-    select: { ...publicUserSelect, lastActiveAt: true },
-  });
+export function getSessionUser(sid: string, now = new Date()): Promise<PublicUser | null> {
+  return findSignedIn({ sessions: { some: { sid, expire: { gt: now } } } }, now);
+}
+
+async function findSignedIn(where: Prisma.UserWhereInput, now: Date): Promise<PublicUser | null> {
+  const row = await prisma().user.findFirst({ where: { ...where, deletedAt: null }, select: { ...publicUserSelect, lastActiveAt: true } });
   if (!row) return null;
   const { lastActiveAt, ...user } = row;
   if (now.getTime() - lastActiveAt.getTime() >= DAY_MS) await noteActivity(user.id, now);
