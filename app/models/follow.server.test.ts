@@ -151,6 +151,19 @@ describe.each(databaseKinds)("following a memorial on $name", (kind) => {
     expect(await listFollowedMemorials(fan.id)).toEqual([]);
   });
 
+  it.skipIf(skip)("approvals at the same moment leave one digest waiting per follower, and an approval twice at once is done once", async () => {
+    const owner = await person();
+    const [fan, friend] = [await person(), await person()];
+    const memorial = await memorialOf(owner.id);
+    for (const f of [fan, friend]) await followAsMember(memorial.id, f, { reminders: false, showName: false });
+    const tributes = await Promise.all(["One", "Two", "Three"].map((w) => tribute(memorial.id, `Author ${w}`, `Memory ${w}.`)));
+    const [twice] = tributes;
+    const results = await Promise.all([twice, ...tributes].map((t) => moderateTribute("approve", t.id, owner)));
+    expect(results).toEqual(["ok", "ok", "ok", "ok"]);
+    for (const f of [fan, friend]) expect(await outboxFor(f.email, "follow-digest"), f.email).toHaveLength(1);
+    expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id, isApproved: true } })).toBe(3);
+  });
+
   it.skipIf(skip)("sends nothing for a memorial made private or deleted since", async () => {
     const owner = await person();
     const fan = await person();

@@ -103,6 +103,20 @@ describe.each(databaseKinds)("email on $name", (kind) => {
     expect((await smtp.waitFor(2))[1].subject).toBe("3 tributes to Edith Hart are waiting for you");
   });
 
+  it.skipIf(skip)("tributes left at the same moment are all kept, with one waiting-tributes email for the family", async () => {
+    const owner = await member();
+    const memorial = await memorialOf(owner.id);
+    const left = await Promise.all(
+      ["Ann", "Bob", "Cy", "Di"].map((authorName, i) =>
+        leaveTribute(memorial.id, { authorName, authorEmail: null, content: `A memory from ${authorName}.` }, `10.0.1.${i + 1}`),
+      ),
+    );
+    expect(left.map((r) => r.ok)).toEqual([true, true, true, true]);
+    expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id } })).toBe(4);
+    const waiting = await app.db.prisma.mailOutbox.findMany({ where: { groupKey: `tributes-waiting:${memorial.id}` } });
+    expect(waiting).toMatchObject([{ to: owner.email, kind: "tributes-waiting", status: "pending" }]);
+  });
+
   it.skipIf(skip)("sends nothing to a member who turned these emails off, and nothing once the tributes were moderated", async () => {
     const quiet = await member({ tributes: false });
     await leaveTribute((await memorialOf(quiet.id)).id, { authorName: "Ann", authorEmail: null, content: "A memory nobody hears of." }, "10.0.0.5");
