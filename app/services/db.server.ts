@@ -18,7 +18,13 @@ export interface SqlDriver {
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs fn in one transaction on one connection; rolled back if fn throws. */
-  transaction<R>(fn: (tx: Omit<SqlDriver, "transaction" | "close">) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: Omit<SqlDriver, "transaction" | "withLock" | "close">) => Promise<R>): Promise<R>;
+  /**
+   * Runs fn holding the advisory lock `key` across instances: on PostgreSQL taken and given back on one
+   * connection held for the purpose (a session lock belongs to its connection, so neither may go through
+   * the pool); the embedded database has one process, so fn simply runs.
+   */
+  withLock<R>(key: number, fn: () => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
 
@@ -43,6 +49,7 @@ function pgliteDriver(db: PGlite): SqlDriver {
           query: async <T>(sql: string, params: unknown[] = []) => (await tx.query<T>(sql, params)).rows,
         }),
       ),
+    withLock: (_key, fn) => fn(),
     close: () => db.close(),
   };
 }
@@ -66,6 +73,19 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
       } catch (error) {
         await client.query("ROLLBACK").catch(() => {});
         throw error;
+      } finally {
+        client.release();
+      }
+    },
+    withLock: async (key, fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [key]);
+        try {
+          return await fn();
+        } finally {
+          await client.query("SELECT pg_advisory_unlock($1)", [key]);
+        }
       } finally {
         client.release();
       }

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { emptyDatabaseKinds } from "../../test/databases";
-import type { Database } from "./db.server";
+import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase, emptyDatabaseKinds } from "../../test/databases";
+import { openDatabase, type Database } from "./db.server";
 import { migrate, MigrationError, readMigrations } from "./migrate.server";
 
 const tables = (db: Database) =>
@@ -94,5 +94,51 @@ describe.each(emptyDatabaseKinds)("migrations on $name", ({ skip, open }) => {
       const rows = await db.sql.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations"`);
       expect(rows.map((r) => r.migration_name)).toEqual(["20260101000000_good"]);
     });
+  });
+});
+
+describe("instances starting together on one PostgreSQL", () => {
+  const skip = inject("postgresSkipReason");
+  let instances: Database[] = [];
+  let drop: () => Promise<void> = async () => {};
+  beforeEach(async (ctx) => {
+    if (skip) ctx.skip(skip);
+    const created = await createPostgresDatabase(null);
+    drop = created.drop;
+    instances = [1, 2, 3].map(() => openDatabase({ databaseUrl: created.url }));
+  });
+  afterEach(async () => {
+    await Promise.all(instances.map((db) => db.close()));
+    instances = [];
+    await drop();
+  });
+
+  const advisoryLocks = (db: Database) =>
+    db.sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM pg_locks WHERE locktype = 'advisory'`).then(([row]) => row.count);
+
+  it("apply each migration once, one after the other, and leave no lock behind", async () => {
+    const migrations = readMigrations();
+    // Each instance busy with other work on its pool meanwhile, as a starting app is (mail, the health check).
+    const results = await Promise.all(instances.flatMap((db) => [migrate(db.sql, migrations), db.sql.query("SELECT pg_sleep(0.05)")]));
+    const runs = results.filter((r): r is Awaited<ReturnType<typeof migrate>> => !Array.isArray(r));
+    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, migrations.length]);
+    expect(runs.filter((r) => r.alreadyApplied.length === migrations.length)).toHaveLength(2);
+    const [{ count }] = await instances[0].sql.query<{ count: number }>(`SELECT count(*)::int AS count FROM "_prisma_migrations"`);
+    expect(count).toBe(migrations.length);
+    expect(await advisoryLocks(instances[0])).toBe(0);
+  });
+
+  it("give the lock back after a migration fails, so the next instance can start", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "everlight-migrations-"));
+    try {
+      mkdirSync(path.join(dir, "20260101000000_broken"));
+      writeFileSync(path.join(dir, "20260101000000_broken", "migration.sql"), `INSERT INTO "no_such_table" VALUES (1);`);
+      await expect(migrate(instances[0].sql, readMigrations(dir))).rejects.toBeInstanceOf(MigrationError);
+      expect(await advisoryLocks(instances[1])).toBe(0);
+      const result = await migrate(instances[1].sql);
+      expect(result.applied).toEqual(readMigrations().map((m) => m.name));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

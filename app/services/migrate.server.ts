@@ -59,11 +59,10 @@ type AppliedRow = { migration_name: string; checksum: string; finished_at: Date 
 export type MigrateResult = { applied: string[]; alreadyApplied: string[]; warnings: string[] };
 
 export async function migrate(sql: SqlDriver, migrations: Migration[] = readMigrations()): Promise<MigrateResult> {
-  await sql.exec(MIGRATIONS_TABLE);
-  const result: MigrateResult = { applied: [], alreadyApplied: [], warnings: [] };
-  const locked = sql.kind === "postgres";
-  if (locked) await sql.query("SELECT pg_advisory_lock($1)", [ADVISORY_LOCK_KEY]);
-  try {
+  // The whole run, the table's creation too, under one lock: instances starting together take turns.
+  return sql.withLock(ADVISORY_LOCK_KEY, async () => {
+    await sql.exec(MIGRATIONS_TABLE);
+    const result: MigrateResult = { applied: [], alreadyApplied: [], warnings: [] };
     const rows = await sql.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`);
     const done = new Map(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r]));
     for (const migration of migrations) {
@@ -89,8 +88,6 @@ export async function migrate(sql: SqlDriver, migrations: Migration[] = readMigr
       }
       result.applied.push(migration.name);
     }
-  } finally {
-    if (locked) await sql.query("SELECT pg_advisory_unlock($1)", [ADVISORY_LOCK_KEY]);
-  }
-  return result;
+    return result;
+  });
 }
