@@ -1,6 +1,8 @@
 import jsQR from "jsqr";
 import sharp, { type SharpOptions } from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/services/db.server";
+import { hashPassword } from "~/services/password.server";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { invitationLink } from "./invitations";
 import { pdfInfo, pdfPageImages, pdfText } from "./pdf";
@@ -11,9 +13,10 @@ import { formPost } from "./shop";
 // (301) in either case, and is the memorial page's 404 when it names nothing, is malformed, or names a
 // deleted memorial; the owner and a co-manager download the code as SVG, PNG and an A4 PDF, each read back by
 // a QR decoder to exactly PUBLIC_URL + /m/<shortId>, with the name, dates and address printed on the sheet;
-// another member and a visitor get 404.
+// another member, an administrator who is no co-manager, and a visitor get 404.
 
 const PUBLIC_URL = "https://stones.everlight.example";
+const ADMIN = { email: "qr-admin@example.test", password: "Correct1horse" };
 const plain = (html: string) => html.replace(/<!-- -->/g, "");
 
 /** The text a QR decoder reads from an image (any format sharp reads), or null. */
@@ -30,6 +33,7 @@ describe.each(serverDatabases())("permanent address and QR code over HTTP on %s"
   let server: TestServer;
   let owner: Client;
   let other: Client;
+  let admin: Client;
   let memorial: { id: string; shortId: string; permanentUrl: string };
 
   /** A GET with the client's session, read as bytes. */
@@ -43,7 +47,14 @@ describe.each(serverDatabases())("permanent address and QR code over HTTP on %s"
   const qr = (format: string, id = memorial.id) => `/memorials/${id}/qr/${format}`;
 
   beforeAll(async () => {
-    server = await startServer({ PUBLIC_URL }, { database });
+    // An administrator who is no co-manager: the code is the family's, an administrator gets 404 as anyone else.
+    const prepare = async (db: Database) =>
+      void (await db.prisma.user.create({
+        data: { email: ADMIN.email, password: await hashPassword(ADMIN.password), firstName: "Ada", lastName: "Admin", isAdmin: true },
+      }));
+    server = await startServer({ PUBLIC_URL }, { database, prepare });
+    admin = client(server.url);
+    expect((await admin.post("/api/auth/login", ADMIN)).json.isAdmin).toBe(true);
     owner = (await registerMember(server.url, { firstName: "Olga", lastName: "Owner" })).api;
     other = (await registerMember(server.url)).api;
     const created = await owner.post("/api/memorials", {
@@ -139,19 +150,25 @@ describe.each(serverDatabases())("permanent address and QR code over HTTP on %s"
     expect(plain((await owner.get(`/memorials/${memorial.id}/edit`)).text)).toContain(`href="/memorials/${memorial.id}/qr"`);
   });
 
-  it("is 404 to another member and to a visitor (the page asks a visitor to sign in), and for an unknown format", async () => {
+  it("is 404 to another member, an administrator who is no co-manager, and a visitor (the page asks a visitor to sign in), and for an unknown format", async () => {
     for (const format of ["png", "svg", "pdf"]) {
-      for (const who of [other, null]) {
+      for (const [name, who] of [
+        ["member", other],
+        ["administrator", admin],
+        ["visitor", null],
+      ] as const) {
         const res = await download(who, qr(format));
-        expect(res.status, `${who ? "member" : "visitor"} ${format}`).toBe(404);
+        expect(res.status, `${name} ${format}`).toBe(404);
         expect(res.body.toString()).not.toContain(memorial.shortId);
       }
     }
     expect((await download(owner, qr("gif"))).status).toBe(404);
     expect((await download(owner, qr("png", "not-a-memorial"))).status).toBe(404);
-    const page = await other.get(`/memorials/${memorial.id}/qr`);
-    expect(page.status).toBe(404);
-    expect(page.text).not.toContain(memorial.shortId);
+    for (const who of [other, admin]) {
+      const page = await who.get(`/memorials/${memorial.id}/qr`);
+      expect(page.status).toBe(404);
+      expect(page.text).not.toContain(memorial.shortId);
+    }
     const visitor = await client(server.url).get(`/memorials/${memorial.id}/qr`);
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toMatch(/^\/login/);
