@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { putObject } from "~/services/storage.server";
-import { parseEventValues, type EventFormValues } from "~/utils/events";
+import { EVENT_MAX_PER_MEMORIAL, parseEventValues, type EventFormValues } from "~/utils/events";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { keepHouse } from "./housekeeping.server";
 import { composeMail } from "./mail.server";
@@ -355,6 +355,32 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
       expect(text, guest).not.toContain(guest);
       expect(html, guest).not.toContain(guest);
     }
+  });
+
+  it.skipIf(skip)("reads at most EVENT_MAX_PER_MEMORIAL events, the earliest, however many rows there are", async () => {
+    const { user, memorial } = await ownerWithMemorial();
+    // More rows than the family's form allows (it refuses the 51st), written straight in, newest first.
+    await app.db.prisma.memorialEvent.createMany({
+      data: Array.from({ length: EVENT_MAX_PER_MEMORIAL + 1 }, (_, i) => {
+        const day = EVENT_MAX_PER_MEMORIAL + 1 - i;
+        const startsAt = new Date(Date.UTC(2030, 0, day, 10));
+        return {
+          memorialId: memorial.id,
+          kind: "anniversary",
+          title: `Gathering ${day}`,
+          startDate: new Date(Date.UTC(2030, 0, day)),
+          startTime: "10:00",
+          timeZone: "UTC",
+          startsAt,
+          placeName: "The garden",
+        };
+      }),
+    });
+    await requestMemorialExport(memorial.id, user);
+    expect(await buildAll()).toEqual(["ready"]);
+    const bag = await unzip((await openMemorialExportDownload(memorial.id, user.id))!.stream, `event-cap-${kind.name}`);
+    const json = JSON.parse(readFileSync(path.join(bag, "data/memorial.json"), "utf8"));
+    expect(json.events.map((e: { title: string }) => e.title)).toEqual(Array.from({ length: EVENT_MAX_PER_MEMORIAL }, (_, i) => `Gathering ${i + 1}`));
   });
 
   it.skipIf(skip)("is only the owner's: another member can neither ask for nor download a copy", async () => {
