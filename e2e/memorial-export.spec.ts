@@ -12,7 +12,7 @@ import { linkTo, mailWithSubject } from "./mail";
 // "Take a memorial away" (issue 27 item 3), JavaScript on and off: the owner asks for a copy from the
 // memorial page, watches it being prepared (the page refreshes itself without JavaScript, revalidates with
 // it), downloads the ZIP and is emailed its link. Unzipped, the copy opens from file:// in a browser with
-// JavaScript off and shows the name, the life story, a loaded photo and the tributes; its manifest verifies.
+// JavaScript off and shows the name, the life story, a loaded photo, an event and the tributes; its manifest verifies.
 
 const PHONE = { width: 390, height: 844 };
 
@@ -44,6 +44,12 @@ test("the owner downloads a copy of a memorial that opens offline without JavaSc
   expect(media.status()).toBe(201);
   await createTestTribute({ id }, { authorName: "Harbour Master", content: `She kept us all safe ${tag}.`, isApproved: true });
   await createTestTribute({ id }, { authorName: "Not Approved", content: `Still waiting ${tag}.` });
+  // An event (decision 026) with a long address, to be read at 390 px in the copy.
+  await db().query(
+    `INSERT INTO "memorial_events" ("memorialId", "kind", "title", "startDate", "startTime", "endTime", "timeZone", "startsAt", "endsAt", "placeName", "address")
+     VALUES ($1, 'celebration', $2, '2099-06-20', '11:00', '12:30', 'Europe/London', '2099-06-20T10:00:00Z', '2099-06-20T11:30:00Z', 'The lighthouse', $3)`,
+    [id, `Tea at the lighthouse ${tag}`, "Lighthouse Cottage, Harbourside-Upon-The-Very-Long-Named-Estuary-Road, Whitby YO21 3PU"],
+  );
 
   await page.goto(`/memorials/${id}`);
   await page.getByRole("button", { name: "Download a copy" }).click();
@@ -87,6 +93,8 @@ test("the owner downloads a copy of a memorial that opens offline without JavaSc
       await expect(copy.getByText(`Mabel kept the lighthouse log for thirty years ${tag}.`)).toBeVisible();
       await expect(copy.getByText(`She kept us all safe ${tag}.`)).toBeVisible();
       await expect(copy.getByText("Harbour Master")).toBeVisible();
+      await expect(copy.getByRole("heading", { level: 3, name: `Tea at the lighthouse ${tag}` })).toBeVisible();
+      await expect(copy.getByText("Saturday, 20 June 2099, 11:00–12:30 BST")).toBeVisible();
       await expect(copy.getByText(`Still waiting ${tag}.`)).toHaveCount(0);
       const photo = copy.getByRole("img", { name: `Photo 1 of Mabel ${lastName}` });
       await photo.scrollIntoViewIfNeeded();

@@ -7,7 +7,7 @@ import { formPost } from "./shop";
 // removes events with plain form posts (303); bad input is a 400 with the message next to the field and what
 // was typed kept; another member gets 404 and a visitor is sent to sign in; the public page shows the events
 // in date order (and a visitor who had it cached sees the change at once); a private memorial's timeline is not
-// shown to a visitor; the copy's memorial.json holds the events.
+// shown to a visitor; the copy's memorial.json holds the events (and the memorial's gatherings, decision 026).
 
 /** The page's text without the markers React puts between adjacent pieces of text. */
 const plain = (html: string) => html.replace(/<!-- -->/g, "");
@@ -157,8 +157,22 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
     }
   });
 
-  it("puts the events in the copy's memorial.json", async () => {
+  it("puts the events in the copy's memorial.json, and the memorial's gatherings beside them", async () => {
     expect((await add(owner, { kind: "work", year: "1975", month: "9", title: "Opened the tea room" })).status).toBe(303);
+    const gathering = await formPost(owner, `/memorials/${memorialId}/events`, {
+      intent: "add",
+      kind: "celebration",
+      title: "Tea for Iris",
+      date: "2099-06-20",
+      startTime: "11:00",
+      endTime: "12:30",
+      timeZone: "Europe/London",
+      placeName: "The tea room",
+      address: "",
+      livestreamUrl: "",
+      note: "",
+    });
+    expect(gathering.status, gathering.text).toBe(303);
     const page = `/memorials/${memorialId}/export`;
     const asked = await formPost(owner, page, {});
     expect([302, 303]).toContain(asked.status);
@@ -177,6 +191,10 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
       '"date": "1975-09"',
       '"precision": "month"',
       '<time datetime="1975-09">September 1975</time>',
+      '"events": [',
+      '"title": "Tea for Iris"',
+      '"when": "Saturday, 20 June 2099, 11:00–12:30 BST"',
+      '<h2 id="events-heading">Events</h2>',
     ])
       expect(zip.includes(Buffer.from(s)), s).toBe(true);
   });

@@ -12,8 +12,8 @@ export function MemorialExportReadyEmail({ firstName, name, exportUrl, available
     <EmailLayout preview="Download it as one ZIP file" why="We send this when a copy of a memorial you asked for is ready.">
       <Text style={text}>Dear {firstName},</Text>
       <Text style={text}>
-        The copy of the memorial of {name} that you asked for is ready: one ZIP file with a page that opens on any computer without the internet, every photo
-        and video, and the approved tributes.
+        The copy of the memorial of {name} that you asked for is ready: one ZIP file with a page that opens on any computer without the internet, the life
+        story, the timeline and the events, every photo and video, and the approved tributes.
       </Text>
       <Text style={text}>
         <Link href={exportUrl}>Download your copy</Link> (you will be asked to sign in). It can be downloaded until {availableUntil}; after that, you can ask

@@ -62,6 +62,34 @@ export function listEvents(memorialId: string): Promise<MemorialEventRow[]> {
   });
 }
 
+/** How many replied to an event and how many people they said would come, as the family's replies page counts them. */
+export type ReplyTotals = { replies: number; people: number };
+
+/**
+ * A memorial's events in time order (bounded like listEvents), each with its reply totals, for the memorial's
+ * copy (app/models/memorial-export.server.ts): two queries, the totals counted in the database. Only the
+ * counts: the names, addresses and messages of those who replied stay on the family's replies page. The
+ * caller has checked who may take the copy.
+ */
+export async function listEventsWithReplyTotals(memorialId: string) {
+  const events = await prisma().memorialEvent.findMany({
+    where: { memorialId },
+    orderBy: [{ startsAt: "asc" }, { createdAt: "asc" }],
+    select: { ...eventSelect, createdAt: true },
+    take: EVENT_MAX_PER_MEMORIAL,
+  });
+  if (!events.length) return [];
+  const counted = await prisma().eventRsvp.groupBy({
+    by: ["eventId"],
+    where: { eventId: { in: events.map((e) => e.id) } },
+    _count: { _all: true },
+    _sum: { partySize: true },
+  });
+  const totals = new Map(counted.map((c) => [c.eventId, { replies: c._count._all, people: c._sum.partySize ?? 0 } satisfies ReplyTotals]));
+  return events.map((e) => ({ ...e, replyTotals: totals.get(e.id) ?? { replies: 0, people: 0 } }));
+}
+export type MemorialEventWithTotals = Awaited<ReturnType<typeof listEventsWithReplyTotals>>[number];
+
 /** What the pages show of an event (dates as the family gave them, in the event's own zone). */
 export function describeEvent(e: MemorialEventRow, now = new Date()) {
   return {

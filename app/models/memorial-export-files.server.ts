@@ -1,5 +1,6 @@
 import type { Memorial } from "~/generated/prisma/client";
 import { formatLongDate, toIsoDate } from "~/utils/dates";
+import { EVENT_KIND_LABELS, formatEventWhen, isPastEvent, type EventKind } from "~/utils/events";
 import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
 import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, timelinePrecision, type TimelineEventFields, type TimelineKind } from "~/utils/timeline";
 
@@ -53,6 +54,29 @@ export type ExportTimelineEvent = TimelineEventFields & {
   updatedAt: Date;
 };
 
+/**
+ * A gathering on the memorial (issue 28 item 4): its date and times as the family gave them, in its own time
+ * zone, and its reply totals as the family's replies page counts them (not who replied: docs/memorial-export.md).
+ */
+export type ExportMemorialEvent = {
+  id: string;
+  kind: string;
+  title: string;
+  startDate: Date;
+  startTime: string;
+  endTime: string | null;
+  timeZone: string;
+  startsAt: Date;
+  endsAt: Date | null;
+  placeName: string;
+  address: string | null;
+  livestreamUrl: string | null;
+  note: string | null;
+  replyTotals: { replies: number; people: number };
+  createdAt: Date;
+  updatedAt: Date;
+};
+
 export type ExportContent = {
   memorial: ExportMemorial;
   /** The memorial's address on the site when it was exported. */
@@ -62,6 +86,8 @@ export type ExportContent = {
   media: ExportMediaFile[];
   /** The life timeline in date order (at most TIMELINE_MAX_EVENTS). */
   timeline: ExportTimelineEvent[];
+  /** The memorial's events, past and coming, in start-time order (at most EVENT_MAX_PER_MEMORIAL). */
+  events: ExportMemorialEvent[];
   tributeCount: number;
   tributes: () => AsyncIterable<ExportTribute[]>;
 };
@@ -110,7 +136,7 @@ ${m.title && m.title !== fullName(m) ? `<p class="subtitle">${escapeHtml(m.title
 <h2 id="biography-heading">Life story</h2>
 ${bio.length ? bio.map((p) => `<p class="story">${escapeHtml(p.trim())}</p>`).join("\n") : "<p>No biography was added.</p>"}
 </section>
-${renderTimelineHtml(content.timeline, fullName(m))}`;
+${renderTimelineHtml(content.timeline, fullName(m))}${renderEventsHtml(content.events)}`;
   if (photos.length || videos.length) {
     head += `<section aria-labelledby="gallery-heading">
 <h2 id="gallery-heading">Photos and videos</h2>
@@ -186,6 +212,32 @@ ${items.join("\n")}
 `;
 }
 
+function replyTotals({ replies, people }: ExportMemorialEvent["replyTotals"]) {
+  return `${replies} ${replies === 1 ? "reply" : "replies"}, ${people} ${people === 1 ? "person" : "people"} in all`;
+}
+
+/** The memorial's events in start-time order, past and coming alike, as the event page shows each; nothing when there are none. */
+function renderEventsHtml(events: ExportMemorialEvent[]) {
+  if (!events.length) return "";
+  const items = events.map((e) => {
+    const kind = EVENT_KIND_LABELS[e.kind as EventKind] ?? e.kind;
+    const place = `<p class="place">${escapeHtml(e.placeName)}${e.address ? `<span class="address">${escapeHtml(e.address)}</span>` : ""}</p>`;
+    const livestream = e.livestreamUrl ? `<p>Livestream: <a href="${escapeHtml(e.livestreamUrl)}">${escapeHtml(e.livestreamUrl)}</a></p>` : "";
+    const note = e.note ? `<p class="story">${escapeHtml(e.note)}</p>` : "";
+    const replies = e.replyTotals.replies ? `<p class="replies">Replies: ${replyTotals(e.replyTotals)}</p>` : "";
+    return `<li id="event-${escapeHtml(e.id)}"><p class="when">${escapeHtml(kind)}</p><h3>${escapeHtml(e.title)}</h3><p><time datetime="${e.startsAt.toISOString()}">${escapeHtml(
+      formatEventWhen(e),
+    )}</time></p>${place}${livestream}${note}${replies}</li>`;
+  });
+  return `<section aria-labelledby="events-heading">
+<h2 id="events-heading">Events</h2>
+<ol class="events">
+${items.join("\n")}
+</ol>
+</section>
+`;
+}
+
 /** data/style.css: the memorial page's look in plain CSS (no web fonts, nothing fetched). */
 export const STYLE_CSS = `*{box-sizing:border-box}
 body{margin:0;background:#f8fafc;color:#1e293b;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
@@ -213,6 +265,11 @@ figcaption{font-size:.875rem;color:#334155;margin-top:.25rem;overflow-wrap:anywh
 .when{font-size:.875rem;color:#475569;margin:.125rem 0 .5rem}
 .timeline{list-style:none;margin:0;padding:0 0 0 1.25rem;border-left:2px solid #c7d2fe}
 .timeline li{padding-bottom:1.5rem;overflow-wrap:anywhere}
+.events{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
+.events li{border:1px solid #e2e8f0;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
+.events p{margin:.25rem 0}
+.address{display:block;font-size:.875rem;color:#334155}
+.replies{font-size:.875rem;color:#334155}
 .moment-photo img{display:block;width:10rem;max-width:100%;aspect-ratio:4/3;object-fit:cover;border-radius:.5rem;margin-top:.5rem}
 .foot{max-width:56rem;margin:0 auto;padding:1rem;font-size:.875rem;color:#475569;overflow-wrap:anywhere}
 `;
@@ -257,6 +314,27 @@ export async function* renderMemorialJson(content: ExportContent): AsyncGenerato
       createdAt: e.createdAt.toISOString(),
       updatedAt: e.updatedAt.toISOString(),
     })),
+    events: content.events.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      kindLabel: EVENT_KIND_LABELS[e.kind as EventKind] ?? e.kind,
+      title: e.title,
+      date: toIsoDate(e.startDate),
+      startTime: e.startTime,
+      endTime: e.endTime,
+      timeZone: e.timeZone,
+      when: formatEventWhen(e),
+      startsAt: e.startsAt.toISOString(),
+      endsAt: e.endsAt?.toISOString() ?? null,
+      placeName: e.placeName,
+      address: e.address,
+      livestreamUrl: e.livestreamUrl,
+      note: e.note,
+      past: isPastEvent(e, content.exportedAt),
+      replies: { count: e.replyTotals.replies, people: e.replyTotals.people },
+      createdAt: e.createdAt.toISOString(),
+      updatedAt: e.updatedAt.toISOString(),
+    })),
     tributeCount: content.tributeCount,
   };
   const text = JSON.stringify(head, null, 2);
@@ -282,7 +360,7 @@ export function bagInfo(content: ExportContent, payloadBytes: number, payloadFil
     "Source-Organization: Everlight",
     `Bagging-Date: ${toIsoDate(content.exportedAt)}`,
     `External-Identifier: ${content.memorial.id}`,
-    `External-Description: A copy of the memorial of ${fullName(content.memorial).replace(/[\r\n]+/g, " ")}. Open data/index.html in a browser; the details as data are in data/memorial.json.`,
+    `External-Description: A copy of the memorial of ${fullName(content.memorial).replace(/[\r\n]+/g, " ")}: its life story, life timeline, events, photos, videos and tributes. Open data/index.html in a browser; the details as data are in data/memorial.json.`,
     `Payload-Oxum: ${payloadBytes}.${payloadFiles}`,
     `Bag-Software-Agent: Everlight memorial export (schema ${EXPORT_SCHEMA} version ${EXPORT_SCHEMA_VERSION})`,
     "",

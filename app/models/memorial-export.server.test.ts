@@ -8,10 +8,12 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { putObject } from "~/services/storage.server";
+import { EVENT_MAX_PER_MEMORIAL, parseEventValues, type EventFormValues } from "~/utils/events";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { keepHouse } from "./housekeeping.server";
 import { composeMail } from "./mail.server";
 import { addMemorialMedia, setMemorialPortrait } from "./media.server";
+import { addEvent, removeEvent } from "./memorial-events.server";
 import {
   claimNextExport,
   deleteExpiredExports,
@@ -27,7 +29,8 @@ import { exportUserData, getUserById } from "./user.server";
 // "Take a memorial away" (issue 27 item 3) on both databases: the copy holds the page, the files and the
 // approved tributes (and nothing pending), its BagIt manifests verify, it is built once across instances,
 // a dead builder's export is taken again, failures end as "failed" with a reason, missing files are listed,
-// and expired copies go with their stored ZIPs.
+// and expired copies go with their stored ZIPs. The memorial's events travel in it, past and coming, with
+// their reply totals but not who replied.
 
 // Stored files go to a temp folder, not the repository's ./data (getEnv() reads DATA_DIR on first use).
 const previousDataDir = process.env.DATA_DIR;
@@ -189,6 +192,8 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     expect(html.indexOf('<time datetime="1950">1950</time>')).toBeLessThan(html.indexOf('<time datetime="1955-06-04">June 4, 1955</time>'));
     expect(html).toContain("<h3>Married Arthur &lt;3</h3>");
     expect(html).toMatch(/<a class="moment-photo" href="media\/01-photo.jpg"><img src="media\/01-photo.jpg"/);
+    // A memorial without events shows no events section.
+    expect(html).not.toContain("events-heading");
     // No script, and nothing fetched from anywhere but the folder itself.
     expect(html).not.toMatch(/<script/i);
     expect(html.match(/(?:src|href)="([^"]+)"/g)?.filter((a) => /"(https?:|\/)/.test(a) && !a.includes("/memorials/"))).toEqual([]);
@@ -206,6 +211,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
       expect.objectContaining({ kind: "video", contentType: "video/mp4", file: "media/02-video.mp4", bytes: 200_000, missing: false }),
     ]);
     expect(json.tributes.map((t: { authorName: string }) => t.authorName)).toEqual(["Tom Pupil", "Sally Neighbour"]);
+    expect(json.events).toEqual([]);
     expect(Object.keys(json.tributes[0]).sort()).toEqual(["authorName", "content", "createdAt", "id"]);
     expect(json.timeline).toEqual([
       expect.objectContaining({ kind: "school", date: "1950", precision: "year", title: "Began teaching", description: "At the village school.", photo: null }),
@@ -225,6 +231,156 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
       to: user.email,
       props: { firstName: "Ann", exportUrl: expect.stringMatching(new RegExp(`/memorials/${memorial.id}/export$`)) },
     });
+  });
+
+  it.skipIf(skip)("carries the events, past and coming, in start-time order, in their own time zone, with reply totals but not who replied", async () => {
+    const { user, memorial } = await ownerWithMemorial();
+    const owner = { id: user.id, email: user.email, isAdmin: false, ip: "127.0.0.1" };
+    const add = async (fields: Partial<EventFormValues>) => {
+      const parsed = parseEventValues({
+        kind: "funeral",
+        title: "",
+        date: "",
+        startTime: "",
+        endTime: "",
+        timeZone: "Europe/London",
+        placeName: "",
+        address: "",
+        livestreamUrl: "",
+        note: "",
+        ...fields,
+      });
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      const added = await addEvent(memorial.id, owner, parsed.input);
+      if (!added.ok) throw new Error(added.reason);
+      return added.id;
+    };
+    // Added out of time order: the coming funeral first, then a gathering that took place years ago.
+    const funeral = await add({
+      title: "Funeral of Zoë <b>“Granny”</b>",
+      date: "2099-06-20",
+      startTime: "11:00",
+      endTime: "12:30",
+      placeName: "St Mary's <Church>",
+      address: "1 Church Lane & Back Row, York",
+      livestreamUrl: "https://example.com/live/zoe?a=1&b=2",
+      note: "Bright colours, please.\n<script>alert(1)</script>",
+    });
+    const gathering = await add({
+      kind: "celebration",
+      title: "Tea on the lawn",
+      date: "2020-01-10",
+      startTime: "09:30",
+      timeZone: "America/New_York",
+      placeName: "The Old Rectory",
+    });
+    const scattering = await add({ kind: "scattering", title: "Scattering at Whitby", date: "2050-05-01", startTime: "10:00", placeName: "Whitby" });
+    await app.db.prisma.eventRsvp.createMany({
+      data: [
+        { eventId: funeral, name: "Gwen Guest", email: "gwen.guest@example.com", partySize: 3, message: "So sorry for your loss" },
+        { eventId: funeral, name: "Hal Guest", email: "hal.guest@example.com", partySize: 1 },
+        { eventId: scattering, name: "Ivy Guest", email: "ivy.guest@example.com", partySize: 2 },
+      ],
+    });
+    // A deleted event is gone from the memorial, and from its copy, with its replies.
+    expect(await removeEvent(memorial.id, scattering, owner)).toEqual({ ok: true, id: scattering });
+
+    await requestMemorialExport(memorial.id, user);
+    expect(await buildAll()).toEqual(["ready"]);
+    const bag = await unzip((await openMemorialExportDownload(memorial.id, user.id))!.stream, `events-${kind.name}`);
+    verifyManifest(bag, "manifest-sha256.txt");
+
+    const html = readFileSync(path.join(bag, "data/index.html"), "utf8");
+    expect(html).toContain('<h2 id="events-heading">Events</h2>');
+    const past = html.indexOf('<time datetime="2020-01-10T14:30:00.000Z">Friday, 10 January 2020, 09:30 GMT-5</time>');
+    const coming = html.indexOf('<time datetime="2099-06-20T10:00:00.000Z">Saturday, 20 June 2099, 11:00–12:30 BST</time>');
+    expect(past).toBeGreaterThan(-1);
+    expect(coming).toBeGreaterThan(past);
+    expect(html).toContain('<p class="when">Funeral</p><h3>Funeral of Zoë &lt;b&gt;“Granny”&lt;/b&gt;</h3>');
+    expect(html).toContain('<p class="when">Celebration of life</p><h3>Tea on the lawn</h3>');
+    expect(html).toContain('<p class="place">St Mary&#39;s &lt;Church&gt;<span class="address">1 Church Lane &amp; Back Row, York</span></p>');
+    expect(html).toContain('Livestream: <a href="https://example.com/live/zoe?a=1&amp;b=2">');
+    expect(html).toContain('<p class="story">Bright colours, please.\n&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(html).toContain('<p class="replies">Replies: 2 replies, 4 people in all</p>');
+    expect(html.match(/class="replies"/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toContain("Scattering at Whitby");
+
+    const text = readFileSync(path.join(bag, "data/memorial.json"), "utf8");
+    const json = JSON.parse(text);
+    expect(json.events).toEqual([
+      {
+        id: gathering,
+        kind: "celebration",
+        kindLabel: "Celebration of life",
+        title: "Tea on the lawn",
+        date: "2020-01-10",
+        startTime: "09:30",
+        endTime: null,
+        timeZone: "America/New_York",
+        when: "Friday, 10 January 2020, 09:30 GMT-5",
+        startsAt: "2020-01-10T14:30:00.000Z",
+        endsAt: null,
+        placeName: "The Old Rectory",
+        address: null,
+        livestreamUrl: null,
+        note: null,
+        past: true,
+        replies: { count: 0, people: 0 },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
+      expect.objectContaining({
+        id: funeral,
+        kind: "funeral",
+        kindLabel: "Funeral",
+        title: "Funeral of Zoë <b>“Granny”</b>",
+        date: "2099-06-20",
+        startTime: "11:00",
+        endTime: "12:30",
+        timeZone: "Europe/London",
+        when: "Saturday, 20 June 2099, 11:00–12:30 BST",
+        startsAt: "2099-06-20T10:00:00.000Z",
+        endsAt: "2099-06-20T11:30:00.000Z",
+        placeName: "St Mary's <Church>",
+        address: "1 Church Lane & Back Row, York",
+        livestreamUrl: "https://example.com/live/zoe?a=1&b=2",
+        note: "Bright colours, please.\n<script>alert(1)</script>",
+        past: false,
+        replies: { count: 2, people: 4 },
+      }),
+    ]);
+    // Who replied stays on the family's replies page: no name, address or message in the copy.
+    for (const guest of ["Gwen Guest", "gwen.guest@example.com", "So sorry", "Hal Guest", "Ivy Guest"]) {
+      expect(text, guest).not.toContain(guest);
+      expect(html, guest).not.toContain(guest);
+    }
+  });
+
+  it.skipIf(skip)("reads at most EVENT_MAX_PER_MEMORIAL events, the earliest, however many rows there are", async () => {
+    const { user, memorial } = await ownerWithMemorial();
+    // More rows than the family's form allows (it refuses the 51st), written straight in, newest first.
+    await app.db.prisma.memorialEvent.createMany({
+      data: Array.from({ length: EVENT_MAX_PER_MEMORIAL + 1 }, (_, i) => {
+        const day = EVENT_MAX_PER_MEMORIAL + 1 - i;
+        const startsAt = new Date(Date.UTC(2030, 0, day, 10));
+        return {
+          memorialId: memorial.id,
+          kind: "anniversary",
+          title: `Gathering ${day}`,
+          startDate: new Date(Date.UTC(2030, 0, day)),
+          startTime: "10:00",
+          timeZone: "UTC",
+          startsAt,
+          placeName: "The garden",
+        };
+      }),
+    });
+    await requestMemorialExport(memorial.id, user);
+    expect(await buildAll()).toEqual(["ready"]);
+    const bag = await unzip((await openMemorialExportDownload(memorial.id, user.id))!.stream, `event-cap-${kind.name}`);
+    const json = JSON.parse(readFileSync(path.join(bag, "data/memorial.json"), "utf8"));
+    expect(json.events.map((e: { title: string }) => e.title)).toEqual(Array.from({ length: EVENT_MAX_PER_MEMORIAL }, (_, i) => `Gathering ${i + 1}`));
   });
 
   it.skipIf(skip)("is only the owner's: another member can neither ask for nor download a copy", async () => {

@@ -11,6 +11,7 @@ import { ZipWriter } from "~/services/zip-stream.server";
 import { EXPORT_LIFETIME_DAYS, EXPORT_MESSAGES, exportBaseName } from "~/utils/memorial-export";
 import { queueMail } from "./mail.server";
 import { isRecordId } from "./memorial.server";
+import { listEventsWithReplyTotals } from "./memorial-events.server";
 import { listTimeline, type TimelineEvent } from "./memorial-timeline.server";
 import {
   BAGIT_TXT,
@@ -21,6 +22,7 @@ import {
   STYLE_CSS,
   type ExportContent,
   type ExportMediaFile,
+  type ExportMemorialEvent,
   type ExportPortrait,
   type ExportTribute,
 } from "./memorial-export-files.server";
@@ -213,7 +215,7 @@ export async function buildExport(job: ClaimedExport): Promise<"ready" | "failed
       where: { id: job.memorialId, userId: job.userId },
       include: { media: { orderBy: [{ order: "asc" }, { createdAt: "asc" }] }, _count: { select: { tributes: { where: { isApproved: true } } } } },
     });
-    const timeline = memorial ? await listTimeline(memorial.id) : [];
+    const [timeline, events] = memorial ? await Promise.all([listTimeline(memorial.id), listEventsWithReplyTotals(memorial.id)]) : [[], []];
     if (!memorial) {
       await failExport(job, EXPORT_MESSAGES.memorialGone);
       return "failed";
@@ -227,6 +229,7 @@ export async function buildExport(job: ClaimedExport): Promise<"ready" | "failed
       portraitUrl: memorial.profileImageUrl,
       media: memorial.media,
       timeline,
+      events,
       tributeCount: memorial._count.tributes,
     });
     // Deleted while it was being copied: nothing is kept of it.
@@ -252,6 +255,7 @@ type ArchiveInput = {
   portraitUrl: string | null;
   media: { id: string; mediaUrl: string; mediaType: string; caption: string | null; order: number; createdAt: Date }[];
   timeline: TimelineEvent[];
+  events: ExportMemorialEvent[];
   tributeCount: number;
 };
 
@@ -354,6 +358,7 @@ async function writeArchive(job: ClaimedExport, file: string, base: string, inpu
         ...e,
         photoFile: mediaFiles.find((m) => m.id === e.photoId && m.kind === "photo")?.file ?? null,
       })),
+      events: input.events,
       tributeCount: input.tributeCount,
       tributes: () => approvedTributePages(input.memorial.id),
     };

@@ -15,7 +15,7 @@ export const EXPORT_MESSAGES = {
   alreadyRunning: "Your copy is already being prepared",
   title: "Download a copy",
   intro:
-    "A copy of this memorial as one ZIP file: a page that opens on any computer without the internet, with every photo and video and the approved tributes, and the same details as data (memorial.json) for other services.",
+    "A copy of this memorial as one ZIP file: a page that opens on any computer without the internet, with the life story, the timeline and the events, every photo and video and the approved tributes, and the same details as data (memorial.json) for other services.",
   none: "You have not asked for a copy of this memorial yet.",
   start: "Prepare a copy",
   again: "Prepare a new copy",
