@@ -36,15 +36,15 @@ function expectPrivate(res: ApiResponse, what: string) {
 /**
  * Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag; issue 28:
  * a public memorial's anniversary calendar, which calendars fetch without signing in; issue 29: robots.txt and
- * sitemap.xml, for crawlers).
+ * sitemap.xml and its children under /sitemaps/, for crawlers).
  */
-const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics", "/robots.txt", "/sitemap.xml"]);
+const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics", "/robots.txt", "/sitemap.xml", "/sitemaps/:file"]);
 
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
     const routes = await routeTable();
     // The memorial's own addresses too: its permanent address (a redirect) and its QR code's PNG (issue 29).
-    const values = { id: memorialId, shortId, format: "png", type: "ux_feedback", event: "skip", "*": "x" };
+    const values = { id: memorialId, shortId, format: "png", type: "ux_feedback", event: "skip", file: "memorials-1.xml", "*": "x" };
     for (const route of routes) {
       const path = fillPattern(route.pattern, values);
       const res = await member.get(path);
@@ -76,7 +76,7 @@ describe("a signed-in member's answers are never kept by a shared cache", () => 
 
   it("except what is the same for everyone and says so: the news list (GET /api/news) is the same with a session as without", async () => {
     for (const pattern of SAME_FOR_EVERYONE) {
-      const path = fillPattern(pattern, { id: memorialId });
+      const path = fillPattern(pattern, { id: memorialId, file: "memorials-1.xml" });
       const [signedIn, anonymous] = await Promise.all([member.get(path), client(server.url).get(path)]);
       expect(signedIn.status, path).toBe(200);
       expect(signedIn.headers.get("cache-control"), path).toMatch(/^public/);

@@ -81,6 +81,7 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
       `/?q=${NAME}`,
       `/api/memorials?admin=true&search=${NAME}`,
       "/sitemap.xml",
+      "/sitemaps/memorials-1.xml",
     ])
       addresses.add(search);
     addresses.add(mediaPath);

@@ -298,7 +298,7 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       ] as const) {
         for (const route of routes) {
           // Its own address (and its sub-pages) is the link itself: the memorial opens there by design.
-          const path = fillPattern(route.pattern, { id: ids.public });
+          const path = fillPattern(route.pattern, { id: ids.public, file: "memorials-1.xml" });
           const queries = route.pattern.includes(":") ? [""] : ["", `?search=${word}`, `?q=${word}`, `?userId=${ownerId}`, `?visibility=unlisted`];
           for (const query of queries) {
             const res = await api.get(`${path}${query}`);
@@ -360,7 +360,7 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       expect(id).toBeTruthy();
       expect((await member.get(`/api/memorials/${id}`)).json).toMatchObject({ visibility: "unlisted", isPublished: true });
       expect((await client(server.url).get(`/memorials/${id}`)).status).toBe(200);
-      expect((await client(server.url).get("/sitemap.xml")).text).not.toContain(id);
+      expect((await client(server.url).get("/sitemaps/memorials-1.xml")).text).not.toContain(id);
     });
 
     it("a visibility that is none of the four is refused on the Privacy tab with the field's message", async () => {
@@ -372,30 +372,87 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
 
   describe("sitemap.xml and robots.txt", () => {
     const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+    /** The document's root element, checked to be in the sitemaps.org namespace, after the XML declaration and closed at the end. */
+    const rootOf = (xml: string) => {
+      const root = /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<(\w+) xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">\n/.exec(xml)?.[1];
+      expect(root, xml.slice(0, 200)).toBeDefined();
+      expect(xml.endsWith(`</${root}>\n`)).toBe(true);
+      return root;
+    };
 
-    it("the sitemap lists the public pages and public memorials at PUBLIC_URL, never an unlisted, friends-only, private or draft one", async () => {
+    it("/sitemap.xml is a sitemap index at PUBLIC_URL naming the pages' child and the memorials' child, whatever the Host header", async () => {
       const res = await getWithForgedHost(server, "/sitemap.xml");
       expect(res.status).toBe(200);
       expect(res.headers["content-type"]).toBe("application/xml; charset=utf-8");
       expect(res.headers["cache-control"]).toBe("public, no-cache");
-      expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
-      const urls = locs(res.text);
-      expect(urls).toEqual(
-        expect.arrayContaining([`${SITE}/`, `${SITE}/memorials`, `${SITE}/help`, `${SITE}/memorials/${ids.public}`, `${SITE}/memorials/${ids.plain}`]),
-      );
-      for (const state of ["unlisted", "friends", "private", "draft"] as const) expect(urls, state).not.toContain(`${SITE}/memorials/${ids[state]}`);
-      expect(urls.every((u) => u.startsWith(`${SITE}/`))).toBe(true);
-      expect(res.text).toMatch(new RegExp(`<loc>${SITE}/memorials/${ids.public}</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ</lastmod>`));
+      expect(rootOf(res.text)).toBe("sitemapindex");
+      // Only <sitemap><loc>…</loc></sitemap> entries, each naming a child at PUBLIC_URL.
+      expect(res.text.match(/<sitemap>/g)?.length).toBe(locs(res.text).length);
+      expect(locs(res.text)).toEqual([`${SITE}/sitemaps/pages.xml`, `${SITE}/sitemaps/memorials-1.xml`]);
+      expect(res.text).not.toContain(FORGED_HOST);
       // Asked again with its ETag: 304, nothing sent.
       const again = await client(server.url).get("/sitemap.xml", { headers: { "If-None-Match": String(res.headers.etag) } });
       expect(again.status).toBe(304);
+      expect(again.text).toBe("");
+    });
+
+    it("its children list the public pages and exactly the published public memorials at PUBLIC_URL, never an unlisted, friends-only, private or draft one", async () => {
+      const pages = await getWithForgedHost(server, "/sitemaps/pages.xml");
+      expect(pages.status).toBe(200);
+      expect(pages.headers["content-type"]).toBe("application/xml; charset=utf-8");
+      expect(pages.headers["cache-control"]).toBe("public, no-cache");
+      expect(rootOf(pages.text)).toBe("urlset");
+      expect(locs(pages.text)).toEqual(
+        ["/", "/memorials", "/products", "/news", "/endowment", "/help", "/contact", "/terms", "/privacy"].map((path) => `${SITE}${path}`),
+      );
+
+      const res = await getWithForgedHost(server, "/sitemaps/memorials-1.xml");
+      expect(res.status).toBe(200);
+      expect(res.headers["content-type"]).toBe("application/xml; charset=utf-8");
+      expect(res.headers["cache-control"]).toBe("public, no-cache");
+      expect(rootOf(res.text)).toBe("urlset");
+      expect(res.text.match(/<url>/g)?.length).toBe(locs(res.text).length);
+      const urls = locs(res.text);
+      expect(urls).toEqual(expect.arrayContaining([`${SITE}/memorials/${ids.public}`, `${SITE}/memorials/${ids.plain}`]));
+      for (const state of ["unlisted", "friends", "private", "draft"] as const) expect(urls, state).not.toContain(`${SITE}/memorials/${ids[state]}`);
+      expect(urls.every((u) => u.startsWith(`${SITE}/memorials/`))).toBe(true);
+      expect(new Set(urls).size).toBe(urls.length);
+      expect(res.text).toMatch(new RegExp(`<loc>${SITE}/memorials/${ids.public}</loc><lastmod>\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ</lastmod>`));
+      const again = await client(server.url).get("/sitemaps/memorials-1.xml", { headers: { "If-None-Match": String(res.headers.etag) } });
+      expect(again.status).toBe(304);
+    });
+
+    it("a child the index does not name is a plain 404, never a 500: past the end, or a malformed number", async () => {
+      for (const file of [
+        "memorials-2.xml",
+        "memorials-0.xml",
+        "memorials--1.xml",
+        "memorials-1.5.xml",
+        "memorials-01.xml",
+        "memorials-999999999999.xml",
+        "memorials-50000.xml",
+        "memorials-abc.xml",
+        "memorials-1e3.xml",
+        "memorials-.xml",
+        "memorials-1",
+        "memorials-1.xml.gz",
+        "pages",
+        "sitemap.xml",
+        "%20memorials-1.xml",
+      ]) {
+        const res = await client(server.url).get(`/sitemaps/${file}`);
+        expect(res.status, file).toBe(404);
+        expect(res.headers.get("content-type"), file).toBe("text/plain; charset=utf-8");
+        expect(res.headers.get("cache-control"), file).toBe("no-store");
+      }
     });
 
     it("follows a change of visibility at once: public → unlisted leaves the sitemap and gains noindex; back to public returns", async () => {
       const visitor = client(server.url);
-      const etagBefore = (await visitor.get("/sitemap.xml")).headers.get("etag")!;
+      const child = "/sitemaps/memorials-1.xml";
+      const etagBefore = (await visitor.get(child)).headers.get("etag")!;
       expect((await owner.put(`/api/memorials/${ids.plain}`, { visibility: "unlisted" })).status).toBe(200);
-      const after = await visitor.get("/sitemap.xml", { headers: { "If-None-Match": etagBefore } });
+      const after = await visitor.get(child, { headers: { "If-None-Match": etagBefore } });
       expect(after.status).toBe(200);
       expect(locs(after.text)).not.toContain(`${SITE}/memorials/${ids.plain}`);
       expect(locs(after.text)).toContain(`${SITE}/memorials/${ids.public}`);
@@ -405,9 +462,28 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       expect((await visitor.get(`/memorials?search=${word}Pim`)).text).not.toContain(`/memorials/${ids.plain}`);
 
       expect((await owner.put(`/api/memorials/${ids.plain}`, { visibility: "public" })).status).toBe(200);
-      expect(locs((await visitor.get("/sitemap.xml")).text)).toContain(`${SITE}/memorials/${ids.plain}`);
+      expect(locs((await visitor.get(child)).text)).toContain(`${SITE}/memorials/${ids.plain}`);
       expect(readMeta((await visitor.get(`/memorials/${ids.plain}`)).text).names.get("robots")).toBeUndefined();
       expect((await visitor.get(`/memorials?search=${word}Pim`)).text).toContain(`/memorials/${ids.plain}`);
+    });
+
+    it("a memorial made private, friends-only or a draft, or deleted, leaves its child at once", async () => {
+      const visitor = client(server.url);
+      const child = "/sitemaps/memorials-1.xml";
+      const created = await owner.post("/api/memorials", { firstName: "Gus", lastName: `${word}Gus`, visibility: "public", isPublished: true });
+      expect(created.status, created.text).toBe(201);
+      const address = `${SITE}/memorials/${created.json.id}`;
+      expect(locs((await visitor.get(child)).text)).toContain(address);
+      for (const change of [{ visibility: "private" }, { visibility: "friends" }, { isPublished: false }]) {
+        expect((await owner.put(`/api/memorials/${created.json.id}`, change)).status).toBe(200);
+        expect(locs((await visitor.get(child)).text), JSON.stringify(change)).not.toContain(address);
+        expect((await owner.put(`/api/memorials/${created.json.id}`, { visibility: "public", isPublished: true })).status).toBe(200);
+        expect(locs((await visitor.get(child)).text)).toContain(address);
+      }
+      expect((await owner.delete(`/api/memorials/${created.json.id}`)).status).toBe(200);
+      const after = await visitor.get(child);
+      expect(locs(after.text)).not.toContain(address);
+      expect(locs(after.text)).toContain(`${SITE}/memorials/${ids.public}`);
     });
 
     it("robots.txt welcomes crawlers, keeps them off personal pages and the /api, and points to the sitemap at PUBLIC_URL", async () => {
@@ -421,5 +497,74 @@ describe.each(serverDatabases())("shared links, unlisted memorials and the sitem
       // Link previews fetch memorial photos and cards: /media stays open to crawlers.
       expect(lines.filter((l) => l.startsWith("Disallow: /media"))).toEqual([]);
     });
+  });
+});
+
+// The sitemap index past one child (docs/decisions/032-sitemap-index.md), at the real page size of 10,000:
+// 10,005 listable memorials written straight into the database, a run of them made at the same instant across
+// the boundary between the two children, and every kind that must never be listed made at that instant too.
+describe.each(serverDatabases())("the sitemap index over two children on %s", (database) => {
+  const LISTABLE = 10_005;
+  let server: TestServer;
+  let listable: string[] = [];
+  let hidden: string[] = [];
+  const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+
+  beforeAll(async () => {
+    server = await startServer(
+      { PUBLIC_URL: SITE },
+      {
+        database,
+        prepare: async (db) => {
+          // Listable ones: a minute apart, but the last sixteen (from number 9,990) all at one instant, a tie on the
+          // sort key across the boundary at 10,000; the hidden ones at that instant too, in every state that must stay out.
+          await db.sql.exec(`
+            INSERT INTO users (id, email, "firstName", "lastName", password) VALUES ('sitemap-owner', 'sitemap@example.test', 'Site', 'Owner', 'x');
+            INSERT INTO memorials ("userId", title, "firstName", "lastName", visibility, "isPublished", "createdAt")
+            SELECT 'sitemap-owner', 'In memory', 'Mary', 'Listed', 'public', true,
+                   CASE WHEN g >= 9990 THEN timestamp '2020-01-01 00:00:00' ELSE timestamp '2010-01-01 00:00:00' + make_interval(mins => g) END
+            FROM generate_series(1, ${LISTABLE}) AS g;
+            INSERT INTO memorials ("userId", title, "firstName", "lastName", visibility, "isPublished", "createdAt")
+            SELECT 'sitemap-owner', 'In memory', 'Mary', 'Hidden', s.visibility, s.published, timestamp '2020-01-01 00:00:00'
+            FROM (VALUES ('unlisted', true), ('friends', true), ('private', true), ('public', false), ('public', true)) AS s(visibility, published), generate_series(1, 3);
+            UPDATE memorial_records SET "deletedAt" = now() WHERE "lastName" = 'Hidden' AND visibility = 'public' AND "isPublished";
+          `);
+          const rows = await db.sql.query<{ id: string; lastName: string }>(`SELECT id, "lastName" FROM memorial_records`);
+          listable = rows.filter((r) => r.lastName === "Listed").map((r) => r.id);
+          hidden = rows.filter((r) => r.lastName === "Hidden").map((r) => r.id);
+        },
+      },
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("the index names the pages and two memorial children; together they list every listable memorial exactly once and nothing else", async () => {
+    expect(listable.length).toBe(LISTABLE);
+    expect(hidden.length).toBe(15);
+    const visitor = client(server.url);
+    const index = await visitor.get("/sitemap.xml");
+    expect(index.status).toBe(200);
+    expect(index.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">\n/);
+    const children = locs(index.text);
+    expect(children).toEqual([`${SITE}/sitemaps/pages.xml`, `${SITE}/sitemaps/memorials-1.xml`, `${SITE}/sitemaps/memorials-2.xml`]);
+
+    const listed: string[] = [];
+    const sizes: number[] = [];
+    for (const child of children.slice(1)) {
+      const res = await visitor.get(child.slice(SITE.length));
+      expect(res.status, child).toBe(200);
+      expect(res.text, child).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">\n/);
+      const ids = locs(res.text).map((loc) => /^https:\/\/everlight\.example\/memorials\/([0-9a-f-]{36})$/.exec(loc)?.[1]);
+      expect(ids.every(Boolean), child).toBe(true);
+      sizes.push(ids.length);
+      listed.push(...(ids as string[]));
+    }
+    expect(sizes).toEqual([10_000, LISTABLE - 10_000]);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual([...listable].sort());
+    for (const id of hidden) expect(listed).not.toContain(id);
+    expect((await visitor.get("/sitemaps/memorials-3.xml")).status).toBe(404);
   });
 });

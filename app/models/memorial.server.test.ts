@@ -13,8 +13,10 @@ import {
   listRecentOwnMemorials,
   MemorialDatesError,
   MemorialLimitError,
+  countSitemapChildren,
   countView,
   flushViews,
+  listSitemapChild,
   publicMemorialVersion,
   recordView,
   updateOwnMemorial,
@@ -208,4 +210,63 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
     expect(await countPendingForOwner(owner.id)).toBe(2);
     expect((await listRecentOwnMemorials(owner.id)).map((m) => m.firstName)).toEqual(["Own3", "Own2", "Own1"]);
   });
+
+  it.skipIf(skip)(
+    "splits the sitemap's memorials into children of any size: each listable one exactly once, in order, ties on createdAt included",
+    async () => {
+      const owner = await user();
+      // Five listable memorials made at the very same instant (a tie on the sort key that straddles the
+      // boundaries of every small size below), four more around them, and every kind that must never be listed
+      // made at that instant too.
+      const tie = new Date("2001-02-03T04:05:06.789Z");
+      const made = async (over: { visibility?: string; isPublished?: boolean; createdAt?: Date }, i: number) =>
+        app.db.prisma.memorial.create({
+          data: { userId: owner.id, title: `S${i}`, firstName: `Site${i}`, lastName: "Map", visibility: "public", isPublished: true, createdAt: tie, ...over },
+        });
+      const listable = await Promise.all(
+        [
+          {},
+          {},
+          {},
+          {},
+          {},
+          { createdAt: new Date(tie.getTime() - 1) },
+          { createdAt: new Date(tie.getTime() + 1) },
+          { createdAt: new Date("1999-01-01") },
+          { createdAt: new Date("2003-01-01") },
+        ].map(made),
+      );
+      const hidden = await Promise.all(
+        [{ visibility: "unlisted" }, { visibility: "friends" }, { visibility: "private" }, { isPublished: false }, {}].map((over, i) => made(over, 100 + i)),
+      );
+      expect(await deleteMemorial(hidden[4].id, { id: owner.id, email: owner.email, isAdmin: false, ip: "203.0.113.9" })).toBe(true);
+      // What the sitemap must list, read straight from the table (other tests' memorials included).
+      const expected = (
+        await app.db.sql.query<{ id: string }>(
+          `SELECT id FROM memorial_records WHERE "deletedAt" IS NULL AND visibility = 'public' AND "isPublished" ORDER BY "createdAt", id`,
+        )
+      ).map((r) => r.id);
+      for (const m of listable) expect(expected).toContain(m.id);
+      for (const m of hidden) expect(expected).not.toContain(m.id);
+
+      for (const size of [1, 2, 3, 4, 5, 7, 10_000]) {
+        const children = await countSitemapChildren(size);
+        expect(children, `size ${size}`).toBe(Math.ceil(expected.length / size));
+        const listed: string[] = [];
+        for (let child = 1; child <= children; child++) {
+          const page = await listSitemapChild(child, size);
+          // Every child full but the last, which holds the rest.
+          expect(page.length, `size ${size}, child ${child}`).toBe(child < children ? size : expected.length - size * (children - 1));
+          listed.push(...page.map((m) => m.id));
+        }
+        expect(listed, `size ${size}`).toEqual(expected);
+        expect(await listSitemapChild(children + 1, size), `size ${size}: past the end`).toEqual([]);
+      }
+      // The memorial's lastmod is its updatedAt.
+      const [first] = await listSitemapChild(1, 10_000);
+      expect(first.updatedAt).toBeInstanceOf(Date);
+      for (const child of [0, -1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) expect(await listSitemapChild(child, 3), String(child)).toEqual([]);
+      expect(await listSitemapChild(1, 0)).toEqual([]);
+    },
+  );
 });
