@@ -1,0 +1,89 @@
+import { messages, PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, PGLITE_EXTENSIONS, type Database } from "./db.server";
+
+// The embedded database answers a statement in one call (answerInOneCall, db.server.ts, issue 30): the
+// same rows, types and errors as PGlite's own `query`, which asks for the parameters' types first.
+
+describe("PGlite statements in one call", () => {
+  let pglite: PGlite;
+  let db: Database;
+  /** PGlite's own path, for comparison. */
+  const ownQuery = (sql: string, params: unknown[]) => PGlite.prototype.query.call(pglite, sql, params);
+
+  beforeAll(async () => {
+    pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    db = openDatabase({ pglite });
+    await db.sql.exec(`CREATE TABLE "kinds" (
+      "id" SERIAL PRIMARY KEY, "label" TEXT UNIQUE, "n" INTEGER, "big" BIGINT, "ratio" DOUBLE PRECISION, "price" NUMERIC(10,2),
+      "flag" BOOLEAN, "at" TIMESTAMP(3), "day" DATE, "doc" JSONB, "tags" TEXT[], "bytes" BYTEA)`);
+  });
+  afterAll(async () => db?.close());
+
+  it("stores and reads every kind of value as PGlite's own path does", async () => {
+    // Text, numbers, booleans and null: in one call.
+    const insert = `INSERT INTO "kinds" ("label","n","big","ratio","price","flag","at","day","doc") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) RETURNING *`;
+    const row = (label: string, flag: boolean | null) => [
+      label,
+      -42,
+      9007199254740993n,
+      0.1 + 0.2,
+      "1234.50",
+      flag,
+      "2026-11-27 09:30:00.125",
+      "2024-02-29",
+      JSON.stringify({ name: "Łucja", quote: 'say "hi"', n: [1, 2] }),
+    ];
+    const fast = await pglite.query(insert, row("ünïcødé 'one' \\ ✓", true));
+    const own = await ownQuery(insert, row("ünïcødé 'two' \\ ✓", false));
+    const nulls = await pglite.query(insert, ["three", null, null, null, null, null, null, null, undefined]);
+    // Arrays and bytes: PGlite's own path, which knows how to write them.
+    const update = `UPDATE "kinds" SET "tags" = $1, "bytes" = $2 WHERE "label" LIKE $3 RETURNING "tags", "bytes"`;
+    const written = await pglite.query(update, [["a", "b,c", 'd"e'], new Uint8Array([0, 255, 16]), "ünïcødé%"]);
+    expect(written.rows).toEqual([
+      { tags: ["a", "b,c", 'd"e'], bytes: new Uint8Array([0, 255, 16]) },
+      { tags: ["a", "b,c", 'd"e'], bytes: new Uint8Array([0, 255, 16]) },
+    ]);
+    const strip = (r: Record<string, unknown>) => ({ ...r, id: undefined, label: undefined, flag: undefined });
+    expect(strip(fast.rows[0] as Record<string, unknown>)).toEqual(strip(own.rows[0] as Record<string, unknown>));
+    expect(fast.rows[0]).toMatchObject({
+      label: "ünïcødé 'one' \\ ✓",
+      n: -42,
+      flag: true,
+      price: "1234.50",
+      doc: { name: "Łucja", quote: 'say "hi"', n: [1, 2] },
+    });
+    expect((fast.rows[0] as { at: Date }).at.toISOString()).toBe("2026-11-27T09:30:00.125Z");
+    expect(fast.fields).toEqual(own.fields);
+    expect(nulls.rows[0]).toMatchObject({ label: "three", n: null, flag: null, doc: null, tags: null });
+    // Read back through each path: the same rows.
+    const select = `SELECT * FROM "kinds" WHERE "flag" = $1 OR "label" = $2 ORDER BY "id"`;
+    expect((await pglite.query(select, [false, "three"])).rows).toEqual((await ownQuery(select, [false, "three"])).rows);
+  });
+
+  it("fails as PGlite does, and the next statement runs", async () => {
+    const insert = `INSERT INTO "kinds" ("label") VALUES ($1)`;
+    await pglite.query(insert, ["twice"]);
+    const error = await pglite.query(insert, ["twice"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(messages.DatabaseError);
+    expect(error).toMatchObject({ code: "23505" });
+    expect(await pglite.query(`SELECT "n" FROM "kinds" WHERE "n" = $1`, ["not a number"]).catch((e: { code: string }) => e.code)).toBe("22P02");
+    expect((await pglite.query<{ count: number }>(`SELECT count(*)::int AS "count" FROM "kinds" WHERE "label" = $1`, ["twice"])).rows).toEqual([{ count: 1 }]);
+  });
+
+  it("waits for a transaction in progress, as PGlite's own path does", async () => {
+    let inside!: () => void;
+    const started = new Promise<void>((resolve) => (inside = resolve));
+    const transaction = pglite.transaction(async (tx) => {
+      await tx.query(`INSERT INTO "kinds" ("label") VALUES ($1)`, ["in the transaction"]);
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await tx.query(`INSERT INTO "kinds" ("label") VALUES ($1)`, ["also in it"]);
+    });
+    await started;
+    // Asked while the transaction is open: answered after it commits, seeing both rows.
+    const seen = await pglite.query<{ label: string }>(`SELECT "label" FROM "kinds" WHERE "label" LIKE $1 ORDER BY "label"`, ["%in%"]);
+    await transaction;
+    expect(seen.rows.map((r) => r.label)).toEqual(["also in it", "in the transaction"]);
+  });
+});
