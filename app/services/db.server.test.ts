@@ -16,7 +16,7 @@ describe("PGlite statements in one call", () => {
     db = openDatabase({ pglite });
     await db.sql.exec(`CREATE TABLE "kinds" (
       "id" SERIAL PRIMARY KEY, "label" TEXT UNIQUE, "n" INTEGER, "big" BIGINT, "ratio" DOUBLE PRECISION, "price" NUMERIC(10,2),
-      "flag" BOOLEAN, "at" TIMESTAMP(3), "day" DATE, "doc" JSONB, "tags" TEXT[], "bytes" BYTEA)`);
+      "flag" BOOLEAN, "at" TIMESTAMP(3), "day" DATE, "doc" JSONB, "tags" TEXT[], "bytes" BYTEA, "when" TIMESTAMP(3), "whenTz" TIMESTAMPTZ)`);
   });
   afterAll(async () => db?.close());
 
@@ -56,6 +56,14 @@ describe("PGlite statements in one call", () => {
     expect((fast.rows[0] as { at: Date }).at.toISOString()).toBe("2026-11-27T09:30:00.125Z");
     expect(fast.fields).toEqual(own.fields);
     expect(nulls.rows[0]).toMatchObject({ label: "three", n: null, flag: null, doc: null, tags: null });
+    // Dates (our own SQL passes them): written as PGlite writes them, to timestamps with and without zone and to dates.
+    const dated = `UPDATE "kinds" SET "when" = $1, "whenTz" = $2, "day" = $3 WHERE "label" = $4 RETURNING "when", "whenTz", "day"`;
+    const moment = new Date("2026-03-29T00:59:59.999Z");
+    const day = new Date("2024-02-29T00:00:00Z");
+    const fastDates = await pglite.query(dated, [moment, moment, day, "three"]);
+    const ownDates = await ownQuery(dated, [moment, moment, day, "ünïcødé 'two' \\ ✓"]);
+    expect(fastDates.rows).toEqual(ownDates.rows);
+    expect(fastDates.rows[0]).toEqual({ when: moment, whenTz: moment, day });
     // Read back through each path: the same rows.
     const select = `SELECT * FROM "kinds" WHERE "flag" = $1 OR "label" = $2 ORDER BY "id"`;
     expect((await pglite.query(select, [false, "three"])).rows).toEqual((await ownQuery(select, [false, "three"])).rows);

@@ -119,24 +119,27 @@ function keepParsedTypes(db: PGlite) {
 }
 
 /** A parameter sent as its text: what PGlite's own serializer would send for it, whatever its column's type. */
-type TextParam = string | number | bigint | boolean | null | undefined;
+type TextParam = string | number | bigint | boolean | Date | null | undefined;
 const isTextParam = (value: unknown): value is TextParam =>
-  value == null || typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean";
+  value == null || typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean" || value instanceof Date;
+/** PGlite's serializers' text: booleans t/f, dates ISO 8601 in UTC, numbers as JavaScript writes them. */
+const asText = (value: TextParam) =>
+  value == null ? null : typeof value === "boolean" ? (value ? "t" : "f") : value instanceof Date ? value.toISOString() : String(value);
 
 /**
  * PGlite's `query` asks the database for the parameters' types before it sends them (six calls into the
- * WebAssembly PostgreSQL for one statement): a query whose parameters are all text, numbers, booleans or
- * null (every Prisma query: its adapter sends dates as text) goes in one call instead, as a PostgreSQL
+ * WebAssembly PostgreSQL for one statement): a query whose parameters are all text, numbers, booleans,
+ * dates or null (every Prisma query, and our own) goes in one call instead, as a PostgreSQL
  * client over the network sends it (Parse, Bind, Describe, Execute, Sync), with each value as the text
  * PGlite's serializers make of it. PostgreSQL infers the types as before; errors, locking and results are
- * PGlite's own. Others (dates, bytes, arrays, objects) take PGlite's path. Issue 30: about 50 µs a statement.
+ * PGlite's own. Others (bytes, arrays, objects) take PGlite's path. Issue 30: about 50 µs a statement.
  */
 function answerInOneCall(db: PGlite) {
   const asked = db.query.bind(db);
   const { serialize } = protocol;
   db.query = (async (sql: string, params: unknown[] = [], options?: Parameters<PGlite["query"]>[2]) => {
     if (options?.paramTypes || options?.blob || !params.every(isTextParam)) return asked(sql, params, options);
-    const values = params.map((v) => (v == null ? null : typeof v === "boolean" ? (v ? "t" : "f") : String(v)));
+    const values = params.map(asText);
     const parts = [serialize.parse({ text: sql }), serialize.bind({ values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()];
     const message = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
     parts.reduce((at, part) => (message.set(part, at), at + part.length), 0);
