@@ -11,6 +11,7 @@ import { hashPassword } from "~/services/password.server";
 import { changePassword } from "./account.server";
 import { MAIL_MAX_ATTEMPTS, queueMail, TRIBUTE_NOTICE_INTERVAL_MS } from "./mail.server";
 import { checkResetToken, requestPasswordReset, resetPassword } from "./password-reset.server";
+import { RATE_LIMITS } from "./rate-limit.server";
 import { leaveTribute } from "./tribute.server";
 
 // The email outbox end to end in one process, on PGlite and PostgreSQL: what the models queue in their
@@ -115,6 +116,25 @@ describe.each(databaseKinds)("email on $name", (kind) => {
     expect(await app.db.prisma.tribute.count({ where: { memorialId: memorial.id } })).toBe(4);
     const waiting = await app.db.prisma.mailOutbox.findMany({ where: { groupKey: `tributes-waiting:${memorial.id}` } });
     expect(waiting).toMatchObject([{ to: owner.email, kind: "tributes-waiting", status: "pending" }]);
+  });
+
+  it.skipIf(skip)("a tribute refused by its address's limit is not kept and emails nobody; those from the address before it are", async () => {
+    const owner = await member();
+    const first = await memorialOf(owner.id);
+    const second = await memorialOf(owner.id);
+    const ip = `10.0.2.${n++ % 250}`;
+    const leave = (memorialId: string, i: number) => leaveTribute(memorialId, { authorName: "Al", authorEmail: null, content: `Memory ${i}.` }, ip);
+    // The limit's tributes from one address, on one memorial; then one more, on another (the limit is per address).
+    for (let i = 0; i < RATE_LIMITS.tributePerIp.limit; i++) expect((await leave(first.id, i)).ok).toBe(true);
+    const refused = await leave(second.id, 99);
+    expect(refused).toMatchObject({ ok: false, reason: "rate-limited", message: expect.stringMatching(/Please try again in 10 minutes\.$/) });
+    expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThan(9 * 60);
+    expect(await prisma().tribute.count({ where: { memorialId: first.id } })).toBe(RATE_LIMITS.tributePerIp.limit);
+    expect(await prisma().tribute.count({ where: { memorialId: second.id } })).toBe(0);
+    expect(await prisma().mailOutbox.count({ where: { groupKey: `tributes-waiting:${first.id}` } })).toBe(1);
+    expect(await prisma().mailOutbox.count({ where: { groupKey: `tributes-waiting:${second.id}` } })).toBe(0);
+    // Another address is not held back.
+    expect((await leaveTribute(second.id, { authorName: "Bo", authorEmail: null, content: "From elsewhere." }, `${ip}9`)).ok).toBe(true);
   });
 
   it.skipIf(skip)("sends nothing to a member who turned these emails off, and nothing once the tributes were moderated", async () => {

@@ -649,14 +649,14 @@ export const TRIBUTE_NOTICE_INTERVAL_MS = 60 * 60_000;
  * trip): the owner's address and wish, the hour since the group's last email, and the message folded into
  * one already waiting (as queueMail's skipDuplicates does).
  */
-export function tributeNotificationInsert(memorialId: string, now = new Date()) {
+export function tributeNotificationInsert(memorialId: string, now = new Date(), onlyIf: Prisma.Sql = Prisma.sql`true`) {
   const groupKey = Prisma.sql`${`tributes-waiting:${memorialId}`}`;
   return Prisma.sql`
     INSERT INTO "mail_outbox" ("to", "kind", "data", "groupKey", "nextAttemptAt")
     SELECT u."email", ${"tributes-waiting" satisfies EmailKind}, jsonb_build_object('memorialId', m."id"), ${groupKey},
            ${notBeforeSql(groupKey, now, TRIBUTE_NOTICE_INTERVAL_MS)}
       FROM "memorials" m JOIN "users" u ON u."id" = m."userId"
-     WHERE m."id" = ${memorialId} AND COALESCE((u."notificationPreferences"->>'tributes')::boolean, ${DEFAULT_NOTIFICATIONS.tributes})
+     WHERE m."id" = ${memorialId} AND COALESCE((u."notificationPreferences"->>'tributes')::boolean, ${DEFAULT_NOTIFICATIONS.tributes}) AND ${onlyIf}
     ON CONFLICT DO NOTHING`;
 }
 

@@ -1,3 +1,4 @@
+import { Prisma } from "~/generated/prisma/client";
 import { getDatabase } from "~/services/db.server";
 
 /** A refusal because a rate limit was hit: what every use case answers then, with when to try again. */
@@ -77,16 +78,30 @@ function key(rule: RateLimitRule, subject: string) {
 
 /** Counts one event against the rule; `allowed` is false once the count is above the limit. */
 export async function hitRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
+  const hit = rateLimitHitSql(rule, subject, now);
+  const [row] = await getDatabase().sql.query<CountedHit>(hit.text, hit.values);
+  return rateLimitState(rule, row, now);
+}
+
+/** What counting a hit returns (rateLimitHitSql). */
+export type CountedHit = { count: number; windowStart: Date };
+
+/**
+ * The statement that counts one hit, an atomic upsert RETURNING "count" and "windowStart" (CountedHit): for
+ * hitRateLimit, and for a write that is refused past the limit to run it in its own statement (leaveTribute).
+ */
+export function rateLimitHitSql(rule: RateLimitRule, subject: string, now: Date) {
   const windowStartCutoff = new Date(now.getTime() - rule.windowMs);
-  const [row] = await getDatabase().sql.query<{ count: number; windowStart: Date }>(
-    `INSERT INTO "rate_limits" ("key", "windowStart", "count") VALUES ($1, $2, 1)
+  return Prisma.sql`INSERT INTO "rate_limits" ("key", "windowStart", "count") VALUES (${key(rule, subject)}, ${now}, 1)
      ON CONFLICT ("key") DO UPDATE SET
-       "count" = CASE WHEN "rate_limits"."windowStart" <= $3 THEN 1 ELSE "rate_limits"."count" + 1 END,
-       "windowStart" = CASE WHEN "rate_limits"."windowStart" <= $3 THEN $2 ELSE "rate_limits"."windowStart" END
-     RETURNING "count", "windowStart"`,
-    [key(rule, subject), now, windowStartCutoff],
-  );
-  return state(rule, row.count, new Date(row.windowStart), now, row.count <= rule.limit);
+       "count" = CASE WHEN "rate_limits"."windowStart" <= ${windowStartCutoff} THEN 1 ELSE "rate_limits"."count" + 1 END,
+       "windowStart" = CASE WHEN "rate_limits"."windowStart" <= ${windowStartCutoff} THEN ${now} ELSE "rate_limits"."windowStart" END
+     RETURNING "count", "windowStart"`;
+}
+
+/** Whether a counted hit is allowed, and when to try again if not. */
+export function rateLimitState(rule: RateLimitRule, hit: CountedHit, now: Date): RateLimitState {
+  return state(rule, hit.count, new Date(hit.windowStart), now, hit.count <= rule.limit);
 }
 
 /** Registration's two limits (commerce-and-accounts.md security baseline): per address, then per email. */

@@ -6,7 +6,7 @@ import { followDigestsInsert } from "./follow.server";
 import { tributeNotificationInsert } from "./mail.server";
 import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
-import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
+import { describeRetry, RATE_LIMITS, rateLimitHitSql, rateLimitState, type CountedHit, type RateLimited } from "./rate-limit.server";
 
 // Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
@@ -56,24 +56,25 @@ export type LeaveTributeResult = { ok: true; tribute: Awaited<ReturnType<typeof 
  * per address before anything is stored; the tribute waits for the family's approval.
  */
 export async function leaveTribute(memorialId: string, input: TributeInput, ip: string): Promise<LeaveTributeResult> {
-  const limit = await hitRateLimit(RATE_LIMITS.tributePerIp, ip);
-  if (!limit.allowed) {
-    return {
-      ok: false,
-      reason: "rate-limited",
-      retryAfterSeconds: limit.retryAfterSeconds,
-      message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(limit.retryAfterSeconds)}`,
-    };
-  }
-  // The tribute and the family's email about it are one statement: no email for a tribute not saved.
-  const [tribute] = await prisma().$queryRaw<Awaited<ReturnType<typeof createTribute>>[]>`
-    WITH "created" AS (
+  const rule = RATE_LIMITS.tributePerIp;
+  const now = new Date();
+  // One statement: the hit counted against the address, the tribute stored if the count allows it, and the
+  // family's email about it queued if it was stored (no email for a tribute not saved).
+  type Tribute = Awaited<ReturnType<typeof createTribute>>;
+  const [row] = await prisma().$queryRaw<(CountedHit & { [K in keyof Tribute]: Tribute[K] | null })[]>`
+    WITH "hit" AS (${rateLimitHitSql(rule, ip, now)}),
+    "created" AS (
       INSERT INTO "tributes" ("memorialId", "authorName", "authorEmail", "content", "isApproved", "createdAt")
-      VALUES (${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, ${new Date()})
+      SELECT ${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, CAST(${now} AS timestamp(3)) FROM "hit" WHERE "hit"."count" <= ${rule.limit}
       RETURNING "id", "authorName", "content", "createdAt", "isApproved", "memorialId", "authorEmail"
-    ), "notice" AS (${tributeNotificationInsert(memorialId)})
-    SELECT * FROM "created"`;
-  return { ok: true, tribute };
+    ), "notice" AS (${tributeNotificationInsert(memorialId, now, Prisma.sql`EXISTS (SELECT 1 FROM "created")`)})
+    SELECT "hit"."count", "hit"."windowStart", "created".* FROM "hit" LEFT JOIN "created" ON true`;
+  const { count, windowStart, ...tribute } = row;
+  if (tribute.id === null) {
+    const { retryAfterSeconds } = rateLimitState(rule, { count, windowStart }, now);
+    return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `${TRIBUTE_MESSAGES.rateLimited} ${describeRetry(retryAfterSeconds)}` };
+  }
+  return { ok: true, tribute: tribute as Tribute };
 }
 
 export function createTribute(memorialId: string, input: TributeInput, db: Prisma.TransactionClient | PrismaClient = prisma()) {
