@@ -1,6 +1,6 @@
 import { messages, PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, PGLITE_EXTENSIONS, type Database } from "./db.server";
+import { openDatabase, PGLITE_EXTENSIONS, PREPARED_MAX, type Database } from "./db.server";
 
 // The embedded database answers a statement in one call (answerInOneCall, db.server.ts, issue 30): the
 // same rows, types and errors as PGlite's own `query`, which asks for the parameters' types first.
@@ -77,6 +77,43 @@ describe("PGlite statements in one call", () => {
     expect(error).toMatchObject({ code: "23505" });
     expect(await pglite.query(`SELECT "n" FROM "kinds" WHERE "n" = $1`, ["not a number"]).catch((e: { code: string }) => e.code)).toBe("22P02");
     expect((await pglite.query<{ count: number }>(`SELECT count(*)::int AS "count" FROM "kinds" WHERE "label" = $1`, ["twice"])).rows).toEqual([{ count: 1 }]);
+  });
+
+  /** The statements kept prepared, by their text. */
+  const kept = async () =>
+    (await ownQuery(`SELECT "statement" FROM pg_prepared_statements WHERE "name" LIKE 'everlight\\_%'`, [])).rows.map(
+      (r) => (r as { statement: string }).statement,
+    );
+
+  it("prepares a statement once and runs it again by name, through errors, changed tables and bad SQL", async () => {
+    const insert = `INSERT INTO "kinds" ("label", "n") VALUES ($1, $2) RETURNING "n"`;
+    for (let i = 0; i < 8; i++) expect((await pglite.query(insert, [`kept ${i}`, i])).rows).toEqual([{ n: i }]);
+    expect((await kept()).filter((text) => text === insert)).toHaveLength(1);
+    // An error of this call's values leaves the statement kept and working.
+    expect(await pglite.query(insert, ["kept 1", 1]).catch((e: { code: string }) => e.code)).toBe("23505");
+    expect((await pglite.query(insert, ["kept 8", 8])).rows).toEqual([{ n: 8 }]);
+    expect((await kept()).filter((text) => text === insert)).toHaveLength(1);
+    // A table changed under a kept statement that reads all its columns: answered with the new column.
+    const all = `SELECT * FROM "kinds" WHERE "label" = $1`;
+    for (let i = 0; i < 7; i++) await pglite.query(all, [`kept ${i}`]);
+    await pglite.exec(`ALTER TABLE "kinds" ADD COLUMN "extra" TEXT DEFAULT 'new'`);
+    expect((await pglite.query(all, ["kept 3"])).rows).toMatchObject([{ label: "kept 3", n: 3, extra: "new" }]);
+    // SQL that does not parse: an error, and the next statement runs.
+    expect(await pglite.query(`SELEC "n" FROM "kinds" WHERE "n" = $1`, [1]).catch((e: { code: string }) => e.code)).toBe("42601");
+    expect((await pglite.query(`SELECT "n" FROM "kinds" WHERE "label" = $1`, ["kept 2"])).rows).toEqual([{ n: 2 }]);
+  });
+
+  it("keeps at most PREPARED_MAX statements prepared, the least recently used going first", async () => {
+    const often = `SELECT "n" FROM "kinds" WHERE "label" = $1 AND 0 = 0`;
+    for (let i = 0; i < PREPARED_MAX + 20; i++) {
+      if (i % 50 === 0) await pglite.query(often, ["kept 1"]);
+      expect((await pglite.query(`SELECT ${i}::int + $1 AS "sum"`, [1])).rows).toEqual([{ sum: i + 1 }]);
+    }
+    await pglite.query(`SELECT 1 WHERE $1 = 'closes what was forgotten'`, ["x"]);
+    const statements = await kept();
+    expect(statements.length).toBeLessThanOrEqual(PREPARED_MAX + 1);
+    expect(statements).toContain(often);
+    expect(statements).not.toContain(`SELECT 0::int + $1 AS "sum"`);
   });
 
   it("waits for a transaction in progress, as PGlite's own path does", async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { parse, PGlite, protocol, types } from "@electric-sql/pglite";
+import { parse, PGlite, protocol, types, type Results } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -126,26 +126,71 @@ const isTextParam = (value: unknown): value is TextParam =>
 const asText = (value: TextParam) =>
   value == null ? null : typeof value === "boolean" ? (value ? "t" : "f") : value instanceof Date ? value.toISOString() : String(value);
 
+/** How many statements the embedded database keeps prepared (least recently used go first). */
+export const PREPARED_MAX = 256;
+
 /**
  * PGlite's `query` asks the database for the parameters' types before it sends them (six calls into the
- * WebAssembly PostgreSQL for one statement): a query whose parameters are all text, numbers, booleans,
- * dates or null (every Prisma query, and our own) goes in one call instead, as a PostgreSQL
- * client over the network sends it (Parse, Bind, Describe, Execute, Sync), with each value as the text
- * PGlite's serializers make of it. PostgreSQL infers the types as before; errors, locking and results are
- * PGlite's own. Others (bytes, arrays, objects) take PGlite's path. Issue 30: about 50 µs a statement.
+ * WebAssembly PostgreSQL for one statement), and PostgreSQL parses and plans the statement every time. A
+ * query whose parameters are all text, numbers, booleans, dates or null (every Prisma query, and our own)
+ * goes in one call instead, as a PostgreSQL client over the network sends it (Bind, Describe, Execute,
+ * Sync), each value as the text PGlite's serializers make of it, to a statement prepared by name the first
+ * time its text is seen (Parse): PostgreSQL then parses it once and may keep its plan, as it does for any
+ * client that prepares statements (Prisma's own engine did). PostgreSQL infers the parameter types as
+ * before; errors, locking and results are PGlite's own. Others (bytes, arrays, objects) take PGlite's path.
+ * Issue 30: a simple statement about half as costly.
  */
 function answerInOneCall(db: PGlite) {
   const asked = db.query.bind(db);
   const { serialize } = protocol;
+  /** Statement text → its prepared name, least recently used first. */
+  const prepared = new Map<string, string>();
+  /** Names to close with the next call: forgotten ones, and any a failed call may have prepared. */
+  let toClose: string[] = [];
+  let named = 0;
+
+  async function run(sql: string, values: (string | null)[], options: Parameters<PGlite["query"]>[2], again: boolean): Promise<Results> {
+    let name = prepared.get(sql);
+    const parts = toClose.map((old) => serialize.close({ type: "S", name: old }));
+    toClose = [];
+    const fresh = !name;
+    if (name) {
+      prepared.delete(sql); // most recently used last
+    } else {
+      name = `everlight_${++named}`;
+      parts.push(serialize.parse({ text: sql, name }));
+    }
+    parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+    const message = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    parts.reduce((at, part) => (message.set(part, at), at + part.length), 0);
+    try {
+      const { messages } = await db.execProtocol(message);
+      prepared.set(sql, name);
+      if (prepared.size > PREPARED_MAX) {
+        const [oldest, oldName] = prepared.entries().next().value!;
+        prepared.delete(oldest);
+        toClose.push(oldName);
+      }
+      return parse.parseResults(messages, db.parsers, options)[0];
+    } catch (error) {
+      if (fresh) {
+        toClose.push(name); // prepared or not, by a call that failed: not kept
+      } else if ((error as { code?: string }).code === "0A000" && !again) {
+        // A table changed under a kept statement ("cached plan must not change result type"): prepared again.
+        toClose.push(name);
+        return run(sql, values, options, true);
+      } else {
+        prepared.set(sql, name); // the statement is fine; this call's values were not
+      }
+      throw error;
+    }
+  }
+
   db.query = (async (sql: string, params: unknown[] = [], options?: Parameters<PGlite["query"]>[2]) => {
     if (options?.paramTypes || options?.blob || !params.every(isTextParam)) return asked(sql, params, options);
     const values = params.map(asText);
-    const parts = [serialize.parse({ text: sql }), serialize.bind({ values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()];
-    const message = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    parts.reduce((at, part) => (message.set(part, at), at + part.length), 0);
     await db._checkReady();
-    const { messages } = await db._runExclusiveTransaction(() => db._runExclusiveQuery(() => db.execProtocol(message)));
-    return parse.parseResults(messages, db.parsers, options)[0];
+    return db._runExclusiveTransaction(() => db._runExclusiveQuery(() => run(sql, values, options, false)));
   }) as PGlite["query"];
 }
 
