@@ -2,7 +2,7 @@ import { randomBytes, randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext, createRequestHandler } from "react-router";
 import { issueFormStamp } from "~/request/form-guard.server";
-import { fillGzip, fillText, packPage, type PackedPage } from "./packed-page";
+import { fillGzip, fillText, KEPT_LEVEL, packPage, repack, type PackedPage } from "./packed-page";
 import { securityHeaderList } from "./security";
 
 // What the two page caches share (server/page-cache.ts for visitors, server/member-page-cache.ts for members):
@@ -20,7 +20,8 @@ const STAMP_PLACEHOLDER = randomBytes(42).toString("base64url").slice(0, 57);
 /** Headers the keeping cache sets itself on the way out. */
 const OWN_HEADERS = ["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"];
 
-export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: number };
+/** `bytes`: what it holds when first kept (packed again smaller, it holds a little less). `sends`: answers from it. */
+export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: number; sends: number };
 
 /**
  * Renders `request` with placeholders for the per-request values; null when the answer is not one to keep
@@ -41,7 +42,7 @@ export async function renderToKeep(
   }
   const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
   const headers = [...response.headers].filter(([name]) => !OWN_HEADERS.includes(name));
-  return { page, headers, bytes: page.text.length + page.gzip.length + 512 };
+  return { page, headers, bytes: page.text.length + page.gzip.length + 512, sends: 0 };
 }
 
 /** Random bytes for nonces, drawn from a pool refilled 4 KB at a time. */
@@ -68,6 +69,8 @@ export function sendKept(req: IncomingMessage, res: ServerResponse, status: numb
   list.push(["Content-Length", String(body.length)]);
   res.writeHead(status, list.flat());
   res.end(body);
+  // Asked for a second time: packed again smaller, after this answer, for the answers that follow.
+  if (++kept.sends === 2 && kept.page.level < KEPT_LEVEL) setImmediate(() => (kept.page = repack(kept.page)));
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {

@@ -4,7 +4,8 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 // without compressing the page again. Compressing a 60 KB page costs about a millisecond per request,
 // more than everything else the anonymous page cache does; this costs a CRC over the bytes.
 //
-// How: the text between the placeholders is compressed once, each part as raw DEFLATE ended with a
+// How: the text between the placeholders is compressed (fast when rendered, smaller once asked for again:
+// FIRST_LEVEL, KEPT_LEVEL), each part as raw DEFLATE ended with a
 // sync flush (so it stops on a byte boundary and never refers back across the cut). A DEFLATE stream is
 // a run of blocks, so the parts can be laid end to end with the values in between as "stored"
 // (uncompressed) blocks, then a final empty block, inside a gzip header and trailer (RFC 1951, 1952).
@@ -22,6 +23,8 @@ type Part = { raw: Buffer; deflated: Buffer };
 type Place = { slot: number; textAt: number; gzipAt: number; shift: number };
 
 export type PackedPage = {
+  /** The zlib level its parts were compressed at (FIRST_LEVEL, then KEPT_LEVEL: `repack`). */
+  level: number;
   /** The text between the placeholders: one more part than there are slots. */
   parts: Part[];
   /** The placeholder found between part i and part i + 1. */
@@ -40,21 +43,38 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_BLOCK = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 const STORED_MAX = 0xffff;
 
-export function packPage(html: string, placeholders: string[]): PackedPage {
+/**
+ * A page is packed fast when it is rendered (zlib level 1: half the time of level 6, 6–8 % more bytes on our
+ * pages), since many are asked for once (a new search); one asked for again is packed again smaller (repack).
+ */
+export const FIRST_LEVEL = 1;
+/** zlib's default level: on our pages level 9 took a quarter longer for 0.1 % fewer bytes. */
+export const KEPT_LEVEL = 6;
+
+export function packPage(html: string, placeholders: string[], level = FIRST_LEVEL): PackedPage {
   const pattern = new RegExp(placeholders.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
   const parts: Part[] = [];
   const slots: string[] = [];
   let last = 0;
   for (const match of html.matchAll(pattern)) {
-    parts.push(part(html.slice(last, match.index)));
+    parts.push(part(Buffer.from(html.slice(last, match.index)), level));
     slots.push(match[0]);
     last = match.index + match[0].length;
   }
-  parts.push(part(html.slice(last)));
-  return layOut(parts, slots);
+  parts.push(part(Buffer.from(html.slice(last)), level));
+  return layOut(parts, slots, level);
 }
 
-function layOut(parts: Part[], slots: string[]): PackedPage {
+/** The same page with its parts compressed again at `level`: the same text, the same places to fill. */
+export function repack(page: PackedPage, level = KEPT_LEVEL): PackedPage {
+  return layOut(
+    page.parts.map((p) => part(p.raw, level)),
+    page.slots,
+    level,
+  );
+}
+
+function layOut(parts: Part[], slots: string[], level: number): PackedPage {
   const names = [...new Set(slots)].map((name) => {
     const bytes = Buffer.from(name);
     return { name, bytes, linear: linearCrc(bytes) };
@@ -88,6 +108,7 @@ function layOut(parts: Part[], slots: string[]): PackedPage {
   gzipChunks.push(FINAL_BLOCK, trailer);
   const gzip = Buffer.concat(gzipChunks);
   return {
+    level,
     parts,
     slots,
     text,
@@ -109,12 +130,8 @@ function sameLengthValues(page: PackedPage, values: Record<string, string>): Buf
   return out;
 }
 
-/** zlib's default level: on our pages level 9 took a quarter longer for 0.1 % fewer bytes. */
-const LEVEL = 6;
-
-function part(text: string): Part {
-  const raw = Buffer.from(text);
-  return { raw, deflated: raw.length ? deflateRawSync(raw, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }) : Buffer.alloc(0) };
+function part(raw: Buffer, level: number): Part {
+  return { raw, deflated: raw.length ? deflateRawSync(raw, { level, finishFlush: constants.Z_SYNC_FLUSH }) : Buffer.alloc(0) };
 }
 
 /** The page as text, each placeholder replaced by its value. */

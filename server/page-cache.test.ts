@@ -1,4 +1,5 @@
 import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, startServer, type ApiResponse, type Client, type TestServer } from "../test/http";
@@ -41,6 +42,19 @@ function rawGet(path: string) {
         let body = "";
         res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
         res.on("end", () => resolve({ headers: res.headers, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+/** A GET taking gzip, its body as the bytes sent. */
+function gzipGet(path: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(new URL(path, server.url), { headers: { "Accept-Encoding": "gzip" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
       })
       .on("error", reject);
   });
@@ -91,6 +105,22 @@ describe("the anonymous memorial page cache", () => {
     expect(revalidated.text).toBe("");
     // The browser keeps its copy, and with it the policy whose nonce that copy carries.
     expect(revalidated.headers.get("content-security-policy")).toBeNull();
+  });
+
+  it("packs a page fast for its first visitor, and smaller once it is asked for again", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api, "She kept bees on the hill, and taught the whole valley to swim. ".repeat(60));
+    const perRequest = /nonce="[^"]+"|\d{13}\.[\w-]{43}/g;
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await gzipGet(`/memorials/${id}`));
+    const [first, second] = answers;
+    expect(second.body.length).toBe(first.body.length);
+    // Packed again after the second answer: the ones that follow are smaller, and unpack to the same page.
+    await expect.poll(async () => (await gzipGet(`/memorials/${id}`)).body.length).toBeLessThan(first.body.length);
+    const later = await gzipGet(`/memorials/${id}`);
+    expect(later.headers["content-length"]).toBe(String(later.body.length));
+    expect(gunzipSync(later.body).toString().replace(perRequest, "")).toBe(gunzipSync(first.body).toString().replace(perRequest, ""));
+    expect(gunzipSync(later.body).toString()).toContain("taught the whole valley to swim");
   });
 
   it("counts every anonymous visit, served from the cache or revalidated, but not a prefetch", async () => {
