@@ -98,6 +98,9 @@ describe("PGlite statements in one call", () => {
     for (let i = 0; i < 7; i++) await pglite.query(all, [`kept ${i}`]);
     await pglite.exec(`ALTER TABLE "kinds" ADD COLUMN "extra" TEXT DEFAULT 'new'`);
     expect((await pglite.query(all, ["kept 3"])).rows).toMatchObject([{ label: "kept 3", n: 3, extra: "new" }]);
+    // Statements dropped by the database behind our back: prepared again.
+    await pglite.exec("DEALLOCATE ALL");
+    expect((await pglite.query(insert, ["kept 9", 9])).rows).toEqual([{ n: 9 }]);
     // SQL that does not parse: an error, and the next statement runs.
     expect(await pglite.query(`SELEC "n" FROM "kinds" WHERE "n" = $1`, [1]).catch((e: { code: string }) => e.code)).toBe("42601");
     expect((await pglite.query(`SELECT "n" FROM "kinds" WHERE "label" = $1`, ["kept 2"])).rows).toEqual([{ n: 2 }]);

@@ -126,6 +126,12 @@ const isTextParam = (value: unknown): value is TextParam =>
 const asText = (value: TextParam) =>
   value == null ? null : typeof value === "boolean" ? (value ? "t" : "f") : value instanceof Date ? value.toISOString() : String(value);
 
+/**
+ * Errors after which a kept statement is prepared again and run once more: a table changed under it ("cached
+ * plan must not change result type"), or it is gone (DEALLOCATE ALL or DISCARD ALL, which we never send).
+ */
+const PREPARE_AGAIN = new Set(["0A000", "26000"]);
+
 /** How many statements the embedded database keeps prepared (least recently used go first). */
 export const PREPARED_MAX = 256;
 
@@ -175,8 +181,7 @@ function answerInOneCall(db: PGlite) {
     } catch (error) {
       if (fresh) {
         toClose.push(name); // prepared or not, by a call that failed: not kept
-      } else if ((error as { code?: string }).code === "0A000" && !again) {
-        // A table changed under a kept statement ("cached plan must not change result type"): prepared again.
+      } else if (PREPARE_AGAIN.has((error as { code?: string }).code ?? "") && !again) {
         toClose.push(name);
         return run(sql, values, options, true);
       } else {
