@@ -52,14 +52,17 @@ const eventSelect = {
 
 export type MemorialEventRow = Prisma.MemorialEventGetPayload<{ select: typeof eventSelect }>;
 
-/** A memorial's events in time order. The caller has checked who may see them. */
-export function listEvents(memorialId: string): Promise<MemorialEventRow[]> {
-  return prisma().memorialEvent.findMany({
+/** Which of a memorial's events a list reads: all of them (at most EVENT_MAX_PER_MEMORIAL), in time order. */
+const eventsOf = (memorialId: string) =>
+  ({
     where: { memorialId },
     orderBy: [{ startsAt: "asc" }, { createdAt: "asc" }],
-    select: eventSelect,
     take: EVENT_MAX_PER_MEMORIAL,
-  });
+  }) satisfies Prisma.MemorialEventFindManyArgs;
+
+/** A memorial's events in time order. The caller has checked who may see them. */
+export function listEvents(memorialId: string): Promise<MemorialEventRow[]> {
+  return prisma().memorialEvent.findMany({ ...eventsOf(memorialId), select: eventSelect });
 }
 
 /** How many replied to an event and how many people they said would come, as the family's replies page counts them. */
@@ -72,12 +75,7 @@ export type ReplyTotals = { replies: number; people: number };
  * caller has checked who may take the copy.
  */
 export async function listEventsWithReplyTotals(memorialId: string) {
-  const events = await prisma().memorialEvent.findMany({
-    where: { memorialId },
-    orderBy: [{ startsAt: "asc" }, { createdAt: "asc" }],
-    select: { ...eventSelect, createdAt: true },
-    take: EVENT_MAX_PER_MEMORIAL,
-  });
+  const events = await prisma().memorialEvent.findMany({ ...eventsOf(memorialId), select: { ...eventSelect, createdAt: true } });
   if (!events.length) return [];
   const counted = await prisma().eventRsvp.groupBy({
     by: ["eventId"],

@@ -3,6 +3,7 @@ import { socialCardObject } from "~/models/media.server";
 import { canViewMemorial } from "~/models/memorial.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { getObject, isValidKey } from "~/services/storage.server";
+import { resourceNotFound } from "~/request/not-found.server";
 
 // Serves stored uploads at /media/<key>, each prefix with its own access rule:
 // - avatars/<uuid>.webp: public (shown beside a member's name); random per upload, so cached for a year;
@@ -23,22 +24,22 @@ const NEWS_KEY = /^news\/[0-9a-f-]{36}-\d{2,4}\.webp$/;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const key = params["*"] ?? "";
-  if (!isValidKey(key)) return notFound();
+  if (!isValidKey(key)) return resourceNotFound();
   let cacheControl: string;
   if (key.startsWith("avatars/") || key.startsWith("products/") || NEWS_KEY.test(key)) {
     cacheControl = "public, max-age=31536000, immutable";
   } else {
     const memorialId = MEMORIAL_KEY.exec(key)?.[1];
-    if (!memorialId) return notFound();
+    if (!memorialId) return resourceNotFound();
     const access = await canViewMemorial(memorialId, await getOptionalUser(request));
-    if (!access?.allowed) return notFound();
+    if (!access?.allowed) return resourceNotFound();
     // A memorial can turn private later: its files must then stop being served from shared caches within
     // minutes (issue 25 §9; a day plus a week of stale-while-revalidate kept them out there for 8 days).
     cacheControl = access.isPublic ? PUBLIC_MEMORIAL_MEDIA_CACHE : "private, no-cache";
   }
   // A portrait's social card (card.jpg) is made the first time a link preview asks for it (media.server.ts).
   const object = key.endsWith("/card.jpg") ? await socialCardObject(key) : await getObject(key);
-  if (!object) return notFound();
+  if (!object) return resourceNotFound();
   return serve(request, object.body, object.contentType, cacheControl);
 }
 
@@ -65,8 +66,4 @@ function serve(request: Request, body: Buffer, contentType: string, cacheControl
     });
   }
   return new Response(new Uint8Array(body), { headers: { ...headers, "Content-Length": String(body.byteLength) } });
-}
-
-function notFound() {
-  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }

@@ -5,6 +5,7 @@ import { BOOK_MESSAGES, bookFileName, previewBook, setShopOffers } from "~/model
 import { actorOf, getOptionalUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
+import { resourceNotFound } from "~/request/not-found.server";
 
 // The printed memorial book of one memorial (issue 29 items 5 and 6; docs/decisions/029-memorial-book.md).
 // GET: the family's preview, the book as it would print now (the owner and co-managers; 404 for anyone
@@ -12,12 +13,10 @@ import { SHOP_MESSAGES } from "~/utils/shop";
 // co-managers and the owner's friends, while the family offers it); "offers" is the family's switch on the
 // edit page (the owner and managers).
 
-const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
   const book = await previewBook(params.id, viewer);
-  if (!book) return notFound();
+  if (!book) return resourceNotFound();
   return new Response(book.pdf, {
     headers: {
       "Content-Type": "application/pdf",

@@ -2,13 +2,14 @@ import { Readable } from "node:stream";
 import type { Route } from "./+types/memorials.$id.export_.download";
 import { openMemorialExportDownload } from "~/models/memorial-export.server";
 import { requireUser } from "~/request/auth.server";
+import { resourceNotFound } from "~/request/not-found.server";
 
 // The memorial's copy itself (issue 27 item 3): streamed from storage as an attachment, to its owner only
 // (404 for anyone else, administrators included), and never kept by any cache.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const download = await openMemorialExportDownload(params.id, user.id);
-  if (!download) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!download) return resourceNotFound();
   const headers: Record<string, string> = {
     "Content-Type": "application/zip",
     "Content-Disposition": `attachment; filename="${download.fileName}"`,

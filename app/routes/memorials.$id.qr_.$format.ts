@@ -3,15 +3,16 @@ import { findQrMemorial, renderQrDownload } from "~/models/memorial-qr.server";
 import { attachment } from "~/request/vault.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { isQrFormat } from "~/utils/short-id";
+import { resourceNotFound } from "~/request/not-found.server";
 
 // The QR code's downloads (issue 29 item 4): /memorials/<id>/qr/svg, /png and /pdf, made on request, for
 // the memorial's owner and co-managers only. Anyone else, signed in or not, gets the same 404 as for a
 // memorial that does not exist, so nothing says whether it does.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);
-  if (!user || !isQrFormat(params.format)) return notFound();
+  if (!user || !isQrFormat(params.format)) return resourceNotFound();
   const memorial = await findQrMemorial(params.id, user.id);
-  if (!memorial) return notFound();
+  if (!memorial) return resourceNotFound();
   const file = await renderQrDownload(memorial, params.format);
   return new Response(file.body as BodyInit, {
     headers: {
@@ -22,8 +23,4 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       "Cache-Control": "private, no-store",
     },
   });
-}
-
-function notFound() {
-  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }

@@ -1,6 +1,7 @@
 import { countSitemapChildren, listSitemapChild, SITEMAP_MAX_CHILDREN, SITEMAP_PAGE_SIZE } from "~/models/memorial.server";
 import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
+import { resourceNotFound } from "~/request/not-found.server";
 
 // The sitemap (issue 29 item 2, docs/decisions/027-sharing-and-unlisted.md and 032-sitemap-index.md):
 // /sitemap.xml is always a sitemap index naming /sitemaps/pages.xml and /sitemaps/memorials-1.xml …
@@ -51,7 +52,7 @@ export async function sitemapChildXml(file: string | undefined, size = SITEMAP_P
 
 /** The XML as sent: `public, no-cache` with its ETag (304 when the crawler has it), or the site's plain 404 for a resource. */
 export function sitemapResponse(request: Request, body: string | null): Response {
-  if (body === null) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (body === null) return resourceNotFound();
   const etag = etagOf(body);
   const headers = { "Cache-Control": "public, no-cache", ETag: etag };
   if (matchesEtag(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
