@@ -2,7 +2,7 @@ import { randomBytes, randomFillSync } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext, createRequestHandler } from "react-router";
 import { issueFormStamp } from "~/request/form-guard.server";
-import { fillGzip, fillText, KEPT_LEVEL, packPage, repack, type PackedPage } from "./packed-page";
+import { fillGzip, fillText, KEPT_LEVEL, packPage, packTemplate, repack, type PackedPage, type PageTemplate } from "./packed-page";
 import { securityHeaderList } from "./security";
 
 // What the two page caches share (server/page-cache.ts for visitors, server/member-page-cache.ts for members):
@@ -16,6 +16,7 @@ export type HeaderOptions = { hsts: boolean; stripe?: boolean };
 const NONCE_PLACEHOLDER = randomBytes(18).toString("base64url");
 /** A stamp is `<13-digit ms>.<43-character signature>`: the placeholder is as long, so the fast fill applies. */
 const STAMP_PLACEHOLDER = randomBytes(42).toString("base64url").slice(0, 57);
+const PLACEHOLDERS = [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER];
 
 /** Headers the keeping cache sets itself on the way out. */
 const OWN_HEADERS = ["content-length", "content-encoding", "cache-control", "vary", "etag", "last-modified"];
@@ -23,26 +24,48 @@ const OWN_HEADERS = ["content-length", "content-encoding", "cache-control", "var
 /** `bytes`: what it holds when first kept (packed again smaller, it holds a little less). `sends`: answers from it. */
 export type KeptPage = { page: PackedPage; headers: [string, string][]; bytes: number; sends: number };
 
+/** A page rendered to keep: its text with the per-request values as placeholders, and its headers. */
+export type Rendered = { html: string; headers: [string, string][] };
+
 /**
  * Renders `request` with placeholders for the per-request values; null when the answer is not one to keep
  * (not `status`, not of `type` — HTML, or a `.data` request's stream — or it sets a cookie): its body is
  * dropped and the app is to answer instead.
  */
-export async function renderToKeep(
+export async function renderForKeeping(
   render: Render,
   request: Request,
   status: number,
   type = "text/html",
   context: Omit<AppLoadContext, "cspNonce"> = {},
-): Promise<KeptPage | null> {
+): Promise<Rendered | null> {
   const response = await render(request, { ...context, cspNonce: NONCE_PLACEHOLDER, formStamp: STAMP_PLACEHOLDER });
   if (response.status !== status || !(response.headers.get("content-type") ?? "").startsWith(type) || response.headers.has("set-cookie")) {
     await response.body?.cancel();
     return null;
   }
-  const page = packPage(await response.text(), [NONCE_PLACEHOLDER, STAMP_PLACEHOLDER]);
-  const headers = [...response.headers].filter(([name]) => !OWN_HEADERS.includes(name));
+  return { html: await response.text(), headers: [...response.headers].filter(([name]) => !OWN_HEADERS.includes(name)) };
+}
+
+/** A rendered page, packed to be answered from. */
+export function keep(rendered: Rendered): KeptPage {
+  return keptFrom(packPage(rendered.html, PLACEHOLDERS), rendered.headers);
+}
+
+/** A kept page of a packed page (one made from a template: server/search-template.ts). */
+export function keptFrom(page: PackedPage, headers: [string, string][]): KeptPage {
   return { page, headers, bytes: page.text.length + page.gzip.length + 512, sends: 0 };
+}
+
+/** A rendered page as a template with `holes` (each a text it holds), keeping the per-request placeholders as slots. */
+export function keepTemplate(rendered: Rendered, holes: string[]): PageTemplate {
+  return packTemplate(rendered.html, PLACEHOLDERS, holes);
+}
+
+/** `renderForKeeping`, packed. */
+export async function renderToKeep(...args: Parameters<typeof renderForKeeping>): Promise<KeptPage | null> {
+  const rendered = await renderForKeeping(...args);
+  return rendered && keep(rendered);
 }
 
 /** Random bytes for nonces, drawn from a pool refilled 4 KB at a time. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { crc32, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { fillGzip, fillText, FIRST_LEVEL, KEPT_LEVEL, packPage, repack } from "./packed-page";
+import { fillGzip, fillTemplate, fillText, FIRST_LEVEL, KEPT_LEVEL, packPage, packTemplate, repack, repackTemplate } from "./packed-page";
 
 // The kept page with per-request values spliced into its gzip body (server/packed-page.ts): what a
 // browser unpacks must be exactly the page with the values put in, whatever the values and wherever
@@ -74,5 +74,49 @@ describe("a packed page with values as long as their placeholders (the fast path
       expect(gunzipSync(gzip).toString()).toBe(expected);
       expect(gzip.readUInt32LE(gzip.length - 8)).toBe(crc32(Buffer.from(expected)) >>> 0);
     }
+  });
+});
+
+describe("a page template (a page with holes for what differs from page to page, server/search-template.ts)", () => {
+  const A = "HOLE_A_1d9";
+  const B = "HOLE_B_77c";
+  const templates: [string, string, Record<string, string>][] = [
+    [
+      "holes and slots mixed",
+      `<title>${A}</title><script nonce="${N}">go("${B}")</script><a href="?s=${B}">${A}</a><input value="${S}">${"<p>A long life.</p>".repeat(500)}`,
+      { [A]: "Grüße &amp; 🌼", [B]: "Gr%C3%BC%C3%9Fe+%26" },
+    ],
+    ["holes at both ends and side by side, beside a slot", `${A}${B}${N}${A}middle${B}`, { [A]: "a", [B]: "" }],
+    ["no holes", `<p>${N}</p>`, {}],
+    ["a value longer than one stored block", `<p>${A}</p>${N}`, { [A]: "ü".repeat(40_000) }],
+  ];
+
+  it.each(templates)("is filled into a packed page that unpacks to the page with the values, its slots still to fill: %s", (_name, html, holes) => {
+    const template = packTemplate(html, [N, S], [A, B]);
+    const filled = html.replaceAll(A, holes[A] ?? "").replaceAll(B, holes[B] ?? "");
+    for (const t of [template, repackTemplate(template)]) {
+      const page = fillTemplate(t, holes);
+      // The same as the page packed from the filled text: the same slots, the same answers per request.
+      const direct = packPage(filled, [N, S]);
+      expect(page.slots).toEqual(direct.slots);
+      expect(page.text.equals(direct.text)).toBe(true);
+      const request = { [N]: randomBytes(16).toString("base64"), [S]: `${Date.now()}.${randomBytes(32).toString("base64url")}` };
+      const expected = filled.replaceAll(N, request[N]).replaceAll(S, request[S]);
+      expect(gunzipSync(fillGzip(page, request)).toString()).toBe(expected);
+      expect(fillText(page, request).toString()).toBe(expected);
+      // Asked for again, a page made from a template is packed again like any other.
+      expect(gunzipSync(fillGzip(repack(page), request)).toString()).toBe(expected);
+    }
+  });
+
+  it("compresses its text once: two pages from it differ only in their values, written as they are", () => {
+    const html = `<h1>${A}</h1>${"<p>She kept bees on the hill and taught the valley to swim.</p>".repeat(400)}<script nonce="${N}"></script>`;
+    const template = packTemplate(html, [N, S], [A]);
+    const one = fillGzip(fillTemplate(template, { [A]: "first words" }), { [N]: "n" });
+    const two = fillGzip(fillTemplate(template, { [A]: "other words here" }), { [N]: "n" });
+    expect(one.includes(Buffer.from("first words"))).toBe(true);
+    expect(two.includes(Buffer.from("other words here"))).toBe(true);
+    expect(two.length - one.length).toBe("other words here".length - "first words".length);
+    expect(one.length).toBeLessThan(html.length / 10);
   });
 });

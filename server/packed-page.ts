@@ -52,17 +52,7 @@ export const FIRST_LEVEL = 1;
 export const KEPT_LEVEL = 6;
 
 export function packPage(html: string, placeholders: string[], level = FIRST_LEVEL): PackedPage {
-  const pattern = new RegExp(placeholders.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
-  const parts: Part[] = [];
-  const slots: string[] = [];
-  let last = 0;
-  for (const match of html.matchAll(pattern)) {
-    parts.push(part(Buffer.from(html.slice(last, match.index)), level));
-    slots.push(match[0]);
-    last = match.index + match[0].length;
-  }
-  parts.push(part(Buffer.from(html.slice(last)), level));
-  return layOut(parts, slots, level);
+  return fillTemplate(packTemplate(html, placeholders, [], level), {});
 }
 
 /** The same page with its parts compressed again at `level`: the same text, the same places to fill. */
@@ -119,6 +109,62 @@ function layOut(parts: Part[], slots: string[], level: number): PackedPage {
   };
 }
 
+/**
+ * A page with holes for what differs from one page to the next (the words of a search) besides the slots for
+ * what differs per request: the text between them compressed once, each page laid out from it with its values
+ * in the holes as stored blocks (server/search-template.ts). A page made from it is a PackedPage like any.
+ */
+export type PageTemplate = {
+  level: number;
+  /** The text between the slots and holes, in order: one more piece than there are gaps. */
+  pieces: Part[];
+  /** What sits between piece i and piece i + 1: a slot (a per-request placeholder, kept as such) or a hole. */
+  gaps: { slot?: string; hole?: string }[];
+};
+
+export function packTemplate(html: string, slots: string[], holes: string[], level = FIRST_LEVEL): PageTemplate {
+  const pattern = anyOf([...slots, ...holes]);
+  const pieces: Part[] = [];
+  const gaps: PageTemplate["gaps"] = [];
+  let last = 0;
+  for (const match of html.matchAll(pattern)) {
+    pieces.push(part(Buffer.from(html.slice(last, match.index)), level));
+    gaps.push(slots.includes(match[0]) ? { slot: match[0] } : { hole: match[0] });
+    last = match.index + match[0].length;
+  }
+  pieces.push(part(Buffer.from(html.slice(last)), level));
+  return { level, pieces, gaps };
+}
+
+/** The same template with its pieces compressed again at `level`. */
+export function repackTemplate(template: PageTemplate, level = KEPT_LEVEL): PageTemplate {
+  return { ...template, level, pieces: template.pieces.map((p) => part(p.raw, level)) };
+}
+
+/** A page from the template, each hole filled with its value (by the hole's placeholder): nothing compressed again. */
+export function fillTemplate(template: PageTemplate, values: Record<string, string>): PackedPage {
+  const parts: Part[] = [];
+  const slots: string[] = [];
+  let raw: Buffer[] = [];
+  let deflated: Buffer[] = [];
+  template.pieces.forEach((piece, i) => {
+    raw.push(piece.raw);
+    deflated.push(piece.deflated);
+    const gap = template.gaps[i];
+    if (gap?.hole !== undefined) {
+      const value = Buffer.from(values[gap.hole] ?? "");
+      raw.push(value);
+      for (let at = 0; at < value.length; at += STORED_MAX) deflated.push(storedBlock(value.subarray(at, at + STORED_MAX)));
+    } else {
+      parts.push(raw.length === 1 ? { raw: raw[0], deflated: deflated[0] } : { raw: Buffer.concat(raw), deflated: Buffer.concat(deflated) });
+      raw = [];
+      deflated = [];
+      if (gap?.slot !== undefined) slots.push(gap.slot);
+    }
+  });
+  return layOut(parts, slots, template.level);
+}
+
 /** The values as bytes, one per distinct placeholder, when each is exactly as long as its placeholder. */
 function sameLengthValues(page: PackedPage, values: Record<string, string>): Buffer[] | null {
   const out: Buffer[] = [];
@@ -128,6 +174,11 @@ function sameLengthValues(page: PackedPage, values: Record<string, string>): Buf
     out.push(value);
   }
   return out;
+}
+
+/** A pattern matching any of the texts, as they are. */
+function anyOf(texts: string[]) {
+  return new RegExp(texts.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
 }
 
 function part(raw: Buffer, level: number): Part {

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { matchRoutes, type ServerBuild } from "react-router";
+import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { recordView } from "~/models/memorial.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
-import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
+import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
 import { documentBuild, handlerFor, pagesBuild, routeTree } from "./request-handler";
+import { searchTemplates } from "./search-template";
 import { securityHeaderList } from "./security";
 
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
@@ -83,6 +84,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   let loaded: ServerBuild | undefined;
   /** Whether only the catch-all route (the not-found page) claims a path. */
   const onlyCatchAll = new Map<string, boolean>();
+  const searches = searchTemplates();
 
   function forget(kind: KindName, key: string) {
     const entries = kept.get(kind)!;
@@ -113,7 +115,12 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     const render = handlerFor(documentBuild((loaded ??= pagesBuild(await build())), url.pathname));
     const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
     const context = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
-    const kept = await renderToKeep(render, new Request(url, { headers }), kind.status, "text/html", context);
+    const renderAt = (address: URL, more: Partial<AppLoadContext> = {}) =>
+      renderForKeeping(render, new Request(address, { headers }), kind.status, "text/html", { ...context, ...more });
+    // A new search: filled into the page rendered for the same memorials found, if there is one (or can be).
+    const fromTemplate = kind.name === "browse" ? await searches(url, version, (address, browseFound) => renderAt(address, { browseFound })) : null;
+    const rendered = fromTemplate ? null : await renderAt(url);
+    const kept = fromTemplate ?? (rendered && keep(rendered));
     return { version, kept, bytes: kept ? kept.bytes : 256 };
   }
 

@@ -543,7 +543,16 @@ export type GalleryCard = MemorialCard & {
  * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
  * case-insensitive substring match over name, title and biography, served by the trigram index.
  */
-export async function browseMemorials(query: BrowseQuery): Promise<{ items: GalleryCard[]; hasMore: boolean; page: number }> {
+/** Which memorials the gallery shows for a query: the ids in order (the first `page` × BROWSE_PAGE_SIZE), and whether more follow. */
+export type BrowseFound = { ids: string[]; hasMore: boolean; page: number };
+
+/** The gallery's cards for a query; `found`, when the ids were looked up already (server/search-template.ts). */
+export async function browseMemorials(query: BrowseQuery, found?: BrowseFound): Promise<{ items: GalleryCard[]; hasMore: boolean; page: number }> {
+  const { ids, hasMore, page } = found ?? (await findPublicMemorials(query));
+  return { items: await galleryCards(ids), hasMore, page };
+}
+
+export async function findPublicMemorials(query: BrowseQuery): Promise<BrowseFound> {
   const page = Math.min(Math.max(Math.floor(query.page ?? 1) || 1, 1), BROWSE_MAX_PAGES);
   const limit = page * BROWSE_PAGE_SIZE;
   const conditions = [Prisma.sql`"isPublished" AND "visibility" = 'public'`];
@@ -558,8 +567,7 @@ export async function browseMemorials(query: BrowseQuery): Promise<{ items: Gall
         : Prisma.sql`"createdAt" DESC`;
   const rows = await prisma().$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "memorials" WHERE ${Prisma.join(conditions, " AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
-  const ids = rows.slice(0, limit).map((r) => r.id);
-  return { items: await galleryCards(ids), hasMore: rows.length > limit, page };
+  return { ids: rows.slice(0, limit).map((r) => r.id), hasMore: rows.length > limit, page };
 }
 
 /** The Featured carousel's cards as last read, with the version of the public memorials read before. */

@@ -6,7 +6,7 @@ import { browseMemorials, featuredMemorials, type GalleryCard } from "~/models/m
 import { publicUrl } from "~/services/env.server";
 import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { DEFAULT_SOCIAL_CARD_ALT, socialMeta } from "~/utils/social-meta";
-import { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS } from "~/utils/browse";
+import { BROWSE_CATEGORIES, BROWSE_PAGE_SIZE, BROWSE_SEARCH_MAX, BROWSE_SORTS, BROWSE_VIEWS, readBrowseQuery } from "~/utils/browse";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
@@ -17,7 +17,7 @@ export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 // Every choice lives in the address (?search=&category=&sort=&view=&page=), so the page works without
 // JavaScript, can be bookmarked and shared; with JavaScript the selects apply at once.
 
-const VIEWS = ["grid", "masonry", "list"] as const satisfies readonly GalleryView[];
+const VIEWS = BROWSE_VIEWS satisfies readonly GalleryView[];
 
 const CATEGORY_OPTIONS: Record<(typeof BROWSE_CATEGORIES)[number], string> = {
   all: "All Categories",
@@ -27,24 +27,7 @@ const CATEGORY_OPTIONS: Record<(typeof BROWSE_CATEGORIES)[number], string> = {
 const SORT_OPTIONS: Record<(typeof BROWSE_SORTS)[number], string> = { recent: "Most Recent", popular: "Most Popular", alphabetical: "Alphabetical" };
 const VIEW_LABELS: Record<GalleryView, string> = { grid: "Grid", masonry: "Masonry", list: "List" };
 
-/** One of `allowed`, else the first: a hand-edited address never breaks the page. */
-function pick<T extends string>(value: string | null, allowed: readonly T[]): T {
-  return allowed.includes(value as T) ? (value as T) : allowed[0];
-}
-
-/** The query as the page understands it, from the address. */
-function readQuery(url: URL) {
-  const params = url.searchParams;
-  const page = Number.parseInt(params.get("page") ?? "1", 10);
-  return {
-    search: (params.get("search") ?? "").trim().slice(0, 100),
-    category: pick(params.get("category"), BROWSE_CATEGORIES),
-    sort: pick(params.get("sort"), BROWSE_SORTS),
-    view: pick(params.get("view"), VIEWS),
-    page: Number.isFinite(page) ? Math.min(Math.max(page, 1), BROWSE_MAX_PAGES) : 1,
-  };
-}
-type Query = ReturnType<typeof readQuery>;
+type Query = ReturnType<typeof readBrowseQuery>;
 
 /** The address of this query, leaving out what is the default so links stay short. */
 function queryString(query: Query) {
@@ -64,8 +47,9 @@ function toCard(m: GalleryCard) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const query = readQuery(new URL(request.url));
-  const [results, featured] = await Promise.all([browseMemorials(query), featuredMemorials(3, context.memorialsVersion)]);
+  const query = readBrowseQuery(new URL(request.url));
+  // `browseFound`: the page cache looked the memorials up already, for words the address holds a placeholder for.
+  const [results, featured] = await Promise.all([browseMemorials(query, context.browseFound), featuredMemorials(3, context.memorialsVersion)]);
   // `site` (PUBLIC_URL): the link preview's and the canonical address, /memorials also when opened as /market (issue 29 item 1).
   return { query, site: publicUrl(), featured: featured.map(toCard), items: results.items.map(toCard), hasMore: results.hasMore, page: results.page };
 }
@@ -160,7 +144,7 @@ function SearchForm({ query }: { query: Query }) {
           type="search"
           name="search"
           defaultValue={query.search}
-          maxLength={100}
+          maxLength={BROWSE_SEARCH_MAX}
           placeholder="Name, title or words from their story"
           className={selectClass}
         />

@@ -11,5 +11,10 @@ declare module "react-router" {
      * render, so that what every render of that version shows alike (the Featured carousel) is read once.
      */
     memorialsVersion?: string;
+    /**
+     * Set by the page cache's search templates (server/search-template.ts): the gallery's memorials found for the
+     * words searched, when the address holds a placeholder in their place.
+     */
+    browseFound?: import("~/models/memorial.server").BrowseFound;
   }
 }
