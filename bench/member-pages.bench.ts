@@ -5,7 +5,9 @@
 // default; gzip; their session cookie):
 //   - the app;
 //   - node:http answering the same bytes from memory (bench/ceiling-server.mjs), measured in the same run.
-// Also an anonymous page that misses the page cache (a new search on every request), and the common form posts
+// Also anonymous pages that miss the page cache (a new search on every request; a memorial whose family edits it
+// ten times a second while visitors read it; a page of a memorial's tributes no one asked for before, on every
+// request: the memorial page rendered each time), and the common form posts
 // as a browser without JavaScript sends them (leave a tribute, add to basket, approve a tribute: each a write
 // and a redirect; the ceiling answers an empty body).
 // Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on
@@ -18,6 +20,7 @@
 // Run: `npm run bench -- member-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses the runs;
 // BENCH_PAGES=word,word keeps the pages whose name holds one of the words; BENCH_NO_BUILD=1 skips the build.
 // The machines are shared and noisy: the figures are indicative; the ratio is what compares.
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { gzipSync } from "node:zlib";
@@ -37,8 +40,11 @@ const MISS_TARGET = 0.01;
 
 type Database = "pglite" | "postgres" | "postgres-100k";
 type Who = "member" | "admin" | "visitor";
-/** `miss`: a page no cache can have (its target is MISS_TARGET on every database). */
-type Page = { name: string; path: string; who: Who; script?: string; post?: boolean; miss?: boolean; warmUp?: number };
+/**
+ * `miss`: a page no cache can have, or whose kept copy is dropped while it is measured (its target is MISS_TARGET
+ * on every database). `alongside`: a node script run (with its arguments) while the app is measured.
+ */
+type Page = { name: string; path: string; who: Who; script?: string; post?: boolean; miss?: boolean; warmUp?: number; alongside?: string[] };
 type ScalingRow = { page: string; workers: number; app: Run; gain: number };
 type Row = { database: Database; page: string; path: string; who: Who; bytes: number; app: Run; node: Run; ratio: number; target: number; pass: boolean };
 
@@ -76,6 +82,43 @@ function request() n = n + 1; return wrk.format("GET", "/memorials?search=q" .. 
   return file;
 }
 
+/** A wrk script asking for a page of a memorial's tributes no one asked for before on every request: rendered each time. */
+function tributePagesScript(dir: string, memorialPath: string) {
+  const file = path.join(dir, "tribute-pages.lua");
+  writeFileSync(
+    file,
+    `local threads = 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args) n = 0 end
+function request() n = n + 1; return wrk.format("GET", "${memorialPath}?tributes=" .. ((n * 2 + id) % 9999 + 1)) end
+`,
+  );
+  return file;
+}
+
+/**
+ * A family editing their memorial every `everyMs` through the /api while visitors read it (each edit drops the
+ * page's kept copy): a process of its own, since wrk holds this one. It prints how many edits it made when stopped.
+ */
+function editorScript(dir: string, base: string, cookie: string, memorialId: string, everyMs: number) {
+  const file = path.join(dir, "editor.mjs");
+  writeFileSync(
+    file,
+    `const [base, cookie, id, every] = process.argv.slice(2);
+let edits = 0;
+const edit = () =>
+  fetch(base + "/api/memorials/" + id, {
+    method: "PUT",
+    headers: { Cookie: cookie, "Content-Type": "application/json" },
+    body: JSON.stringify({ biography: "She kept bees on the hill. Edit " + (edits + 1) + "." }),
+  }).then((res) => (res.ok ? edits++ : console.error("An edit answered " + res.status)));
+const timer = setInterval(() => edit().catch((error) => console.error(error.message)), Number(every));
+process.on("SIGTERM", () => { clearInterval(timer); console.log("edits " + edits); process.exit(0); });
+`,
+  );
+  return [file, base, cookie, memorialId, String(everyMs)];
+}
+
 /**
  * A wrk script posting a form (as a browser without JavaScript does) with the session cookie, each request from an
  * address of its own (X-Forwarded-For: the app trusts it in the bench), so that per-address limits meant for
@@ -106,9 +149,11 @@ end
 /** The pages, with the member's own memorial, and a product in the basket so that checkout opens. */
 async function pages(base: string, member: string, admin: string, dir: string): Promise<Page[]> {
   const me = await api<{ id: string }>(base, member, "/api/auth/user");
-  const mine = await api<{ id: string }[]>(base, member, `/api/memorials?userId=${me.id}`);
+  const mine = await api<{ id: string; visibility: string; isPublished: boolean }[]>(base, member, `/api/memorials?userId=${me.id}`);
   const memorial = mine[0];
   if (!memorial) throw new Error("The demo member has no memorial");
+  const open = mine.find((one) => one.visibility === "public" && one.isPublished);
+  if (!open) throw new Error("The demo member has no public memorial");
   const products = await api<{ id: string; category?: string }[]>(base, member, "/api/products");
   if (products[0]) await api(base, member, "/api/cart", { method: "POST", body: JSON.stringify({ productId: products[0].id, quantity: 1 }) }).catch(() => {});
   // A product with stock enough for every "add to basket" the bench sends.
@@ -143,6 +188,20 @@ async function pages(base: string, member: string, admin: string, dir: string): 
       who: "admin" as const,
     })),
     { name: "a new search (no page cache)", path: "/memorials?search=q0x0", who: "visitor", miss: true, script: newSearchScript(dir) },
+    {
+      name: "a memorial edited 10 times a second (page cache dropped)",
+      path: `/memorials/${open.id}`,
+      who: "visitor",
+      miss: true,
+      alongside: editorScript(dir, base, member, open.id, 100),
+    },
+    {
+      name: "a memorial's tribute pages, each new (no page cache)",
+      path: `/memorials/${open.id}?tributes=1`,
+      who: "visitor",
+      miss: true,
+      script: tributePagesScript(dir, `/memorials/${open.id}`),
+    },
     {
       name: "post: leave a tribute",
       path: m,
@@ -298,6 +357,16 @@ async function leaveTributes(base: string, cookie: string, memorialId: string, c
   return ids;
 }
 
+/** Stops a script run alongside a measure; answers what it printed last (how much it did). */
+function stopAlongside(child: ChildProcess): Promise<string> {
+  let out = "";
+  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  return new Promise((resolve) => {
+    child.on("exit", () => resolve(out.trim().split("\n").at(-1) ?? ""));
+    child.kill("SIGTERM");
+  });
+}
+
 /** One page or post against its ceiling. `check` may say why the run does not count (null: it does). */
 async function measurePage(
   database: Database,
@@ -311,14 +380,16 @@ async function measurePage(
   process.stdout.write(`${database} ${page.name}: `);
   const options = { connections: CONNECTIONS, headers, script: page.script };
   if (page.warmUp ?? WARM_UP) wrk(base + page.path, page.warmUp ?? WARM_UP, options);
+  const alongside = page.alongside ? spawn(process.execPath, page.alongside, { stdio: ["ignore", "pipe", "inherit"] }) : null;
   const appRun = wrk(base + page.path, DURATION, options);
+  const along = alongside ? await stopAlongside(alongside) : "";
   const nodeRun = wrk(ceilingUrl, DURATION, { connections: CONNECTIONS });
   const ratio = appRun.requestsPerSecond / nodeRun.requestsPerSecond;
   const target = page.post ? POST_TARGET : page.miss ? MISS_TARGET : TARGET[database];
   const problem = (await check?.(appRun)) ?? null;
   const pass = !problem && ratio >= target && appRun.p99Ms <= P99_TARGET_MS && appRun.errors === 0 && appRun.non2xx === 0;
   console.log(
-    `${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms${appRun.non2xx ? `, ${appRun.non2xx} not 2xx` : ""}; node:http ${nodeRun.requestsPerSecond}; ${(ratio * 100).toFixed(2)} %${problem ? `; ${problem}` : ""}`,
+    `${appRun.requestsPerSecond} req/s, p99 ${appRun.p99Ms} ms${along ? ` (${along})` : ""}${appRun.non2xx ? `, ${appRun.non2xx} not 2xx` : ""}; node:http ${nodeRun.requestsPerSecond}; ${(ratio * 100).toFixed(2)} %${problem ? `; ${problem}` : ""}`,
   );
   return { database, page: page.name, path: page.path, who: page.who, bytes, app: appRun, node: nodeRun, ratio, target, pass };
 }
