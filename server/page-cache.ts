@@ -6,7 +6,7 @@ import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
-import { documentBuild, handlerFor, pagesBuild, routeTree } from "./request-handler";
+import { documentBuild, handlerFor, onlyCatchAllClaims, pagesBuild, routeTree } from "./request-handler";
 import { searchTemplates } from "./search-template";
 import { securityHeaderList } from "./security";
 
@@ -135,6 +135,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     }
     // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
     if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
+    if (onlyCatchAllClaims(serverBuild, pathname)) return { kind: KINDS["not-found"], key: pathname + search };
     let notFound = onlyCatchAll.get(pathname);
     if (notFound === undefined) {
       // Matching ranks every route of the app: a millisecond, so each path's answer is remembered (bounded).

@@ -163,12 +163,15 @@ export function apiBuild(build: ServerBuild): ServerBuild {
 // rebuilds and ranks a handful of routes per request, not the ~75 pages'. Each path's build is remembered
 // (bounded, as paths are not); builds with the same routes are one object, with one handler.
 const MAX_NARROWED_PATHS = 5000;
-const narrowed = new WeakMap<ServerBuild, { byPath: Map<string, ServerBuild>; byRoutes: Map<string, ServerBuild> }>();
+const narrowed = new WeakMap<ServerBuild, { byPath: Map<string, ServerBuild>; byRoutes: Map<string, ServerBuild>; unclaimed?: ServerBuild }>();
 
 /** The pages' build narrowed to what the document at `pathname` needs (pagesBuild's result in, not the whole build). */
 export function documentBuild(pages: ServerBuild, pathname: string): ServerBuild {
   let memo = narrowed.get(pages);
   if (!memo) narrowed.set(pages, (memo = { byPath: new Map(), byRoutes: new Map() }));
+  // Every address whose first segment no route has needs the same routes: the root's, the catch-all's.
+  const unclaimed = onlyCatchAllClaims(pages, pathname);
+  if (unclaimed && memo.unclaimed) return memo.unclaimed;
   let found = memo.byPath.get(pathname);
   if (found) return found;
   const ids = new Set<string>();
@@ -179,6 +182,7 @@ export function documentBuild(pages: ServerBuild, pathname: string): ServerBuild
   const key = [...ids].sort().join("\n");
   found = memo.byRoutes.get(key);
   if (!found) memo.byRoutes.set(key, (found = keepRoutes(pages, (id) => ids.has(id))));
+  if (unclaimed) return (memo.unclaimed = found);
   memo.byPath.set(pathname, found);
   if (memo.byPath.size > MAX_NARROWED_PATHS) memo.byPath.delete(memo.byPath.keys().next().value!);
   return found;
@@ -187,6 +191,42 @@ export function documentBuild(pages: ServerBuild, pathname: string): ServerBuild
 /** Whether a page request is for a document (not React Router's data or manifest requests, which need every page route). */
 export function isDocumentPath(pathname: string) {
   return !pathname.endsWith(".data") && pathname !== "/__manifest";
+}
+
+// The first segments of each build's route paths (lower case), or null when one is not a plain word (a parameter,
+// an optional segment) and only matching can tell.
+const firstSegments = new WeakMap<ServerBuild, Set<string> | null>();
+
+/**
+ * Whether no route but the catch-all (the not-found page, path `*`) can claim `pathname`: its first segment is none
+ * of the routes' (as React Router reads it: decoded, in any case). Told without matching, which ranks every route
+ * of the build (about a millisecond): an address no one made up before costs nothing to place. False when unsure.
+ */
+export function onlyCatchAllClaims(build: ServerBuild, pathname: string): boolean {
+  let known = firstSegments.get(build);
+  if (known === undefined) firstSegments.set(build, (known = firstSegmentsOf(build)));
+  const first = pathname.split("/").find(Boolean);
+  if (!known || first === undefined) return false;
+  try {
+    return !known.has(decodeURIComponent(first).toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function firstSegmentsOf(build: ServerBuild): Set<string> | null {
+  const found = new Set<string>();
+  let catchAll = false;
+  const walk = (routes: RouteObject[], above: string): boolean =>
+    routes.every((route) => {
+      const path = [above, route.path ?? ""].filter(Boolean).join("/");
+      const first = path.split("/")[0];
+      if (path === "*") return (catchAll = true);
+      if (first && !/^[\w.~-]+$/.test(first)) return false;
+      if (first) found.add(first.toLowerCase());
+      return walk(route.children ?? [], path);
+    });
+  return walk(routeTree(build), "") && catchAll ? found : null;
 }
 
 // The route tree of each build, for finding the route a request is for (its `handle`).

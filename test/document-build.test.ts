@@ -1,9 +1,9 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import { startSession } from "~/request/session.server";
-import { documentBuild, pagesBuild } from "../server/request-handler";
+import { documentBuild, onlyCatchAllClaims, pagesBuild, routeTree } from "../server/request-handler";
 import { databaseKinds, useAppDatabase } from "./databases";
 import { fillPattern, routeTable } from "./route-table";
 
@@ -57,5 +57,39 @@ describe.each(databaseKinds)("a document rendered from its narrowed build, on $n
         expect(got, `${address}${cookie ? ", signed in" : ""}`).toEqual(await answer(pages, address, cookie));
       }
     }
+  });
+});
+
+describe("an address only the catch-all (the not-found page) claims", () => {
+  it("is told by its first segment as matching every route tells it, and is rendered from one narrowed build", async () => {
+    const built = (await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as { serverBuild: () => Promise<ServerBuild> };
+    const pages = pagesBuild(await built.serverBuild());
+    const matchedOnlyByCatchAll = (pathname: string) => matchRoutes(routeTree(pages), pathname)?.at(-1)?.route.id === "routes/$";
+    const addresses = (await routeTable())
+      .filter((route) => !route.api)
+      .map((route) => fillPattern(route.pattern, { id: "x", shortId: "x", "*": "no-such-page" }));
+    const unclaimed = [
+      "/no/such/page",
+      "/memorialsx",
+      "/x/memorials",
+      "/help.",
+      "/api",
+      "/api/auth/user",
+      "/ünïcode",
+      "/%C3%BCber",
+      "/%2Fmemorials",
+      "/.well-known/x",
+    ];
+    const claimed = ["/MEMORIALS", "/%6Demorials", "/Robots.TXT", "/m/abc", "/memorials/", "//help", "/account/nothing-here"];
+    for (const pathname of [...addresses, ...unclaimed, ...claimed, "/", "//", "/%E0%A4%A"]) {
+      // Never says so of an address a route of its own claims.
+      if (onlyCatchAllClaims(pages, pathname)) expect(matchedOnlyByCatchAll(pathname), pathname).toBe(true);
+    }
+    for (const pathname of unclaimed) {
+      expect(onlyCatchAllClaims(pages, pathname), pathname).toBe(true);
+      expect(documentBuild(pages, pathname), pathname).toBe(documentBuild(pages, "/no/such/page"));
+    }
+    for (const pathname of claimed) expect(onlyCatchAllClaims(pages, pathname), pathname).toBe(false);
+    expect(Object.keys(documentBuild(pages, "/no/such/page").routes).sort()).toEqual(["root", "routes/$", "routes/_index"]);
   });
 });
