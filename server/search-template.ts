@@ -53,7 +53,7 @@ function escapeLikeReactRouter(text: string) {
   return text.replace(/[&><\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-type Template = { page: PageTemplate; headers: [string, string][]; html: string; uses: number };
+type Template = { page: PageTemplate; headers: [string, string][]; uses: number };
 
 /** How the gallery at `url` would be rendered from a template, or null when it must be rendered in full. */
 export function templateAddress(url: URL): { words: string; address: URL } | null {
@@ -110,8 +110,10 @@ export function searchTemplates() {
     const template = await templateFor(key, at.address, found, render);
     if (!template) return null;
     const data = WRITINGS.data(at.words);
-    // Words the data holds already are written there as a reference: that page is laid out otherwise.
-    if (template.html.includes(data)) return null;
+    // Words the data holds already are written there as a reference: that page is laid out otherwise. (A text
+    // in the data never holds the placeholder, so it lies whole within one piece.)
+    const dataBytes = Buffer.from(data);
+    if (template.page.pieces.some((piece) => piece.raw.includes(dataBytes))) return null;
     if (++template.uses === 2 && template.page.level < KEPT_LEVEL) setImmediate(() => (template.page = repackTemplate(template.page)));
     const values = { [HOLES.html]: WRITINGS.html(at.words), [HOLES.address]: WRITINGS.address(at.words), [HOLES.data]: data };
     return keptFrom(fillTemplate(template.page, values), template.headers);
@@ -125,5 +127,5 @@ function makeTemplate(rendered: Rendered): Template | null {
     const told = html.startsWith(HOLES.html, at) || html.startsWith(HOLES.address, at) || html.startsWith(HOLES.data, at - 2);
     if (!told) return null;
   }
-  return { page: keepTemplate(rendered, Object.values(HOLES)), headers: rendered.headers, html, uses: 0 };
+  return { page: keepTemplate(rendered, Object.values(HOLES)), headers: rendered.headers, uses: 0 };
 }

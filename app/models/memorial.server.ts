@@ -539,10 +539,6 @@ export type GalleryCard = MemorialCard & {
   firstImageUrl: string | null;
 };
 
-/**
- * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
- * case-insensitive substring match over name, title and biography, served by the trigram index.
- */
 /** Which memorials the gallery shows for a query: the ids in order (the first `page` × BROWSE_PAGE_SIZE), and whether more follow. */
 export type BrowseFound = { ids: string[]; hasMore: boolean; page: number };
 
@@ -552,6 +548,10 @@ export async function browseMemorials(query: BrowseQuery, found?: BrowseFound): 
   return { items: await galleryCards(ids), hasMore, page };
 }
 
+/**
+ * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
+ * case-insensitive substring match over name, title and biography, served by the trigram index.
+ */
 export async function findPublicMemorials(query: BrowseQuery): Promise<BrowseFound> {
   const page = Math.min(Math.max(Math.floor(query.page ?? 1) || 1, 1), BROWSE_MAX_PAGES);
   const limit = page * BROWSE_PAGE_SIZE;
