@@ -106,6 +106,30 @@ describe("PGlite statements in one call", () => {
     expect((await pglite.query(`SELECT "n" FROM "kinds" WHERE "label" = $1`, ["kept 2"])).rows).toEqual([{ n: 2 }]);
   });
 
+  it("plans a statement matching a pattern for its own values every time: it is never kept", async () => {
+    // A search ordered by another column: with a plan made without the words (a generic plan, which PostgreSQL
+    // may keep for a statement after five runs), a search finding nothing reads every row in that order.
+    await pglite.exec(`CREATE TABLE "notes" ("id" SERIAL PRIMARY KEY, "text" TEXT NOT NULL, "at" TIMESTAMP(3) NOT NULL);
+      CREATE EXTENSION IF NOT EXISTS pg_trgm;
+      CREATE INDEX "notes_text_trgm" ON "notes" USING gin (lower("text") gin_trgm_ops);
+      CREATE INDEX "notes_at" ON "notes" ("at");
+      INSERT INTO "notes" ("text", "at") SELECT 'Mary Jones, in memory', now() - make_interval(mins => g) FROM generate_series(1, 3000) AS g;
+      ANALYZE "notes";`);
+    const search = `SELECT "id" FROM "notes" WHERE lower("text") LIKE $1 ORDER BY "at" DESC LIMIT 9`;
+    const byId = `SELECT "text" FROM "notes" WHERE "id" = $1`;
+    for (let i = 0; i < 12; i++) {
+      expect((await pglite.query(search, [`%q${i}x%`])).rows).toEqual([]);
+      expect((await pglite.query(byId, [i + 1])).rows).toEqual([{ text: "Mary Jones, in memory" }]);
+    }
+    expect((await pglite.query(search, ["%mary%"])).rows).toHaveLength(9);
+    const statements = await kept();
+    expect(statements).not.toContain(search);
+    expect(statements).toContain(byId);
+    // Its errors are PGlite's, and the next statement runs.
+    expect(await pglite.query(`SELECT "nope" FROM "notes" WHERE "text" LIKE $1`, ["%a%"]).catch((e: { code: string }) => e.code)).toBe("42703");
+    expect((await pglite.query(search, ["%jones%"])).rows).toHaveLength(9);
+  });
+
   it("keeps at most PREPARED_MAX statements prepared, the least recently used going first", async () => {
     const often = `SELECT "n" FROM "kinds" WHERE "label" = $1 AND 0 = 0`;
     for (let i = 0; i < PREPARED_MAX + 20; i++) {
