@@ -98,6 +98,16 @@ describe.each(serverDatabases())("a new search on the gallery, on %s", (database
     expect((await visit(address)).html).toBe(inFull.html);
   });
 
+  it("fills /market, the same gallery at another address, from its own templates", async () => {
+    const words = `market words ${TAG}`;
+    const address = `/market?${query({ search: words, view: "list" })}`;
+    const fromTemplate = await visit(address);
+    const inFull = await visit(`${address}&`);
+    expect(fromTemplate.gzip.includes(Buffer.from(words))).toBe(true);
+    expect(fromTemplate.html).toBe(inFull.html);
+    expect(fromTemplate.html).toContain(`action="/market?${query({ search: words, view: "list" }).replaceAll("&", "&amp;")}"`);
+  });
+
   it("finds what each search finds: one template per set of memorials found", async () => {
     // The results, after the Featured carousel.
     const results = async (words: string) => {
