@@ -69,43 +69,18 @@ async function api<T>(base: string, cookie: string, pathname: string, init: Requ
   return (await res.json()) as T;
 }
 
-/** A wrk script asking for a search no one asked for before on every request: the page cache never has it. */
-function newSearchScript(dir: string) {
-  const file = path.join(dir, "new-search.lua");
+/**
+ * A wrk script asking for an address no one asked for before on every request, so that no cache has it: `address`
+ * is Lua text of the address, from `n` (the thread's request count) and `id` (the thread's number).
+ */
+function newAddressesScript(dir: string, name: string, address: string) {
+  const file = path.join(dir, `${name}.lua`);
   writeFileSync(
     file,
     `local threads = 0
 function setup(thread) threads = threads + 1; thread:set("id", threads) end
 function init(args) n = 0 end
-function request() n = n + 1; return wrk.format("GET", "/memorials?search=q" .. id .. "x" .. n) end
-`,
-  );
-  return file;
-}
-
-/** A wrk script asking for an address no one asked for before on every request: the not-found page, rendered each time. */
-function newAddressScript(dir: string) {
-  const file = path.join(dir, "new-address.lua");
-  writeFileSync(
-    file,
-    `local threads = 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-function init(args) n = 0 end
-function request() n = n + 1; return wrk.format("GET", "/no-such-page-" .. id .. "-" .. n) end
-`,
-  );
-  return file;
-}
-
-/** A wrk script asking for a page of a memorial's tributes no one asked for before on every request: rendered each time. */
-function tributePagesScript(dir: string, memorialPath: string) {
-  const file = path.join(dir, "tribute-pages.lua");
-  writeFileSync(
-    file,
-    `local threads = 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-function init(args) n = 0 end
-function request() n = n + 1; return wrk.format("GET", "${memorialPath}?tributes=" .. ((n * 2 + id) % 9999 + 1)) end
+function request() n = n + 1; return wrk.format("GET", ${address}) end
 `,
   );
   return file;
@@ -202,8 +177,21 @@ async function pages(base: string, member: string, admin: string, dir: string): 
       path: `/admin/${tab}`,
       who: "admin" as const,
     })),
-    { name: "a new search (no page cache)", path: "/memorials?search=q0x0", who: "visitor", miss: true, script: newSearchScript(dir) },
-    { name: "a new address not found (no page cache)", path: "/no-such-page-0-0", who: "visitor", miss: true, status: 404, script: newAddressScript(dir) },
+    {
+      name: "a new search (no page cache)",
+      path: "/memorials?search=q0x0",
+      who: "visitor",
+      miss: true,
+      script: newAddressesScript(dir, "new-search", `"/memorials?search=q" .. id .. "x" .. n`),
+    },
+    {
+      name: "a new address not found (no page cache)",
+      path: "/no-such-page-0-0",
+      who: "visitor",
+      miss: true,
+      status: 404,
+      script: newAddressesScript(dir, "new-address", `"/no-such-page-" .. id .. "-" .. n`),
+    },
     {
       name: "a memorial edited 10 times a second (page cache dropped)",
       path: `/memorials/${open.id}`,
@@ -216,7 +204,8 @@ async function pages(base: string, member: string, admin: string, dir: string): 
       path: `/memorials/${open.id}?tributes=1`,
       who: "visitor",
       miss: true,
-      script: tributePagesScript(dir, `/memorials/${open.id}`),
+      // Page numbers past the last show the last page, each at an address of its own.
+      script: newAddressesScript(dir, "tribute-pages", `"/memorials/${open.id}?tributes=" .. ((n * 2 + id) % 9999 + 1)`),
     },
     {
       name: "post: leave a tribute",
