@@ -169,11 +169,11 @@ const narrowed = new WeakMap<ServerBuild, { byPath: Map<string, ServerBuild>; by
 export function documentBuild(pages: ServerBuild, pathname: string): ServerBuild {
   let memo = narrowed.get(pages);
   if (!memo) narrowed.set(pages, (memo = { byPath: new Map(), byRoutes: new Map() }));
+  let found = memo.byPath.get(pathname);
+  if (found) return found;
   // Every address whose first segment no route has needs the same routes: the root's, the catch-all's.
   const unclaimed = onlyCatchAllClaims(pages, pathname);
   if (unclaimed && memo.unclaimed) return memo.unclaimed;
-  let found = memo.byPath.get(pathname);
-  if (found) return found;
   const ids = new Set<string>();
   const segments = pathname.split("/").filter(Boolean);
   for (let n = segments.length; n >= 0; n--) {

@@ -56,7 +56,7 @@ function escapeLikeReactRouter(text: string) {
 type Template = { page: PageTemplate; headers: [string, string][]; uses: number };
 
 /** How the gallery at `url` would be rendered from a template, or null when it must be rendered in full. */
-export function templateAddress(url: URL): { words: string; address: URL } | null {
+function templateAddress(url: URL): { words: string; address: URL } | null {
   const params = url.searchParams;
   const all = params.getAll("search");
   if (all.length !== 1) return null;

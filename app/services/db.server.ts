@@ -173,20 +173,12 @@ function answerInOneCall(db: PGlite) {
   async function run(sql: string, values: (string | null)[], options: Parameters<PGlite["query"]>[2], again: boolean): Promise<Results> {
     if (MATCHES_A_PATTERN.test(sql)) return runUnnamed(sql, values, options);
     let name = prepared.get(sql);
-    const parts = toClose.map((old) => serialize.close({ type: "S", name: old }));
-    toClose = [];
     const fresh = !name;
-    if (name) {
+    if (name)
       prepared.delete(sql); // most recently used last
-    } else {
-      name = `everlight_${++named}`;
-      parts.push(serialize.parse({ text: sql, name }));
-    }
-    parts.push(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
-    const message = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    parts.reduce((at, part) => (message.set(part, at), at + part.length), 0);
+    else name = `everlight_${++named}`;
     try {
-      const { messages } = await db.execProtocol(message);
+      const { messages } = await oneCall(fresh ? serialize.parse({ text: sql, name }) : null, name, values);
       prepared.set(sql, name);
       if (prepared.size > PREPARED_MAX) {
         const [oldest, oldName] = prepared.entries().next().value!;
@@ -209,13 +201,19 @@ function answerInOneCall(db: PGlite) {
 
   /** One call, as an unnamed statement: parsed and planned for these values, then forgotten. */
   async function runUnnamed(sql: string, values: (string | null)[], options: Parameters<PGlite["query"]>[2]): Promise<Results> {
+    const { messages } = await oneCall(serialize.parse({ text: sql }), "", values);
+    return parse.parseResults(messages, db.parsers, options)[0];
+  }
+
+  /** One message to the database: the pending closes, `parsed` (a Parse, if any), then Bind of `statement`, Describe, Execute, Sync. */
+  function oneCall(parsed: Uint8Array | null, statement: string, values: (string | null)[]) {
     const parts = toClose.map((old) => serialize.close({ type: "S", name: old }));
     toClose = [];
-    parts.push(serialize.parse({ text: sql }), serialize.bind({ values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+    if (parsed) parts.push(parsed);
+    parts.push(serialize.bind({ statement, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
     const message = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
     parts.reduce((at, part) => (message.set(part, at), at + part.length), 0);
-    const { messages } = await db.execProtocol(message);
-    return parse.parseResults(messages, db.parsers, options)[0];
+    return db.execProtocol(message);
   }
 
   db.query = (async (sql: string, params: unknown[] = [], options?: Parameters<PGlite["query"]>[2]) => {
