@@ -7,7 +7,8 @@
 //   - node:http answering the same bytes from memory (bench/ceiling-server.mjs), measured in the same run.
 // Also anonymous pages that miss the page cache (a new search on every request; a memorial whose family edits it
 // ten times a second while visitors read it; a page of a memorial's tributes no one asked for before, on every
-// request: the memorial page rendered each time), and the common form posts
+// request: the memorial page rendered each time), a memorial opened from shared links that each carry a click id
+// of their own (answered from the kept page: decision 035), and the common form posts
 // as a browser without JavaScript sends them (leave a tribute, add to basket, approve a tribute: each a write
 // and a redirect; the ceiling answers an empty body).
 // Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on
@@ -198,6 +199,13 @@ async function pages(base: string, member: string, admin: string, dir: string): 
       who: "visitor",
       miss: true,
       alongside: editorScript(dir, base, member, open.id, 100),
+    },
+    {
+      // Facebook adds a click id of its own to each link followed from it (decision 035).
+      name: "a memorial opened from shared links, each with its own click id",
+      path: `/memorials/${open.id}?fbclid=IwAR0x0&utm_source=facebook`,
+      who: "visitor",
+      script: newAddressesScript(dir, "shared-links", `"/memorials/${open.id}?fbclid=IwAR" .. id .. "x" .. n .. "&utm_source=facebook"`),
     },
     {
       name: "a memorial's tribute pages, each new (no page cache)",

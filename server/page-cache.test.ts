@@ -232,8 +232,58 @@ describe("the anonymous memorial page cache", () => {
     const paged = await client(server.url).get(`/memorials/${id}?tributes=2`);
     expect(paged.status).toBe(200);
     expect(paged.headers.get("etag")).not.toBe(plain.headers.get("etag"));
-    const other = await client(server.url).get(`/memorials/${id}?utm_source=mail`);
+    const other = await client(server.url).get(`/memorials/${id}?from=mail`);
     expect(other.status).toBe(200);
     expect(other.headers.get("etag")).toBeNull();
+  });
+
+  it("gives a visitor from a shared link (a click id, a campaign mark) the kept page, with the form posting to the page itself", async () => {
+    const owner = await member();
+    const id = await publicMemorial(owner.api, "She rowed across the loch every midsummer.");
+    const plain = await visit(id);
+    const perRequest = /nonce="[^"]+"|'nonce-[^']+'|\d{13}\.[\w-]{43}/g;
+    for (const search of ["?fbclid=IwAR0dGVzdA", "?utm_source=facebook&utm_medium=social&fbclid=IwAR1b3RoZXI", "?gclid=Cj0KCQ&tributes=1"]) {
+      const shared = await client(server.url).get(`/memorials/${id}${search}`);
+      expect(shared.status, search).toBe(200);
+      // The same kept page: its ETag, and its text but for this request's nonce and form stamp.
+      expect(shared.headers.get("etag"), search).toBe(plain.headers.get("etag"));
+      expect(shared.text.replace(perRequest, ""), search).toBe(plain.text.replace(perRequest, ""));
+      expect(shared.text).not.toMatch(/fbclid|utm_|gclid/);
+    }
+    // The tribute form sent from such a page is taken (its stamp is this visitor's own).
+    const shared = await client(server.url).get(`/memorials/${id}?fbclid=IwAR2dGhpcmQ`);
+    const action = /<form[^>]*action="([^"]+)"[^>]*method="post"/.exec(shared.text)![1].replace(/&amp;/g, "&");
+    expect(action).toBe(`/memorials/${id}?index`);
+    await new Promise((resolve) => setTimeout(resolve, 3_100)); // a form sent back faster than a person types is refused
+    const sent = await client(server.url).request("POST", action, {
+      body: new URLSearchParams({
+        intent: "tribute",
+        authorName: "Morag",
+        content: "Midsummer on the loch will not be the same.",
+        formStartedAt: stampOf(shared)!,
+        website: "",
+      }).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(sent.status, sent.text.slice(0, 300)).toBe(303);
+    // A page of the tribute list with a campaign mark is that page, kept apart from the first.
+    const second = await client(server.url).get(`/memorials/${id}?tributes=2`);
+    const marked = await client(server.url).get(`/memorials/${id}?utm_campaign=anniversary&tributes=2`);
+    expect(marked.headers.get("etag")).toBe(second.headers.get("etag"));
+    expect(marked.headers.get("etag")).not.toBe(plain.headers.get("etag"));
+
+    // Every kept page: the landing page, a search of the gallery, a document, the not-found page.
+    for (const [path, status] of [
+      ["/", 200],
+      ["/memorials?search=loch", 200],
+      ["/help", 200],
+      ["/no-such-page-shared", 404],
+    ] as const) {
+      const own = await client(server.url).get(path);
+      const from = await client(server.url).get(`${path}${path.includes("?") ? "&" : "?"}utm_source=newsletter&mc_cid=7f3a`);
+      expect([own.status, from.status], path).toEqual([status, status]);
+      expect(from.headers.get("etag"), path).toMatch(/^W\//);
+      expect(from.headers.get("etag"), path).toBe(own.headers.get("etag"));
+    }
   });
 });

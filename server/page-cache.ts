@@ -9,6 +9,7 @@ import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type H
 import { documentBuild, handlerFor, onlyCatchAllClaims, pagesBuild, routeTree } from "./request-handler";
 import { searchTemplates } from "./search-template";
 import { securityHeaderList } from "./security";
+import { withoutTracking } from "./tracking-parameters";
 
 // The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
 // "Running at scale"). Every page a visitor can open without signing in — the landing page, browse (with
@@ -19,6 +20,9 @@ import { securityHeaderList } from "./security";
 // database move at the commit of any change (migration 20261124000000_page_versions). Pages that show
 // nothing from the database (help, terms, privacy, contact, 404) read nothing. Several instances stay
 // correct: each reads the versions; a change committed before a request arrived is seen by that request.
+//
+// An address is its path and query string, without the parameters links carry for analytics (a click id,
+// `utm_…`: server/tracking-parameters.ts), which no page reads: a visitor from a shared link gets the kept page.
 //
 // Only a GET without the session cookie and without a flash message (the toast cookie) is answered from
 // here; anything else, and any page that did not render as a plain 200 (404 for the not-found page)
@@ -152,7 +156,8 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     const raw = req.url ?? "/";
     const at = raw.indexOf("?");
     const pathname = at < 0 ? raw : raw.slice(0, at);
-    const search = at < 0 ? "" : raw.slice(at);
+    // A link shared with a click id or a campaign mark is the same page as without (tracking-parameters.ts).
+    const search = withoutTracking(at < 0 ? "" : raw.slice(at));
     const host = req.headers.host ?? "localhost";
     // An unreadable Host is refused by the app (server/host.ts), and no kept page is keyed by one.
     if (!isReadableHost(host) || raw.includes("%00") || !pathname.startsWith("/")) return next();
@@ -198,7 +203,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       const renderKey = `${kind.name}|${key}|${version}`;
       let pending = rendering.get(renderKey);
       if (!pending) {
-        const url = new URL(`http://${host}${raw}`);
+        const url = new URL(`http://${host}${pathname}${search}`);
         pending = renderEntry(url, req, kind, version, versions).finally(() => rendering.delete(renderKey));
         rendering.set(renderKey, pending);
       } else if (countable) await recordView(id!);
