@@ -42,6 +42,8 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 const PERIOD_MS = 6 * 60 * 60 * 1000;
 /** Paths whose route match is remembered (the not-found page). */
 const MAX_MATCHED_PATHS = 2000;
+/** Memorials whose tribute list's number of pages is remembered. */
+const MAX_TRIBUTE_PAGE_COUNTS = 2000;
 /** All kept copies together, text and gzip. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
@@ -89,6 +91,8 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   /** Whether only the catch-all route (the not-found page) claims a path. */
   const onlyCatchAll = new Map<string, boolean>();
   const searches = searchTemplates();
+  /** How many pages each memorial's tribute list has, as its last render at a version said (bounded). */
+  const tributePages = new Map<string, { version: string; pages: number }>();
 
   function forget(kind: KindName, key: string) {
     const entries = kept.get(kind)!;
@@ -115,10 +119,17 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     }
   }
 
-  async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string, versions: PageVersions | null): Promise<Entry> {
+  async function renderEntry(url: URL, req: IncomingMessage, kind: Kind, version: string, versions: PageVersions | null, id?: string): Promise<Entry> {
     const render = handlerFor(documentBuild((loaded ??= pagesBuild(await build())), url.pathname));
     const headers = requestHeadersWithout(req, (name) => name === "cookie" || name.startsWith("if-"));
-    const context = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
+    const context: Partial<AppLoadContext> = kind.deps.includes("memorials") ? { memorialsVersion: versions!.pages.memorials } : {};
+    if (id) {
+      context.tributePages = (pages) => {
+        tributePages.delete(id);
+        tributePages.set(id, { version, pages });
+        if (tributePages.size > MAX_TRIBUTE_PAGE_COUNTS) tributePages.delete(tributePages.keys().next().value!);
+      };
+    }
     const renderAt = (address: URL, more: Partial<AppLoadContext> = {}) =>
       renderForKeeping(render, new Request(address, { headers }), kind.status, "text/html", { ...context, ...more });
     // A new search: filled into the page rendered for the same memorials found, if there is one (or can be).
@@ -129,13 +140,13 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
   }
 
   /** Which kept page an address is, or null; for a memorial its id and the tribute list's page. */
-  function classify(pathname: string, search: string, serverBuild: ServerBuild): { kind: Kind; id?: string; key: string } | null {
+  function classify(pathname: string, search: string, serverBuild: ServerBuild): { kind: Kind; id?: string; page?: number; key: string } | null {
     const named = PATHS[pathname];
     if (named) return { kind: KINDS[named], key: pathname + search };
     const id = MEMORIAL.exec(pathname)?.[1];
     if (id) {
       const page = tributesPage(search);
-      return page === null ? null : { kind: KINDS.memorial, id: id.toLowerCase(), key: `${id.toLowerCase()}|${page}` };
+      return page === null ? null : { kind: KINDS.memorial, id: id.toLowerCase(), page, key: `${id.toLowerCase()}|${page}` };
     }
     // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
     if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
@@ -164,7 +175,6 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     const found = classify(pathname, search, serverBuild);
     if (!found) return next();
     const { kind, id } = found;
-    const key = `${host}|${found.key}`;
 
     const period = Math.floor(Date.now() / PERIOD_MS);
     let versions: PageVersions | null = null;
@@ -172,6 +182,15 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     const memorialVersion = id ? versions!.memorials.get(id) : undefined;
     if (id && memorialVersion === undefined) return next(); // not (or no longer) public: the app answers
     const version = [...kind.deps.map((d) => versions!.pages[d]), memorialVersion ?? "", serverBuild.assets.version, period].join(".");
+    // A page of the tribute list past the last shows the last: the last page's kept copy, once a render at this
+    // version has said which page that is (any number of such addresses, one render).
+    let address = pathname + search;
+    let key = `${host}|${found.key}`;
+    const pages = id ? tributePages.get(id) : undefined;
+    if (pages?.version === version && found.page! > pages.pages) {
+      address = pages.pages > 1 ? `${pathname}?tributes=${pages.pages}` : pathname;
+      key = `${host}|${id}|${pages.pages}`;
+    }
     const etag = `W/"${kind.name}.${hash(key)}.${version}"`;
     const countable = !!id && !isPrefetch(header(req, "sec-purpose") ?? header(req, "purpose"));
 
@@ -203,8 +222,8 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       const renderKey = `${kind.name}|${key}|${version}`;
       let pending = rendering.get(renderKey);
       if (!pending) {
-        const url = new URL(`http://${host}${pathname}${search}`);
-        pending = renderEntry(url, req, kind, version, versions).finally(() => rendering.delete(renderKey));
+        const url = new URL(`http://${host}${address}`);
+        pending = renderEntry(url, req, kind, version, versions, id).finally(() => rendering.delete(renderKey));
         rendering.set(renderKey, pending);
       } else if (countable) await recordView(id!);
       entry = await pending;

@@ -75,6 +75,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listEvents(memorial.id),
     bookOfferFor(memorial, viewer, lookup.role),
   ]);
+  context.tributePages?.(approved.pages);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
   return {
     status: "ok" as const,

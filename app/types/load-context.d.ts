@@ -16,5 +16,10 @@ declare module "react-router" {
      * words searched, when the address holds a placeholder in their place (a BrowseFound, memorial.server.ts).
      */
     browseFound?: { ids: string[]; hasMore: boolean; page: number };
+    /**
+     * Set by the anonymous page cache: told how many pages a memorial's tribute list has, so that the address of a
+     * page past the last (which shows the last) is answered from the last page's kept copy, not rendered anew.
+     */
+    tributePages?: (pages: number) => void;
   }
 }
