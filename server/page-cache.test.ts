@@ -276,6 +276,26 @@ describe("the anonymous memorial page cache", () => {
     expect(other.headers.get("etag")).toBeNull();
   });
 
+  it("answers every address not found from one kept page, the page the app renders for any of them", async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const perRequest = /nonce="[^"]+"|\d{13}\.[\w-]{43}/g;
+    const first = await client(server.url).get(`/no-such-page-${tag}`);
+    const second = await client(server.url).get(`/deeper/no-such-${tag}/page?search=${tag}`);
+    for (const res of [first, second]) {
+      expect(res.status).toBe(404);
+      expect(res.headers.get("etag")).toMatch(/^W\/"not-found\./);
+    }
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(second.text.replace(perRequest, "")).toBe(first.text.replace(perRequest, ""));
+    // The app's own render for another address (a session cookie, though not a valid one, passes the cache by):
+    // the same page, so the kept one says nothing of an address it was not rendered for.
+    const rendered = await client(server.url, { cookie: "__session=not-a-session" }).get(`/elsewhere-${tag}/missing`);
+    expect(rendered.status).toBe(404);
+    expect(rendered.headers.get("etag")).toBeNull();
+    expect(rendered.text.replace(perRequest, "")).toBe(first.text.replace(perRequest, ""));
+    expect(first.text).not.toContain(tag);
+  });
+
   it("gives a visitor from a shared link (a click id, a campaign mark) the kept page, with the form posting to the page itself", async () => {
     const owner = await member();
     const id = await publicMemorial(owner.api, "She rowed across the loch every midsummer.");

@@ -42,6 +42,11 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 const PERIOD_MS = 6 * 60 * 60 * 1000;
 /** Paths whose route match is remembered (the not-found page). */
 const MAX_MATCHED_PATHS = 2000;
+/**
+ * The not-found page says nothing of the address asked for: every address only the catch-all route claims is the
+ * one page, kept once (decision 035; server/page-cache.test.ts compares it with the app's render of another).
+ */
+const NOT_FOUND_KEY = "*";
 /** Memorials whose tribute list's number of pages is remembered. */
 const MAX_TRIBUTE_PAGE_COUNTS = 2000;
 /** All kept copies together, text and gzip. */
@@ -150,7 +155,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     }
     // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
     if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
-    if (onlyCatchAllClaims(serverBuild, pathname)) return { kind: KINDS["not-found"], key: pathname + search };
+    if (onlyCatchAllClaims(serverBuild, pathname)) return { kind: KINDS["not-found"], key: NOT_FOUND_KEY };
     let notFound = onlyCatchAll.get(pathname);
     if (notFound === undefined) {
       // Matching ranks every route of the app: a millisecond, so each path's answer is remembered (bounded).
@@ -159,7 +164,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       onlyCatchAll.set(pathname, notFound);
       if (onlyCatchAll.size > MAX_MATCHED_PATHS) onlyCatchAll.delete(onlyCatchAll.keys().next().value!);
     }
-    return notFound ? { kind: KINDS["not-found"], key: pathname + search } : null;
+    return notFound ? { kind: KINDS["not-found"], key: NOT_FOUND_KEY } : null;
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse, next: () => void) {
