@@ -7,7 +7,8 @@
 //   - node:http answering the same bytes from memory (bench/ceiling-server.mjs), measured in the same run.
 // Also anonymous pages that miss the page cache (a new search on every request; a memorial whose family edits it
 // ten times a second while visitors read it), addresses of one kept page (a memorial opened from shared links that
-// each carry a click id of their own; its tribute list's pages past the last: decision 035), and the common form posts
+// each carry a click id of their own; its tribute list's pages past the last; a new address not found: decision
+// 035), and the common form posts
 // as a browser without JavaScript sends them (leave a tribute, add to basket, approve a tribute: each a write
 // and a redirect; the ceiling answers an empty body).
 // Prints each page's requests/s, p99 and ratio to the ceiling against its target (≥ 1 % on PGlite, ≥ 2 % on

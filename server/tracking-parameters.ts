@@ -2,7 +2,7 @@
 // analytics: a click id (Facebook adds `fbclid` to every link followed from it, a new one each time), a
 // campaign (`utm_source`…). No page of ours reads them, so a page is the same with or without them, but the
 // page cache keys pages by address: every visitor from a memorial shared on Facebook would be a page never
-// rendered before (docs/decisions/035-tracking-parameters.md). The cache sets them aside; the browser keeps
+// rendered before (docs/decisions/035-addresses-of-one-page.md). The cache sets them aside; the browser keeps
 // the address as it was.
 
 /** Click ids and sharing marks of the networks, mail tools and ad services that add them to links. */
