@@ -294,6 +294,14 @@ describe("the anonymous memorial page cache", () => {
     expect(rendered.headers.get("etag")).toBeNull();
     expect(rendered.text.replace(perRequest, "")).toBe(first.text.replace(perRequest, ""));
     expect(first.text).not.toContain(tag);
+
+    // On a not-found page the browser asks React Router for the routes of the address: the app answers that.
+    const version = /"version":\s*"([^"]+)"/.exec(first.text)?.[1];
+    expect(version).toBeTruthy();
+    const manifest = await client(server.url).get(`/__manifest?paths=${encodeURIComponent(`/no-such-page-${tag}`)}&version=${version}`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get("etag")).toBeNull();
+    expect(manifest.headers.get("content-type")).not.toMatch(/html/);
   });
 
   it("gives a visitor from a shared link (a click id, a campaign mark) the kept page, with the form posting to the page itself", async () => {

@@ -6,7 +6,7 @@ import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
-import { documentBuild, handlerFor, onlyCatchAllClaims, pagesBuild, routeTree } from "./request-handler";
+import { documentBuild, handlerFor, isDocumentPath, onlyCatchAllClaims, pagesBuild, routeTree } from "./request-handler";
 import { searchTemplates } from "./search-template";
 import { securityHeaderList } from "./security";
 import { withoutTracking } from "./tracking-parameters";
@@ -44,9 +44,11 @@ const PERIOD_MS = 6 * 60 * 60 * 1000;
 const MAX_MATCHED_PATHS = 2000;
 /**
  * The not-found page says nothing of the address asked for: every address only the catch-all route claims is the
- * one page, kept once (decision 035; server/page-cache.test.ts compares it with the app's render of another).
+ * one page, kept once (decision 035; server/page-cache.test.ts compares it with the app's render of another),
+ * rendered for an address of ours, so nothing a request sends can be written into the copy every one is served.
  */
 const NOT_FOUND_KEY = "*";
+const NOT_FOUND_ADDRESS = "/__not-found";
 /** Memorials whose tribute list's number of pages is remembered. */
 const MAX_TRIBUTE_PAGE_COUNTS = 2000;
 /** All kept copies together, text and gzip. */
@@ -153,8 +155,10 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       const page = tributesPage(search);
       return page === null ? null : { kind: KINDS.memorial, id: id.toLowerCase(), page, key: `${id.toLowerCase()}|${page}` };
     }
-    // The not-found page: an address only the catch-all route claims, not a file, the /api or media.
-    if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname)) return null;
+    // The not-found page: an address only the catch-all route claims, not a file, the /api or media, nor React
+    // Router's own (its manifest, which the browser asks for on a not-found page: one kept page for every address
+    // not found must never answer it).
+    if (/\.[^/]*$|^\/(?:api|assets|media)(?:\/|$)/.test(pathname) || !isDocumentPath(pathname)) return null;
     if (onlyCatchAllClaims(serverBuild, pathname)) return { kind: KINDS["not-found"], key: NOT_FOUND_KEY };
     let notFound = onlyCatchAll.get(pathname);
     if (notFound === undefined) {
@@ -189,7 +193,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     const version = [...kind.deps.map((d) => versions!.pages[d]), memorialVersion ?? "", serverBuild.assets.version, period].join(".");
     // A page of the tribute list past the last shows the last: the last page's kept copy, once a render at this
     // version has said which page that is (any number of such addresses, one render).
-    let address = pathname + search;
+    let address = kind.name === "not-found" ? NOT_FOUND_ADDRESS : pathname + search;
     let key = `${host}|${found.key}`;
     const pages = id ? tributePages.get(id) : undefined;
     if (pages?.version === version && found.page! > pages.pages) {
