@@ -140,6 +140,54 @@ describe.each(serverDatabases())("co-managers over HTTP on %s", (database) => {
     }
   });
 
+  it("moderates from the memorial page's form as the /api does: its own tributes only, a 404 for whoever may not see it", async () => {
+    const leave = async (on: string) => {
+      const left = await client(server.url).post(`/api/memorials/${on}/tributes`, { authorName: "Ann", content: "A kind word left on the page." });
+      expect(left.status, left.text).toBe(201);
+      return left.json.id as string;
+    };
+    const approved = async (on: string, id: string) => ((await c.owner.get(`/api/memorials/${on}/tributes`)).json as { id: string }[]).some((t) => t.id === id);
+    const approve = (who: Who, on: string, tributeId: string) => formPost(c[who], `/memorials/${on}`, { intent: "approve", tributeId });
+    /** The title of the toast a redirect carries (a signed cookie: its value, then a dot and the signature). */
+    const toastOf = (res: { headers: Headers }) => {
+      const cookie = res.headers.getSetCookie().find((line) => line.startsWith("__toast="));
+      const value = decodeURIComponent(cookie?.slice("__toast=".length).split(";")[0] ?? "");
+      return value ? (JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64").toString()) as { title: string }).title : null;
+    };
+
+    // A tribute of another memorial is not moderated from this one's page, even by the owner of both.
+    const elsewhere = await c.owner.post("/api/memorials", { firstName: "Other", lastName: "Page", visibility: "public", isPublished: true });
+    expect(elsewhere.status, elsewhere.text).toBe(201);
+    const theirs = await leave(elsewhere.json.id);
+    const fromHere = await approve("owner", memorialId, theirs);
+    expect([fromHere.status, fromHere.headers.get("Location"), toastOf(fromHere)]).toEqual([303, `/memorials/${memorialId}#tributes`, "Error"]);
+    expect(await approved(elsewhere.json.id, theirs)).toBe(false);
+    const fromThere = await approve("owner", elsewhere.json.id, theirs);
+    expect([fromThere.status, toastOf(fromThere)]).toEqual([303, "Tribute approved"]);
+    expect(await approved(elsewhere.json.id, theirs)).toBe(true);
+
+    // The roles as on the /api, on a private memorial: someone who may not see it is answered as every address of it answers them.
+    const want: Record<Who, [number, string | null, boolean]> = {
+      owner: [303, "Tribute approved", true],
+      manager: [303, "Tribute approved", true],
+      editor: [303, "Tribute approved", true],
+      other: [404, null, false],
+      visitor: [404, null, false],
+      admin: [303, "Error", false],
+    };
+    const tributes = {} as Record<Who, string>;
+    for (const who of Object.keys(want) as Who[]) tributes[who] = await leave(memorialId);
+    expect((await c.owner.put(`/api/memorials/${memorialId}`, { visibility: "private" })).status).toBe(200);
+    try {
+      for (const [who, [status, toast, done]] of Object.entries(want) as [Who, [number, string | null, boolean]][]) {
+        const res = await approve(who, memorialId, tributes[who]);
+        expect({ who, status: res.status, toast: toastOf(res), done: await approved(memorialId, tributes[who]) }).toEqual({ who, status, toast, done });
+      }
+    } finally {
+      expect((await c.owner.put(`/api/memorials/${memorialId}`, { visibility: "public" })).status).toBe(200);
+    }
+  });
+
   it("audits a co-manager's edit and shows it to the owner", async () => {
     const page = await c.owner.get(`/memorials/${memorialId}/managers`);
     expect(plain(page.text)).toContain("Edited a memorial as a co-manager");

@@ -52,6 +52,25 @@ describe.each(databaseKinds)("tributes on $name", (kind) => {
     expect((await listPendingForOwner(owner.id)).map((t) => t.id)).toEqual([onMember.id]);
   });
 
+  it.skipIf(skip)("moderates from a memorial's page only that memorial's tributes, and none of a deleted memorial", async () => {
+    const owner = await user();
+    const here = await memorial(owner.id);
+    const there = await memorial(owner.id);
+    const onThere = await tribute(there.id);
+    expect(await moderateTribute("approve", onThere.id, as(owner), here.id)).toBe("not-found");
+    expect(await moderateTribute("reject", onThere.id, as(owner), here.id)).toBe("not-found");
+    expect(await app.db.prisma.tribute.findUniqueOrThrow({ where: { id: onThere.id } })).toMatchObject({ isApproved: false });
+    expect(await moderateTribute("approve", onThere.id, as(owner), there.id)).toBe("ok");
+    expect(await app.db.prisma.tribute.findUniqueOrThrow({ where: { id: onThere.id } })).toMatchObject({ isApproved: true });
+    // Approved already counts as done; a deleted memorial's tributes wait with it, untouched, for its restoring.
+    expect(await moderateTribute("approve", onThere.id, as(owner), there.id)).toBe("ok");
+    const waiting = await tribute(here.id);
+    await app.db.prisma.$executeRaw`UPDATE "memorial_records" SET "deletedAt" = now() WHERE "id" = ${here.id}`;
+    expect(await moderateTribute("approve", waiting.id, as(owner))).toBe("not-found");
+    expect(await moderateTribute("reject", waiting.id, as(owner), here.id)).toBe("not-found");
+    expect(await app.db.prisma.tribute.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ isApproved: false });
+  });
+
   it.skipIf(skip)("pages approved tributes newest first", async () => {
     const owner = await user();
     const m = await memorial(owner.id);

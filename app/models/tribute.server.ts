@@ -1,4 +1,4 @@
-import { prisma } from "~/services/db.server";
+import { getDatabase, prisma } from "~/services/db.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "./audit.server";
@@ -109,31 +109,32 @@ export function canModerate(actor: { id: string; isAdmin: boolean } | null, memo
 
 export type ModerationResult = "ok" | "not-found" | "forbidden";
 
-async function moderatable(tributeId: string, actor: Actor) {
+/** A tribute as moderating it needs: who wrote it, its memorial, and the memorial's rule (canModerate). */
+type ModeratedRow = { id: string; authorName: string; memorialId: string; title: string; userId: string; ownerIsAdmin: boolean; coRole: string | null };
+
+/**
+ * The tribute, if this person may approve or reject it; `onMemorial`, only if it is on that memorial. One
+ * statement past Prisma (issue 30: approving is a common post); the rule is canModerate's, as everywhere.
+ */
+async function moderatable(tributeId: string, actor: Actor, onMemorial?: string) {
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
-  const tribute = await prisma().tribute.findUnique({
-    where: { id: tributeId, memorial: LIVE },
-    select: {
-      id: true,
-      authorName: true,
-      memorial: {
-        select: {
-          id: true,
-          title: true,
-          userId: true,
-          user: { select: { isAdmin: true } },
-          managers: { where: { userId: actor.id }, select: { userId: true, role: true } },
-        },
-      },
-    },
-  });
-  if (!tribute) return { result: "not-found" as const };
-  if (!canModerate(actor, tribute.memorial)) {
+  const [row] = await getDatabase().sql.query<ModeratedRow>(
+    `SELECT t."id", t."authorName", m."id" AS "memorialId", m."title", m."userId", o."isAdmin" AS "ownerIsAdmin", c."role" AS "coRole"
+       FROM "tributes" t
+       JOIN "memorials" m ON m."id" = t."memorialId"
+       JOIN "users" o ON o."id" = m."userId"
+       LEFT JOIN "memorial_managers" c ON c."memorialId" = m."id" AND c."userId" = $2
+      WHERE t."id" = $1 AND ($3::text IS NULL OR t."memorialId" = $3)`,
+    [tributeId, actor.id, onMemorial ?? null],
+  );
+  if (!row) return { result: "not-found" as const };
+  const managers = row.coRole ? [{ userId: actor.id, role: row.coRole }] : [];
+  if (!canModerate(actor, { userId: row.userId, managers, user: { isAdmin: row.ownerIsAdmin } })) {
     // A member who is not the owner must not learn the tribute exists; an administrator is told why.
     return { result: actor.isAdmin ? ("forbidden" as const) : ("not-found" as const) };
   }
-  return { result: "ok" as const, tribute };
+  return { result: "ok" as const, tribute: { authorName: row.authorName, memorial: { id: row.memorialId, title: row.title, userId: row.userId } } };
 }
 
 export type ModerationIntent = "approve" | "reject";
@@ -143,21 +144,22 @@ export type ModerationIntent = "approve" | "reject";
  * hear of it in their next digest (issue 28 item 1). Approved already counts as done; gone, as none.
  */
 async function approve(tributeId: string) {
-  const [{ approved, exists }] = await prisma().$queryRaw<{ approved: number; exists: boolean }[]>`
+  const statement = Prisma.sql`
     WITH "approved" AS (
       UPDATE "tributes" SET "isApproved" = true, "approvedAt" = ${new Date()} WHERE "id" = ${tributeId} AND NOT "isApproved" RETURNING "memorialId"
     ), "digests" AS (${followDigestsInsert(Prisma.sql`SELECT "memorialId" FROM "approved"`)})
     SELECT (SELECT count(*)::int FROM "approved") AS "approved", EXISTS (SELECT 1 FROM "tributes" WHERE "id" = ${tributeId}) AS "exists"`;
+  const [{ approved, exists }] = await getDatabase().sql.query<{ approved: number; exists: boolean }>(statement.text, statement.values);
   return { count: approved || (exists ? 1 : 0) };
 }
 
 /**
  * Approves or rejects (deletes) a tribute as this person, from any screen or the /api, under the one
- * moderation rule (canModerate). What an administrator does is recorded in the audit log, wherever it
- * was done from; an owner's own moderation is not.
+ * moderation rule (canModerate); from a memorial's page (`onMemorial`), only that memorial's. What an
+ * administrator does is recorded in the audit log, wherever it was done from; an owner's own moderation is not.
  */
-export async function moderateTribute(intent: ModerationIntent, tributeId: string, actor: Actor): Promise<ModerationResult> {
-  const found = await moderatable(tributeId, actor);
+export async function moderateTribute(intent: ModerationIntent, tributeId: string, actor: Actor, onMemorial?: string): Promise<ModerationResult> {
+  const found = await moderatable(tributeId, actor, onMemorial);
   if (found.result !== "ok") return found.result;
   // updateMany/deleteMany: a tribute removed by someone else at the same moment is "not found", not an
   // error. The memorial's version moves with its approved tributes in the database (a trigger).

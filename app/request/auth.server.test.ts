@@ -43,13 +43,20 @@ describe.each(databaseKinds)("who is asking, on $name", (kind) => {
     await app.db.prisma.user.update({ where: { id: deleted.user.id }, data: { deletedAt: new Date() } });
     expect(await asking(deleted.cookie)).toBeNull();
 
+    // A cookie's signature is checked once and remembered (issue 30), its session row read every time: ending
+    // the session signs it out at once.
     const ended = await member();
+    expect(await asking(ended.cookie)).toMatchObject({ id: ended.user.id });
     await app.db.prisma.session.delete({ where: { sid: ended.sid } });
     expect(await asking(ended.cookie)).toBeNull();
 
     const other = await member();
+    expect(await asking(other.cookie)).toMatchObject({ id: other.user.id });
     const forged = `__session=${encodeURIComponent(Buffer.from(JSON.stringify(other.sid)).toString("base64"))}.forged`;
     expect(await asking(forged)).toBeNull();
+    const dot = other.cookie.lastIndexOf(".") + 1;
+    const tampered = other.cookie.slice(0, dot) + (other.cookie[dot] === "A" ? "B" : "A") + other.cookie.slice(dot + 1);
+    expect(await asking(tampered)).toBeNull();
     expect(await asking("")).toBeNull();
     expect(await asking(other.cookie)).toMatchObject({ id: other.user.id });
   });

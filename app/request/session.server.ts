@@ -38,10 +38,24 @@ export function getSession(request: Request) {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }
 
+/**
+ * Cookie headers whose signature was checked, with what they carry. A header checks the same every time (the
+ * secrets are the process's), and checking it is an HMAC through WebCrypto with its key imported anew: more than
+ * a signed-in request's own query costs on the embedded database (issue 30). Bounded; emptied when full.
+ */
+const checked = new Map<string, Promise<string | null>>();
+const CHECKED_MAX = 2_000;
+
 /** The session id a Cookie header carries, its signature checked; null if none or forged. The row is not read. */
-export async function sessionIdFromCookie(cookieHeader: string): Promise<string | null> {
-  const id: unknown = await (sessionCookie ??= makeCookie()).parse(cookieHeader);
-  return typeof id === "string" && id ? id : null;
+export function sessionIdFromCookie(cookieHeader: string): Promise<string | null> {
+  let found = checked.get(cookieHeader);
+  if (!found) {
+    if (checked.size >= CHECKED_MAX) checked.clear();
+    found = (sessionCookie ??= makeCookie()).parse(cookieHeader).then((id: unknown) => (typeof id === "string" && id ? id : null));
+    checked.set(cookieHeader, found);
+    found.catch(() => checked.delete(cookieHeader));
+  }
+  return found;
 }
 
 export function sessionId(session: Session<SessionData>): string | undefined {

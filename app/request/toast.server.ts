@@ -32,8 +32,25 @@ function toastCookie() {
   return cookie;
 }
 
-export async function toastHeader(toast: ToastInput): Promise<string> {
-  return toastCookie().serialize(toastSchema.parse(toast));
+/**
+ * Set-Cookie headers by the toast they carry: a toast signs to the same header every time (Max-Age, no date), and
+ * signing is an HMAC through WebCrypto with its key imported anew, a good part of what a form post costs (issue
+ * 30). Bounded; emptied when full.
+ */
+const signed = new Map<string, Promise<string>>();
+const SIGNED_MAX = 500;
+
+export function toastHeader(toast: ToastInput): Promise<string> {
+  const value = toastSchema.parse(toast);
+  const key = JSON.stringify(value);
+  let header = signed.get(key);
+  if (!header) {
+    if (signed.size >= SIGNED_MAX) signed.clear();
+    header = toastCookie().serialize(value);
+    signed.set(key, header);
+    header.catch(() => signed.delete(key));
+  }
+  return header;
 }
 
 /** Adds the toast's Set-Cookie to a headers object (creating one if needed). */

@@ -141,12 +141,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const viewer = await getOptionalUser(request);
-  // Whether this person may see the memorial is all a tribute or a moderation needs (not its photos): the
-  // light look-up (one query for the family) the media route makes too.
-  if (!(await canViewMemorial(params.id, viewer))?.allowed) throw data(null, { status: 404 });
+  // Whether this person may see the memorial is all a tribute needs (not its photos): the light look-up (one
+  // query for the family) the media route makes too.
+  const mayView = async () => !!(await canViewMemorial(params.id, viewer))?.allowed;
   const form = await request.formData();
   const intent = form.get("intent");
   const back = `/memorials/${params.id}#${TRIBUTES_SECTION}`;
+
+  if (intent === "approve" || intent === "reject") {
+    // Whoever may moderate a memorial's tributes may see it: a moderation done needs no other look-up. One
+    // refused is answered as before, 404 to someone who may not see the memorial. Only this memorial's
+    // tributes are moderated from its page.
+    const result = viewer ? await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(viewer, request), params.id) : "not-found";
+    if (result !== "ok" && !(await mayView())) throw data(null, { status: 404 });
+    return redirectWithToast(back, moderationToast(intent, result));
+  }
+  if (!(await mayView())) throw data(null, { status: 404 });
 
   // The spam checks are for anonymous visitors (DESIGN.md security notes): a signed-in member is known,
   // and is never told they were "quicker than expected" (issue 13).
@@ -160,11 +170,6 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (lookup.status !== "ok") throw data(null, { status: 404 });
     const { status, ...result } = await draftTributeWithAi(form, { memorial: lookup.memorial, who: { user: viewer, ip: clientIp(request) }, refusal });
     return data(result, { status });
-  }
-
-  if (intent === "approve" || intent === "reject") {
-    const result = viewer ? await moderateTribute(intent, String(form.get("tributeId") ?? ""), actorOf(viewer, request)) : "not-found";
-    return redirectWithToast(back, moderationToast(intent, result));
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
