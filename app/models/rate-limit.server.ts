@@ -96,7 +96,7 @@ export function rateLimitHitSql(rule: RateLimitRule, subject: string, now: Date)
      ON CONFLICT ("key") DO UPDATE SET
        "count" = CASE WHEN "rate_limits"."windowStart" <= ${windowStartCutoff} THEN 1 ELSE "rate_limits"."count" + 1 END,
        "windowStart" = CASE WHEN "rate_limits"."windowStart" <= ${windowStartCutoff} THEN ${now} ELSE "rate_limits"."windowStart" END
-     RETURNING "count", "windowStart"`;
+     RETURNING "count", "windowStart" AT TIME ZONE 'UTC' AS "windowStart"`;
 }
 
 /** Whether a counted hit is allowed, and when to try again if not. */

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
-import { createTribute, listApprovedTributes, listPendingForOwner, listTributesForAdmin, moderateTribute, TRIBUTES_PER_PAGE } from "./tribute.server";
+import {
+  createTribute,
+  leaveTribute,
+  listApprovedTributes,
+  listPendingForOwner,
+  listTributesForAdmin,
+  moderateTribute,
+  TRIBUTES_PER_PAGE,
+} from "./tribute.server";
 
 let n = 0;
 describe.each(databaseKinds)("tributes on $name", (kind) => {
@@ -50,6 +58,24 @@ describe.each(databaseKinds)("tributes on $name", (kind) => {
     expect(adminList.find((t) => t.id === onMember.id)?.memorialCreatorIsAdmin).toBe(false);
     expect(await listPendingForOwner(other.id)).toEqual([]);
     expect((await listPendingForOwner(owner.id)).map((t) => t.id)).toEqual([onMember.id]);
+  });
+
+  it.skipIf(skip)("leaves a tribute in one statement and answers it as stored", async () => {
+    const owner = await user();
+    const m = await memorial(owner.id);
+    const left = await leaveTribute(
+      m.id,
+      { authorName: "Ann", authorEmail: "ann@example.test", content: "A lovely memory of her." },
+      `198.51.100.${n++ % 250}`,
+    );
+    expect(left.ok).toBe(true);
+    if (!left.ok) return;
+    const stored = await app.db.prisma.tribute.findUniqueOrThrow({
+      where: { id: left.tribute.id },
+      select: { id: true, authorName: true, content: true, createdAt: true, isApproved: true, memorialId: true, authorEmail: true },
+    });
+    expect(left.tribute).toEqual(stored);
+    expect(Math.abs(stored.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
   it.skipIf(skip)("moderates from a memorial's page only that memorial's tributes, and none of a deleted memorial", async () => {

@@ -61,14 +61,18 @@ export async function leaveTribute(memorialId: string, input: TributeInput, ip: 
   // One statement: the hit counted against the address, the tribute stored if the count allows it, and the
   // family's email about it queued if it was stored (no email for a tribute not saved).
   type Tribute = Awaited<ReturnType<typeof createTribute>>;
-  const [row] = await prisma().$queryRaw<(CountedHit & { [K in keyof Tribute]: Tribute[K] | null })[]>`
+  // Past Prisma, as approving is (issue 30); times come back with their zone (UTC), as rateLimitHitSql's does.
+  const statement = Prisma.sql`
     WITH "hit" AS (${rateLimitHitSql(rule, ip, now)}),
     "created" AS (
       INSERT INTO "tributes" ("memorialId", "authorName", "authorEmail", "content", "isApproved", "createdAt")
       SELECT ${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, CAST(${now} AS timestamp(3)) FROM "hit" WHERE "hit"."count" <= ${rule.limit}
       RETURNING "id", "authorName", "content", "createdAt", "isApproved", "memorialId", "authorEmail"
     ), "notice" AS (${tributeNotificationInsert(memorialId, now, Prisma.sql`EXISTS (SELECT 1 FROM "created")`)})
-    SELECT "hit"."count", "hit"."windowStart", "created".* FROM "hit" LEFT JOIN "created" ON true`;
+    SELECT "hit"."count", "hit"."windowStart", c."id", c."authorName", c."content", c."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
+           c."isApproved", c."memorialId", c."authorEmail"
+      FROM "hit" LEFT JOIN "created" c ON true`;
+  const [row] = await getDatabase().sql.query<CountedHit & { [K in keyof Tribute]: Tribute[K] | null }>(statement.text, statement.values);
   const { count, windowStart, ...tribute } = row;
   if (tribute.id === null) {
     const { retryAfterSeconds } = rateLimitState(rule, { count, windowStart }, now);

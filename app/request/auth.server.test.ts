@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
+import { getUserById } from "~/models/user.server";
 import { getOptionalUser } from "./auth.server";
 import { startSession } from "./session.server";
 
@@ -29,6 +30,12 @@ describe.each(databaseKinds)("who is asking, on $name", (kind) => {
     const found = await asking(cookie);
     expect(found).toMatchObject({ id: user.id, email: user.email, firstName: "Mara" });
     expect(found).not.toHaveProperty("password");
+    // Read past Prisma (issue 30), the member is the one Prisma reads, to the millisecond and the last preference.
+    await app.db.prisma.user.update({
+      where: { id: user.id },
+      data: { subscriptionPlan: "premium", subscriptionExpiryDate: new Date("2027-03-04T05:06:07.089Z"), notificationPreferences: { news: false } },
+    });
+    expect(await asking(cookie)).toEqual(await getUserById(user.id));
     const seen = await app.db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { lastActiveAt: true } });
     expect(Date.now() - seen.lastActiveAt.getTime()).toBeLessThan(60_000);
   });

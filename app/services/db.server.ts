@@ -54,11 +54,17 @@ function pgliteDriver(db: PGlite): SqlDriver {
   };
 }
 
+/**
+ * A date goes as its UTC time, as Prisma and the embedded database's path send it: `pg` would write it in the
+ * process's own zone, which a column without one (Prisma's DateTime) would keep as if it were UTC.
+ */
+const inUtc = (params: unknown[]) => params.map((value) => (value instanceof Date ? value.toISOString() : value));
+
 function postgresDriver(pool: pg.Pool): SqlDriver {
   return {
     kind: "postgres",
     exec: async (sql) => void (await pool.query(sql)),
-    query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = []) => (await pool.query(sql, inUtc(params))).rows as T[],
     transaction: async (fn) => {
       const client = await pool.connect();
       try {
@@ -66,7 +72,7 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
         const result = await fn({
           kind: "postgres",
           exec: async (sql) => void (await client.query(sql)),
-          query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+          query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, inUtc(params))).rows as T[],
         });
         await client.query("COMMIT");
         return result;
