@@ -21,6 +21,22 @@ describe.each(databaseKinds)("rate limits on $name", (kind) => {
     expect(await hitRateLimit(rule, who, later)).toMatchObject({ allowed: true, count: 1 });
   });
 
+  it.skipIf(skip)("counts the window the same on a server whose clock is not in UTC", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      expect(new Date("2026-11-22T10:00:00Z").getTimezoneOffset()).toBe(300);
+      const who = subject();
+      const t0 = new Date("2026-11-22T10:00:00Z");
+      for (let i = 1; i <= 3; i++) expect((await hitRateLimit(rule, who, t0)).allowed).toBe(true);
+      expect(await hitRateLimit(rule, who, new Date(t0.getTime() + 10_000))).toMatchObject({ allowed: false, count: 4, retryAfterSeconds: 50 });
+      expect(await hitRateLimit(rule, who, new Date(t0.getTime() + 60_001))).toMatchObject({ allowed: true, count: 1 });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it.skipIf(skip)("keeps subjects apart, ignores case, and can be reset", async () => {
     const a = subject();
     const b = subject();

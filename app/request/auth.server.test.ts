@@ -36,6 +36,15 @@ describe.each(databaseKinds)("who is asking, on $name", (kind) => {
       data: { subscriptionPlan: "premium", subscriptionExpiryDate: new Date("2027-03-04T05:06:07.089Z"), notificationPreferences: { news: false } },
     });
     expect(await asking(cookie)).toEqual(await getUserById(user.id));
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York"; // and on a server whose clock is not in UTC
+    try {
+      expect(new Date("2027-03-04T05:06:07.089Z").getTimezoneOffset()).toBe(300);
+      expect(await asking(cookie)).toEqual(await getUserById(user.id));
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
     const seen = await app.db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { lastActiveAt: true } });
     expect(Date.now() - seen.lastActiveAt.getTime()).toBeLessThan(60_000);
   });
