@@ -45,15 +45,19 @@ export function getSession(request: Request) {
  */
 const checked = new Map<string, Promise<string | null>>();
 const CHECKED_MAX = 2_000;
+/** Ours with a toast's are about 300 characters: a longer header is checked each time, never kept. */
+const CHECKED_HEADER_MAX = 1_024;
 
 /** The session id a Cookie header carries, its signature checked; null if none or forged. The row is not read. */
 export function sessionIdFromCookie(cookieHeader: string): Promise<string | null> {
   let found = checked.get(cookieHeader);
   if (!found) {
-    if (checked.size >= CHECKED_MAX) checked.clear();
     found = (sessionCookie ??= makeCookie()).parse(cookieHeader).then((id: unknown) => (typeof id === "string" && id ? id : null));
-    checked.set(cookieHeader, found);
-    found.catch(() => checked.delete(cookieHeader));
+    if (cookieHeader.length <= CHECKED_HEADER_MAX) {
+      if (checked.size >= CHECKED_MAX) checked.clear();
+      checked.set(cookieHeader, found);
+      found.catch(() => checked.delete(cookieHeader));
+    }
   }
   return found;
 }
