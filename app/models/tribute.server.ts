@@ -114,7 +114,7 @@ export function canModerate(actor: { id: string; isAdmin: boolean } | null, memo
 export type ModerationResult = "ok" | "not-found" | "forbidden";
 
 /** A tribute as moderating it needs: who wrote it, its memorial, and the memorial's rule (canModerate). */
-type ModeratedRow = { id: string; authorName: string; memorialId: string; title: string; userId: string; ownerIsAdmin: boolean; coRole: string | null };
+type ModeratedRow = { authorName: string; memorialId: string; title: string; userId: string; ownerIsAdmin: boolean; coRole: string | null };
 
 /**
  * The tribute, if this person may approve or reject it; `onMemorial`, only if it is on that memorial. One
@@ -124,7 +124,7 @@ async function moderatable(tributeId: string, actor: Actor, onMemorial?: string)
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
   const [row] = await getDatabase().sql.query<ModeratedRow>(
-    `SELECT t."id", t."authorName", m."id" AS "memorialId", m."title", m."userId", o."isAdmin" AS "ownerIsAdmin", c."role" AS "coRole"
+    `SELECT t."authorName", m."id" AS "memorialId", m."title", m."userId", o."isAdmin" AS "ownerIsAdmin", c."role" AS "coRole"
        FROM "tributes" t
        JOIN "memorials" m ON m."id" = t."memorialId"
        JOIN "users" o ON o."id" = m."userId"
