@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getEnv } from "./env.server";
@@ -47,8 +47,13 @@ export function createMailTransport(env = getEnv()): MailTransport {
     send: async (mail) => {
       const info = await writer.sendMail({ from, ...mail });
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const file = path.join(folder, `${new Date().toISOString().replace(/[:.]/g, "-")}-${safeName(mail.to)}-${Math.random().toString(36).slice(2, 8)}.eml`);
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${safeName(mail.to)}-${Math.random().toString(36).slice(2, 8)}.eml`;
+      const file = path.join(folder, name);
+      // Written beside the folder, then moved in: whoever reads the outbox (a mail program, a test waiting for a
+      // message) never finds a message half written.
+      const part = path.join(env.dataDir, `.outbox-${name}.part`);
+      writeFileSync(part, info.message as Buffer, { mode: 0o600 });
+      renameSync(part, file);
       console.log(`Email to ${mail.to} ("${mail.subject}") written to ${file} (no SMTP_URL set)`);
     },
     close: () => {},
