@@ -2,6 +2,7 @@ import { createCookie, createSessionStorage, type Session } from "react-router";
 import { createSessionRow, deleteSessionRow, readSessionRow, SESSION_TTL_MS, updateSessionRow, type SessionData } from "~/models/session.server";
 import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
+import { signedOnce } from "./signed-once.server";
 
 // The session cookie holds only the signed session id; the data lives in the `sessions` table.
 
@@ -38,28 +39,18 @@ export function getSession(request: Request) {
   return sessionStorage().getSession(request.headers.get("Cookie"));
 }
 
-/**
- * Cookie headers whose signature was checked, with what they carry. A header checks the same every time (the
- * secrets are the process's), and checking it is an HMAC through WebCrypto with its key imported anew: more than
- * a signed-in request's own query costs on the embedded database (issue 30). Bounded; emptied when full.
- */
-const checked = new Map<string, Promise<string | null>>();
-const CHECKED_MAX = 2_000;
+/** Cookie headers whose signature was checked, with the session id they carry (signed-once.server.ts). */
+const checked = signedOnce<string | null>(2_000);
 /** Ours with a toast's are about 300 characters: a longer header is checked each time, never kept. */
 const CHECKED_HEADER_MAX = 1_024;
 
 /** The session id a Cookie header carries, its signature checked; null if none or forged. The row is not read. */
 export function sessionIdFromCookie(cookieHeader: string): Promise<string | null> {
-  let found = checked.get(cookieHeader);
-  if (!found) {
-    found = (sessionCookie ??= makeCookie()).parse(cookieHeader).then((id: unknown) => (typeof id === "string" && id ? id : null));
-    if (cookieHeader.length <= CHECKED_HEADER_MAX) {
-      if (checked.size >= CHECKED_MAX) checked.clear();
-      checked.set(cookieHeader, found);
-      found.catch(() => checked.delete(cookieHeader));
-    }
-  }
-  return found;
+  return checked(
+    cookieHeader,
+    () => (sessionCookie ??= makeCookie()).parse(cookieHeader).then((id: unknown) => (typeof id === "string" && id ? id : null)),
+    cookieHeader.length <= CHECKED_HEADER_MAX,
+  );
 }
 
 export function sessionId(session: Session<SessionData>): string | undefined {

@@ -2,6 +2,7 @@ import { createCookie, redirect } from "react-router";
 import { z } from "~/utils/validation/zod";
 import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
+import { signedOnce } from "./signed-once.server";
 
 // Flash toasts that survive a redirect (STYLE.md "Toasts survive redirects"): a short-lived signed
 // cookie carries { type, title, description }; the root loader reads and clears it.
@@ -32,25 +33,12 @@ function toastCookie() {
   return cookie;
 }
 
-/**
- * Set-Cookie headers by the toast they carry: a toast signs to the same header every time (Max-Age, no date), and
- * signing is an HMAC through WebCrypto with its key imported anew, a good part of what a form post costs (issue
- * 30). Bounded; emptied when full.
- */
-const signed = new Map<string, Promise<string>>();
-const SIGNED_MAX = 500;
+/** Set-Cookie headers by the toast they carry: a toast signs to the same header every time (Max-Age, no date). */
+const signed = signedOnce<string>(500);
 
 export function toastHeader(toast: ToastInput): Promise<string> {
   const value = toastSchema.parse(toast);
-  const key = JSON.stringify(value);
-  let header = signed.get(key);
-  if (!header) {
-    if (signed.size >= SIGNED_MAX) signed.clear();
-    header = toastCookie().serialize(value);
-    signed.set(key, header);
-    header.catch(() => signed.delete(key));
-  }
-  return header;
+  return signed(JSON.stringify(value), () => toastCookie().serialize(value));
 }
 
 /** Adds the toast's Set-Cookie to a headers object (creating one if needed). */
