@@ -27,6 +27,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
       OPENAI_API_KEY: "",
       SMTP_URL: "",
       PAYMENT_PROVIDER: "",
+      BACKUP_SCHEDULE: "off",
       STOP_WITH_PARENT_PID: String(process.pid),
       ...env,
     },

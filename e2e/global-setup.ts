@@ -53,6 +53,8 @@ export default async function globalSetup() {
       STRIPE_PUBLISHABLE_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       DATABASE_URL: databaseUrl ?? "",
+      // The suite makes no backups of its own data; the backup tests start their servers with a schedule.
+      BACKUP_SCHEDULE: "off",
       STOP_WITH_PARENT_PID: String(process.pid),
     },
     stdio: ["ignore", "pipe", "pipe"],

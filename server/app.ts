@@ -2,7 +2,7 @@ import "react-router";
 import express from "express";
 import { seedDemoData } from "../prisma/seed";
 import { flushViews } from "~/models/memorial.server";
-import { closeDatabase as closeDb, getDatabase } from "~/services/db.server";
+import { closeDatabase as closeDb, dataFolderLock, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
 import { runAnniversaryReminders } from "~/models/follow.server";
 import { keepHouse } from "~/models/housekeeping.server";
@@ -14,6 +14,8 @@ import { getSessionSecrets } from "~/services/secrets.server";
 import { loadKeyRing } from "~/services/vault-crypto.server";
 import { secureDataDir } from "~/services/data-dir.server";
 import { migrate } from "~/services/migrate.server";
+import { startControl } from "./control";
+import { JOBS } from "./jobs";
 import { startMailWorker, type MailWorker } from "./mail-worker";
 import { refuseUnreadableHost } from "./host";
 import { memberPageCache } from "./member-page-cache";
@@ -82,6 +84,8 @@ let instalmentTimer: ReturnType<typeof setInterval> | undefined;
 let housekeepingTimer: ReturnType<typeof setInterval> | undefined;
 let reminderTimer: ReturnType<typeof setInterval> | undefined;
 let exportTimer: ReturnType<typeof setInterval> | undefined;
+let backupTimer: ReturnType<typeof setTimeout> | undefined;
+let control: { close(): Promise<void> } | undefined;
 let exportsStopped = false;
 
 /** Monthly plan instalments due are charged (the built-in provider's) this often (app/models/commerce/plan-instalments.server.ts). */
@@ -98,6 +102,17 @@ const HOUSEKEEPING_MS = 60 * 60_000;
  * the first instance to claim the day sends them, and catches up the days no instance ran.
  */
 const REMINDER_CHECK_MS = 60 * 60_000;
+
+/**
+ * Whether the schedule's backup is owed is checked this often (app/models/backups): the first instance to claim
+ * the current slot makes it, and a start after downtime makes the one missed. The first check waits a minute
+ * after start, so that starting (and a quick succession of restarts) is not slowed by a backup.
+ */
+const BACKUP_CHECK_MS = 60 * 60_000;
+const FIRST_BACKUP_CHECK_MS = 60_000;
+
+/** The advisory lock the demo data is loaded under (any constant the same for every instance, unlike the migrations'). */
+const SEED_LOCK_KEY = 7_207_369_002;
 
 /** Memorial copies asked for on another instance are looked for this often (app/models/memorial-export.server.ts). */
 const EXPORT_ROUND_MS = 15_000;
@@ -143,6 +158,9 @@ export async function prepare(log: (line: string) => void = console.log, { jobs 
   const env = getEnv();
   secureDataDir(env.dataDir);
   const db = getDatabase();
+  // The embedded database is this process's alone: `npm run backup` and `npm run jobs` ask it to run their job.
+  const lock = dataFolderLock();
+  if (lock) control = await startControl(lock);
   log(db.sql.kind === "pglite" ? `Database: embedded PostgreSQL (PGlite) in ${env.dataDir}` : "Database: PostgreSQL from DATABASE_URL");
   const result = await migrate(db.sql);
   for (const warning of result.warnings) log(`Warning: ${warning}`);
@@ -158,7 +176,9 @@ export async function prepare(log: (line: string) => void = console.log, { jobs 
   void buildExports();
   if (jobs) startJobs();
   if (seed && env.SEED_DEMO_DATA === "true") {
-    const seeded = await seedDemoData(db.prisma);
+    // Under a lock across instances: two started at once on an empty PostgreSQL database would both find it
+    // empty, and the second's demo accounts would collide with the first's.
+    const seeded = await db.sql.withLock(SEED_LOCK_KEY, () => seedDemoData(db.prisma));
     if (seeded.loaded) {
       log("Demo data loaded. Sign in with:");
       for (const account of seeded.accounts) log(`  ${account.role.padEnd(13)} ${account.email}  /  ${account.password}`);
@@ -187,6 +207,17 @@ function startJobs() {
   const remind = () => void runAnniversaryReminders().catch((error) => console.error("Anniversary reminders failed:", error));
   reminderTimer = setInterval(remind, REMINDER_CHECK_MS).unref();
   remind();
+  if (getEnv().BACKUP_SCHEDULE !== "off") {
+    const backUp = (delay: number) => {
+      backupTimer = setTimeout(() => {
+        void JOBS["backup-round"]
+          .run({ log: () => {} })
+          .catch((error) => console.error("The backup round failed:", error))
+          .finally(() => backUp(BACKUP_CHECK_MS));
+      }, delay).unref();
+    };
+    backUp(FIRST_BACKUP_CHECK_MS);
+  }
 }
 
 /** Stops the mail worker, writes the view counts still in memory, then closes the database (server.js, on shutdown). */
@@ -196,6 +227,8 @@ export async function closeDatabase() {
   clearInterval(housekeepingTimer);
   clearInterval(reminderTimer);
   clearInterval(exportTimer);
+  clearTimeout(backupTimer);
+  await control?.close();
   exportsStopped = true;
   whenExportRequested(null);
   await mailWorker?.stop();

@@ -91,6 +91,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
       STRIPE_PUBLISHABLE_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       STRIPE_API_URL: "",
+      // No backup of a test's data unless the test asks for one (test/backups.test.ts).
+      BACKUP_SCHEDULE: "off",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

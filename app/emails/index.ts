@@ -30,6 +30,7 @@ import { AnniversaryReminderEmail, anniversaryReminderSubject, type AnniversaryR
 import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
 import { EventRsvpEmail, eventRsvpSubject, type EventRsvpProps } from "./event-rsvp";
 import { EventUpdateEmail, eventUpdateSubject, type EventUpdateProps } from "./event-update";
+import { BackupAlertEmail, backupAlertSubject, type BackupAlertProps } from "./backup-alert";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
 
 // Every email Everlight sends, by kind: its subject and its template (React, rendered to HTML and plain
@@ -68,6 +69,7 @@ export type EmailPropsByKind = {
   "anniversary-reminder": AnniversaryReminderProps;
   "event-rsvp": EventRsvpProps;
   "event-update": EventUpdateProps;
+  "backup-alert": BackupAlertProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
 
@@ -105,6 +107,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "anniversary-reminder": { subject: anniversaryReminderSubject, template: AnniversaryReminderEmail },
   "event-rsvp": { subject: eventRsvpSubject, template: EventRsvpEmail },
   "event-update": { subject: eventUpdateSubject, template: EventUpdateEmail },
+  "backup-alert": { subject: backupAlertSubject, template: BackupAlertEmail },
 };
 
 export function isEmailKind(kind: string): kind is EmailKind {

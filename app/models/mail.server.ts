@@ -269,6 +269,17 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
             };
       return { to: row.to, kind: "memorial-handed-over", props };
     }
+    case "backup-alert":
+      return {
+        to: row.to,
+        kind: "backup-alert",
+        props: {
+          reason: data.reason === "stale" ? "stale" : "failed",
+          error: typeof data.error === "string" ? data.error : null,
+          lastSuccess: typeof data.lastSuccess === "string" ? formatLongDate(data.lastSuccess) : null,
+          adminUrl: `${site}/admin`,
+        },
+      };
     default:
       return { skip: `no email of kind ${row.kind}` };
   }

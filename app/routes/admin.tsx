@@ -1,7 +1,10 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/admin";
 import { TabBar, type Tab } from "~/components/tab-bar";
+import { backupStatus } from "~/models/backups/backups.server";
 import { requireAdminActor } from "~/request/admin.server";
+import { formatLongDate } from "~/utils/dates";
+import { describeSize } from "~/utils/vault-rules";
 import { ADMIN_TABS } from "~/utils/validation/admin";
 
 // The admin dashboard (commerce-and-accounts.md §2 "Admin dashboard", §6 "Admin"; issue 19): nine tabs,
@@ -16,7 +19,20 @@ const AUDIT_TAB: Tab = { to: "/admin/audit", label: "Audit log", end: false };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminActor(request);
-  return { email: actor.email };
+  return { email: actor.email, backup: backupLine(await backupStatus()) };
+}
+
+/** When a moment was, for the backup line: "November 28, 2026 at 07:22 UTC". */
+const when = (at: Date) => `${formatLongDate(at)} at ${at.toISOString().slice(11, 16)} UTC`;
+
+/** The site's backups in one sentence, and whether it calls for attention (a failure, or none good for 36 hours). */
+function backupLine({ schedule, where, last, lastSuccess, stale }: Awaited<ReturnType<typeof backupStatus>>): { text: string; alert: boolean } {
+  const good = lastSuccess
+    ? `Last backup ${when(lastSuccess.finishedAt)}${lastSuccess.sizeBytes === null ? "" : `, ${describeSize(lastSuccess.sizeBytes)}`}, ${lastSuccess.verified ? "verified" : "not verified"}.`
+    : "No backup has been made yet.";
+  const failed = last?.status === "failed" ? ` The latest, tried ${when(last.startedAt)}, failed: ${last.error ?? "no reason was recorded"}.` : "";
+  const plan = schedule === "off" ? " Automatic backups are off (BACKUP_SCHEDULE)." : ` Automatic backups: ${schedule}, kept in ${where}.`;
+  return { text: good + failed + plan, alert: stale || !!failed };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -26,6 +42,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold text-slate-900">Admin dashboard</h1>
         <p className="text-sm text-slate-700">Signed in as {loaderData.email}</p>
       </div>
+      <p
+        role={loaderData.backup.alert ? "alert" : undefined}
+        className={`mt-2 text-sm ${loaderData.backup.alert ? "font-medium text-red-800" : "text-slate-700"}`}
+      >
+        {loaderData.backup.text}
+      </p>
       <TabBar label="Admin dashboard" tabs={TABS} trailingTab={AUDIT_TAB} spacing="compact" />
       <div className="mt-8">
         <Outlet />

@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import path from "node:path";
 import { parse, PGlite, protocol, types, type Results } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -6,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "~/generated/prisma/client";
+import { holdDataFolder, type DataFolderLock } from "./data-lock.server";
 import { getEnv } from "./env.server";
 
 /**
@@ -25,6 +27,11 @@ export interface SqlDriver {
    * the pool); the embedded database has one process, so fn simply runs.
    */
   withLock<R>(key: number, fn: () => Promise<R>): Promise<R>;
+  /**
+   * The embedded database on disk only: copies its folder to `target` while no statement runs, after a
+   * checkpoint, so the copy opens as the database was at that moment (a backup's snapshot).
+   */
+  copyFiles?(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,7 +43,7 @@ export interface Database {
 
 export type DatabaseConfig = { databaseUrl: string } | { pgliteDir: string } | { pglite: PGlite };
 
-function pgliteDriver(db: PGlite): SqlDriver {
+function pgliteDriver(db: PGlite, dir?: string): SqlDriver {
   return {
     kind: "pglite",
     exec: async (sql) => void (await db.exec(sql)),
@@ -50,6 +57,16 @@ function pgliteDriver(db: PGlite): SqlDriver {
         }),
       ),
     withLock: (_key, fn) => fn(),
+    // Both of PGlite's locks, as a statement takes them: no transaction is half done and none runs while the files are read.
+    copyFiles: dir
+      ? (target) =>
+          db._runExclusiveTransaction(() =>
+            db._runExclusiveQuery(async () => {
+              await db.execProtocol(protocol.serialize.query("CHECKPOINT"));
+              await cp(dir, target, { recursive: true });
+            }),
+          )
+      : undefined,
     close: () => db.close(),
   };
 }
@@ -252,7 +269,7 @@ export function openDatabase(config: DatabaseConfig): Database {
   }
   keepParsedTypes(pglite);
   answerInOneCall(pglite);
-  const sql = pgliteDriver(pglite);
+  const sql = pgliteDriver(pglite, "pgliteDir" in config ? config.pgliteDir : undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return { prisma, sql, close: async () => (await prisma.$disconnect(), await sql.close()) };
 }
@@ -265,15 +282,52 @@ export function pgliteDirectory(dataDir: string) {
 // One database per process. Kept on globalThis so that Vite's dev reloads and a second copy of
 // this module (the server entry and the route bundle) never open a second PGlite on the same files.
 const DB_KEY = Symbol.for("everlight.database");
-type GlobalWithDb = typeof globalThis & { [DB_KEY]?: Database };
+const LOCK_KEY = Symbol.for("everlight.dataFolderLock");
+type GlobalWithDb = typeof globalThis & { [DB_KEY]?: Database; [LOCK_KEY]?: DataFolderLock };
 
+/**
+ * The process's database. The embedded one is opened only after this process took DATA_DIR's lock
+ * (data-lock.server.ts): a second process on the same folder gets DataFolderInUseError instead.
+ */
 export function getDatabase(): Database {
   const g = globalThis as GlobalWithDb;
   if (!g[DB_KEY]) {
     const env = getEnv();
-    g[DB_KEY] = openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: pgliteDirectory(env.dataDir) });
+    if (env.DATABASE_URL) g[DB_KEY] = openDatabase({ databaseUrl: env.DATABASE_URL });
+    else {
+      mkdirSync(env.dataDir, { recursive: true, mode: 0o700 });
+      const lock = holdDataFolder(env.dataDir);
+      try {
+        g[DB_KEY] = openDatabase({ pgliteDir: pgliteDirectory(env.dataDir) });
+      } catch (error) {
+        lock.release();
+        throw error;
+      }
+      g[LOCK_KEY] = lock;
+    }
   }
   return g[DB_KEY];
+}
+
+/**
+ * Closes the embedded database, lets `between` change its folder (a restore sets the old one aside), and
+ * opens it again: DATA_DIR's lock stays this process's throughout.
+ */
+export async function reopenEmbeddedDatabase(between: (dir: string) => Promise<void>): Promise<Database> {
+  const g = globalThis as GlobalWithDb;
+  const env = getEnv();
+  if (env.DATABASE_URL || !g[LOCK_KEY]) throw new Error("Only an embedded database this process holds can be reopened.");
+  await g[DB_KEY]?.close();
+  g[DB_KEY] = undefined;
+  const dir = pgliteDirectory(env.dataDir);
+  await between(dir);
+  g[DB_KEY] = openDatabase({ pgliteDir: dir });
+  return g[DB_KEY];
+}
+
+/** The embedded database's lock, when this process holds it (a running server announces where it takes jobs). */
+export function dataFolderLock(): DataFolderLock | undefined {
+  return (globalThis as GlobalWithDb)[LOCK_KEY];
 }
 
 /** Lets tests point the whole app (models, routes) at a database they opened. */
@@ -284,8 +338,14 @@ export function setDatabase(db: Database | undefined) {
 export async function closeDatabase() {
   const g = globalThis as GlobalWithDb;
   const db = g[DB_KEY];
+  const lock = g[LOCK_KEY];
   g[DB_KEY] = undefined;
-  await db?.close();
+  g[LOCK_KEY] = undefined;
+  try {
+    await db?.close();
+  } finally {
+    lock?.release();
+  }
 }
 
 /**

@@ -141,6 +141,24 @@ const envSchema = z
       .min(1, "WORKERS must be a whole number of server processes, 1 or more (unset: one per core on PostgreSQL)")
       .max(256, "WORKERS must be at most 256 (one per core is what helps)")
       .optional(),
+    /**
+     * How often a backup is made by itself (app/models/backups): daily by default, once across instances, caught
+     * up at the next start after downtime; off stops it (`npm run backup` still works).
+     */
+    BACKUP_SCHEDULE: z.enum(["hourly", "daily", "weekly", "off"], { error: "BACKUP_SCHEDULE must be hourly, daily, weekly or off" }).default("daily"),
+    /** Which scheduled backups are kept: the newest of each of the last N days, weeks and months. */
+    BACKUP_KEEP: z
+      .string()
+      .regex(/^\s*\d+d\s*,\s*\d+w\s*,\s*\d+m\s*$/, "BACKUP_KEEP must read like 7d,4w,12m: the daily, weekly and monthly backups to keep")
+      .default("7d,4w,12m"),
+    /** Where backups are written: this folder (default DATA_DIR/backups), or the bucket below when set. */
+    BACKUP_DIR: z.string().min(1).optional(),
+    /** Backups in an S3-compatible bucket (with the S3_REGION, S3_ENDPOINT and credentials above), under BACKUP_S3_PREFIX. */
+    BACKUP_S3_BUCKET: z.string().optional(),
+    BACKUP_S3_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9._/-]*$/, "BACKUP_S3_PREFIX may hold letters, digits, dots, dashes, underscores and slashes")
+      .default("everlight-backups/"),
     /** How often page views counted in memory are written (ms); 0 writes each before the page is answered. */
     VIEW_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     /** Sets HSTS; defaults to on in production. */

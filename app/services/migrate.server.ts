@@ -91,3 +91,14 @@ export async function migrate(sql: SqlDriver, migrations: Migration[] = readMigr
     return result;
   });
 }
+
+/** The migrations not yet applied to the database (a command that runs jobs refuses an out-of-date one). */
+export async function pendingMigrations(sql: SqlDriver, migrations: Migration[] = readMigrations()): Promise<string[]> {
+  const [{ exists }] = await sql.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+  if (!exists) return migrations.map((m) => m.name);
+  const rows = await sql.query<{ migration_name: string }>(
+    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  const done = new Set(rows.map((r) => r.migration_name));
+  return migrations.filter((m) => !done.has(m.name)).map((m) => m.name);
+}

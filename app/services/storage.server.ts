@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
@@ -164,6 +164,28 @@ export async function deleteObject(key: string): Promise<void> {
   const file = filePath(key);
   await rm(file, { force: true });
   await rm(file + META_SUFFIX, { force: true });
+}
+
+/** Every stored object's key, in no particular order (a backup takes them all); files being written are not listed. */
+export async function* listObjectKeys(): AsyncGenerator<string> {
+  const remote = bucket();
+  if (remote) return yield* remote.keys();
+  const root = uploadsRoot();
+  async function* walk(dir: string, prefix: string): AsyncGenerator<string> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const key = prefix + entry.name;
+      if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), `${key}/`);
+      else if (entry.isFile() && isValidKey(key) && !entry.name.endsWith(".tmp")) yield key;
+    }
+  }
+  yield* walk(root, "");
 }
 
 /** The address the object is served from (app/routes/media.$.ts). */

@@ -1,0 +1,187 @@
+import { createWriteStream, openAsBlob } from "node:fs";
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { getDatabase, reopenEmbeddedDatabase, type SqlDriver } from "~/services/db.server";
+import { dumpStatements } from "~/services/database-dump.server";
+import { getEnv } from "~/services/env.server";
+import { migrate, readMigrations } from "~/services/migrate.server";
+import { isValidKey, putObject } from "~/services/storage.server";
+import { keyFilePath } from "~/services/vault-crypto.server";
+import { DATABASE_ENTRY, readArchive, VAULT_KEY_ENTRY, type Manifest } from "./archive.server";
+
+// Restores an archive (archive.server.ts) into the database and file storage this process is configured
+// for: the embedded database in DATA_DIR or PostgreSQL at DATABASE_URL, files on disk or in the bucket.
+// The archive is read whole and every checksum checked before anything is written. The database gets the
+// migrations the archive names, then its rows (in one transaction: all or nothing), then the migrations
+// this version added since. Restoring an embedded site's archive with DATABASE_URL set is how a site
+// moves to PostgreSQL, and the other way round.
+
+export class RestoreRefused extends Error {
+  name = "RestoreRefused";
+}
+
+export type RestoreOptions = { force?: boolean; log?: (line: string) => void };
+export type RestoreReport = { manifest: Manifest; rows: number; files: number; target: string; setAside?: string };
+
+/** The tables of the public schema (not views), by name. */
+async function userTables(sql: Pick<SqlDriver, "query">) {
+  const rows = await sql.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> '_prisma_migrations' ORDER BY 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Whether the target already holds a site: any member, memorial or product, or any row at all in those tables. */
+async function holdsData(sql: SqlDriver): Promise<boolean> {
+  const tables = new Set(await userTables(sql));
+  for (const table of ["users", "memorial_records", "products", "orders"]) {
+    if (tables.has(table) && (await sql.query(`SELECT 1 FROM ${quoted(table)} LIMIT 1`)).length) return true;
+  }
+  return false;
+}
+
+/** Loads the dumped rows into migrated, emptied tables, in one transaction; returns how many rows went in. */
+async function loadRows(sql: SqlDriver, dumpFile: string): Promise<number> {
+  return sql.transaction(async (tx) => {
+    const tables = await userTables(tx);
+    // The migrations' own triggers (versions moved on every write, an audit log no one may rewrite) are
+    // for the app's writes, not for putting back rows as they were; the foreign keys are checked once, at the end.
+    const keys = await tx.query<{ table: string; name: string; definition: string }>(
+      `SELECT cl.relname AS "table", co.conname AS name, pg_get_constraintdef(co.oid) AS definition
+       FROM pg_constraint co JOIN pg_class cl ON cl.oid = co.conrelid JOIN pg_namespace n ON n.oid = cl.relnamespace
+       WHERE co.contype = 'f' AND n.nspname = 'public'`,
+    );
+    for (const table of tables) await tx.exec(`ALTER TABLE ${quoted(table)} DISABLE TRIGGER USER`);
+    for (const key of keys) await tx.exec(`ALTER TABLE ${quoted(key.table)} DROP CONSTRAINT ${quoted(key.name)}`);
+    // What the migrations wrote themselves (the page versions' rows) is replaced by what the archive holds.
+    if (tables.length) await tx.exec(`TRUNCATE ${tables.map(quoted).join(", ")}`);
+    let rows = 0;
+    let batch = "";
+    for await (const statement of dumpStatements(dumpFile)) {
+      batch += `${statement}\n`;
+      if (batch.length > 1 << 20) {
+        await tx.exec(batch);
+        batch = "";
+      }
+      rows++;
+    }
+    if (batch) await tx.exec(batch);
+    for (const key of keys) await tx.exec(`ALTER TABLE ${quoted(key.table)} ADD CONSTRAINT ${quoted(key.name)} ${key.definition}`);
+    for (const table of tables) await tx.exec(`ALTER TABLE ${quoted(table)} ENABLE TRIGGER USER`);
+    return rows;
+  });
+}
+
+/** Restores `archive` here; see the module's comment. Refuses a damaged archive, and a target that holds data unless `force`. */
+export async function restoreBackup(archive: string, { force = false, log = () => {} }: RestoreOptions = {}): Promise<RestoreReport> {
+  const env = getEnv();
+  log(`Checking ${archive}…`);
+  const manifest = await readArchive(archive);
+  const codeMigrations = readMigrations();
+  const known = new Set(codeMigrations.map((m) => m.name));
+  const newer = manifest.migrations.filter((name) => !known.has(name));
+  if (newer.length)
+    throw new RestoreRefused(
+      `This archive was made by a newer version of Everlight (its database has ${newer.join(", ")}): restore it with that version or a later one.`,
+    );
+  log(`The archive is whole: ${manifest.entries.length} ${manifest.entries.length === 1 ? "entry" : "entries"}, every checksum matches.`);
+
+  const target = env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `the embedded database in ${env.dataDir}`;
+  let setAside: string | undefined;
+  let db = getDatabase(); // the embedded one takes DATA_DIR's lock here: no server may be using it
+  if (await holdsData(db.sql)) {
+    if (!force) throw new RestoreRefused(`${target} already holds a site. Restore into an empty one, or add --force to replace it.`);
+    if (db.sql.kind === "pglite") {
+      // Nothing is lost: the database replaced is set aside beside it, whole.
+      db = await reopenEmbeddedDatabase(async (dir) => {
+        setAside = `${dir}.before-restore-${new Date().toISOString().replace(/[-:.]/g, "")}`;
+        await rename(dir, setAside);
+      });
+      log(`The database that was there is kept in ${setAside}.`);
+    } else {
+      log("Replacing what the PostgreSQL database held (--force).");
+      await db.sql.exec(`DROP SCHEMA public CASCADE; CREATE SCHEMA public;`);
+    }
+  }
+
+  await mkdir(env.dataDir, { recursive: true, mode: 0o700 });
+  const work = await mkdtemp(path.join(env.dataDir, ".restore-"));
+  try {
+    const dumpFile = path.join(work, "database.sql");
+    let files = 0;
+    log("Writing the files…");
+    await readArchive(archive, async (name, body) => {
+      if (name === DATABASE_ENTRY) return pipeline(body, createGunzip(), createWriteStream(dumpFile, { mode: 0o600 }));
+      if (name.startsWith("uploads/")) {
+        const key = name.slice("uploads/".length);
+        if (!isValidKey(key)) throw new RestoreRefused(`The archive names a file outside the uploads: ${name}`);
+        const temp = path.join(work, "file");
+        await pipeline(body, createWriteStream(temp, { mode: 0o600 }));
+        const contentType = manifest.entries.find((e) => e.path === name)?.contentType ?? "application/octet-stream";
+        await putObject(key, await openAsBlob(temp), contentType);
+        await rm(temp, { force: true });
+        files++;
+        return;
+      }
+      if (name.startsWith("outbox/")) {
+        const mail = path.basename(name);
+        if (!/^[\w.@-]+\.eml$/.test(mail)) return;
+        await mkdir(path.join(env.dataDir, "outbox"), { recursive: true, mode: 0o700 });
+        await pipeline(body, createWriteStream(path.join(env.dataDir, "outbox", mail), { mode: 0o600 }));
+        files++;
+        return;
+      }
+      if (name === VAULT_KEY_ENTRY) {
+        const keyFile = keyFilePath(env);
+        const exists = await stat(keyFile).then(
+          () => true,
+          () => false,
+        );
+        if (exists && !force) {
+          log(`A vault key is already at ${keyFile}: kept (the archive's is not written; add --force to replace it).`);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of body) chunks.push(chunk as Buffer);
+        if (exists) await rename(keyFile, `${keyFile}.before-restore`);
+        await writeFile(keyFile, Buffer.concat(chunks), { mode: 0o600 });
+        log(`The vault key is written to ${keyFile}.`);
+      }
+    });
+
+    log("Loading the database…");
+    const archived = new Set(manifest.migrations);
+    await migrate(
+      db.sql,
+      codeMigrations.filter((m) => archived.has(m.name)),
+    );
+    const statements = await loadRows(db.sql, dumpFile);
+    const later = await migrate(db.sql, codeMigrations);
+    if (later.applied.length) log(`Migrations since the backup applied: ${later.applied.length}.`);
+    // The archive was read while its own backup was running: that one finished (here it is); any other then
+    // running never will.
+    await db.sql.query(
+      `UPDATE "backup_runs" SET "status" = CASE WHEN "startedAt" = $1 THEN 'succeeded' ELSE 'failed' END,
+         "verified" = ("startedAt" = $1), "finishedAt" = COALESCE("finishedAt", $1),
+         "error" = CASE WHEN "startedAt" = $1 THEN NULL ELSE 'Interrupted: the site was restored from a backup made meanwhile.' END
+       WHERE "status" = 'running'`,
+      [new Date(manifest.createdAt)],
+    );
+
+    let rows = 0;
+    for (const [table, expected] of Object.entries(manifest.tables)) {
+      const [{ count }] = await db.sql.query<{ count: number | string }>(`SELECT count(*)::int AS count FROM ${quoted(table)}`);
+      if (Number(count) !== expected) throw new Error(`After the restore ${table} has ${count} rows where the archive has ${expected}.`);
+      rows += expected;
+    }
+    log(`Restored ${rows} rows in ${Object.keys(manifest.tables).length} tables (${statements} statements) and ${files} files into ${target}.`);
+    return { manifest, rows, files, target, setAside };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
