@@ -114,9 +114,12 @@ async function main(): Promise<number> {
   return runHere(name);
 }
 
+// The code is set once the database is closed: the embedded one's shutdown sets the process's exit code of its own.
+let code: number;
 try {
-  process.exitCode = await main();
+  code = await main();
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
-  process.exitCode = 1;
+  code = 1;
 }
+process.exitCode = code;

@@ -16,13 +16,16 @@ if (!archive) {
   process.exitCode = 2;
 } else {
   const started = Date.now();
+  let code = 0;
   try {
     const report = await restoreBackup(archive, { force, log: (line) => console.log(line) });
     console.log(`Done in ${Math.round((Date.now() - started) / 1000)} s. The site made on ${report.manifest.createdAt} is back in ${report.target}.`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
+    code = 1;
   } finally {
     await closeDatabase().catch(() => {});
   }
+  // Set once the database is closed: the embedded one's shutdown sets the process's exit code of its own.
+  process.exitCode = code;
 }

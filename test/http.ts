@@ -45,18 +45,26 @@ export function serverDatabases(): ServerDatabase[] {
 
 export type StartOptions = {
   database?: ServerDatabase;
+  /** Runs on this DATA_DIR, left in place on stop (a second server on one folder, a restart): a copy of the migrated template where it has no database yet. */
+  dataDir?: string;
+  /** Runs on this PostgreSQL database as it is (empty, or another server's), not dropped on stop. */
+  databaseUrl?: string;
   /** Writes test data straight into the server's database before it starts (migrated by then), on either kind. */
   prepare?: (db: Database) => Promise<void>;
 };
 
 export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestServer> {
   if (!existsSync("build/server/index.js")) throw new Error("No build found: run `npm run build` first (npm test does).");
-  const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-http-"));
-  const usePostgres = options.database ? options.database === "postgres" : !!inject("postgresUrl");
-  if (usePostgres && !inject("postgresUrl")) throw new Error(inject("postgresSkipReason") ?? "PostgreSQL is not available");
-  const database = usePostgres ? await createPostgresDatabase("everlight_template") : null;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "everlight-http-"));
+  const usePostgres = options.databaseUrl ? true : options.database ? options.database === "postgres" : !!inject("postgresUrl");
+  if (usePostgres && !options.databaseUrl && !inject("postgresUrl")) throw new Error(inject("postgresSkipReason") ?? "PostgreSQL is not available");
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : usePostgres
+      ? await createPostgresDatabase("everlight_template")
+      : null;
   // PGlite starts as a copy of the database the global set-up migrated (test/global-setup.ts).
-  if (!database) cpSync(inject("pgliteTemplateDir"), pgliteDirectory(dataDir), { recursive: true });
+  if (!database && !existsSync(pgliteDirectory(dataDir))) cpSync(inject("pgliteTemplateDir"), pgliteDirectory(dataDir), { recursive: true });
   if (options.prepare) {
     const db = database ? openDatabase({ databaseUrl: database.url }) : openDatabase({ pgliteDir: pgliteDirectory(dataDir) });
     try {
@@ -101,7 +109,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const cleanUp = async () => {
     await database?.drop().catch(() => {});
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   let url: string;
   try {

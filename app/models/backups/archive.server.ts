@@ -204,10 +204,16 @@ export async function readArchive(file: string, onEntry?: (name: string, body: R
       }
       if (manifest) throw new DamagedArchiveError(`${path.basename(file)}: ${name} follows the manifest, which should be last.`);
       const measure = measuring();
-      Readable.from(entry).pipe(measure.stream);
+      // An archive cut short ends an entry with an error: passed on to whoever reads it, and thrown below.
+      let failed: Error | null = null;
+      measure.stream.on("error", (error) => (failed ??= error));
+      const body = Readable.from(entry);
+      body.on("error", (error) => measure.stream.destroy(error));
+      body.pipe(measure.stream);
       if (onEntry) await onEntry(name, measure.stream);
       measure.stream.resume();
       await new Promise<void>((resolve, reject) => {
+        if (failed) return reject(failed);
         if (measure.stream.readableEnded) return resolve();
         measure.stream.once("end", resolve);
         measure.stream.once("error", reject);

@@ -124,7 +124,7 @@ async function alertIfStale(now: Date) {
 /** Emails every administrator; at most one alert of each reason a day. */
 async function alertAdministrators(reason: "failed" | "stale", error: string | null, now: Date) {
   const [recent] = await getDatabase().sql.query(
-    `SELECT 1 FROM "mail_outbox" WHERE "kind" = 'backup-alert' AND "data"->>'reason' = $1 AND "createdAt" > $2 LIMIT 1`,
+    `SELECT 1 FROM "mail_outbox" WHERE "kind" = 'backup-alert' AND "data"->>'reason' = $1 AND ("data"->>'at')::timestamptz > $2 LIMIT 1`,
     [reason, new Date(now.getTime() - ALERT_EVERY_MS)],
   );
   if (recent) return;
@@ -135,8 +135,7 @@ async function alertAdministrators(reason: "failed" | "stale", error: string | n
     admins.map((admin) => ({
       to: admin.email,
       kind: "backup-alert" as const,
-      data: { reason, error: error?.slice(0, 500) ?? null, lastSuccess: last?.at ? new Date(last.at).toISOString() : null },
-      groupKey: `backup-alert:${reason}:${admin.email}`,
+      data: { reason, at: now.toISOString(), error: error?.slice(0, 500) ?? null, lastSuccess: last?.at ? new Date(last.at).toISOString() : null },
     })),
   );
 }
