@@ -1,5 +1,6 @@
+import { createWriteStream, openAsBlob } from "node:fs";
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
-import { openAsBlob } from "node:fs";
+import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import { getEnv, type Env } from "./env.server";
 import { s3Backend } from "./s3-storage.server";
@@ -42,6 +43,26 @@ export function localBackupDir(env: Env = getEnv()) {
   return path.resolve(env.BACKUP_DIR ?? path.join(env.dataDir, "backups"));
 }
 
+function bucketOf(env: Env, bucket: string) {
+  return s3Backend({
+    bucket,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === "true" : undefined,
+  });
+}
+
+/** Copies an archive kept in a bucket (`s3://bucket/key`, as `npm run backup` prints it) to a local file, with the S3_* credentials. */
+export async function downloadArchive(address: string, file: string, env: Env = getEnv()) {
+  const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(address);
+  if (!match) throw new Error(`Not an address in a bucket: ${address} (s3://bucket/key)`);
+  const body = await bucketOf(env, match[1]).stream(match[2]);
+  if (!body) throw new Error(`There is no archive at ${address}.`);
+  await pipeline(body, createWriteStream(file, { mode: 0o600 }));
+}
+
 export function backupStore(env: Env = getEnv()): BackupStore {
   const dir = localBackupDir(env);
   const workFolder = async () => {
@@ -49,14 +70,7 @@ export function backupStore(env: Env = getEnv()): BackupStore {
     return mkdtemp(path.join(dir, ".work-"));
   };
   if (env.BACKUP_S3_BUCKET) {
-    const bucket = s3Backend({
-      bucket: env.BACKUP_S3_BUCKET,
-      region: env.S3_REGION,
-      endpoint: env.S3_ENDPOINT,
-      accessKeyId: env.S3_ACCESS_KEY_ID,
-      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === "true" : undefined,
-    });
+    const bucket = bucketOf(env, env.BACKUP_S3_BUCKET);
     const prefix = env.BACKUP_S3_PREFIX;
     return {
       where: `s3://${env.BACKUP_S3_BUCKET}/${prefix}`,

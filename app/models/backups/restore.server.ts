@@ -4,6 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { getDatabase, reopenEmbeddedDatabase, type SqlDriver } from "~/services/db.server";
+import { downloadArchive } from "~/services/backup-store.server";
 import { dumpStatements } from "~/services/database-dump.server";
 import { getEnv } from "~/services/env.server";
 import { migrate, readMigrations } from "~/services/migrate.server";
@@ -77,8 +78,24 @@ async function loadRows(sql: SqlDriver, dumpFile: string): Promise<number> {
   });
 }
 
-/** Restores `archive` here; see the module's comment. Refuses a damaged archive, and a target that holds data unless `force`. */
-export async function restoreBackup(archive: string, { force = false, log = () => {} }: RestoreOptions = {}): Promise<RestoreReport> {
+/** Restores the archive at `address` (a file, or `s3://bucket/key`) here; see the module's comment. Refuses a damaged archive, and a target that holds data unless `force`. */
+export async function restoreBackup(address: string, options: RestoreOptions = {}): Promise<RestoreReport> {
+  if (!address.startsWith("s3://")) return restoreFile(address, options);
+  // An archive in a bucket is fetched whole first: it is read twice, once to check it and once to restore it.
+  const env = getEnv();
+  await mkdir(env.dataDir, { recursive: true, mode: 0o700 });
+  const work = await mkdtemp(path.join(env.dataDir, ".download-"));
+  try {
+    const file = path.join(work, path.basename(address));
+    options.log?.(`Fetching ${address}…`);
+    await downloadArchive(address, file, env);
+    return await restoreFile(file, options);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function restoreFile(archive: string, { force = false, log = () => {} }: RestoreOptions): Promise<RestoreReport> {
   const env = getEnv();
   log(`Checking ${archive}…`);
   const manifest = await readArchive(archive);
