@@ -8,6 +8,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readArchive, type Manifest } from "~/models/backups/archive.server";
 import { openDatabase, pgliteDirectory, type Database } from "~/services/db.server";
+import { hashPassword } from "~/services/password.server";
+import { describeSize } from "~/utils/vault-rules";
 import { createPostgresDatabase } from "./databases";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
 
@@ -67,6 +69,7 @@ describe("data that outlives the machine, on the embedded database", () => {
   const folders: string[] = [dataDir];
   const NAME = `Backupson${randomBytes(3).toString("hex")}`;
   const deletedLongAgo = `gone-${randomBytes(4).toString("hex")}`;
+  const ADMIN_EMAIL = `keeper-${randomBytes(4).toString("hex")}@example.test`;
   let server: TestServer;
   let owner: Client;
   let memorialId: string;
@@ -87,7 +90,7 @@ describe("data that outlives the machine, on the embedded database", () => {
 
   beforeAll(async () => {
     server = await startServer(
-      { SEED_DEMO_DATA: "true" },
+      {},
       {
         database: "pglite",
         dataDir,
@@ -95,6 +98,11 @@ describe("data that outlives the machine, on the embedded database", () => {
         // but not yet when the server's own round runs at its start.
         prepare: async (db) => {
           windowEnds = Date.now() + 20_000;
+          await db.sql.query(`INSERT INTO "users" ("id", "email", "firstName", "lastName", "password", "isAdmin") VALUES ($1, $2, 'Ada', 'Admin', $3, true)`, [
+            `admin-${deletedLongAgo}`,
+            ADMIN_EMAIL,
+            await hashPassword("Correct1horse"),
+          ]);
           await db.sql.query(`INSERT INTO "users" ("id", "email", "firstName", "lastName", "password") VALUES ($1, $2, 'Old', 'Owner', 'x')`, [
             deletedLongAgo,
             `${deletedLongAgo}@example.test`,
@@ -163,6 +171,12 @@ describe("data that outlives the machine, on the embedded database", () => {
     expect(afterBackup).toBeGreaterThan(before.length);
     manifest = await readArchive(archive);
     expect(manifest.vaultKeyIncluded).toBe(true);
+    // The administrators' dashboard says so, on every tab.
+    const admin = client(server.url);
+    expect((await admin.post("/api/auth/login", { email: ADMIN_EMAIL, password: "Correct1horse" })).status).toBe(200);
+    const dashboard = (await admin.get("/admin/users")).text.replace(/<!-- -->/g, "");
+    expect(dashboard).toMatch(new RegExp(`Last backup [A-Z][a-z]+ \\d+, \\d{4} at \\d\\d:\\d\\d UTC, ${describeSize(statSync(archive).size)}, verified\\.`));
+    expect(dashboard).toContain("Automatic backups are off (BACKUP_SCHEDULE).");
     expect(manifest.entries.filter((e) => e.path.startsWith("uploads/")).length).toBeGreaterThanOrEqual(3); // the photo's sizes and the sealed file
 
     embedded = freshFolder("restored");

@@ -1,8 +1,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliverDueMail } from "../../../server/mail-worker";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
+import { startSmtp, type TestSmtp } from "../../../test/smtp-server";
+import { createMailTransport, type MailTransport } from "~/services/mail.server";
+import { parseEnv } from "~/services/env.server";
 import { backupStatus, runBackupRound, slotOf, SLOT_ATTEMPTS } from "./backups.server";
 
 // The schedule's rules on both databases, where the backup itself cannot be made (an in-memory embedded
@@ -28,6 +32,17 @@ describe("the backup slot of a moment", () => {
 
 describe.each(databaseKinds)("scheduled backups on $name", (kind) => {
   const app = useAppDatabase(kind);
+  let smtp: TestSmtp;
+  let transport: MailTransport;
+  beforeAll(async () => {
+    if (kind.skip) return;
+    smtp = await startSmtp();
+    transport = createMailTransport(parseEnv({ SMTP_URL: smtp.url, MAIL_FROM: "Everlight <no-reply@everlight.test>", DATA_DIR: process.env.DATA_DIR }));
+  });
+  afterAll(async () => {
+    transport?.close();
+    await smtp?.stop();
+  });
 
   const alerts = () =>
     app.db.sql.query<{ to: string; reason: string }>(
@@ -48,6 +63,13 @@ describe.each(databaseKinds)("scheduled backups on $name", (kind) => {
     expect(slot).toMatchObject({ status: "failed", attempts: 1 });
     expect(slot.error).toBeTruthy();
     expect(await alerts()).toEqual([{ to: "keeper@example.test", reason: "failed" }]);
+    expect(await deliverDueMail(transport, new Date())).toMatchObject({ sent: 1 });
+    const [mail] = await smtp.waitFor(1);
+    expect(mail.subject).toBe("Everlight: a backup failed");
+    expect(mail.to).toMatchObject({ text: "keeper@example.test" });
+    expect(mail.text).toContain("The site's scheduled backup did not finish. No backup has been made yet.");
+    expect(mail.text).toContain(`What went wrong: ${slot.error}`);
+    expect(mail.text).toContain("npm run backup");
 
     // Tried again at the next checks, to SLOT_ATTEMPTS in all; the alert is not repeated within the day.
     for (let hour = 1; hour < SLOT_ATTEMPTS; hour++) expect(await runBackupRound(new Date(day.getTime() + hour * HOUR))).toBe("failed");
