@@ -44,7 +44,10 @@ async function timed(step: string, run: () => Promise<{ code: number | null; out
   const result = await run();
   const seconds = +((performance.now() - started) / 1000).toFixed(1);
   const ok = result.code === 0;
-  steps.push({ step, seconds, ok, note: ok ? undefined : result.out.trim().split("\n").slice(-3).join(" ") });
+  // A backup of the embedded database says how long writes waited while its files were copied.
+  const paused = /files were copied in ([\d.]+) s/.exec(result.out)?.[1];
+  const note = ok ? (paused ? `writes waited ${paused} s` : undefined) : result.out.trim().split("\n").slice(-3).join(" ");
+  steps.push({ step, seconds, ok, note });
   console.log(`${step}: ${seconds} s${ok ? "" : ` — failed: ${result.out.trim().split("\n").slice(-3).join(" ")}`}`);
   return result.out.trim().split("\n").at(-1) ?? "";
 }

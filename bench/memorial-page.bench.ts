@@ -42,6 +42,7 @@ async function startServer(): Promise<Server> {
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       SEED_DEMO_DATA: "true",
+      BACKUP_SCHEDULE: "off",
       SESSION_COOKIE_SECURE: "false",
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       TRUST_PROXY: "true",

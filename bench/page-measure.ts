@@ -85,6 +85,7 @@ export function startApp(databaseUrl: string, env: Record<string, string> = {}) 
   return startBenchApp({
     DATABASE_URL: databaseUrl,
     SEED_DEMO_DATA: "true",
+    BACKUP_SCHEDULE: "off",
     STRIPE_SECRET_KEY: "",
     STRIPE_PUBLISHABLE_KEY: "",
     STRIPE_WEBHOOK_SECRET: "",

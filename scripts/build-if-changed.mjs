@@ -40,6 +40,25 @@ export function sourcesFingerprint(root, inputs = BUILD_INPUTS) {
   return hash.digest("hex");
 }
 
+/**
+ * A second `npm start` beside a running one on the embedded database is refused by the server (one process per
+ * data folder); building first would replace the running server's scripts and styles under it. So a start that
+ * needs a build stops here when the data folder's lock names a live process.
+ */
+function refuseUnderARunningServer(root) {
+  if (process.env.DATABASE_URL?.trim()) return;
+  const lock = path.resolve(root, process.env.DATA_DIR?.trim() || "data", "everlight.lock");
+  let holder;
+  try {
+    holder = JSON.parse(readFileSync(lock, "utf8"));
+    process.kill(holder.pid, 0);
+  } catch {
+    return; // no lock, or its process is gone
+  }
+  console.error(`Build: not now. An Everlight server (pid ${holder.pid}) is running on this data folder; stop it before starting another.`);
+  process.exit(1);
+}
+
 /** Builds when needed; says what it did in one line. */
 export function buildIfChanged(root = process.cwd()) {
   const fingerprint = sourcesFingerprint(root);
@@ -48,6 +67,7 @@ export function buildIfChanged(root = process.cwd()) {
     console.log("Build: up to date");
     return;
   }
+  refuseUnderARunningServer(root);
   const started = Date.now();
   console.log("Build: the sources changed, building…");
   const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

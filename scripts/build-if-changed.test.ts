@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 // @ts-expect-error a plain script, without types
-import { sourcesFingerprint } from "./build-if-changed.mjs";
+import { buildIfChanged, sourcesFingerprint } from "./build-if-changed.mjs";
 
 // `npm start` builds only when a source changed (issue 26 item 10): the fingerprint it compares.
 
@@ -33,5 +33,32 @@ describe("the sources' fingerprint", () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(root, "package.json"), later, later);
     expect(fingerprint()).not.toBe(added);
+  });
+});
+
+describe("a start that needs a build", () => {
+  it("stops before building while a server runs on the data folder (it would replace that server's scripts under it)", () => {
+    const site = mkdtempSync(path.join(tmpdir(), "everlight-running-"));
+    try {
+      mkdirSync(path.join(site, "data"));
+      writeFileSync(path.join(site, "data", "everlight.lock"), JSON.stringify({ pid: process.pid }));
+      const exit = vi.spyOn(process, "exit").mockImplementation(((code: number) => {
+        throw new Error(`exit ${code}`);
+      }) as never);
+      const said = vi.spyOn(console, "error").mockImplementation(() => {});
+      const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
+      delete process.env.DATA_DIR;
+      delete process.env.DATABASE_URL;
+      try {
+        expect(() => buildIfChanged(site)).toThrow("exit 1");
+        expect(said).toHaveBeenCalledWith(expect.stringContaining(`An Everlight server (pid ${process.pid}) is running on this data folder`));
+      } finally {
+        Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
+        exit.mockRestore();
+        said.mockRestore();
+      }
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 });

@@ -15,7 +15,16 @@ type Started = { child: ChildProcess; url: string; output: () => string; exited:
 
 function startServer(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: "0", HOST: "127.0.0.1", DATABASE_URL: "", STOP_WITH_PARENT_PID: String(process.pid), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "",
+      BACKUP_SCHEDULE: "off",
+      STOP_WITH_PARENT_PID: String(process.pid),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createReadStream, existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import type { SqlDriver } from "./db.server";
 
 // The rows of a database as SQL, made by the databases' own pg_dump and loaded back into either kind: how
@@ -53,22 +54,30 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 /**
  * Writes the rows of the database to `out`, as they were at one moment however many writes go on meanwhile.
  * PostgreSQL: its pg_dump, which reads in one snapshot. The embedded database: its files copied while no
- * statement runs (a moment for the site), then PGlite's pg_dump on that copy in a process of its own.
+ * statement runs (a moment for the site: how long is `pausedMs`), then PGlite's pg_dump on that copy in a
+ * process of its own.
  */
-export async function dumpRows(sql: SqlDriver, out: string, { databaseUrl, workDir }: { databaseUrl?: string; workDir: string }) {
+export async function dumpRows(
+  sql: SqlDriver,
+  out: string,
+  { databaseUrl, workDir }: { databaseUrl?: string; workDir: string },
+): Promise<{ pausedMs: number }> {
   if (sql.kind === "postgres") {
     if (!databaseUrl) throw new DumpError("Dumping PostgreSQL needs its address (DATABASE_URL).");
     const pgDump = findPostgresTool("pg_dump");
     if (!pgDump)
       throw new DumpError("pg_dump was not found: install PostgreSQL's client programs (Debian: postgresql-client) to back up a PostgreSQL database.");
     await run(pgDump, [...DUMP_ARGS, "--file", out, "--dbname", databaseUrl]);
-    return;
+    return { pausedMs: 0 };
   }
   if (!sql.copyFiles) throw new DumpError("This embedded database lives in memory: there are no files to back up.");
   const copy = path.join(workDir, "db-snapshot");
   try {
+    const started = performance.now();
     await sql.copyFiles(copy);
+    const pausedMs = performance.now() - started;
     await run(process.execPath, [path.resolve("scripts/pglite-dump.mjs"), copy, out, ...DUMP_ARGS]);
+    return { pausedMs };
   } finally {
     await rm(copy, { recursive: true, force: true });
   }

@@ -93,7 +93,8 @@ export async function writeArchive(file: string, { workDir, withVaultKey = false
   const db = getDatabase();
   const sqlFile = path.join(workDir, "database.sql");
   log("Reading the database…");
-  await dumpRows(db.sql, sqlFile, { databaseUrl: env.DATABASE_URL, workDir });
+  const { pausedMs } = await dumpRows(db.sql, sqlFile, { databaseUrl: env.DATABASE_URL, workDir });
+  if (pausedMs) log(`The database's files were copied in ${(pausedMs / 1000).toFixed(1)} s (writes waited meanwhile); reading the copy…`);
   const tables: Record<string, number> = {};
   for await (const statement of dumpStatements(sqlFile)) {
     const insert = insertedRows(statement);
