@@ -13,7 +13,7 @@ import {
   stockOf,
   type TestUser,
 } from "./db";
-import { expect, expectAccessible, test, toast } from "./fixtures";
+import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { nextMailTo } from "./mail";
 
 // The admin dashboard (commerce-and-accounts.md §2, §4–§8; issue 19), with JavaScript on and off: every
@@ -272,7 +272,10 @@ test("one's own rights go only with the tick box, and one's own account is not o
   expect((await db().query(`SELECT "isAdmin" FROM users WHERE id = $1`, [admin.id])).rows[0].isAdmin).toBe(true);
 });
 
-test("delete a user after the warning: they and their memorials are hidden, and Restore brings them back", async ({ page }) => {
+test("delete a user after the warning: they and their memorials are hidden, they cannot sign in to undo it, and Restore brings them back", async ({
+  page,
+  browser,
+}) => {
   const doomed = await createTestUser({ firstName: "Doomed", lastName: "Member" });
   const memorial = await createTestMemorial(doomed, { visibility: "public", isPublished: true });
   await page.goto(`/admin/users?q=${doomed.email}`);
@@ -285,6 +288,17 @@ test("delete a user after the warning: they and their memorials are hidden, and 
   const gone = await page.goto(`/memorials/${memorial.id}`);
   expect(gone?.status()).toBe(404);
 
+  // Removed by moderation: its owner's right password signs nothing in and offers no way back.
+  const them = await anotherPersonsPage(browser);
+  await them.goto("/login");
+  await them.getByLabel("Email").fill(doomed.email);
+  await them.getByLabel("Password", { exact: true }).fill(doomed.password);
+  await them.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(them.getByRole("alert")).toContainText("This account was closed by our moderators");
+  await expect(them.getByRole("button", { name: "Restore my account" })).toHaveCount(0);
+  await expectAccessible(them);
+  await them.context().close();
+
   await page.goto("/admin/users");
   const deleted = page.getByRole("region", { name: /Recently deleted accounts/ });
   await expect(deleted).toContainText(doomed.email);
@@ -292,4 +306,33 @@ test("delete a user after the warning: they and their memorials are hidden, and 
   await expect(toast(page)).toContainText("Account restored");
   expect((await page.goto(`/memorials/${memorial.id}`))?.status()).toBe(200);
   await expectAudited(page, doomed.email, ["Deleted a user", "Restored a deleted account"]);
+});
+
+test("a memorial removed by an administrator stays removed: its owner sees why and how to appeal, with no Restore", async ({ page, browser, member }) => {
+  const memorial = await createTestMemorial(member, { visibility: "public", isPublished: true });
+  await page.goto(`/admin?q=${encodeURIComponent(memorial.firstName)}`);
+  const card = page
+    .getByRole("listitem")
+    .filter({ hasText: `Owner: ${member.firstName}` })
+    .filter({ hasText: memorial.firstName });
+  await confirm(page, card, "Delete…", "Yes, delete this memorial");
+  await expect(toast(page)).toContainText("Memorial deleted");
+
+  const owner = await anotherPersonsPage(browser);
+  await loginAs(owner, member);
+  await owner.goto("/my-memorials");
+  const deleted = owner.getByRole("region", { name: /Recently deleted/ });
+  await expect(deleted).toContainText("Removed by our moderators");
+  await expect(deleted).toContainText("cannot be restored from here");
+  await expect(deleted.getByRole("link", { name: "write to us" })).toHaveAttribute("href", "/contact");
+  await expect(deleted.getByRole("button", { name: /Restore/ })).toHaveCount(0);
+  await expectAccessible(owner);
+  await owner.context().close();
+
+  await page.goto("/admin");
+  const restorable = page.getByRole("region", { name: /Recently deleted memorials/ });
+  await expect(restorable).toContainText("removed by an administrator");
+  await restorable.getByRole("button", { name: new RegExp(`Restore .*${memorial.firstName}`) }).click();
+  await expect(toast(page)).toContainText("Memorial restored");
+  expect((await page.goto(`/memorials/${memorial.id}`))?.status()).toBe(200);
 });

@@ -137,6 +137,57 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
     expect((await visitor.get(`/memorials?search=${NAME}`)).text).toContain(NAME);
     expect((await owner.get("/my-memorials")).text).not.toContain("Recently deleted");
   });
+
+  it("removed by an administrator, a memorial stays removed: its owner is told why and how to appeal, and only an administrator brings it back", async () => {
+    const created = await owner.post("/api/memorials", { firstName: `${NAME}Moderated`, lastName: "Ward", isPublished: true, visibility: "public" });
+    expect(created.status, created.text).toBe(201);
+    const id = created.json.id as string;
+    expect((await admin.delete(`/api/memorials/${id}`)).status).toBe(200);
+
+    const mine = (await owner.get("/my-memorials")).text.replace(/<!-- -->/g, "");
+    expect(mine).toContain("Removed by our moderators");
+    expect(mine).toContain('href="/contact"');
+    expect(mine).not.toContain(`aria-label="Restore ${NAME}Moderated Ward"`);
+    const refused = await formPost(owner, "/my-memorials", { intent: "restore", memorialId: id });
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("location")).toBe("/my-memorials#recently-deleted");
+    const told = (await owner.get("/my-memorials")).text;
+    expect(told).toContain("cannot be restored from here");
+    expect((await visitor.get(`/memorials/${id}`)).status).toBe(404);
+
+    expect((await admin.get("/admin")).text).toContain("removed by an administrator");
+    expect((await formPost(admin, "/admin?index", { intent: "restore", memorialId: id })).status).toBe(303);
+    expect((await visitor.get(`/memorials/${id}`)).status).toBe(200);
+    // Back in the owner's hands: a deletion of their own is theirs to undo again.
+    expect((await owner.delete(`/api/memorials/${id}`)).status).toBe(200);
+    expect((await formPost(owner, "/my-memorials", { intent: "restore", memorialId: id })).headers.get("location")).toBe("/my-memorials");
+    expect((await visitor.get(`/memorials/${id}`)).status).toBe(200);
+  });
+
+  it("an account an administrator removed cannot sign in to restore itself, by the form or the /api; only an administrator brings it back", async () => {
+    const member = await registerMember(server.url, { firstName: "Morgan", lastName: "Removed" });
+    const email = (await member.api.get("/api/auth/user")).json.email as string;
+    const theirs = await member.api.post("/api/memorials", { firstName: `${NAME}Theirs`, lastName: "Ward", isPublished: true, visibility: "public" });
+    expect(theirs.status).toBe(201);
+    expect((await admin.delete(`/api/admin/users/${member.id}`)).status).toBe(200);
+    expect((await member.api.get("/api/auth/user")).status).toBe(401);
+    expect((await visitor.get(`/memorials/${theirs.json.id}`)).status).toBe(404);
+
+    const viaApi = await client(server.url).post("/api/auth/login", { email, password: "Correct1horse" });
+    expect(viaApi.status).toBe(403);
+    expect(viaApi.json).toMatchObject({ message: expect.stringContaining("closed by our moderators"), reason: "account-removed" });
+    const browser = client(server.url);
+    const viaForm = await formPost(browser, "/login", { email, password: "Correct1horse" });
+    expect(viaForm.status).toBe(403);
+    expect(viaForm.text).toContain("This account was closed by our moderators");
+    expect(viaForm.text).not.toContain("Restore my account");
+    expect((await formPost(browser, "/login", { intent: "restore-account" })).status).toBe(400);
+    expect((await browser.get("/api/auth/user")).status).toBe(401);
+
+    expect((await formPost(admin, "/admin/users", { intent: "restore", userId: member.id })).status).toBe(303);
+    expect((await client(server.url).post("/api/auth/login", { email, password: "Correct1horse" })).status).toBe(200);
+    expect((await visitor.get(`/memorials/${theirs.json.id}`)).status).toBe(200);
+  });
 });
 
 describe.skipIf(!inject("postgresUrl"))("the purge with two instances on one PostgreSQL database", () => {

@@ -37,6 +37,7 @@ export async function deleteMemorial(id: string, actor: Actor, now = new Date())
     const rows = await tx.$queryRaw<{ firstName: string; lastName: string; email: string }[]>`
       UPDATE "memorial_records" AS m
          SET "deletedAt" = ${now}, "deletedById" = ${actor.id},
+             "removedByModeration" = ${actor.isAdmin} AND m."userId" <> ${actor.id},
              "updatedAt" = GREATEST(clock_timestamp(), m."updatedAt" + INTERVAL '1 millisecond')
         FROM "users" AS u
        WHERE m."id" = ${id} AND m."deletedAt" IS NULL AND u."id" = m."userId" ${ownerOnly(actor)}
@@ -50,9 +51,10 @@ export async function deleteMemorial(id: string, actor: Actor, now = new Date())
   });
 }
 
-export type DeletedMemorial = { id: string; title: string; deletedAt: Date; purgeAt: Date; ownerEmail: string; withAccount: boolean };
+/** `moderated`: removed by an administrator, which only an administrator undoes. */
+export type DeletedMemorial = { id: string; title: string; deletedAt: Date; purgeAt: Date; ownerEmail: string; withAccount: boolean; moderated: boolean };
 
-type DeletedRow = { id: string; title: string; deletedAt: Date; ownerEmail: string; deletedWithAccount: boolean };
+type DeletedRow = { id: string; title: string; deletedAt: Date; ownerEmail: string; deletedWithAccount: boolean; removedByModeration: boolean };
 const toDeleted = (r: DeletedRow): DeletedMemorial => ({
   id: r.id,
   title: r.title,
@@ -60,12 +62,13 @@ const toDeleted = (r: DeletedRow): DeletedMemorial => ({
   purgeAt: purgeDateOf(r.deletedAt),
   ownerEmail: r.ownerEmail,
   withAccount: r.deletedWithAccount,
+  moderated: r.removedByModeration,
 });
 
 /** My Memorials' "Recently deleted": the member's own deleted memorials, newest first (bounded). */
 export async function listRecentlyDeleted(userId: string, limit = 50): Promise<DeletedMemorial[]> {
   const rows = await prisma().$queryRaw<DeletedRow[]>`
-    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount"
+    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
       FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
      WHERE m."userId" = ${userId} AND m."deletedAt" IS NOT NULL AND NOT m."deletedWithAccount"
      ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`;
@@ -75,29 +78,31 @@ export async function listRecentlyDeleted(userId: string, limit = 50): Promise<D
 /** The dashboard's list of deleted memorials across the site, newest first (bounded). */
 export async function listDeletedMemorialsForAdmin(limit = 50): Promise<DeletedMemorial[]> {
   const rows = await prisma().$queryRaw<DeletedRow[]>`
-    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount"
+    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
       FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
      WHERE m."deletedAt" IS NOT NULL
      ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`;
   return rows.map(toDeleted);
 }
 
-export type RestoreResult = { ok: true; title: string } | { ok: false; reason: "not-found" | "limit" | "with-account" };
+export type RestoreResult = { ok: true; title: string } | { ok: false; reason: "not-found" | "limit" | "with-account" | "moderated" };
 
 /**
  * Brings a deleted memorial back exactly as it was, for its owner or an administrator (audited), until
  * the purge has removed it. A memorial deleted with its owner's account comes back with the account
- * (restoreAccount), not alone. A member on the free plan restores within its limit, counted under the
- * same lock as createMemorial; an administrator undoing a deletion is not held to it.
+ * (restoreAccount), not alone. One removed by moderation comes back only by an administrator. A member on
+ * the free plan restores within its limit, counted under the same lock as createMemorial; an administrator
+ * undoing a deletion is not held to it.
  */
 export async function restoreMemorial(id: string, actor: Actor): Promise<RestoreResult> {
   if (!isRecordId(id)) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx): Promise<RestoreResult> => {
-    const [found] = await tx.$queryRaw<{ userId: string; title: string; deletedWithAccount: boolean }[]>`
-      SELECT m."userId", m."title", m."deletedWithAccount" FROM "memorial_records" AS m
+    const [found] = await tx.$queryRaw<{ userId: string; title: string; deletedWithAccount: boolean; removedByModeration: boolean }[]>`
+      SELECT m."userId", m."title", m."deletedWithAccount", m."removedByModeration" FROM "memorial_records" AS m
        WHERE m."id" = ${id} AND m."deletedAt" IS NOT NULL ${ownerOnly(actor)}`;
     if (!found) return { ok: false, reason: "not-found" };
     if (found.deletedWithAccount) return { ok: false, reason: "with-account" };
+    if (found.removedByModeration && !actor.isAdmin) return { ok: false, reason: "moderated" };
     if (!actor.isAdmin) {
       const owner = await tx.user.findUniqueOrThrow({
         where: { id: found.userId },
@@ -109,7 +114,7 @@ export async function restoreMemorial(id: string, actor: Actor): Promise<Restore
       }
     }
     const restored = await tx.$executeRaw`
-      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "purgeNoticeAt" = NULL,
+      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "purgeNoticeAt" = NULL, "removedByModeration" = false,
              "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
        WHERE "id" = ${id} AND "deletedAt" IS NOT NULL`;
     if (!restored) return { ok: false, reason: "not-found" };
@@ -139,7 +144,9 @@ export async function closeAccount(
 ) {
   return prisma().$transaction(async (tx) => {
     await alsoInTransaction?.(tx);
-    const { count } = await tx.user.updateMany({ where: { id: user.id, deletedAt: null }, data: { deletedAt: now, purgeNoticeAt: null } });
+    // An administrator closing someone else's account removes it by moderation: its owner cannot undo that.
+    const removedByModeration = !!actor.isAdmin && actor.id !== user.id;
+    const { count } = await tx.user.updateMany({ where: { id: user.id, deletedAt: null }, data: { deletedAt: now, purgeNoticeAt: null, removedByModeration } });
     if (!count) return false;
     const auditActor = { id: actor.id, email: actor.email ?? user.email, isAdmin: actor.isAdmin ?? false, ip: actor.ip ?? "" };
     await handOverAtDeletion(tx, user, auditActor, choices, now);
@@ -162,9 +169,14 @@ export async function closeAccount(
  */
 export async function restoreAccount(userId: string, actor: Actor | null): Promise<boolean> {
   return prisma().$transaction(async (tx) => {
-    const user = await tx.user.findFirst({ where: { id: userId, deletedAt: { not: null } }, select: { email: true, firstName: true, lastName: true } });
+    // An account removed by moderation comes back only by an administrator, never by signing in.
+    const who = actor?.isAdmin ? {} : { removedByModeration: false };
+    const user = await tx.user.findFirst({ where: { id: userId, deletedAt: { not: null }, ...who }, select: { email: true, firstName: true, lastName: true } });
     if (!user) return false;
-    const { count } = await tx.user.updateMany({ where: { id: userId, deletedAt: { not: null } }, data: { deletedAt: null, purgeNoticeAt: null } });
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, deletedAt: { not: null }, ...who },
+      data: { deletedAt: null, purgeNoticeAt: null, removedByModeration: false },
+    });
     if (!count) return false;
     await tx.$executeRaw`
       UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "deletedWithAccount" = false, "purgeNoticeAt" = NULL,

@@ -128,22 +128,26 @@ let dummyHash: Promise<string> | undefined;
  * The user for this email and password, or null; same work whether or not the email exists. A deleted
  * account (within its 30 days) answers with its `deletedAt`: only the right password learns it is there.
  */
-export async function verifyLogin(email: string, password: string): Promise<(PublicUser & { deletedAt: Date | null }) | null> {
-  const row = await prisma().user.findUnique({ where: { email: email.toLowerCase() }, select: { ...publicUserSelect, password: true, deletedAt: true } });
+export async function verifyLogin(email: string, password: string): Promise<(PublicUser & { deletedAt: Date | null; removedByModeration: boolean }) | null> {
+  const row = await prisma().user.findUnique({
+    where: { email: email.toLowerCase() },
+    select: { ...publicUserSelect, password: true, deletedAt: true, removedByModeration: true },
+  });
   if (!row) {
     dummyHash ??= hashPassword("not-a-real-password-0");
     await verifyPassword(password, await dummyHash);
     return null;
   }
-  const { password: hash, deletedAt, ...user } = row;
-  return (await verifyPassword(password, hash)) ? { ...toPublic(user), deletedAt } : null;
+  const { password: hash, deletedAt, removedByModeration, ...user } = row;
+  return (await verifyPassword(password, hash)) ? { ...toPublic(user), deletedAt, removedByModeration } : null;
 }
 
 export type SignInResult =
   | { ok: true; user: PublicUser }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string }
-  | { ok: false; reason: "deleted"; userId: string; deletedAt: Date };
+  | { ok: false; reason: "deleted"; userId: string; deletedAt: Date }
+  | { ok: false; reason: "removed" };
 
 /**
  * Sign-in, for the /login form and POST /api/auth/login alike: the attempt is counted before any
@@ -155,7 +159,9 @@ export async function signIn(email: string, password: string, ip: string): Promi
   const found = await verifyLogin(email, password);
   if (!found) return { ok: false, reason: "invalid" };
   await recordLoginSuccess(email, ip);
-  const { deletedAt, ...user } = found;
+  const { deletedAt, removedByModeration, ...user } = found;
+  // The right password for an account an administrator removed: no session and no way back from here.
+  if (deletedAt && removedByModeration) return { ok: false, reason: "removed" };
   // The right password for a deleted account: no session, but the offer to restore it (/login).
   if (deletedAt) return { ok: false, reason: "deleted", userId: user.id, deletedAt };
   await noteActivity(user.id);

@@ -28,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     deleted: deleted.map((m) => ({
       id: m.id,
       title: m.title,
-      detail: `Owner: ${m.ownerEmail}`,
+      detail: `Owner: ${m.ownerEmail}${m.moderated ? " · removed by an administrator" : ""}`,
       deletedAt: m.deletedAt,
       purgeAt: m.purgeAt,
       restorable: !m.withAccount,

@@ -13,7 +13,7 @@ import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES, safeRedirect } from "~/utils/validation/account";
-import { accountDeletedMessage } from "~/utils/validation/account-rules";
+import { ACCOUNT_REMOVED_MESSAGE, accountDeletedMessage } from "~/utils/validation/account-rules";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
@@ -44,6 +44,9 @@ export async function action({ request }: Route.ActionArgs) {
     const reply = submission.reply({ hideFields: ["password"] });
     if (error.result.reason === "rate-limited") {
       return data({ result: reply, failure: { title: "Too many attempts", message: error.result.message }, deleted: null }, rateLimitedInit(error.result));
+    }
+    if (error.result.reason === "removed") {
+      return data({ result: reply, failure: { title: "Account closed", message: ACCOUNT_REMOVED_MESSAGE }, deleted: null }, { status: 403 });
     }
     if (error.result.reason === "deleted") {
       // The right password for an account deleted less than 30 days ago: no session, the offer to restore it.

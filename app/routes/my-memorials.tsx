@@ -34,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     search,
     memorials,
     shared,
-    deleted: deleted.map((m) => ({ id: m.id, title: m.title, deletedAt: m.deletedAt, purgeAt: m.purgeAt })),
+    deleted: deleted.map((m) => ({ id: m.id, title: m.title, deletedAt: m.deletedAt, purgeAt: m.purgeAt, moderated: m.moderated })),
     pending: pending.map((t) => ({ id: t.id, authorName: t.authorName, content: t.content, createdAt: t.createdAt, memorial: t.memorial })),
   };
 }
@@ -58,7 +58,12 @@ async function restore(memorialId: string, actor: Actor) {
   const result = await restoreMemorial(memorialId, actor);
   if (result.ok)
     return redirectWithToast("/my-memorials", { type: "success", title: "Memorial restored", description: RESTORE_MESSAGES.restored(result.title) });
-  const description = result.reason === "limit" ? RESTORE_MESSAGES.limit(FREE_MEMORIAL_LIMIT) : RESTORE_MESSAGES.notFound;
+  const description =
+    result.reason === "limit"
+      ? RESTORE_MESSAGES.limit(FREE_MEMORIAL_LIMIT)
+      : result.reason === "moderated"
+        ? RESTORE_MESSAGES.moderated
+        : RESTORE_MESSAGES.notFound;
   return redirectWithToast(`/my-memorials#${DELETED_SECTION}`, { type: "error", title: "Not restored", description });
 }
 
@@ -203,16 +208,27 @@ function RecentlyDeleted({ deleted }: { deleted: Deleted[] }) {
               <div>
                 <p className="font-medium text-slate-900">{m.title}</p>
                 <p className="text-sm text-slate-700">
-                  Deleted {formatShortDate(m.deletedAt)} · removed for good on {formatLongDate(m.purgeAt)}
+                  {m.moderated ? "Removed by our moderators" : "Deleted"} {formatShortDate(m.deletedAt)} · removed for good on {formatLongDate(m.purgeAt)}
                 </p>
+                {m.moderated ? (
+                  <p className="mt-1 max-w-prose text-sm text-slate-700">
+                    It broke the site&apos;s rules, so it cannot be restored from here. If you think this is a mistake,{" "}
+                    <Link to="/contact" className="link">
+                      write to us
+                    </Link>{" "}
+                    before that date and we will look at it again.
+                  </p>
+                ) : null}
               </div>
-              <Form method="post">
-                <input type="hidden" name="intent" value="restore" />
-                <input type="hidden" name="memorialId" value={m.id} />
-                <button type="submit" className="btn-secondary" disabled={busy} aria-label={`Restore ${m.title}`}>
-                  {busy ? "Restoring..." : "Restore"}
-                </button>
-              </Form>
+              {m.moderated ? null : (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="restore" />
+                  <input type="hidden" name="memorialId" value={m.id} />
+                  <button type="submit" className="btn-secondary" disabled={busy} aria-label={`Restore ${m.title}`}>
+                    {busy ? "Restoring..." : "Restore"}
+                  </button>
+                </Form>
+              )}
             </li>
           );
         })}

@@ -18,4 +18,6 @@ export const RESTORE_MESSAGES = {
   limit: (limit: number) =>
     `You have reached the free plan's limit of ${limit} memorials. Choose a plan, or delete another memorial, to restore this one. It is kept until the date shown.`,
   withAccount: "This memorial went with its owner's account: restore the account to bring it back.",
+  moderated:
+    "Our moderators removed this memorial because it broke the site's rules, so it cannot be restored from here. If you think this is a mistake, write to us through the contact page before the date shown and we will look at it again.",
 } as const;

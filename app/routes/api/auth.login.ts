@@ -6,7 +6,7 @@ import { clientIp } from "~/request/facts.server";
 import { startSession } from "~/request/session.server";
 import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES } from "~/utils/validation/account";
-import { accountDeletedMessage } from "~/utils/validation/account-rules";
+import { ACCOUNT_REMOVED_MESSAGE, accountDeletedMessage } from "~/utils/validation/account-rules";
 
 // POST /api/auth/login { email, password } (memorial-core.md §7): the same use case, limits and
 // messages as the /login form (signIn). Answers the PublicUser and a cookie for a brand-new session.
@@ -17,6 +17,7 @@ const api = apiRoute({
     handle: async ({ request, body }) => {
       const result = await signIn(body.email, body.password, clientIp(request));
       if (!result.ok && result.reason === "rate-limited") return rateLimitedAnswer(result);
+      if (!result.ok && result.reason === "removed") return apiError(403, ACCOUNT_REMOVED_MESSAGE, { reason: "account-removed" });
       if (!result.ok && result.reason === "deleted")
         return apiError(403, accountDeletedMessage(formatLongDate(purgeDateOf(result.deletedAt)), "website"), { reason: "account-deleted" });
       if (!result.ok) return apiError(401, MESSAGES.invalidLogin);

@@ -27,6 +27,10 @@ export function accountDeletedMessage(purgeAt: string, where: "here" | "website"
   return `This account was deleted. ${how} ${purgeAt}.`;
 }
 
+/** Said to the owner of an account an administrator removed, who gave its right password: no way back from here. */
+export const ACCOUNT_REMOVED_MESSAGE =
+  "This account was closed by our moderators, so it cannot be signed in to. If you think this is a mistake, please write to us through the contact page.";
+
 /** The live checklist under new-password fields: label and test, in the spec's order. */
 export const PASSWORD_RULES = [
   { label: "At least 8 characters", test: (p: string) => p.length >= 8, message: MESSAGES.passwordMin },
