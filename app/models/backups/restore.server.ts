@@ -72,6 +72,9 @@ async function loadRows(sql: SqlDriver, dumpFile: string): Promise<number> {
       rows++;
     }
     if (batch) await tx.exec(batch);
+    // Statistics before the keys are checked: without them the planner takes the loaded tables for empty and
+    // checks a million tributes against their memorials one pair at a time.
+    await tx.exec("ANALYZE");
     for (const key of keys) await tx.exec(`ALTER TABLE ${quoted(key.table)} ADD CONSTRAINT ${quoted(key.name)} ${key.definition}`);
     for (const table of tables) await tx.exec(`ALTER TABLE ${quoted(table)} ENABLE TRIGGER USER`);
     return rows;
