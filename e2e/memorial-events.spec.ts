@@ -6,8 +6,9 @@ import { countMailTo, nextMailTo } from "./mail";
 // A memorial's events (issue 28 item 4), JavaScript on and off, at 390 px: the owner adds a funeral from the
 // memorial's edit page (a plain http livestream is refused next to its field, the input kept); a visitor
 // finds it on the memorial page in its own time zone, replies (a bad email refused next to the field, the
-// input kept), is thanked where they are looking and emailed a copy; the owner sees the reply with its
-// totals and emails everyone who replied, and the visitor gets it.
+// input kept), is asked to check their email where they are looking, confirms the reply from the link and is
+// emailed a copy; the owner sees the reply with its totals and emails everyone who replied, the visitor gets
+// it, saying who wrote, and stops further updates from the same link.
 
 const PHONE = { width: 390, height: 844 };
 
@@ -86,9 +87,23 @@ test("the owner adds an event, a visitor replies, the owner sees the reply and e
     const seen = countMailTo(email);
     await emailField.fill(email);
     await visitor.getByRole("button", { name: "Send my reply" }).click();
-    await expect(visitor.getByTestId("toast-in-place")).toContainText("Thank you for letting the family know");
+    await expect(visitor.getByTestId("toast-in-place")).toContainText("Check your email to confirm your reply");
     expect(new URL(visitor.url()).hash).toBe("#events");
-    const copy = await nextMailTo(email, seen);
+    // The link goes to the address given, with nothing of what was typed; the reply counts once it is confirmed.
+    const ask = await nextMailTo(email, seen);
+    expect(ask.subject).toBe(`Please confirm your reply: ${title}`);
+    expect(ask.text).not.toContain("Rita Reply");
+    expect(ask.text).not.toContain("We will bring Mum.");
+    const link = /https?:\/\/[^\s]+\/events\/reply\/[^\s]+/.exec(ask.text ?? "")![0];
+    await visitor.goto(new URL(link).pathname + new URL(link).search);
+    await expect(visitor.getByRole("heading", { level: 1, name: `Your reply to ${title}` })).toBeVisible();
+    await expect(visitor.getByText("Rita Reply · 3 people · “We will bring Mum.”")).toBeVisible();
+    await expectAccessible(visitor);
+    await expectNarrow(visitor);
+    const confirmed = countMailTo(email);
+    await visitor.getByRole("button", { name: "Confirm this reply" }).click();
+    await expect(toast(visitor)).toContainText("Your reply is confirmed");
+    const copy = await nextMailTo(email, confirmed);
     expect(copy.subject).toBe(`Your reply: ${title}`);
     expect(copy.text).toContain("3 people");
 
@@ -110,6 +125,13 @@ test("the owner adds an event, a visitor replies, the owner sees the reply and e
     const update = await nextMailTo(email, before);
     expect(update.subject).toBe(`Change of time ${tag}`);
     expect(update.text).toContain("The funeral now starts at noon.");
+    expect(update.text).toContain(`${member.firstName} ${member.lastName}, of the family of Ada Gathering${tag}, writes`);
+
+    // The visitor hears no more about it once they say so.
+    await visitor.goto(new URL(link).pathname + new URL(link).search);
+    await visitor.getByRole("button", { name: "Stop emails about this event" }).click();
+    await expect(toast(visitor)).toContainText("No more emails about this event");
+    await expect(visitor.getByText("You get no more emails about this event.")).toBeVisible();
   } finally {
     await visitor.context().close();
   }

@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
+import { mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
 // A memorial's events over real HTTP against the built server (issue 28 item 4): the owner adds events with
@@ -110,11 +111,21 @@ describe.each(serverDatabases())("memorial events over HTTP on %s", (database) =
     const ok = await reply(visitor, id, { partySize: "3" });
     expect(ok.status, ok.text).toBe(303);
     expect(ok.headers.get("Location")).toBe(`/memorials/${memorialId}#events`);
-    // The same address again replaces the reply.
-    expect((await reply(visitor, id, { email: "RITA@example.com", partySize: "4" })).status).toBe(303);
+    // Nothing counts until the address confirms it through the link emailed to it, which nothing on GET changes.
+    expect(plain((await owner.get(`${events()}/${id}`)).text)).toContain("0 replies, 0 people in all");
+    const ritasLink = await replyLink("rita@example.com");
+    expect(plain((await client(server.url).get(ritasLink)).text)).toContain("A reply waiting for you to confirm it");
+    expect(plain((await owner.get(`${events()}/${id}`)).text)).toContain("0 replies, 0 people in all");
+    expect((await client(server.url).get(ritasLink.replace(/sig=.{4}/, "sig=AAAA"))).status).toBe(404);
+    expect((await formPost(client(server.url), ritasLink, { intent: "confirm" })).status).toBe(303);
+    // Someone else giving the same address changes nothing: the change waits for Rita's own confirmation.
+    const forged = await reply(client(server.url), id, { email: "RITA@example.com", name: "Your bank", partySize: "9", message: "You have won" });
+    expect(forged.status).toBe(303);
     expect((await reply(visitor, id, { email: "sam@example.com", name: "Sam", partySize: "1" })).status).toBe(303);
+    expect((await formPost(client(server.url), await replyLink("sam@example.com"), { intent: "confirm" })).status).toBe(303);
     const replies = plain((await owner.get(`${events()}/${id}`)).text);
-    expect(replies).toContain("2 replies, 5 people in all");
+    expect(replies).toContain("2 replies, 4 people in all");
+    expect(replies).not.toContain("Your bank");
 
     expect((await formPost(owner, events(), fields({ title: "Vigil long ago", date: "2020-01-10" }))).status).toBe(303);
     const pastId = await idOf("Vigil long ago");
@@ -149,6 +160,14 @@ describe.each(serverDatabases())("memorial events over HTTP on %s", (database) =
     const sent = await formPost(owner, `${events()}/${id}`, { subject: "Change of time", body: "Now at noon." });
     expect(sent.status, sent.text).toBe(303);
   });
+
+  /** The link in the newest "confirm your reply" email to `to` (quoted-printable undone). */
+  async function replyLink(to: string) {
+    const mails = await mailsTo(server.dataDir, to, "Please confirm your reply");
+    const found = /\/events\/reply\/([0-9a-f-]{36})\?sig=(?:3D)?([A-Za-z0-9_-]+)/.exec(mails.at(-1) ?? "");
+    if (!found) throw new Error(`no reply link emailed to ${to}`);
+    return `/events/reply/${found[1]}?sig=${found[2]}`;
+  }
 
   it("puts the events in the calendar feed", async () => {
     const res = await client(server.url).get(`/memorials/${memorialId}/anniversaries.ics`);

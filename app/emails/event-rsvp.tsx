@@ -22,7 +22,7 @@ export function EventRsvpEmail(props: EventRsvpProps) {
         {message ? ` Your message: “${message}”` : ""}
       </Text>
       <EventDetails {...props} />
-      <Text style={text}>To change your reply, reply again on the memorial page with this email address.</Text>
+      <Text style={text}>To change your reply, reply again on the memorial page with this email address: we will ask you to confirm the change here.</Text>
     </EmailLayout>
   );
 }

@@ -29,6 +29,7 @@ import { FollowConfirmEmail, followConfirmSubject, type FollowConfirmProps } fro
 import { AnniversaryReminderEmail, anniversaryReminderSubject, type AnniversaryReminderProps } from "./anniversary-reminder";
 import { FollowDigestEmail, followDigestSubject, type FollowDigestProps } from "./follow-digest";
 import { EventRsvpEmail, eventRsvpSubject, type EventRsvpProps } from "./event-rsvp";
+import { EventRsvpConfirmEmail, eventRsvpConfirmSubject, type EventRsvpConfirmProps } from "./event-rsvp-confirm";
 import { EventUpdateEmail, eventUpdateSubject, type EventUpdateProps } from "./event-update";
 import { BackupAlertEmail, backupAlertSubject, type BackupAlertProps } from "./backup-alert";
 import { TributesWaitingEmail, tributesWaitingSubject, type TributesWaitingProps } from "./tributes-waiting";
@@ -69,6 +70,7 @@ export type EmailPropsByKind = {
   "anniversary-reminder": AnniversaryReminderProps;
   "event-rsvp": EventRsvpProps;
   "event-update": EventUpdateProps;
+  "event-rsvp-confirm": EventRsvpConfirmProps;
   "backup-alert": BackupAlertProps;
 };
 export type EmailKind = keyof EmailPropsByKind;
@@ -107,6 +109,7 @@ const EMAILS: { [K in EmailKind]: Entry<K> } = {
   "anniversary-reminder": { subject: anniversaryReminderSubject, template: AnniversaryReminderEmail },
   "event-rsvp": { subject: eventRsvpSubject, template: EventRsvpEmail },
   "event-update": { subject: eventUpdateSubject, template: EventUpdateEmail },
+  "event-rsvp-confirm": { subject: eventRsvpConfirmSubject, template: EventRsvpConfirmEmail },
   "backup-alert": { subject: backupAlertSubject, template: BackupAlertEmail },
 };
 

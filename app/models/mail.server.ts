@@ -12,7 +12,7 @@ import { PLANS } from "~/utils/plans";
 import { orderNumber, SHOP_MESSAGES, TAX_LABEL, WHATS_NEXT_EMAIL } from "~/utils/shop";
 import { SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { digestFacts, followConfirmFacts, anniversaryReminderFacts } from "./follow.server";
-import { eventUpdateFacts, rsvpMailFacts } from "./memorial-events.server";
+import { eventUpdateFacts, replyConfirmFacts, rsvpMailFacts } from "./memorial-events.server";
 import { exportReadyFacts } from "./memorial-export.server";
 import { invitationMailFacts } from "./memorial-managers.server";
 import { reminderFacts } from "./succession.server";
@@ -253,6 +253,7 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
     case "anniversary-reminder":
       return composeAnniversaryReminder(row, site);
     case "event-rsvp":
+    case "event-rsvp-confirm":
     case "event-update":
       return composeEventMail(row, site);
     case "memorial-handed-over": {
@@ -303,21 +304,40 @@ async function composeInvitation(row: OutboxRow, site: string): Promise<Composed
   };
 }
 
-/** A visitor's copy of their answer to an event, or the family's update to those who answered (issue 28 item 4). */
-async function composeEventMail(row: OutboxRow, site: string): Promise<ComposedMail<"event-rsvp" | "event-update"> | { skip: string }> {
+/** A visitor's copy of their answer to an event, the link confirming it, or the family's update to those who answered. */
+async function composeEventMail(row: OutboxRow, site: string): Promise<ComposedMail<"event-rsvp" | "event-rsvp-confirm" | "event-update"> | { skip: string }> {
+  if (row.kind === "event-rsvp-confirm") {
+    const rsvpId = String(row.data.rsvpId);
+    const facts = await replyConfirmFacts(rsvpId);
+    if (!facts) return { skip: "nothing waits to be confirmed" };
+    const { memorialId, email, ...props } = facts;
+    return {
+      to: email,
+      kind: "event-rsvp-confirm",
+      props: { ...props, confirmUrl: replyUrlFor(rsvpId, site), memorialUrl: `${site}/memorials/${memorialId}` },
+    };
+  }
   if (row.kind === "event-rsvp") {
     const facts = await rsvpMailFacts(String(row.data.rsvpId));
     if (!facts) return { skip: "the reply or its event is gone" };
     const { memorialId, email, ...props } = facts;
     return { to: email, kind: "event-rsvp", props: { ...props, memorialUrl: `${site}/memorials/${memorialId}` } };
   }
-  const facts = await eventUpdateFacts(String(row.data.eventId));
-  if (!facts) return { skip: "the event is gone" };
+  const rsvpId = typeof row.data.rsvpId === "string" ? row.data.rsvpId : null;
+  const facts = await eventUpdateFacts(String(row.data.eventId), rsvpId);
+  if (!facts) return { skip: "the event is gone, or the person asked for no more updates" };
   const { memorialId, ...props } = facts;
   return {
     to: row.to,
     kind: "event-update",
-    props: { ...props, subject: String(row.data.subject), body: String(row.data.body), memorialUrl: `${site}/memorials/${memorialId}` },
+    props: {
+      ...props,
+      subject: String(row.data.subject),
+      body: String(row.data.body),
+      from: typeof row.data.from === "string" ? row.data.from : "The family",
+      manageUrl: rsvpId ? replyUrlFor(rsvpId, site) : null,
+      memorialUrl: `${site}/memorials/${memorialId}`,
+    },
   };
 }
 
@@ -769,6 +789,19 @@ export function isValidCalendarKey(memorialId: string, key: string) {
 /** The token in a visitor's link to confirm following a memorial (issue 28 item 1): made from the follow's id. */
 export function followConfirmTokenFor(followId: string) {
   return sign("follow-confirm", followId);
+}
+
+/**
+ * The link to a reply to a memorial's event, as it is emailed to the reply's address only: there its owner
+ * confirms the reply (or a change to it) and stops the family's updates. Signed for the reply.
+ */
+export function replyUrlFor(rsvpId: string, site = publicUrl()) {
+  return `${site}/events/reply/${rsvpId}?${new URLSearchParams({ sig: sign("event-reply", rsvpId) })}`;
+}
+
+/** Whether a reply's link is one we made for it (with any current secret). */
+export function isValidReplyLink(rsvpId: string, signature: string) {
+  return !!rsvpId && !!signature && matchesAnySecret("event-reply", rsvpId, signature);
 }
 
 /** The one-click unsubscribe link of a follower's emails: signed for one follow (a visitor has no account). */

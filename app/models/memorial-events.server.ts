@@ -24,7 +24,13 @@ import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./ra
 // - the owner and co-managers (canEditContent) add, edit and delete events, see the answers and email those
 //   who answered; anyone else, administrators included, gets "not-found";
 // - anyone who may see the memorial (findMemorialForViewer, the one access rule) may answer an event that is
-//   not over yet, once per email address (a second answer replaces the first), and is emailed a copy;
+//   not over yet, once per email address. Anyone can type any address, so an answer counts, and hears from the
+//   family, only once that address confirmed it through the link emailed to it (a member answering with their
+//   own account's address needs no link); an answer for an address that already answered waits for that
+//   address to confirm it, and changes nothing until then. The email sent to an address that has not confirmed
+//   carries nothing the person who typed it wrote;
+// - the family's updates go to confirmed answers only, a bounded number per event and per day, saying who sent
+//   them and how to stop them;
 // - an event is over at its end, or EVENT_DEFAULT_DURATION_MS after its start: it then shows under
 //   "Past events" and takes no more answers;
 // - answers are counted per email address and per network address, the family's updates per member;
@@ -79,7 +85,7 @@ export async function listEventsWithReplyTotals(memorialId: string) {
   if (!events.length) return [];
   const counted = await prisma().eventRsvp.groupBy({
     by: ["eventId"],
-    where: { eventId: { in: events.map((e) => e.id) } },
+    where: { eventId: { in: events.map((e) => e.id) }, confirmedAt: { not: null } },
     _count: { _all: true },
     _sum: { partySize: true },
   });
@@ -170,7 +176,11 @@ export async function eventWithAnswers(memorialId: string, eventId: string, acto
     where: { id: eventId, memorialId },
     select: {
       ...eventSelect,
-      rsvps: { orderBy: { createdAt: "asc" }, select: { id: true, name: true, email: true, partySize: true, message: true, updatedAt: true } },
+      rsvps: {
+        where: { confirmedAt: { not: null } },
+        orderBy: { createdAt: "asc" },
+        select: { id: true, name: true, email: true, partySize: true, message: true, updatedAt: true },
+      },
     },
   });
   if (!event) return null;
@@ -178,11 +188,14 @@ export async function eventWithAnswers(memorialId: string, eventId: string, acto
   return { event: row, rsvps, totals: { replies: rsvps.length, people: rsvps.reduce((sum, r) => sum + r.partySize, 0) } };
 }
 
-export type RsvpResult = { ok: true; rsvpId: string; updated: boolean } | { ok: false; reason: "not-found" | "past" } | RateLimited;
+/** `confirmed`: the reply counts now (a member with their own address); `check-email`: a link went to the address. */
+export type RsvpResult = { ok: true; rsvpId: string; status: "confirmed" | "check-email" } | { ok: false; reason: "not-found" | "past" } | RateLimited;
 
 /**
- * A visitor (or member) answers an event of a memorial they may see. The same address answering again
- * replaces its answer. A copy goes to the address given, so it is counted per address (and per network).
+ * A visitor (or member) answers an event of a memorial they may see. A member answering with their own
+ * account's address is confirmed at once (and changes their answer the same way); anyone else's answer waits
+ * for the address to confirm it through the emailed link, and an answer for an address that already answered
+ * is kept aside until that address confirms it. Counted per address (the link goes there) and per network.
  */
 export async function rsvpToEvent(memorialId: string, eventId: string, viewer: Viewer, input: RsvpInput, ip: string, now = new Date()): Promise<RsvpResult> {
   if (!isRecordId(memorialId) || !isRecordId(eventId)) return { ok: false, reason: "not-found" };
@@ -195,45 +208,119 @@ export async function rsvpToEvent(memorialId: string, eventId: string, viewer: V
     const retryAfterSeconds = Math.max(...hits.map((h) => h.retryAfterSeconds));
     return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `${EVENT_MESSAGES.rsvpRateLimited} ${describeRetry(retryAfterSeconds)}` };
   }
+  const member = viewer ? await prisma().user.findUnique({ where: { id: viewer.id }, select: { email: true } }) : null;
+  const ownAddress = !!member && member.email.toLowerCase() === input.email.toLowerCase();
+  const answer = { name: input.name, partySize: input.partySize, message: input.message };
   return prisma().$transaction(async (tx) => {
-    const data = { name: input.name, partySize: input.partySize, message: input.message };
-    const before = await tx.eventRsvp.findUnique({ where: { eventId_email: { eventId, email: input.email } }, select: { id: true } });
-    const row = await tx.eventRsvp.upsert({
-      where: { eventId_email: { eventId, email: input.email } },
-      create: { eventId, email: input.email, ...data },
-      update: data,
-      select: { id: true },
-    });
-    await queueMail(tx, { to: input.email, kind: "event-rsvp", data: { rsvpId: row.id } });
-    return { ok: true, rsvpId: row.id, updated: !!before } as const;
+    const key = { eventId_email: { eventId, email: input.email } };
+    if (ownAddress) {
+      const cleared = { ...answer, confirmedAt: now, userId: viewer!.id, pendingName: null, pendingPartySize: null, pendingMessage: null };
+      const row = await tx.eventRsvp.upsert({ where: key, create: { eventId, email: input.email, ...cleared }, update: cleared, select: { id: true } });
+      await queueMail(tx, { to: input.email, kind: "event-rsvp", data: { rsvpId: row.id } });
+      return { ok: true, rsvpId: row.id, status: "confirmed" } as const;
+    }
+    const before = await tx.eventRsvp.findUnique({ where: key, select: { id: true } });
+    const row = before
+      ? await tx.eventRsvp.update({
+          where: key,
+          data: { pendingName: answer.name, pendingPartySize: answer.partySize, pendingMessage: answer.message },
+          select: { id: true },
+        })
+      : await tx.eventRsvp.create({ data: { eventId, email: input.email, ...answer }, select: { id: true } });
+    // One link waits at a time for an address: a second answer before the first link was sent joins it.
+    await queueMail(tx, { to: input.email, kind: "event-rsvp-confirm", data: { rsvpId: row.id }, groupKey: `event-reply:${row.id}` });
+    return { ok: true, rsvpId: row.id, status: "check-email" } as const;
   });
+}
+
+/** A reply as its emailed link shows it: the answer to confirm (one waiting, or the reply not yet confirmed), and its event. */
+export async function replyByLink(rsvpId: string, now = new Date()) {
+  if (!isRecordId(rsvpId)) return null;
+  const r = await prisma().eventRsvp.findUnique({
+    where: { id: rsvpId },
+    select: {
+      id: true,
+      name: true,
+      partySize: true,
+      message: true,
+      confirmedAt: true,
+      pendingName: true,
+      pendingPartySize: true,
+      pendingMessage: true,
+      updatesStoppedAt: true,
+      eventId: true,
+    },
+  });
+  const event = r && (await eventFacts(r.eventId));
+  if (!r || !event) return null;
+  const waiting =
+    r.pendingPartySize !== null
+      ? { name: r.pendingName ?? r.name, partySize: r.pendingPartySize, message: r.pendingMessage }
+      : r.confirmedAt
+        ? null
+        : { name: r.name, partySize: r.partySize, message: r.message };
+  const eventRow = await prisma().memorialEvent.findUnique({ where: { id: r.eventId }, select: { startsAt: true, endsAt: true } });
+  return {
+    id: r.id,
+    event,
+    current: r.confirmedAt ? { name: r.name, partySize: r.partySize, message: r.message } : null,
+    waiting,
+    past: !eventRow || eventOverAt(eventRow) <= now,
+    updatesStopped: !!r.updatesStoppedAt,
+  };
+}
+
+/** The address's owner confirms their reply, or the answer waiting for it: it counts from now. False when there is nothing to confirm. */
+export async function confirmReply(rsvpId: string, now = new Date()): Promise<boolean> {
+  if (!isRecordId(rsvpId)) return false;
+  return prisma().$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ id: string; email: string }[]>`
+      UPDATE "event_rsvps" SET
+        "name" = COALESCE("pendingName", "name"), "partySize" = COALESCE("pendingPartySize", "partySize"),
+        "message" = CASE WHEN "pendingPartySize" IS NULL THEN "message" ELSE "pendingMessage" END,
+        "pendingName" = NULL, "pendingPartySize" = NULL, "pendingMessage" = NULL,
+        "confirmedAt" = COALESCE("confirmedAt", ${now}), "updatedAt" = ${now}
+      WHERE "id" = ${rsvpId} AND ("confirmedAt" IS NULL OR "pendingPartySize" IS NOT NULL)
+      RETURNING "id", "email"`;
+    if (!row) return false;
+    await queueMail(tx, { to: row.email, kind: "event-rsvp", data: { rsvpId: row.id } });
+    return true;
+  });
+}
+
+/** No more of the family's updates about this event for this reply (the link in every update). */
+export async function stopReplyUpdates(rsvpId: string, now = new Date()): Promise<boolean> {
+  if (!isRecordId(rsvpId)) return false;
+  const { count } = await prisma().eventRsvp.updateMany({ where: { id: rsvpId, updatesStoppedAt: null }, data: { updatesStoppedAt: now } });
+  return count > 0;
 }
 
 export type EventMailResult = { ok: true; sent: number } | { ok: false; reason: "not-found" | "nobody" } | RateLimited;
 
-/** The family emails everyone who answered an event (through the outbox); says how many. */
+/**
+ * The family emails everyone who confirmed their answer to an event (through the outbox), saying who writes;
+ * a bounded number of updates per event and per member. Says how many.
+ */
 export async function emailAttendees(memorialId: string, eventId: string, actor: Actor, input: EventMailInput, now = new Date()): Promise<EventMailResult> {
   const role = await contentEditorRole(memorialId, actor);
   if (!role || !isRecordId(eventId)) return { ok: false, reason: "not-found" };
   const event = await prisma().memorialEvent.findFirst({
     where: { id: eventId, memorialId },
-    select: { id: true, title: true, rsvps: { select: { email: true } } },
+    select: { id: true, title: true, rsvps: { where: { confirmedAt: { not: null }, updatesStoppedAt: null }, select: { id: true, email: true } } },
   });
   if (!event) return { ok: false, reason: "not-found" };
   if (!event.rsvps.length) return { ok: false, reason: "nobody" };
-  const hit = await hitRateLimit(RATE_LIMITS.eventMailPerUser, actor.id, now);
-  if (!hit.allowed) {
-    return {
-      ok: false,
-      reason: "rate-limited",
-      retryAfterSeconds: hit.retryAfterSeconds,
-      message: `${EVENT_MESSAGES.mailRateLimited} ${describeRetry(hit.retryAfterSeconds)}`,
-    };
+  const hits = await Promise.all([hitRateLimit(RATE_LIMITS.eventMailPerUser, actor.id, now), hitRateLimit(RATE_LIMITS.eventMailPerEvent, eventId, now)]);
+  if (hits.some((h) => !h.allowed)) {
+    const retryAfterSeconds = Math.max(...hits.map((h) => h.retryAfterSeconds));
+    return { ok: false, reason: "rate-limited", retryAfterSeconds, message: `${EVENT_MESSAGES.mailRateLimited} ${describeRetry(retryAfterSeconds)}` };
   }
+  const sender = await prisma().user.findUnique({ where: { id: actor.id }, select: { firstName: true, lastName: true } });
+  const from = `${sender?.firstName ?? ""} ${sender?.lastName ?? ""}`.trim() || "The family";
   await prisma().$transaction(async (tx) => {
     await queueMails(
       tx,
-      event.rsvps.map((r) => ({ to: r.email, kind: "event-update" as const, data: { eventId, subject: input.subject, body: input.body } })),
+      event.rsvps.map((r) => ({ to: r.email, kind: "event-update" as const, data: { eventId, rsvpId: r.id, from, subject: input.subject, body: input.body } })),
     );
     await auditCoEdit(tx, role, actor, memorialId, `emailed ${event.rsvps.length} people about the event "${event.title}"`);
   });
@@ -262,16 +349,33 @@ async function eventFacts(eventId: string) {
   };
 }
 
-/** A visitor's copy of their answer: skipped once the answer or its event is gone. */
+/** A visitor's copy of their confirmed answer: skipped once the answer or its event is gone. */
 export async function rsvpMailFacts(rsvpId: string) {
-  const r = await prisma().eventRsvp.findUnique({ where: { id: rsvpId }, select: { name: true, email: true, partySize: true, message: true, eventId: true } });
-  if (!r) return null;
+  const r = await prisma().eventRsvp.findUnique({
+    where: { id: rsvpId },
+    select: { name: true, email: true, partySize: true, message: true, eventId: true, confirmedAt: true },
+  });
+  if (!r || !r.confirmedAt) return null;
   const event = await eventFacts(r.eventId);
   return event ? { ...event, name: r.name, email: r.email, partySize: r.partySize, message: r.message } : null;
 }
 
-/** The family's update to those who answered: skipped once the event is gone. */
-export const eventUpdateFacts = eventFacts;
+/** The link asking an address to confirm an answer: only the event's facts (the family's words), nothing the answer said. */
+export async function replyConfirmFacts(rsvpId: string) {
+  const r = await prisma().eventRsvp.findUnique({ where: { id: rsvpId }, select: { email: true, eventId: true, confirmedAt: true, pendingPartySize: true } });
+  if (!r || (r.confirmedAt && r.pendingPartySize === null)) return null; // confirmed meanwhile: nothing waits
+  const event = await eventFacts(r.eventId);
+  return event ? { ...event, email: r.email, change: !!r.confirmedAt } : null;
+}
+
+/** The family's update to those who answered: skipped once the event is gone, or the person stopped them. */
+export async function eventUpdateFacts(eventId: string, rsvpId: string | null) {
+  if (rsvpId) {
+    const r = await prisma().eventRsvp.findUnique({ where: { id: rsvpId }, select: { updatesStoppedAt: true } });
+    if (!r || r.updatesStoppedAt) return null;
+  }
+  return eventFacts(eventId);
+}
 
 // ------------------------------------------------------------------------------------------------
 // The calendar (decision 022's extension point): every event of the memorial, past ones included, as a

@@ -57,6 +57,8 @@ export const RATE_LIMITS = {
   rsvpPerIp: { name: "rsvp-ip", limit: 20, windowMs: 60 * 60_000 },
   /** The family's updates to those who answered an event: each one emails every one of them. */
   eventMailPerUser: { name: "event-mail-user", limit: 10, windowMs: 60 * 60_000 },
+  /** However many of the family write: those who answered an event hear from it at most this often. */
+  eventMailPerEvent: { name: "event-mail-event", limit: 3, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** What a person is told when a limit trips, followed by describeRetry(…). */

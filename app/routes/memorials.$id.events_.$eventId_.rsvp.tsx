@@ -40,12 +40,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (!parsed.ok) return fail({ errors: parsed.errors });
   const result = await rsvpToEvent(memorial.id, event.id, viewer, parsed.input, clientIp(request));
   if (result.ok)
-    return redirectWithToast(`/memorials/${memorial.id}#${EVENTS_SECTION}`, {
-      type: "success",
-      title: EVENT_MESSAGES.rsvpThanks,
-      description: EVENT_MESSAGES.rsvpThanksDetail,
-      at: EVENTS_SECTION,
-    });
+    return redirectWithToast(
+      `/memorials/${memorial.id}#${EVENTS_SECTION}`,
+      result.status === "confirmed"
+        ? { type: "success", title: EVENT_MESSAGES.rsvpThanks, description: EVENT_MESSAGES.rsvpThanksDetail, at: EVENTS_SECTION }
+        : { type: "info", title: EVENT_MESSAGES.rsvpCheckEmail, description: EVENT_MESSAGES.rsvpCheckEmailDetail(parsed.input.email), at: EVENTS_SECTION },
+    );
   if (result.reason === "not-found") throw data(null, { status: 404 });
   if (result.reason !== "rate-limited") return fail({ refusal: EVENT_MESSAGES.rsvpPast });
   return fail({ refusal: result.message }, rateLimitedInit(result));

@@ -64,6 +64,15 @@ export const EVENT_MESSAGES = {
   rsvpThanks: "Thank you for letting the family know",
   rsvpThanksDetail: "We have emailed you a copy of your reply. Reply again with the same email address to change it.",
   rsvpRateLimited: "Too many replies from this email address or network.",
+  rsvpCheckEmail: "Check your email to confirm your reply",
+  rsvpCheckEmailDetail: (email: string) =>
+    `We sent a link to ${email}. The family counts your reply once you open it and confirm, so that nobody can answer in someone else's name.`,
+  replyConfirmed: "Your reply is confirmed",
+  replyConfirmedDetail: "The family can see it now, and we have emailed you a copy.",
+  replyNothingToConfirm: "There was nothing left to confirm: your reply is as shown.",
+  updatesStopped: "No more emails about this event",
+  updatesStoppedDetail: "The family's updates about this event will not be sent to you any more. Your reply still counts.",
+  replyLinkBroken: "This link does not work: it may have been cut short. Reply again on the memorial page to get a new one.",
   // Emailing attendees
   subjectRequired: "Enter a subject",
   subjectTooLong: `Keep the subject to ${EVENT_MAIL_SUBJECT_MAX} characters`,
