@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { putObject } from "~/services/storage.server";
 import { EVENT_MAX_PER_MEMORIAL, parseEventValues, type EventFormValues } from "~/utils/events";
-import { EXPORT_MESSAGES } from "~/utils/memorial-export";
+import { EXPORT_MAX_BYTES, EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { keepHouse } from "./housekeeping.server";
 import { composeMail } from "./mail.server";
 import { addMemorialMedia, setMemorialPortrait } from "./media.server";
@@ -152,7 +152,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     const requested = await requestMemorialExport(memorial.id, user);
     expect(requested).toMatchObject({ joined: false, export: { status: "queued", progress: 0 } });
     // Asking again while it waits joins it.
-    expect(await requestMemorialExport(memorial.id, user)).toMatchObject({ joined: true, export: { id: requested!.export.id } });
+    expect(await requestMemorialExport(memorial.id, user)).toMatchObject({ joined: true, export: { id: (requested as { export: { id: string } }).export.id } });
 
     expect(await buildAll()).toEqual(["ready"]);
     const latest = await latestMemorialExport(memorial.id, user.id);
@@ -277,9 +277,11 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
     const scattering = await add({ kind: "scattering", title: "Scattering at Whitby", date: "2050-05-01", startTime: "10:00", placeName: "Whitby" });
     await app.db.prisma.eventRsvp.createMany({
       data: [
-        { eventId: funeral, name: "Gwen Guest", email: "gwen.guest@example.com", partySize: 3, message: "So sorry for your loss" },
-        { eventId: funeral, name: "Hal Guest", email: "hal.guest@example.com", partySize: 1 },
-        { eventId: scattering, name: "Ivy Guest", email: "ivy.guest@example.com", partySize: 2 },
+        { eventId: funeral, name: "Gwen Guest", email: "gwen.guest@example.com", partySize: 3, message: "So sorry for your loss", confirmedAt: new Date() },
+        { eventId: funeral, name: "Hal Guest", email: "hal.guest@example.com", partySize: 1, confirmedAt: new Date() },
+        { eventId: scattering, name: "Ivy Guest", email: "ivy.guest@example.com", partySize: 2, confirmedAt: new Date() },
+        // Not confirmed by its address: not counted.
+        { eventId: funeral, name: "Stranger", email: "typed.by.anyone@example.com", partySize: 9 },
       ],
     });
     // A deleted event is gone from the memorial, and from its copy, with its replies.
@@ -398,7 +400,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
 
   it.skipIf(skip)("is built once across two instances, and a dead builder's export is taken again, then given up", async () => {
     const { user, memorial } = await ownerWithMemorial();
-    const { export: requested } = (await requestMemorialExport(memorial.id, user))!;
+    const { export: requested } = (await requestMemorialExport(memorial.id, user)) as { export: { id: string } };
     // Two instances claim at the same moment: one gets it.
     const claims = await Promise.all([claimNextExport(), claimNextExport()]);
     expect(claims.filter((c) => c?.id === requested.id)).toHaveLength(1);
@@ -506,6 +508,46 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
       }),
     ]);
   });
+
+  it.skipIf(skip)(
+    "keeps one copy of a memorial (a new one replaces the old once ready), five new copies a day per member, and refuses a memorial too large for one",
+    async () => {
+      const { user, memorial } = await ownerWithMemorial();
+      const storedCopies = async () => (await app.db.prisma.memorialExport.findMany({ where: { memorialId: memorial.id } })).map((e) => e.storageKey);
+      await requestMemorialExport(memorial.id, user);
+      expect(await buildAll()).toEqual(["ready"]);
+      const [first] = await storedCopies();
+      const firstFile = path.join(dataDir, "uploads", ...first!.split("/"));
+      expect(existsSync(firstFile)).toBe(true);
+      for (let copy = 2; copy <= 5; copy++) {
+        expect(await requestMemorialExport(memorial.id, user)).toMatchObject({ joined: false });
+        expect(await buildAll()).toEqual(["ready"]);
+      }
+      const kept = await storedCopies();
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).not.toBe(first);
+      expect(existsSync(firstFile)).toBe(false);
+      // A sixth new copy in a day is refused with when to try again; the copy there is stays.
+      expect(await requestMemorialExport(memorial.id, user)).toMatchObject({
+        ok: false,
+        reason: "rate-limited",
+        message: "You have asked for several copies today. Please try again in 24 hours.",
+      });
+      expect(await storedCopies()).toEqual(kept);
+
+      // More photos and videos than a copy may hold (a sparse file of EXPORT_MAX_BYTES and a bit): refused, saying why.
+      const big = await ownerWithMemorial();
+      const key = `memorials/${big.memorial.id}/${randomUUID()}/original.mp4`;
+      await putObject(key, Buffer.alloc(0), "video/mp4");
+      truncateSync(path.join(dataDir, "uploads", ...key.split("/")), EXPORT_MAX_BYTES + 1);
+      await app.db.prisma.memorialMedia.create({ data: { memorialId: big.memorial.id, mediaUrl: `/media/${key}`, mediaType: "video/mp4" } });
+      await requestMemorialExport(big.memorial.id, big.user);
+      expect(await buildAll()).toEqual(["failed"]);
+      const refused = await latestMemorialExport(big.memorial.id, big.user.id);
+      expect(refused?.export).toMatchObject({ status: "failed", error: expect.stringContaining("more than 4096 MB, more than one copy can hold") });
+      await writeFile(path.join(dataDir, "uploads", ...key.split("/")), "");
+    },
+  );
 
   it.skipIf(skip || kind.name !== "pglite")("streams: a copy with a video far larger than the memory it takes", async () => {
     const { user, memorial } = await ownerWithMemorial();

@@ -8,8 +8,10 @@ import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { deleteObject, keyFromUrl, openObjectStream, putObject, statObject } from "~/services/storage.server";
 import { ZipWriter } from "~/services/zip-stream.server";
-import { EXPORT_LIFETIME_DAYS, EXPORT_MESSAGES, exportBaseName } from "~/utils/memorial-export";
+import { EXPORT_LIFETIME_DAYS, EXPORT_MAX_BYTES, EXPORT_MESSAGES, exportBaseName } from "~/utils/memorial-export";
+import { describeBytes } from "~/utils/upload-limits";
 import { queueMail } from "./mail.server";
+import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 import { isRecordId } from "./memorial.server";
 import { listEventsWithReplyTotals } from "./memorial-events.server";
 import { listTimeline, type TimelineEvent } from "./memorial-timeline.server";
@@ -89,13 +91,23 @@ export async function findOwnMemorialForExport(memorialId: string, ownerId: stri
 
 /**
  * Asks for a copy of a memorial the caller owns: a new export, or the one already queued or being built
- * (one at a time per memorial: a partial unique index). Null when the memorial is not theirs.
+ * (one at a time per memorial: a partial unique index). A new one counts against the member's daily
+ * limit; once ready it replaces the memorial's earlier copy. Null when the memorial is not theirs.
  */
-export async function requestMemorialExport(memorialId: string, owner: { id: string }): Promise<{ export: ExportView; joined: boolean } | null> {
+export async function requestMemorialExport(
+  memorialId: string,
+  owner: { id: string },
+  now = new Date(),
+): Promise<{ export: ExportView; joined: boolean } | RateLimited | null> {
   if (!(await findOwnMemorialForExport(memorialId, owner.id))) return null;
   const active = () => prisma().memorialExport.findFirst({ where: { memorialId, status: { in: ["queued", "building"] } } });
   const running = await active();
   if (running) return { export: toView(running), joined: true };
+  const hit = await hitRateLimit(RATE_LIMITS.exportPerUser, owner.id, now);
+  if (!hit.allowed) {
+    const message = `${EXPORT_MESSAGES.rateLimited} ${describeRetry(hit.retryAfterSeconds)}`;
+    return { ok: false, reason: "rate-limited", retryAfterSeconds: hit.retryAfterSeconds, message };
+  }
   try {
     const row = await prisma().memorialExport.create({ data: { memorialId, userId: owner.id } });
     nudge?.();
@@ -178,6 +190,9 @@ export async function claimNextExport(now = new Date()): Promise<ClaimedExport |
 }
 
 /** The builder no longer holds its export (its lease ran out and another took it, or it was deleted). */
+/** The memorial holds more than a copy may (EXPORT_MAX_BYTES): refused with a message, before anything is written. */
+class TooLargeExportError extends Error {}
+
 export class LostExportError extends Error {
   constructor() {
     super("The export is no longer this builder's");
@@ -240,6 +255,10 @@ export async function buildExport(job: ClaimedExport): Promise<"ready" | "failed
     return await storeAndAnnounce(job, temp, `${base}.zip`, built);
   } catch (error) {
     if (error instanceof LostExportError) return "lost";
+    if (error instanceof TooLargeExportError) {
+      await failExport(job, EXPORT_MESSAGES.tooLarge(describeBytes(EXPORT_MAX_BYTES)));
+      return "failed";
+    }
     console.error(`Memorial export ${job.id} failed:`, error);
     await failExport(job, EXPORT_MESSAGES.buildFailed).catch(() => undefined);
     return "failed";
@@ -285,6 +304,7 @@ async function writeArchive(job: ClaimedExport, file: string, base: string, inpu
     const portraitKey = keyFromUrl(input.portraitUrl);
     const portraitInfo = portraitKey && !galleryUrls.has(input.portraitUrl!) ? await statObject(portraitKey) : null;
     const total = planned.reduce((sum, p) => sum + (p.info?.size ?? 0), 0) + (portraitInfo?.size ?? 0) + 1;
+    if (total > EXPORT_MAX_BYTES) throw new TooLargeExportError();
     let done = 0;
     let lastBeat = Date.now();
     const progress = async () => {
@@ -444,13 +464,21 @@ async function storeAndAnnounce(job: ClaimedExport, temp: string, fileName: stri
         lockedUntil: null,
       },
     });
-    if (count && owner) await queueMail(tx, { to: owner.email, kind: "memorial-export-ready", data: { exportId: job.id } });
-    return count > 0;
+    if (!count) return null;
+    if (owner) await queueMail(tx, { to: owner.email, kind: "memorial-export-ready", data: { exportId: job.id } });
+    // One copy of a memorial is kept at a time: the new one replaces those made before it.
+    const older = await tx.memorialExport.findMany({
+      where: { memorialId: job.memorialId, id: { not: job.id }, status: { in: ["ready", "failed"] } },
+      select: { id: true, storageKey: true },
+    });
+    await tx.memorialExport.deleteMany({ where: { id: { in: older.map((o) => o.id) } } });
+    return older;
   });
   if (!marked) {
     await deleteObject(key).catch(() => undefined);
     return "lost" as const;
   }
+  for (const { storageKey } of marked) if (storageKey) await deleteObject(storageKey).catch((error) => console.error(`Could not delete ${storageKey}:`, error));
   return "ready" as const;
 }
 

@@ -57,6 +57,8 @@ export const RATE_LIMITS = {
   rsvpPerIp: { name: "rsvp-ip", limit: 20, windowMs: 60 * 60_000 },
   /** The family's updates to those who answered an event: each one emails every one of them. */
   eventMailPerUser: { name: "event-mail-user", limit: 10, windowMs: 60 * 60_000 },
+  /** New copies of memorials a member asks for (each is a ZIP of every photo and video, kept seven days). */
+  exportPerUser: { name: "export-user", limit: 5, windowMs: 24 * 60 * 60_000 },
   /** However many of the family write: those who answered an event hear from it at most this often. */
   eventMailPerEvent: { name: "event-mail-event", limit: 3, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
@@ -131,7 +133,10 @@ function state(rule: RateLimitRule, count: number, windowStart: Date, now: Date,
 export function describeRetry(seconds: number) {
   if (seconds < 60) return `Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
   const minutes = Math.ceil(seconds / 60);
-  return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  if (minutes <= 90) return `Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  // A window of a day: hours, as a person would say it.
+  const hours = Math.ceil(minutes / 60);
+  return `Please try again in ${hours} hours.`;
 }
 
 /**

@@ -49,6 +49,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const requested = await requestMemorialExport(params.id, user);
   if (!requested) throw data(null, { status: 404 });
+  if ("reason" in requested) return redirectWithToast(page, { type: "error", title: "Not prepared", description: requested.message });
   return redirectWithToast(page, {
     type: "success",
     title: requested.joined ? EXPORT_MESSAGES.alreadyRunning : EXPORT_MESSAGES.requested,

@@ -31,8 +31,14 @@ export const EXPORT_MESSAGES = {
   missingFiles: (count: number) =>
     `${count === 1 ? "One photo or video" : `${count} photos or videos`} could not be read when the copy was made, so ${count === 1 ? "it is" : "they are"} listed in memorial.json but not included.`,
   memorialGone: "The memorial was deleted before its copy was made.",
+  tooLarge: (limit: string) =>
+    `This memorial's photos and videos come to more than ${limit}, more than one copy can hold. Please contact us and we will send you everything another way.`,
+  rateLimited: "You have asked for several copies today.",
   buildFailed: "Something went wrong while the copy was being made.",
 } as const;
+
+/** The most a copy may hold of photos and videos: past it, the copy is refused with a message rather than filling the disk. */
+export const EXPORT_MAX_BYTES = 4 * 1024 ** 3;
 
 /** An ASCII file name for the person: "everlight-mary-jones-2026-11-26". */
 export function exportBaseName(firstName: string, lastName: string, on: Date) {
