@@ -44,13 +44,14 @@ export function startControl(lock: DataFolderLock): Promise<{ close(): Promise<v
         // No options: the job's defaults.
       }
       res.writeHead(200, { "content-type": "application/x-ndjson" });
-      const send = (line: ControlLine) => res.write(`${JSON.stringify(line)}\n`);
+      const send = (line: ControlLine) => res.write(`${JSON.stringify(line, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value))}\n`);
       const work = job
         .run({ log: (line) => send({ log: line }), withVaultKey: options.withVaultKey === true })
         .then(
           (result) => send({ result }),
           (error: unknown) => send({ error: error instanceof Error ? error.message : String(error) }),
         )
+        .catch(() => {}) // the command went away mid-answer: nothing to tell it
         .finally(() => {
           res.end();
           running.delete(work);
