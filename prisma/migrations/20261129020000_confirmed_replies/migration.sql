@@ -14,3 +14,5 @@ ALTER TABLE "event_rsvps"
   ADD COLUMN "pendingPartySize" INTEGER CHECK ("pendingPartySize" BETWEEN 1 AND 20),
   ADD COLUMN "pendingMessage" VARCHAR(500),
   ADD COLUMN "updatesStoppedAt" TIMESTAMP(3);
+-- A member's account going (purged) clears their replies' link to it: found by this index.
+CREATE INDEX "event_rsvps_userId_idx" ON "event_rsvps"("userId");
