@@ -134,6 +134,8 @@ async function restoreFile(archive: string, { force = false, log = () => {} }: R
   try {
     const dumpFile = path.join(work, "database.sql");
     let files = 0;
+    // Looked up once per file: an archive may hold a hundred thousand.
+    const contentTypes = new Map(manifest.entries.map((e) => [e.path, e.contentType]));
     log("Writing the files…");
     await readArchive(archive, async (name, body) => {
       if (name === DATABASE_ENTRY) return pipeline(body, createGunzip(), createWriteStream(dumpFile, { mode: 0o600 }));
@@ -142,7 +144,7 @@ async function restoreFile(archive: string, { force = false, log = () => {} }: R
         if (!isValidKey(key)) throw new RestoreRefused(`The archive names a file outside the uploads: ${name}`);
         const temp = path.join(work, "file");
         await pipeline(body, createWriteStream(temp, { mode: 0o600 }));
-        const contentType = manifest.entries.find((e) => e.path === name)?.contentType ?? "application/octet-stream";
+        const contentType = contentTypes.get(name) ?? "application/octet-stream";
         await putObject(key, await openAsBlob(temp), contentType);
         await rm(temp, { force: true });
         files++;
