@@ -1,6 +1,6 @@
 import { messages, PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, PGLITE_EXTENSIONS, PREPARED_MAX, type Database } from "./db.server";
+import { boundEmbeddedWal, openDatabase, PGLITE_EXTENSIONS, PREPARED_MAX, type Database } from "./db.server";
 
 // The embedded database answers a statement in one call (answerInOneCall, db.server.ts, issue 30): the
 // same rows, types and errors as PGlite's own `query`, which asks for the parameters' types first.
@@ -157,5 +157,44 @@ describe("PGlite statements in one call", () => {
     const seen = await pglite.query<{ label: string }>(`SELECT "label" FROM "kinds" WHERE "label" LIKE $1 ORDER BY "label"`, ["%in%"]);
     await transaction;
     expect(seen.rows.map((r) => r.label)).toEqual(["also in it", "in the transaction"]);
+  });
+});
+
+describe("the embedded database's WAL", () => {
+  // Past about 540 MB of WAL since its last checkpoint PGlite stops answering for good (db.server.ts); a
+  // checkpoint past a bound keeps it far from there, inside a transaction too. Shown here at a smaller bound.
+  const since = async (db: Database) =>
+    (await db.sql.query<{ bytes: number }>(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (pg_control_checkpoint()).redo_lsn)::float8 AS bytes`))[0]
+      .bytes;
+
+  it("is checkpointed once more than the bound was written since the last checkpoint, inside a transaction too, and kept", async () => {
+    const db = openDatabase({ pglite: new PGlite() });
+    try {
+      await db.sql.exec(`CREATE TABLE "rows" ("id" INT PRIMARY KEY, "body" TEXT)`);
+      await db.sql.exec(`INSERT INTO "rows" SELECT i, repeat(md5(i::text), 8) FROM generate_series(1, 20000) i`);
+      expect(await since(db)).toBeGreaterThan(4e6);
+      expect(await boundEmbeddedWal(db.sql, 64e6)).toBe(false);
+      expect(await boundEmbeddedWal(db.sql, 4e6)).toBe(true);
+      expect(await since(db)).toBeLessThan(1e5);
+
+      await db.sql.transaction(async (tx) => {
+        await tx.exec(`INSERT INTO "rows" SELECT i, repeat(md5(i::text), 8) FROM generate_series(20001, 40000) i`);
+        expect(await boundEmbeddedWal(tx, 4e6)).toBe(true);
+        await tx.exec(`INSERT INTO "rows" VALUES (0, 'after the checkpoint')`);
+      });
+      expect(await since(db)).toBeLessThan(4e6);
+      expect((await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "rows"`))[0].n).toBe(40001);
+      // A transaction that fails after a checkpoint inside it leaves nothing behind.
+      await expect(
+        db.sql.transaction(async (tx) => {
+          await tx.exec(`INSERT INTO "rows" SELECT i, repeat(md5(i::text), 8) FROM generate_series(40001, 60000) i`);
+          await boundEmbeddedWal(tx, 1);
+          await tx.exec(`INSERT INTO "rows" VALUES (0, 'a second row 0')`);
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect((await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "rows"`))[0].n).toBe(40001);
+    } finally {
+      await db.close();
+    }
   });
 });

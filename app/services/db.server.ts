@@ -43,8 +43,31 @@ export interface Database {
 
 export type DatabaseConfig = { databaseUrl: string } | { pgliteDir: string } | { pglite: PGlite };
 
+/**
+ * The embedded database never checkpoints by itself: it runs as one process, without PostgreSQL's
+ * checkpointer. Once about 540 MB of WAL has been written since its last checkpoint, the checkpoint it then
+ * asks for never ends: the process spins on one core and answers nothing more (PGlite 0.4, reproduced with
+ * plain inserts, in one transaction or many; every commit before it stays safe on disk). So the WAL written
+ * since the last checkpoint is looked at every WAL_CHECK_MS, and by long loads after each part, and past
+ * EMBEDDED_WAL_BOUND_BYTES a checkpoint is made, which also keeps short what a start after a crash replays.
+ * A checkpoint may run inside a transaction: a restore's single transaction is kept whole.
+ */
+export const EMBEDDED_WAL_BOUND_BYTES = 64 * 1024 * 1024;
+const WAL_CHECK_MS = 15_000;
+
+/** Makes a checkpoint when the embedded database has written more than `bound` bytes of WAL since its last; true when it did. */
+export async function boundEmbeddedWal(sql: Pick<SqlDriver, "kind" | "query" | "exec">, bound = EMBEDDED_WAL_BOUND_BYTES): Promise<boolean> {
+  if (sql.kind !== "pglite") return false;
+  const [{ bytes }] = await sql.query<{ bytes: number }>(
+    `SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (pg_control_checkpoint()).redo_lsn)::float8 AS bytes`,
+  );
+  if (bytes < bound) return false;
+  await sql.exec("CHECKPOINT");
+  return true;
+}
+
 function pgliteDriver(db: PGlite, dir?: string): SqlDriver {
-  return {
+  const driver: SqlDriver = {
     kind: "pglite",
     exec: async (sql) => void (await db.exec(sql)),
     query: async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows,
@@ -67,8 +90,16 @@ function pgliteDriver(db: PGlite, dir?: string): SqlDriver {
             }),
           )
       : undefined,
-    close: () => db.close(),
+    close: async () => {
+      clearInterval(walCheck);
+      await db.close();
+    },
   };
+  const walCheck = setInterval(() => {
+    if (!db.closed)
+      boundEmbeddedWal(driver).catch((error) => console.warn(`The embedded database's checkpoint failed: ${error instanceof Error ? error.message : error}`));
+  }, WAL_CHECK_MS).unref();
+  return driver;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { getDatabase, reopenEmbeddedDatabase, type SqlDriver } from "~/services/db.server";
+import { boundEmbeddedWal, getDatabase, reopenEmbeddedDatabase, type SqlDriver } from "~/services/db.server";
 import { downloadArchive } from "~/services/backup-store.server";
 import { dumpStatements } from "~/services/database-dump.server";
 import { getEnv } from "~/services/env.server";
@@ -47,7 +47,11 @@ async function holdsData(sql: SqlDriver): Promise<boolean> {
 }
 
 /** Loads the dumped rows into migrated, emptied tables, in one transaction; returns how many rows went in. */
-async function loadRows(sql: SqlDriver, dumpFile: string): Promise<number> {
+async function loadRows(sql: SqlDriver, dumpFile: string, log: (line: string) => void): Promise<number> {
+  const started = Date.now();
+  const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  const total = (await stat(dumpFile)).size;
+  const megabytes = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString("en-GB")} MB`;
   return sql.transaction(async (tx) => {
     const tables = await userTables(tx);
     // The migrations' own triggers (versions moved on every write, an audit log no one may rewrite) are
@@ -61,23 +65,34 @@ async function loadRows(sql: SqlDriver, dumpFile: string): Promise<number> {
     for (const key of keys) await tx.exec(`ALTER TABLE ${quoted(key.table)} DROP CONSTRAINT ${quoted(key.name)}`);
     // What the migrations wrote themselves (the page versions' rows) is replaced by what the archive holds.
     if (tables.length) await tx.exec(`TRUNCATE ${tables.map(quoted).join(", ")}`);
-    let rows = 0;
+    let statements = 0;
+    let loaded = 0;
+    let reported = 0;
     let batch = "";
     for await (const statement of dumpStatements(dumpFile)) {
       batch += `${statement}\n`;
-      if (batch.length > 1 << 20) {
-        await tx.exec(batch);
-        batch = "";
+      statements++;
+      if (batch.length < 1 << 20) continue;
+      await tx.exec(batch);
+      loaded += batch.length;
+      batch = "";
+      // The embedded database stops for good past about 540 MB of WAL without a checkpoint (db.server.ts).
+      await boundEmbeddedWal(tx);
+      // A large site takes minutes: the operator sees it move, a tenth at a time.
+      if (loaded - reported > total / 10) {
+        reported = loaded;
+        log(`${megabytes(loaded)} of ${megabytes(total)} loaded (${elapsed()})…`);
       }
-      rows++;
     }
     if (batch) await tx.exec(batch);
+    log(`All ${megabytes(total)} loaded (${elapsed()}); checking the links between tables…`);
     // Statistics before the keys are checked: without them the planner takes the loaded tables for empty and
     // checks a million tributes against their memorials one pair at a time.
     await tx.exec("ANALYZE");
     for (const key of keys) await tx.exec(`ALTER TABLE ${quoted(key.table)} ADD CONSTRAINT ${quoted(key.name)} ${key.definition}`);
     for (const table of tables) await tx.exec(`ALTER TABLE ${quoted(table)} ENABLE TRIGGER USER`);
-    return rows;
+    log(`Checked (${elapsed()}).`);
+    return statements;
   });
 }
 
@@ -182,7 +197,7 @@ async function restoreFile(archive: string, { force = false, log = () => {} }: R
       db.sql,
       codeMigrations.filter((m) => archived.has(m.name)),
     );
-    const statements = await loadRows(db.sql, dumpFile);
+    const statements = await loadRows(db.sql, dumpFile, log);
     const later = await migrate(db.sql, codeMigrations);
     if (later.applied.length) log(`Migrations since the backup applied: ${later.applied.length}.`);
     // The archive was read while its own backup was running: that one finished (here it is); any other then
