@@ -1,6 +1,7 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
-import { renderMemorialBook, type BookContent } from "~/services/memorial-book-pdf.server";
+import { renderBook, type RenderedBook } from "~/services/book-render.server";
+import type { BookContent } from "~/services/memorial-book-pdf.server";
 import { keyFromUrl } from "~/services/storage.server";
 import { formatTimelineDate } from "~/utils/timeline";
 import type { Actor } from "./audit.server";
@@ -125,40 +126,21 @@ function printKey(url: string | null): string | null {
   return url ? keyFromUrl(imageSources(url).full) : null;
 }
 
-/**
- * Books are rendered when they are opened: the largest (24 photos, 200 events, 60 tributes, the longest life
- * story) took about 4.5 s of one core here. At most this many are rendered at once on an instance; more wait
- * their turn, so a few people opening books cannot take the machine from everyone else.
- */
-const MAX_RENDERS = 2;
-let rendering = 0;
-const waiting: (() => void)[] = [];
-
-async function render(content: BookContent): Promise<Uint8Array<ArrayBuffer>> {
-  if (rendering < MAX_RENDERS) rendering++;
-  // A finished render hands its place straight to the next in line.
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  try {
-    return await renderMemorialBook(content);
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else rendering--;
-  }
-}
+/** A book as it is printed (laid out off the request thread, bounded: see book-render.server.ts), with its name. */
+export type PrintedBook = RenderedBook & { name: string };
 
 /** The family's preview of the book as it would print now: the owner and co-managers only (null: a 404). */
-export async function previewBook(memorialId: string, viewer: Viewer): Promise<{ pdf: Uint8Array<ArrayBuffer>; name: string } | null> {
+export async function previewBook(memorialId: string, viewer: Viewer): Promise<PrintedBook | null> {
   if ((await memorialRole(memorialId, viewer)) === "none") return null;
   const content = await bookContent(memorialId);
-  return content ? { pdf: await render(content), name: content.name } : null;
+  return content ? { ...(await renderBook(content)), name: content.name } : null;
 }
 
 /**
  * The book of one order line, as it was frozen when it was paid for: its buyer's, or any administrator's
  * (who sends it to the printer). Null for anyone else, a product line, or a book with nothing to print.
  */
-export async function orderBook(orderId: string, itemId: string, viewer: Viewer): Promise<{ pdf: Uint8Array<ArrayBuffer>; name: string } | null> {
+export async function orderBook(orderId: string, itemId: string, viewer: Viewer): Promise<PrintedBook | null> {
   if (!viewer || !isRecordId(orderId) || !isRecordId(itemId)) return null;
   const item = await prisma().orderItem.findFirst({
     where: { id: itemId, orderId, ...(viewer.isAdmin ? {} : { order: { userId: viewer.id } }) },
@@ -167,7 +149,7 @@ export async function orderBook(orderId: string, itemId: string, viewer: Viewer)
   if (!item) return null;
   // An order made before books were frozen prints the memorial as it is now, while it exists.
   const content = (item.book as BookContent | null) ?? (item.memorialId ? await bookContent(item.memorialId) : null);
-  return content ? { pdf: await render(content), name: content.name } : null;
+  return content ? { ...(await renderBook(content)), name: content.name } : null;
 }
 
 /** A file name for the book: letters and digits of the name, then "memorial-book.pdf". */

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/memorials.$id.book";
 import { addToCart } from "~/models/cart.server";
-import { BOOK_MESSAGES, bookFileName, previewBook, setShopOffers } from "~/models/memorial-book.server";
+import { BOOK_MESSAGES, previewBook, setShopOffers } from "~/models/memorial-book.server";
+import { bookResponse } from "~/request/book-response.server";
 import { actorOf, getOptionalUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
@@ -17,13 +18,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);
   const book = await previewBook(params.id, viewer);
   if (!book) return resourceNotFound();
-  return new Response(book.pdf, {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${bookFileName(book.name)}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return bookResponse(book, "inline");
 }
 
 export async function action({ request, params }: Route.ActionArgs) {

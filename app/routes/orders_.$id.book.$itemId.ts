@@ -1,5 +1,6 @@
 import type { Route } from "./+types/orders_.$id.book.$itemId";
-import { bookFileName, orderBook } from "~/models/memorial-book.server";
+import { orderBook } from "~/models/memorial-book.server";
+import { bookResponse } from "~/request/book-response.server";
 import { requireUser } from "~/request/auth.server";
 import { resourceNotFound } from "~/request/not-found.server";
 
@@ -10,12 +11,5 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const book = await orderBook(params.id, params.itemId, user);
   if (!book) return resourceNotFound();
-  const disposition = new URL(request.url).searchParams.has("download") ? "attachment" : "inline";
-  return new Response(book.pdf, {
-    headers: {
-      "Content-Type": "application/pdf",
-      "Content-Disposition": `${disposition}; filename="${bookFileName(book.name)}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return bookResponse(book, new URL(request.url).searchParams.has("download") ? "attachment" : "inline");
 }

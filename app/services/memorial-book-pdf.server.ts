@@ -1,13 +1,13 @@
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from "pdf-lib";
 import { formatLifeDates, formatLongDate } from "~/utils/dates";
-import { A4, drawCentred, mm, newPdf, numberPages, printJpeg, wrapText, type PdfFonts } from "./pdf.server";
-import { getObject } from "./storage.server";
+import { A4, drawCentred, mm, newPdf, numberPages, wrapText, type PdfFonts } from "./pdf.server";
 
 // The printed memorial book (issue 29 item 5; docs/decisions/029-memorial-book.md): an A4 PDF ready for
 // the printer, laid out here from the book's content (app/models/memorial-book.server.ts decides what goes
 // in and freezes it when the book is paid for). A cover with the portrait, the name and the dates; then the
 // life story, flowing over as many pages as it needs; the life timeline; a selection of photos, two to a
-// row; the approved tributes; every page after the cover numbered.
+// row; the approved tributes; every page after the cover numbered. Laying out is pure work on data (the
+// photos come in ready to print), so it runs on a worker thread (app/services/book-render.server.ts).
 
 /** What a book prints: plain data, so it can be frozen in an order (JSON) and printed again the same. */
 export type BookContent = {
@@ -74,12 +74,17 @@ class Flow {
   }
 }
 
-/** Reads a stored photo and makes it a print JPEG for a box of w × h mm; null when it is gone or unreadable. */
-async function loadPhoto(pdf: PDFDocument, key: string, wMm: number, hMm: number): Promise<PDFImage | null> {
-  const stored = await getObject(key).catch(() => null);
-  if (!stored) return null;
-  const jpeg = await printJpeg(stored.body, wMm, hMm);
-  return jpeg ? pdf.embedJpg(jpeg) : null;
+/**
+ * The book's photos as print JPEGs, in the content's order: the portrait for a 100 mm square, each photo
+ * for an 80 × 70 mm box; null where a photo is gone or unreadable.
+ */
+export type BookPhotos = { portrait: Uint8Array | null; photos: (Uint8Array | null)[] };
+
+/** Where the photos are printed, in millimetres: what they are made ready for. */
+export const BOOK_PHOTO_BOXES = { portrait: { widthMm: 100, heightMm: 100 }, photo: { widthMm: 80, heightMm: 70 } } as const;
+
+async function embed(pdf: PDFDocument, jpeg: Uint8Array | null | undefined): Promise<PDFImage | null> {
+  return jpeg ? pdf.embedJpg(jpeg).catch(() => null) : null;
 }
 
 /** Draws `image` fitted inside the box (x, top y, w × h points), centred; returns the height used. */
@@ -94,7 +99,7 @@ function drawFitted(page: PDFPage, image: PDFImage, x: number, top: number, w: n
 const centred = (page: PDFPage, text: string, y: number, font: PDFFont, size: number, color = INK) => drawCentred(page, text, y, font, size, color);
 
 /** The whole book as PDF bytes. */
-export async function renderMemorialBook(content: BookContent): Promise<Uint8Array<ArrayBuffer>> {
+export async function renderMemorialBook(content: BookContent, photos: BookPhotos): Promise<Uint8Array<ArrayBuffer>> {
   const { pdf, fonts } = await newPdf({ title: `${content.name} — a memorial book`, subject: "Printed memorial book, Everlight" });
 
   // The cover.
@@ -103,7 +108,7 @@ export async function renderMemorialBook(content: BookContent): Promise<Uint8Arr
   let y = A4.height - mm(40);
   centred(cover, "In loving memory of", y, fonts.oblique, 14, SOFT);
   y -= mm(10);
-  const portrait = content.portraitKey ? await loadPhoto(pdf, content.portraitKey, 100, 100) : null;
+  const portrait = await embed(pdf, photos.portrait);
   if (portrait) {
     const size = mm(100);
     y -= drawFitted(cover, portrait, (A4.width - size) / 2, y, size, size) + mm(12);
@@ -149,7 +154,7 @@ export async function renderMemorialBook(content: BookContent): Promise<Uint8Arr
     const gap = mm(8);
     const boxW = (WIDTH - gap) / 2;
     const boxH = mm(70);
-    const images = await Promise.all(content.photos.map((p) => loadPhoto(pdf, p.key, 80, 70)));
+    const images = await Promise.all(content.photos.map((_, i) => embed(pdf, photos.photos[i])));
     const shown = content.photos.map((p, i) => ({ ...p, image: images[i] })).filter((p) => p.image);
     for (let i = 0; i < shown.length; i += 2) {
       flow.need(boxH + mm(14));

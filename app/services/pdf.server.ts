@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, rgb, type Color, type PDFFont, type PDFPage } from "pdf-lib";
-import sharp from "sharp";
 
 // The PDFs the app makes (the headstone QR sheet, the printed memorial book) are drawn with pdf-lib
 // in DejaVu Sans, embedded and subset, so a name in any Latin, Greek or Cyrillic script prints as
@@ -126,28 +125,6 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
     if (line) lines.push(line);
   }
   return lines;
-}
-
-/** The most pixels a photo is printed with on its longest side, however large the space (bounds memory and file size). */
-export const MAX_PRINT_PIXELS = 2400;
-
-/**
- * A photo ready for pdf-lib (which embeds only JPEG and PNG): any image sharp reads (WebP, GIF, PNG,
- * JPEG…) turned upright, flattened on white and made a JPEG of about `dpi` for a box of `widthMm` ×
- * `heightMm` (never enlarged, never beyond MAX_PRINT_PIXELS). Null when it cannot be read.
- */
-export async function printJpeg(bytes: Uint8Array, widthMm: number, heightMm: number, dpi = 300): Promise<Buffer | null> {
-  const px = (v: number) => Math.min(MAX_PRINT_PIXELS, Math.max(1, Math.round((v / 25.4) * dpi)));
-  try {
-    return await sharp(bytes, { limitInputPixels: 100_000_000, failOn: "error" })
-      .rotate()
-      .resize({ width: px(widthMm), height: px(heightMm), fit: "inside", withoutEnlargement: true })
-      .flatten({ background: "#ffffff" })
-      .jpeg({ quality: 85, mozjpeg: true })
-      .toBuffer();
-  } catch {
-    return null;
-  }
 }
 
 /** "3 / 12" at the foot of every page from `from` (0-based), with `label` on the left. */
