@@ -15,6 +15,7 @@ import { calendarLinksFor } from "~/models/anniversary-calendar.server";
 import { FollowBox } from "~/components/memorial/follow";
 import { BookOffer } from "~/components/memorial/book-offer";
 import { bookOfferFor } from "~/models/memorial-book.server";
+import { countOf, nonZeroCounts } from "~/utils/counts";
 import { followOf } from "~/models/follow.server";
 import { imageSources, socialCardPath } from "~/models/media.server";
 import { canViewMemorial, findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
@@ -71,9 +72,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listApprovedTributes(memorial.id, tributesPage),
     seesPending ? listPendingTributes(memorial.id) : null,
     listTimeline(memorial.id),
-    viewer ? followOf(memorial.id, viewer.id) : null,
+    // A draft is seen only by its family, and offers nothing a visitor does: no following, no book.
+    viewer && memorial.isPublished ? followOf(memorial.id, viewer.id) : null,
     listEvents(memorial.id),
-    bookOfferFor(memorial, viewer, lookup.role),
+    memorial.isPublished ? bookOfferFor(memorial, viewer, lookup.role) : null,
   ]);
   context.tributePages?.(approved.pages);
   const portrait = memorial.profileImageUrl ? imageSources(memorial.profileImageUrl) : null;
@@ -272,14 +274,23 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             <MemorialEvents memorialId={memorial.id} events={events} manageHref={canEdit ? `/memorials/${memorial.id}/events` : undefined} />
           ) : null}
           {memorial.media.length ? <Gallery items={memorial.media} name={name} /> : null}
-          <TributeSection
-            memorialId={memorial.id}
-            personName={memorial.firstName}
-            {...tributes}
-            lastResult={actionData?.tribute}
-            refusal={actionData?.refusal}
-            assistant={actionData && "assistant" in actionData ? actionData.assistant : null}
-          />
+          {memorial.isPublished ? (
+            <TributeSection
+              memorialId={memorial.id}
+              personName={memorial.firstName}
+              {...tributes}
+              lastResult={actionData?.tribute}
+              refusal={actionData?.refusal}
+              assistant={actionData && "assistant" in actionData ? actionData.assistant : null}
+            />
+          ) : (
+            <section aria-labelledby="tributes-heading" className="mt-12">
+              <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
+                Tributes
+              </h2>
+              <p className="mt-3 text-slate-700">Once this memorial is published, visitors can leave their tributes here, and you approve each one.</p>
+            </section>
+          )}
         </div>
         <aside className="space-y-6" data-print="hide">
           <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
@@ -287,8 +298,16 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               Memorial details
             </h2>
             <dl className="mt-3 space-y-2 text-sm">
-              <Stat label="Tributes" value={String(tributeCount)} />
-              <Stat label="Photos and videos" value={`${photos} photo${photos === 1 ? "" : "s"}, ${videos} video${videos === 1 ? "" : "s"}`} />
+              <Stat label="Tributes" value={tributeCount ? countOf(tributeCount, "tribute") : "None yet"} />
+              <Stat
+                label="Photos and videos"
+                value={
+                  nonZeroCounts([
+                    [photos, "photo"],
+                    [videos, "video"],
+                  ]) || "None yet"
+                }
+              />
               <Stat label="Visibility" value={VISIBILITY_LABELS[memorial.visibility]} />
               <Stat label="Created" value={formatLongDate(memorial.createdAt)} />
             </dl>
@@ -301,25 +320,31 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
               dates={{ birthday: !!memorial.dateOfBirth, passing: !!memorial.dateOfPassing }}
             />
           ) : null}
-          <FollowBox memorialId={memorial.id} name={name} state={follow} />
+          {memorial.isPublished ? <FollowBox memorialId={memorial.id} name={name} state={follow} /> : null}
           <BookOffer memorialId={memorial.id} name={name} offer={book} />
-          <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
-            <h2 id="share-heading" className="font-semibold text-slate-900">
-              Share this memorial
-            </h2>
-            <div className="mt-3">
-              <ShareButtons memorialId={memorial.id} url={url} name={name} />
-            </div>
-            <p className="mt-3 text-sm text-slate-700">
-              Permanent link:{" "}
-              <a href={memorial.permanentUrl} className="link wrap-anywhere">
-                {memorial.permanentUrl}
-              </a>
-            </p>
-          </section>
+          {memorial.isPublished ? <ShareSection memorialId={memorial.id} url={url} name={name} permanentUrl={memorial.permanentUrl} /> : null}
         </aside>
       </div>
     </article>
+  );
+}
+
+function ShareSection({ memorialId, url, name, permanentUrl }: { memorialId: string; url: string; name: string; permanentUrl: string }) {
+  return (
+    <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
+      <h2 id="share-heading" className="font-semibold text-slate-900">
+        Share this memorial
+      </h2>
+      <div className="mt-3">
+        <ShareButtons memorialId={memorialId} url={url} name={name} />
+      </div>
+      <p className="mt-3 text-sm text-slate-700">
+        Permanent link:{" "}
+        <a href={permanentUrl} className="link wrap-anywhere">
+          {permanentUrl}
+        </a>
+      </p>
+    </section>
   );
 }
 

@@ -11,6 +11,7 @@ import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { toIsoDate } from "~/utils/dates";
+import { RECOVERY_DAYS } from "~/utils/deletion";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import type { Visibility } from "~/utils/validation/account-rules";
@@ -128,7 +129,10 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
             Danger zone
           </h2>
-          <p className="mt-2 text-slate-700">Deleting the memorial removes its photos, videos and tributes for good.</p>
+          <p className="mt-2 text-slate-700">
+            Deleting takes the memorial off the site at once, with its photos, videos and tributes. For {RECOVERY_DAYS} days you can restore it from My
+            Memorials, as it was; after that it is removed for good.
+          </p>
           <Link to={`/memorials/${memorial.id}/delete`} className="btn mt-4 bg-red-700 text-white hover:bg-red-800">
             Delete memorial
           </Link>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
+import { countOf } from "~/utils/counts";
 import { SupportLink } from "~/components/contact-form-link";
 import { EndowmentPolicyPoints } from "~/components/endowment-policy";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
@@ -435,8 +436,10 @@ function PolicyText({ fund, headingId }: { fund: { pence: number; payments: numb
       <p className="mt-1 text-sm text-slate-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
       <EndowmentPolicyPoints />
       <p className="mt-3 font-medium text-slate-900">
-        The fund holds {formatPence(fund.pence)} today, {ENDOWMENT_PERCENT}% of {fund.payments} completed Forever and Forever Plus{" "}
-        {fund.payments === 1 ? "payment" : "payments"}.
+        {/* A young fund is told as what it promises, not as a row of zeros. */}
+        {fund.payments
+          ? `${ENDOWMENT_PERCENT}% of every Forever and Forever Plus payment goes into the fund: ${countOf(fund.payments, "payment")} so far, ${formatPence(fund.pence)} held today.`
+          : `The fund is new: ${ENDOWMENT_PERCENT}% of every Forever and Forever Plus payment goes into it, from the very first, and what it holds is reported every year.`}
       </p>
       <p className="mt-2 text-sm">
         <Link to="/endowment" className="link">

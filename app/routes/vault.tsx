@@ -113,7 +113,7 @@ export default function VaultPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="font-serif text-3xl font-bold text-slate-900">Vault</h1>
-      <p className="mt-2 text-slate-700">Important documents, kept encrypted. Only you can open them.</p>
+      <p className="mt-2 text-slate-700">Important documents, encrypted where they are stored, and opened only from your account.</p>
       <div className="mt-8 space-y-8">
         {!access.open ? (
           <SubscriptionRequired plusName={plusName} />
@@ -303,8 +303,8 @@ function ProtectPrompt({ failure }: { failure: ActionData | null }) {
         Protect your vault with a password?
       </h2>
       <p className="mt-1 text-slate-800">
-        Anyone signed in to your account could open your vault. A vault password keeps it closed until it is given. If you forget it, write to us: it guards the
-        door, it does not encrypt the files, so they are never lost.
+        Your files are encrypted where they are stored, whatever you choose here. A vault password adds a second lock: anyone signed in to your account would
+        need it too. If you forget it, write to us: it is a lock on the door, not the key to the files, so they are never lost.
       </p>
       <NewVaultPassword failure={failure?.form === "password" ? failure : null} />
       <Form method="post" encType="multipart/form-data" className="mt-6 border-t border-indigo-200 pt-4">

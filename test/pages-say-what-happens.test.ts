@@ -1,0 +1,93 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, registerMember, startServer, type Client, type TestServer } from "./http";
+
+// Each page says what really happens, and a new memorial or a young fund is not shown as a row of zeros:
+// a draft offers nothing a visitor does (follow, a tribute, the book, sharing); the danger zone says a
+// deleted memorial waits 30 days; the vault says the same thing about encryption in its header and its
+// password panel; the endowment fund with no payment yet is told as a promise.
+
+/** The page's text as a reader meets it: tags and React's markers between interpolations gone, spaces folded. */
+const readable = (html: string) =>
+  html
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
+
+describe("pages that say what happens", () => {
+  let server: TestServer;
+  let owner: Client;
+
+  beforeAll(async () => {
+    server = await startServer({}, { database: "pglite" });
+    owner = (await registerMember(server.url, { firstName: "Dora", lastName: "Draft" })).api;
+  });
+  afterAll(async () => server?.stop());
+
+  it("a draft offers its family nothing a visitor does; a published memorial counts only what it has", async () => {
+    const draft = await owner.post("/api/memorials", { firstName: "Not", lastName: "Yet", isPublished: false, visibility: "public" });
+    expect(draft.status).toBe(201);
+    const page = readable((await owner.get(`/memorials/${draft.json.id}`)).text);
+    expect(page).toContain("Draft");
+    expect(page).toContain("Once this memorial is published, visitors can leave their tributes here, and you approve each one.");
+    for (const offer of ["Leave a Tribute", "Follow", "Share this memorial", "A printed memorial book"]) expect(page).not.toContain(offer);
+
+    const published = await owner.post("/api/memorials", { firstName: "Now", lastName: "Shown", isPublished: true, visibility: "public" });
+    for (const colour of ["#16a34a", "#dc2626"]) {
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+      const added = await owner.post(`/api/memorials/${published.json.id}/media`, {
+        mediaData: `data:image/png;base64,${png.toString("base64")}`,
+        fileName: "photo.png",
+        fileType: "image/png",
+      });
+      expect(added.status, added.text).toBe(201);
+    }
+    const shown = readable((await owner.get(`/memorials/${published.json.id}`)).text);
+    expect(shown).toContain("Tributes None yet");
+    expect(shown).toContain("Photos and videos 2 photos ");
+    expect(shown).not.toContain("0 videos");
+    expect(shown).toContain("Leave a Tribute");
+    expect(shown).toContain("Share this memorial");
+  });
+
+  it("the danger zone says a deleted memorial can be restored for 30 days", async () => {
+    const created = await owner.post("/api/memorials", { firstName: "Kept", lastName: "Safe", isPublished: true, visibility: "public" });
+    const edit = readable((await owner.get(`/memorials/${created.json.id}/edit`)).text);
+    expect(edit).toContain(
+      "Deleting takes the memorial off the site at once, with its photos, videos and tributes. For 30 days you can restore it from My Memorials, as it was; after that it is removed for good.",
+    );
+  });
+
+  it("the vault says one thing about encryption; the fund with no payment is a promise, then a figure", async () => {
+    const visitor = client(server.url);
+    const member = await registerMember(server.url);
+    const young = readable((await member.api.get("/subscription")).text);
+    expect(young).toContain("The fund is new: 15% of every Forever and Forever Plus payment goes into it, from the very first");
+    expect(young).not.toContain("£0.00");
+
+    const payment = await member.api.post("/api/create-subscription-payment", { planId: "forever_plus", paymentType: "full" });
+    expect((await member.api.post("/api/test-payments/pay", { paymentIntentId: payment.json.paymentIntentId })).status).toBe(200);
+    expect(readable((await member.api.get("/subscription")).text)).toMatch(
+      /15% of every Forever and Forever Plus payment goes into the fund: 1 payment so far, £[\d,]+\.\d\d held today\./,
+    );
+
+    const vault = readable((await member.api.get("/vault")).text);
+    expect(vault).toContain("Important documents, encrypted where they are stored, and opened only from your account.");
+    expect(vault).not.toContain("Only you can open them");
+    // The offer of a password, after the first file, says the same.
+    const file = await member.api.post("/api/vault/files", {
+      fileName: "will.pdf",
+      fileType: "application/pdf",
+      fileData: `data:application/pdf;base64,${Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64")}`,
+    });
+    expect(file.status, file.text).toBe(201);
+    // Where the first upload through the page lands.
+    const prompt = readable((await member.api.get("/vault?protect")).text);
+    expect(prompt).toContain("Your files are encrypted where they are stored, whatever you choose here. A vault password adds a second lock");
+    expect(prompt).not.toContain("does not encrypt the files");
+    expect((await visitor.get("/vault")).status).toBe(302);
+  });
+});
