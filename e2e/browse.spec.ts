@@ -157,6 +157,27 @@ test("nothing found says so and offers to clear; a hand-edited address falls bac
   await expectAccessible(page);
 });
 
+test("on a phone, a search shows its results on the first screen, with the featured memorials after them", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/memorials");
+  await page.getByLabel("Search memorials").fill(seeded.token);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]search=${seeded.token}`));
+  const first = results(page).first();
+  await expect(first).toContainText(seeded.names[0]);
+  // The first result starts within the first screen, and every featured card comes after the results.
+  const firstBox = (await first.boundingBox())!;
+  expect(firstBox.y).toBeLessThan(844);
+  const featured = page.getByRole("heading", { level: 2, name: "Featured" });
+  await expect(featured).toBeVisible();
+  expect((await featured.boundingBox())!.y).toBeGreaterThan(firstBox.y);
+  // Without a search, the featured memorials lead as before.
+  await page.goto("/memorials");
+  expect((await page.getByRole("heading", { level: 2, name: "Featured" }).boundingBox())!.y).toBeLessThan(
+    (await page.getByRole("heading", { level: 2, name: "All Memorials" }).boundingBox())!.y,
+  );
+});
+
 test.describe("with JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the carousel moves by itself only with JavaScript");
   test("the Featured carousel has one current memorial, advances every 4 seconds and pauses when asked (needs JavaScript)", async ({ page }) => {

@@ -67,6 +67,28 @@ test("a Forever Plus member keeps a file safe: upload, password, download the sa
   await expect(page.getByText("Nothing here yet.")).toBeVisible();
 });
 
+test("on a phone, the delete confirmation opens within the screen, its words and button whole", async ({ page, member }) => {
+  await onPlan(member, "forever_plus");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(page, member);
+  await page.goto("/vault");
+  await uploadPdf(page, "a-longer-name-for-the-family-will.pdf");
+  const list = page.getByRole("region", { name: /Your files/ });
+  await list.getByText("Delete a-longer-name-for-the-family-will.pdf", { exact: true }).click();
+  const question = list.getByText("Delete a-longer-name-for-the-family-will.pdf? This cannot be undone.");
+  const button = list.getByRole("button", { name: "Delete file" });
+  for (const part of [question, button]) {
+    await expect(part).toBeVisible();
+    const box = (await part.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page);
+  await button.click();
+  await expect(toast(page)).toContainText("File deleted");
+});
+
 test("skipping the vault password needs the acknowledgement tick", async ({ page, member }) => {
   await onPlan(member, "forever_plus");
   await loginAs(page, member);

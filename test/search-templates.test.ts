@@ -109,10 +109,11 @@ describe.each(serverDatabases())("a new search on the gallery, on %s", (database
   });
 
   it("finds what each search finds: one template per set of memorials found", async () => {
-    // The results, after the Featured carousel.
+    // The results, before the Featured carousel that follows them on a search.
     const results = async (words: string) => {
       const { html } = await visit(`/memorials?${query({ search: words })}`);
-      return html.slice(html.indexOf('id="results-heading"'), html.indexOf("</main>"));
+      const end = html.indexOf('aria-labelledby="featured-heading"');
+      return html.slice(html.indexOf('id="results-heading"'), end > 0 ? end : html.indexOf("</main>"));
     };
     const both = await results(`halloran${TAG}`);
     expect(both).toContain(`Wren Halloran${TAG}`);

@@ -72,7 +72,8 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
       </section>
 
       <div className="mx-auto max-w-6xl px-4 pb-16">
-        {featured.length ? <FeaturedCarousel memorials={featured} /> : null}
+        {/* Someone who searched sees what they asked for first; the featured memorials come after. */}
+        {featured.length && !filtered ? <FeaturedCarousel memorials={featured} /> : null}
 
         <section aria-labelledby="results-heading" className="mt-10">
           <div className="flex flex-wrap items-center justify-between gap-4">
@@ -124,6 +125,7 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
         </section>
+        {featured.length && filtered ? <FeaturedCarousel memorials={featured} /> : null}
       </div>
     </>
   );

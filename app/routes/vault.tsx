@@ -268,15 +268,16 @@ function Files({ files }: { files: FileRow[] }) {
                   {VAULT_CATEGORY_LABELS[file.category]} · {describeSize(file.size)} · added {formatShortDate(file.createdAt)}
                 </p>
               </div>
-              <div className="flex items-center gap-2">
+              <div className="flex flex-wrap items-center gap-2">
                 <a href={`/vault/files/${file.id}/download`} className="btn-secondary" download>
                   Download<span className="sr-only"> {file.name}</span>
                 </a>
-                <details className="relative">
+                {/* Open on a phone, the confirmation takes the row's width below the buttons, never off the screen's edge. */}
+                <details className="relative open:basis-full sm:open:basis-auto">
                   <summary className="btn-ghost cursor-pointer list-none text-red-800 [&::-webkit-details-marker]:hidden">
                     Delete<span className="sr-only"> {file.name}</span>
                   </summary>
-                  <div className="absolute right-0 z-10 mt-2 w-64 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
+                  <div className="mt-2 rounded-md border border-slate-200 bg-white p-3 sm:absolute sm:right-0 sm:z-10 sm:w-64 sm:shadow-lg">
                     <p className="text-sm text-slate-800">Delete {file.name}? This cannot be undone.</p>
                     <Form method="post" encType="multipart/form-data" className="mt-2">
                       <input type="hidden" name="fileId" value={file.id} />
