@@ -192,14 +192,18 @@ test("the endowment policy shows the fund's figure; Downgrade to Free says how",
     const dialog = page.getByRole("dialog", { name: "Endowment Fund Policy" });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText("15% of each Forever Plan purchase goes to a ring-fenced endowment fund.");
-    await expect(dialog).toContainText(/payments? so far, £[\d,]+\.\d\d held today\.|The fund is new: 15% of every Forever and Forever Plus payment goes into it/);
+    await expect(dialog).toContainText(
+      /payments? so far, £[\d,]+\.\d\d held today\.|The fund is new: 15% of every Forever and Forever Plus payment goes into it/,
+    );
     await expectAccessible(page);
     await dialog.getByRole("button", { name: "Close" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("link", { name: "View Policy" })).toBeFocused();
   } else {
     await expect(page).toHaveURL(/#endowment-policy$/);
-    await expect(page.getByRole("region", { name: "Endowment Fund Policy" })).toContainText(/payments? so far, £[\d,]+\.\d\d held today\.|The fund is new: 15% of every Forever and Forever Plus payment goes into it/);
+    await expect(page.getByRole("region", { name: "Endowment Fund Policy" })).toContainText(
+      /payments? so far, £[\d,]+\.\d\d held today\.|The fund is new: 15% of every Forever and Forever Plus payment goes into it/,
+    );
   }
 
   // On a paid plan, the free plan's card offers the way back.

@@ -50,6 +50,10 @@ describe("pages that say what happens", () => {
     expect(shown).toContain("Photos and videos 2 photos ");
     expect(shown).not.toContain("0 videos");
     expect(shown).toContain("Leave a Tribute");
+    // Its card in My Memorials says nothing of tributes or views it has not had.
+    const mine = readable((await owner.get("/my-memorials")).text);
+    expect(mine).toContain("Now Shown");
+    expect(mine).not.toMatch(/\b0 (tributes|views)\b/);
     expect(shown).toContain("Share this memorial");
   });
 
@@ -76,6 +80,9 @@ describe("pages that say what happens", () => {
 
     const vault = readable((await member.api.get("/vault")).text);
     expect(vault).toContain("Important documents, encrypted where they are stored, and opened only from your account.");
+    // An empty vault is not "0 bytes of 500.0 MB".
+    expect(vault).toContain("Your vault holds up to 500.0 MB.");
+    expect(vault).not.toContain("0 bytes");
     expect(vault).not.toContain("Only you can open them");
     // The offer of a password, after the first file, says the same.
     const file = await member.api.post("/api/vault/files", {
@@ -86,6 +93,7 @@ describe("pages that say what happens", () => {
     expect(file.status, file.text).toBe(201);
     // Where the first upload through the page lands.
     const prompt = readable((await member.api.get("/vault?protect")).text);
+    expect(prompt).toMatch(/You are using \d+ bytes of 500\.0 MB\./);
     expect(prompt).toContain("Your files are encrypted where they are stored, whatever you choose here. A vault password adds a second lock");
     expect(prompt).not.toContain("does not encrypt the files");
     expect((await visitor.get("/vault")).status).toBe(302);

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Icon, IconBadge } from "~/components/icons";
-import { plural } from "~/components/memorial/memorial-card";
+import { countOf } from "~/utils/counts";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import type { MemorialCard } from "~/models/memorial.server";
 import { SITE_NAME } from "~/utils/site";
@@ -169,14 +169,18 @@ function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
-        <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-          <Icon name="tribute" className="h-4 w-4" />
-          {plural(memorial.tributeCount, "tribute")}
-        </span>
-        <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-          <Icon name="eye" className="h-4 w-4" />
-          {plural(memorial.viewCount, "view")}
-        </span>
+        {memorial.tributeCount ? (
+          <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
+            <Icon name="tribute" className="h-4 w-4" />
+            {countOf(memorial.tributeCount, "tribute")}
+          </span>
+        ) : null}
+        {memorial.viewCount ? (
+          <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
+            <Icon name="eye" className="h-4 w-4" />
+            {countOf(memorial.viewCount, "view")}
+          </span>
+        ) : null}
       </p>
       {/* Several cards share the visible text, so the name completes each link's accessible name. */}
       <Link to={`/memorials/${encodeURIComponent(id)}`} className="link font-semibold">

@@ -199,8 +199,10 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
         Add a file
       </h2>
       <p id="vault-file-hint" className="mt-1 text-sm text-slate-700">
-        {VAULT_TYPES.map((t) => t.label).join(", ")}; up to {describeSize(VAULT_LIMITS.fileBytes)} each. You are using {describeSize(usedBytes)} of{" "}
-        {describeSize(VAULT_LIMITS.quotaBytes)}.
+        {VAULT_TYPES.map((t) => t.label).join(", ")}; up to {describeSize(VAULT_LIMITS.fileBytes)} each.{" "}
+        {usedBytes
+          ? `You are using ${describeSize(usedBytes)} of ${describeSize(VAULT_LIMITS.quotaBytes)}.`
+          : `Your vault holds up to ${describeSize(VAULT_LIMITS.quotaBytes)}.`}
       </p>
       {failure ? (
         <FormAlert title={VAULT_MESSAGES.uploadFailed} id="vault-upload-failure">

@@ -30,7 +30,7 @@ describe("a pool of worker threads", () => {
     expect(await Promise.all([workers.run({ kind: "spin", ms: 1000 }), workers.run({ kind: "spin", ms: 1000 })])).toEqual(["spun", "spun"]);
     delay.disable();
     // Far below the second each job spun for, however busy the machine.
-    expect(delay.max / 1e6).toBeLessThan(500);
+    expect(delay.max / 1e6).toBeLessThan(800);
   });
 
   it("queues up to its bound, refuses more at once, and runs what waited", async () => {

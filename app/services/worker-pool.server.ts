@@ -6,7 +6,8 @@ import { parentPort, Worker, type Transferable } from "node:worker_threads";
 // with pdf-lib takes seconds of pure JavaScript) runs on worker threads instead. A pool starts its workers
 // when first needed and stops them when idle; each does one job at a time. The bounds are what keep one
 // person's request from becoming everyone's wait: at most `size` jobs at once, at most `queue` waiting
-// (more are refused at once, with WorkerBusy), a time limit after which the worker is stopped mid-job, and
+// (more are refused at once, with WorkerBusy), a time limit (from the moment the worker has loaded its
+// module, so a slow start on a busy machine is not counted against the job) after which it is stopped, and
 // a memory and result-size limit. A job's input and output are plain data (structured clone), with large
 // byte arrays handed over rather than copied.
 
@@ -43,8 +44,13 @@ export type WorkerPoolOptions = {
 };
 
 type Job = { input: unknown; transfer: Transferable[]; resolve: (value: unknown) => void; reject: (error: Error) => void };
-type Slot = { worker: Worker; job?: Job; timer?: NodeJS.Timeout; idle?: NodeJS.Timeout };
-type Reply = { ok: true; value: unknown } | { ok: false; message: string };
+type Slot = { worker: Worker; ready: boolean; job?: Job; timer?: NodeJS.Timeout; idle?: NodeJS.Timeout };
+/** A worker says it is ready once its module is loaded, then answers each job. */
+type Answer = { ok: true; value: unknown } | { ok: false; message: string };
+type Reply = { ready: true } | Answer;
+
+/** How long a worker may take to load its module: a job's time limit starts once it has. */
+const STARTUP_MS = 30_000;
 
 /**
  * The script a worker runs: the built module in production (`npm run build` writes it beside the server's
@@ -74,8 +80,8 @@ export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I
       workerData: script.workerData,
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
     });
-    const slot: Slot = { worker };
-    worker.on("message", (reply: Reply) => finish(slot, reply));
+    const slot: Slot = { worker, ready: false };
+    worker.on("message", (reply: Reply) => ("ready" in reply ? ready(slot) : finish(slot, reply)));
     worker.on("error", (error) => fail(slot, new WorkerFailed(`The worker stopped: ${error.message}`, "failed")));
     worker.on("exit", () => fail(slot, new WorkerFailed("The worker stopped.", "failed")));
     slots.push(slot);
@@ -93,11 +99,25 @@ export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I
     clearTimeout(slot.idle);
     slot.job = job;
     slot.worker.ref();
+    if (!slot.ready) {
+      slot.timer = setTimeout(() => fail(slot, new WorkerFailed("The worker did not start.", "failed")), STARTUP_MS);
+      return;
+    }
+    send(slot, job);
+  }
+
+  function send(slot: Slot, job: Job) {
+    clearTimeout(slot.timer);
     slot.timer = setTimeout(() => {
       // Stopped mid-job: nothing else can interrupt synchronous work on another thread.
       fail(slot, new WorkerFailed(`The job took longer than ${Math.round(options.timeoutMs / 1000)} s.`, "timeout"));
     }, options.timeoutMs);
     slot.worker.postMessage(job.input, job.transfer);
+  }
+
+  function ready(slot: Slot) {
+    slot.ready = true;
+    if (slot.job) send(slot, slot.job);
   }
 
   function next(slot: Slot) {
@@ -112,7 +132,7 @@ export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I
     }, idleMs).unref();
   }
 
-  function finish(slot: Slot, reply: Reply) {
+  function finish(slot: Slot, reply: Answer) {
     const job = slot.job;
     clearTimeout(slot.timer);
     if (!job) return;
@@ -168,10 +188,11 @@ export function createWorkerPool<I, O>(options: WorkerPoolOptions): WorkerPool<I
 export function serveJobs<I, O>(work: (input: I) => Promise<{ value: O; transfer?: Transferable[] }>) {
   if (!parentPort) throw new Error("serveJobs runs in a worker thread.");
   const port = parentPort;
+  port.postMessage({ ready: true } satisfies Reply);
   port.on("message", (input: I) => {
     work(input).then(
-      ({ value, transfer }) => port.postMessage({ ok: true, value } satisfies Reply, transfer ?? []),
-      (error: unknown) => port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) } satisfies Reply),
+      ({ value, transfer }) => port.postMessage({ ok: true, value } satisfies Answer, transfer ?? []),
+      (error: unknown) => port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) } satisfies Answer),
     );
   });
 }

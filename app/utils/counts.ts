@@ -13,3 +13,16 @@ export function nonZeroCounts(parts: [n: number, one: string, many?: string][]):
     .map(([n, one, many]) => countOf(n, one, many))
     .join(", ");
 }
+
+/**
+ * A memorial's counts as every card says them: tributes, then views, only those there are. A new memorial
+ * has none to show.
+ */
+export function memorialCounts(memorial: { tributeCount: number; viewCount: number }): string[] {
+  return [
+    [memorial.tributeCount, "tribute"],
+    [memorial.viewCount, "view"],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, one]) => countOf(n as number, one as string));
+}

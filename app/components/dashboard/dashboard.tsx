@@ -47,7 +47,8 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
 
       <FeedbackPopup view={feedback} />
 
-      <Counters counts={counts} />
+      {/* A member with no memorial yet is not shown four zeros: the invitation below says what to do. */}
+      {counts.total > 0 ? <Counters counts={counts} /> : null}
 
       {counts.pendingTributes > 0 ? (
         <div className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-orange-300 bg-orange-50 p-4">

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { useHydrated } from "~/components/forms";
-import { cardImage, plural } from "~/components/memorial/memorial-card";
+import { cardImage } from "~/components/memorial/memorial-card";
+import { memorialCounts } from "~/utils/counts";
 import type { GalleryMemorial } from "~/components/memorial/gallery-results";
 
 // The browse page's Featured carousel (memorial-core.md §2, §9): the 3 most viewed memorials. Without
@@ -162,9 +163,7 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
         <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
         {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}
-        <p className="text-sm text-slate-700">
-          {plural(memorial.viewCount, "view")} · {plural(memorial.tributeCount, "tribute")}
-        </p>
+        {memorialCounts(memorial).length ? <p className="text-sm text-slate-700">{memorialCounts(memorial).join(" · ")}</p> : null}
         <Link to={`/memorials/${memorial.id}`} className="btn-primary mt-auto self-start">
           Visit Memorial<span className="sr-only"> of {name}</span>
         </Link>

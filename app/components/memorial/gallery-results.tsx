@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
-import { cardImage, MemorialCard, plural, type CardMemorial } from "~/components/memorial/memorial-card";
+import { cardImage, MemorialCard, type CardMemorial } from "~/components/memorial/memorial-card";
+import { memorialCounts } from "~/utils/counts";
 import { formatShortDate } from "~/utils/dates";
 
 // The browse page's results in its three views (memorial-core.md §2 "Memorial browse", §9): a grid of
@@ -60,12 +61,14 @@ function Dates({ memorial }: { memorial: GalleryMemorial }) {
 }
 
 function Counts({ memorial }: { memorial: GalleryMemorial }) {
-  return (
+  const counts = memorialCounts(memorial);
+  return counts.length ? (
     <p className="flex flex-wrap gap-x-4 text-sm text-slate-700">
-      <span>{plural(memorial.tributeCount, "tribute")}</span>
-      <span>{plural(memorial.viewCount, "view")}</span>
+      {counts.map((count) => (
+        <span key={count}>{count}</span>
+      ))}
     </p>
-  );
+  ) : null;
 }
 
 function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: boolean }) {

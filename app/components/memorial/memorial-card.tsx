@@ -4,6 +4,7 @@ import type { GalleryCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
+import { memorialCounts } from "~/utils/counts";
 
 // The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
 // picture (profile image, else the first photo, else the placeholder — also when it fails to load),
@@ -81,10 +82,13 @@ export function MemorialCard({
         ) : null}
         <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
         {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
-        <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
-          <span>{plural(memorial.tributeCount, "tribute")}</span>
-          <span>{plural(memorial.viewCount, "view")}</span>
-        </p>
+        {memorialCounts(memorial).length ? (
+          <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
+            {memorialCounts(memorial).map((count) => (
+              <span key={count}>{count}</span>
+            ))}
+          </p>
+        ) : null}
         <div className="mt-auto flex flex-wrap gap-2 pt-4">
           {actions ? (
             <>
