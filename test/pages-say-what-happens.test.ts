@@ -1,6 +1,10 @@
+import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "~/services/password.server";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
+
+const ADMIN_EMAIL = "ada.admin@example.test";
 
 // Each page says what really happens, and a new memorial or a young fund is not shown as a row of zeros:
 // a draft offers nothing a visitor does (follow, a tribute, the book, sharing); the danger zone says a
@@ -10,6 +14,7 @@ import { client, registerMember, startServer, type Client, type TestServer } fro
 /** The page's text as a reader meets it: tags and React's markers between interpolations gone, spaces folded. */
 const readable = (html: string) =>
   html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
     .replace(/<!-- -->/g, "")
     .replace(/<[^>]+>/g, " ")
     .replace(/&#x27;|&#39;/g, "'")
@@ -20,7 +25,19 @@ describe("pages that say what happens", () => {
   let owner: Client;
 
   beforeAll(async () => {
-    server = await startServer({}, { database: "pglite" });
+    server = await startServer(
+      {},
+      {
+        database: "pglite",
+        prepare: async (db) => {
+          await db.sql.query(`INSERT INTO "users" ("id", "email", "firstName", "lastName", "password", "isAdmin") VALUES ($1, $2, 'Ada', 'Admin', $3, true)`, [
+            randomUUID(),
+            ADMIN_EMAIL,
+            await hashPassword("Correct1horse"),
+          ]);
+        },
+      },
+    );
     owner = (await registerMember(server.url, { firstName: "Dora", lastName: "Draft" })).api;
   });
   afterAll(async () => server?.stop());
@@ -97,5 +114,30 @@ describe("pages that say what happens", () => {
     expect(prompt).toContain("Your files are encrypted where they are stored, whatever you choose here. A vault password adds a second lock");
     expect(prompt).not.toContain("does not encrypt the files");
     expect((await visitor.get("/vault")).status).toBe(302);
+  });
+
+  it("the administrator's lists name memorials by the person, plans by their names, and dates as the rest of the site", async () => {
+    const admin = client(server.url);
+    expect((await admin.post("/api/auth/login", { email: ADMIN_EMAIL, password: "Correct1horse" })).status).toBe(200);
+    const created = await owner.post("/api/memorials", {
+      firstName: "Listed",
+      lastName: "Byname",
+      title: "Forever in our hearts",
+      isPublished: true,
+      visibility: "public",
+    });
+    expect(created.status).toBe(201);
+    const memorials = readable((await admin.get("/admin?q=Byname")).text);
+    expect(memorials).toContain("Listed Byname Forever in our hearts");
+    expect(memorials).toMatch(/created [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(memorials).not.toMatch(/created \d{4}-\d\d-\d\d/);
+
+    const member = await registerMember(server.url, { firstName: "Plan", lastName: "Holder" });
+    const payment = await member.api.post("/api/create-subscription-payment", { planId: "forever_plus", paymentType: "full" });
+    expect((await member.api.post("/api/test-payments/pay", { paymentIntentId: payment.json.paymentIntentId })).status).toBe(200);
+    const users = readable((await admin.get("/admin/users?q=Holder")).text);
+    expect(users).toContain("plan: Forever Plus (with Vault)");
+    expect(users).not.toContain("forever_plus");
+    expect(users).toMatch(/joined [A-Z][a-z]{2} \d{1,2}, \d{4}/);
   });
 });

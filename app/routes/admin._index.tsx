@@ -7,6 +7,8 @@ import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
 import { listDeletedMemorialsForAdmin, restoreMemorial } from "~/models/memorial-deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { countOf } from "~/utils/counts";
+import { formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
@@ -86,9 +88,10 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
               <div className="min-w-48 flex-1">
                 <h3 className="font-semibold text-slate-900 wrap-anywhere">
                   <Link to={`/memorials/${m.id}`} className="link">
-                    {m.title}
+                    {m.name}
                   </Link>
                 </h3>
+                {m.title && m.title !== m.name ? <p className="text-sm text-slate-700 italic wrap-anywhere">{m.title}</p> : null}
                 <p className="text-sm text-slate-700 wrap-anywhere">
                   Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
                 </p>
@@ -96,14 +99,14 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
                   <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
                   <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
                   <span>
-                    {m.tributes} {m.tributes === 1 ? "tribute" : "tributes"} · {m.media} photos and videos · {m.views} views · created{" "}
-                    {m.createdAt.slice(0, 10)}
+                    {[countOf(m.tributes, "tribute"), countOf(m.media, "photo or video", "photos and videos"), countOf(m.views, "view")].join(" · ")} · created{" "}
+                    {formatShortDate(m.createdAt)}
                   </span>
                 </p>
               </div>
               <ConfirmAction
                 summary="Delete…"
-                warning={<p>{`Delete the memorial “${m.title}”? ${ADMIN_MESSAGES.deleteMemorialWarning}`}</p>}
+                warning={<p>{`Delete the memorial of ${m.name}? ${ADMIN_MESSAGES.deleteMemorialWarning}`}</p>}
                 confirm="Yes, delete this memorial"
                 intent="delete"
                 fields={{ memorialId: m.id }}

@@ -6,7 +6,10 @@ import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
 import { listDeletedAccountsForAdmin, restoreAccount } from "~/models/memorial-deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
+import { countOf } from "~/utils/counts";
+import { formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS } from "~/utils/deletion";
+import { PLANS, type PlanId } from "~/utils/plans";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
 // Users tab (commerce-and-accounts.md §4 "User role", §6 "Admin"; issue 19 §3): search, delete with the
@@ -108,7 +111,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                 </h3>
                 <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
                 <p className="text-sm text-slate-700">
-                  {u.memorials} {u.memorials === 1 ? "memorial" : "memorials"} · plan {u.subscriptionPlan} · joined {u.createdAt.slice(0, 10)}
+                  {countOf(u.memorials, "memorial")} · plan: {planName(u.subscriptionPlan)} · joined {formatShortDate(u.createdAt)}
                 </p>
               </div>
               <div className="flex flex-wrap items-start gap-2">
@@ -166,3 +169,8 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Users · Admin · Everlight" }];
+
+/** A plan by the name members see ("Forever Plus"), not its id. */
+function planName(plan: string): string {
+  return PLANS[plan as PlanId]?.name ?? plan;
+}
