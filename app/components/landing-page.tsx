@@ -169,18 +169,19 @@ function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
-        {memorial.tributeCount ? (
-          <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-            <Icon name="tribute" className="h-4 w-4" />
-            {countOf(memorial.tributeCount, "tribute")}
-          </span>
-        ) : null}
-        {memorial.viewCount ? (
-          <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
-            <Icon name="eye" className="h-4 w-4" />
-            {countOf(memorial.viewCount, "view")}
-          </span>
-        ) : null}
+        {(
+          [
+            ["tribute", memorial.tributeCount, "tribute"],
+            ["eye", memorial.viewCount, "view"],
+          ] as const
+        ).map(([icon, n, noun]) =>
+          n ? (
+            <span key={noun} className="inline-flex items-center gap-1.5 whitespace-nowrap">
+              <Icon name={icon} className="h-4 w-4" />
+              {countOf(n, noun)}
+            </span>
+          ) : null,
+        )}
       </p>
       {/* Several cards share the visible text, so the name completes each link's accessible name. */}
       <Link to={`/memorials/${encodeURIComponent(id)}`} className="link font-semibold">

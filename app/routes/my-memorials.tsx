@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/my-memorials";
-import { MemorialCard, plural } from "~/components/memorial/memorial-card";
+import { MemorialCard } from "~/components/memorial/memorial-card";
+import { countOf } from "~/utils/counts";
 import { ModerationActions } from "~/components/memorial/moderation-actions";
 import type { Actor } from "~/models/audit.server";
 import { listRecentlyDeleted, restoreMemorial } from "~/models/memorial-deletion.server";
@@ -88,7 +89,7 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-slate-700">
           {memorials.totalOwned === 0
             ? "Welcome! Create your first memorial to honour someone you love."
-            : `You have ${plural(memorials.totalOwned, "memorial")} created`}
+            : `You have ${countOf(memorials.totalOwned, "memorial")} created`}
         </p>
       </section>
 

@@ -6,12 +6,16 @@ export function countOf(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString("en-GB")} ${n === 1 ? one : many}`;
 }
 
+type Part = [n: number, one: string, many?: string];
+
+/** The counts that are not zero, each with its noun, in the order given. */
+export function countsOf(parts: Part[]): string[] {
+  return parts.filter(([n]) => n > 0).map(([n, one, many]) => countOf(n, one, many));
+}
+
 /** The counts that are not zero, joined: "2 photos, 1 video"; "" when all are zero. */
-export function nonZeroCounts(parts: [n: number, one: string, many?: string][]): string {
-  return parts
-    .filter(([n]) => n > 0)
-    .map(([n, one, many]) => countOf(n, one, many))
-    .join(", ");
+export function nonZeroCounts(parts: Part[]): string {
+  return countsOf(parts).join(", ");
 }
 
 /**
@@ -19,10 +23,8 @@ export function nonZeroCounts(parts: [n: number, one: string, many?: string][]):
  * has none to show.
  */
 export function memorialCounts(memorial: { tributeCount: number; viewCount: number }): string[] {
-  return [
+  return countsOf([
     [memorial.tributeCount, "tribute"],
     [memorial.viewCount, "view"],
-  ]
-    .filter(([n]) => (n as number) > 0)
-    .map(([n, one]) => countOf(n as number, one as string));
+  ]);
 }

@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { Icon, IconBadge, type IconName } from "~/components/icons";
 import { MemorialPortrait } from "~/components/memorial-portrait";
-import { cardImage, plural, statusBadge } from "~/components/memorial/memorial-card";
+import { cardImage, statusBadge } from "~/components/memorial/memorial-card";
+import { countOf } from "~/utils/counts";
 import type { MemorialCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
 import type { FeedbackView } from "~/utils/feedback";
@@ -52,7 +53,7 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
 
       {counts.pendingTributes > 0 ? (
         <div className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-orange-300 bg-orange-50 p-4">
-          <p className="font-medium text-orange-950">You have {plural(counts.pendingTributes, "tribute")} waiting for your approval</p>
+          <p className="font-medium text-orange-950">You have {countOf(counts.pendingTributes, "tribute")} waiting for your approval</p>
           <Link to="/my-memorials" className="btn bg-orange-700 text-white hover:bg-orange-800">
             Review Tributes
           </Link>

@@ -149,6 +149,7 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
 
 function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; priority: boolean }) {
   const name = `${memorial.firstName} ${memorial.lastName}`;
+  const counts = memorialCounts(memorial);
   return (
     <article className="grid overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:grid-cols-[2fr_3fr]">
       <MemorialPortrait
@@ -163,7 +164,7 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
         <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
         {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}
-        {memorialCounts(memorial).length ? <p className="text-sm text-slate-700">{memorialCounts(memorial).join(" · ")}</p> : null}
+        {counts.length ? <p className="text-sm text-slate-700">{counts.join(" · ")}</p> : null}
         <Link to={`/memorials/${memorial.id}`} className="btn-primary mt-auto self-start">
           Visit Memorial<span className="sr-only"> of {name}</span>
         </Link>

@@ -32,10 +32,6 @@ export function statusBadge(memorial: { isPublished: boolean; visibility: string
   return memorial.isPublished ? visibilityLabel(memorial.visibility) : "Draft";
 }
 
-export function plural(count: number, one: string, many = `${one}s`) {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /** The best small picture for a card: a resized photo where we have one. */
 export function cardImage(url: string | null | undefined) {
   if (!url) return null;
@@ -55,6 +51,7 @@ export function MemorialCard({
   priority?: boolean;
 }) {
   const name = `${memorial.firstName} ${memorial.lastName}`;
+  const counts = memorialCounts(memorial);
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const image = cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl);
   return (
@@ -82,9 +79,9 @@ export function MemorialCard({
         ) : null}
         <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
         {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
-        {memorialCounts(memorial).length ? (
+        {counts.length ? (
           <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
-            {memorialCounts(memorial).map((count) => (
+            {counts.map((count) => (
               <span key={count}>{count}</span>
             ))}
           </p>
