@@ -136,10 +136,13 @@ test("while a copy is being prepared, its page shows how far it has got and move
     await expect(page.getByRole("button", { name: /Prepare/ })).toHaveCount(0);
     await expectAccessible(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-    await page.screenshot({ path: testInfo.outputPath("export-progress-390.png"), fullPage: true });
+    // Without JavaScript the page reloads itself every few seconds; a screenshot caught by a reload is taken again.
+    await expect(async () => {
+      await page.screenshot({ path: testInfo.outputPath("export-progress-390.png"), fullPage: true, timeout: 4_000 });
+    }).toPass({ timeout: 30_000 });
     // The builder moves on: the page follows without a click (a meta refresh without JavaScript, revalidation with it).
     await db().query(`UPDATE memorial_exports SET progress = 80 WHERE id = $1`, [rows[0].id]);
-    await expect(page.getByRole("progressbar", { name: "Preparing the copy" })).toHaveAttribute("value", "80", { timeout: 10_000 });
+    await expect(page.getByRole("progressbar", { name: "Preparing the copy" })).toHaveAttribute("value", "80", { timeout: 15_000 });
 
     // Another member: the page does not exist.
     const stranger = await browser.newContext();

@@ -15,7 +15,7 @@ import { describeBytes } from "~/utils/upload-limits";
 // <noscript>); with it, the loader is revalidated every two seconds while the copy is being made.
 
 const POLL_MS = 2_000;
-const REFRESH_SECONDS = 3;
+const REFRESH_SECONDS = 5;
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -71,6 +71,8 @@ describe.each(databaseKinds)("scheduled backups on $name", (kind) => {
     expect(mail.text).toContain(`What went wrong: ${slot.error}`);
     expect(mail.text).toContain("npm run backup");
 
+    // An instance checking a moment after the failure does not try again at once: the next check does.
+    expect(await runBackupRound(new Date(day.getTime() + 60_000))).toBe("not due");
     // Tried again at the next checks, to SLOT_ATTEMPTS in all; the alert is not repeated within the day.
     for (let hour = 1; hour < SLOT_ATTEMPTS; hour++) expect(await runBackupRound(new Date(day.getTime() + hour * HOUR))).toBe("failed");
     expect(await runBackupRound(new Date(day.getTime() + 5 * HOUR))).toBe("not due");

@@ -18,6 +18,8 @@ import { readArchive, writeArchive } from "./archive.server";
 
 /** How many times a scheduled slot is tried before it waits for the next slot. */
 export const SLOT_ATTEMPTS = 3;
+/** A failed slot is tried again at a later check, not by another instance checking in the same moment. */
+const RETRY_AFTER_MS = 30 * 60_000;
 /** A slot still "running" after this long belongs to an instance that died: another takes it over. */
 const ABANDONED_AFTER_MS = 6 * 3600_000;
 /** With no successful backup for this long, administrators are told (at most once a day). */
@@ -91,10 +93,10 @@ export async function runBackupRound(now = new Date(), log: (line: string) => vo
   const [claim] = await getDatabase().sql.query<{ id: string }>(
     `INSERT INTO "backup_runs" ("slot", "kind", "status", "startedAt") VALUES ($1, 'scheduled', 'running', $2)
      ON CONFLICT ("slot") DO UPDATE SET "status" = 'running', "attempts" = "backup_runs"."attempts" + 1, "startedAt" = $2, "error" = NULL
-       WHERE ("backup_runs"."status" = 'failed' AND "backup_runs"."attempts" < $3)
+       WHERE ("backup_runs"."status" = 'failed' AND "backup_runs"."attempts" < $3 AND "backup_runs"."startedAt" < $5)
           OR ("backup_runs"."status" = 'running' AND "backup_runs"."startedAt" < $4)
      RETURNING "id"`,
-    [slot, now, SLOT_ATTEMPTS, new Date(now.getTime() - ABANDONED_AFTER_MS)],
+    [slot, now, SLOT_ATTEMPTS, new Date(now.getTime() - ABANDONED_AFTER_MS), new Date(now.getTime() - RETRY_AFTER_MS)],
   );
   let result: BackupRound = "not due";
   if (claim) {
