@@ -26,6 +26,8 @@ test("registration shows every validation message on its field, keeps the input,
   await expectError("Password", "Password must contain at least one uppercase letter", true);
   await expectError("Password", "Password must contain at least one number", true);
   await expectError("Confirm password", "Passwords don't match");
+  // Each broken rule is said once, in the checklist, not again as an error beneath it; a rule kept is not an error.
+  for (const rule of [/at least 8 characters/i, /uppercase letter/i]) await expect(page.getByText(rule)).toHaveCount(1);
   // What was typed is still there (except passwords, which are never sent back).
   await expect(page.getByLabel("First name")).toHaveValue("A");
   await expect(page.getByLabel("Email")).toHaveValue("not-an-email");

@@ -59,7 +59,7 @@ test("the owner adds an event, a visitor replies, the owner sees the reply and e
     await visitor.goto(`/memorials/${memorial.id}`);
     const events = visitor.getByRole("region", { name: "Events", exact: true });
     await expect(events.getByRole("heading", { level: 3, name: title })).toBeVisible();
-    await expect(events.locator("time")).toContainText(/20 June 2099, 11:00–12:30 BST/);
+    await expect(events.locator("time")).toContainText(/June 20, 2099, 11:00–12:30 BST/);
     await expect(events.getByRole("link", { name: /Map of St Mary's Church/ })).toHaveAttribute(
       "href",
       "https://www.openstreetmap.org/search?query=1+Church+Lane%2C+York",

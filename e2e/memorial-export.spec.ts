@@ -94,7 +94,7 @@ test("the owner downloads a copy of a memorial that opens offline without JavaSc
       await expect(copy.getByText(`She kept us all safe ${tag}.`)).toBeVisible();
       await expect(copy.getByText("Harbour Master")).toBeVisible();
       await expect(copy.getByRole("heading", { level: 3, name: `Tea at the lighthouse ${tag}` })).toBeVisible();
-      await expect(copy.getByText("Saturday, 20 June 2099, 11:00–12:30 BST")).toBeVisible();
+      await expect(copy.getByText("Saturday, June 20, 2099, 11:00–12:30 BST")).toBeVisible();
       await expect(copy.getByText(`Still waiting ${tag}.`)).toHaveCount(0);
       const photo = copy.getByRole("img", { name: `Photo 1 of Mabel ${lastName}` });
       await photo.scrollIntoViewIfNeeded();

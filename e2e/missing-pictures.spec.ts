@@ -6,13 +6,13 @@ import { expect, test } from "./fixtures";
 
 // Issue 13, item 12: a picture that fails to load (its file gone from storage) shows the placeholder
 // portrait, with or without JavaScript, on every card and on the memorial page. Checked by what is
-// drawn: the placeholder's face and shoulders where the picture should be, not a broken-image icon.
+// drawn: the placeholder's candle and ledge where the picture should be, not a broken-image icon.
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-/** The placeholder's colours (public/images/placeholder-portrait.svg): the face, the shoulders. */
-const FACE = [0xd6, 0xd1, 0xca];
-const SHOULDERS = [0xc9, 0xc4, 0xbc];
+/** The placeholder's colours (public/images/placeholder-portrait.svg): the candle at its centre, the ledge beneath. */
+const CANDLE = [0xfb, 0xf6, 0xee];
+const LEDGE = [0xdc, 0xc8, 0xae];
 
 async function drawsPlaceholder(img: Locator) {
   await img.scrollIntoViewIfNeeded();
@@ -26,7 +26,7 @@ async function drawsPlaceholder(img: Locator) {
   };
   const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]) <= 8);
   const [centre, bottom] = [pixel(0.5, 0.5), pixel(0.5, 0.95)];
-  if (near(centre, FACE) && near(bottom, SHOULDERS)) return "placeholder";
+  if (near(centre, CANDLE) && near(bottom, LEDGE)) return "placeholder";
   // With JavaScript the picture's source is swapped for the placeholder's. Once that file is loaded and
   // decodes, the browser shows it: a CI machine under load has taken more than 15 s to paint it into the
   // screenshot (all white), which is the compositor being late, not the page being wrong.

@@ -74,11 +74,11 @@ function refusalPage(refusal: Refusal, back: string) {
 <link rel="stylesheet" href="${stylesheet}">
 </head>
 <body class="flex min-h-screen flex-col">
-<header class="border-b border-slate-200 bg-white"><div class="mx-auto flex h-16 max-w-6xl items-center px-4"><a href="/" class="text-lg font-semibold text-slate-900">${SITE_NAME}</a></div></header>
+<header class="border-b border-stone-200 bg-white"><div class="mx-auto flex h-16 max-w-6xl items-center px-4"><a href="/" class="text-lg font-semibold text-stone-900">${SITE_NAME}</a></div></header>
 <main id="main" class="mx-auto flex w-full max-w-xl flex-1 flex-col items-start gap-4 px-4 py-20">
-<p class="text-sm font-semibold uppercase tracking-wide text-indigo-700">Error ${refusal.status}</p>
-<h1 class="text-3xl font-bold text-slate-900">${escape(refusal.title)}</h1>
-<p class="text-slate-700">${escape(refusal.message)}</p>
+<p class="text-sm font-semibold uppercase tracking-wide text-heather-700">Error ${refusal.status}</p>
+<h1 class="text-3xl font-bold text-stone-900">${escape(refusal.title)}</h1>
+<p class="text-stone-700">${escape(refusal.message)}</p>
 <p class="mt-4 flex flex-wrap gap-3"><a href="${escape(back)}" class="btn-primary">Go back</a><a href="/" class="btn-secondary">Go home</a></p>
 </main>
 </body>

@@ -193,7 +193,7 @@ describe.each(serverDatabases())("life timeline over HTTP on %s", (database) => 
       '<time datetime="1975-09">September 1975</time>',
       '"events": [',
       '"title": "Tea for Iris"',
-      '"when": "Saturday, 20 June 2099, 11:00–12:30 BST"',
+      '"when": "Saturday, June 20, 2099, 11:00–12:30 BST"',
       '<h2 id="events-heading">Events</h2>',
     ])
       expect(zip.includes(Buffer.from(s)), s).toBe(true);

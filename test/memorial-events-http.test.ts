@@ -63,7 +63,7 @@ describe.each(serverDatabases())("memorial events over HTTP on %s", (database) =
     expect(added.status, added.text).toBe(303);
     const page = plain((await visitor.get(`/memorials/${memorialId}`)).text);
     expect(page).toContain("Funeral of Iris");
-    expect(page).toMatch(/20 June 2099, 11:00–12:30 BST/);
+    expect(page).toMatch(/June 20, 2099, 11:00–12:30 BST/);
     expect(page).toContain("https://www.openstreetmap.org/search?query=1+Church+Lane%2C+York");
 
     const bad = await formPost(owner, events(), fields({ livestreamUrl: "http://example.com/live", timeZone: "Mars/Base", title: "Kept <b>" }));

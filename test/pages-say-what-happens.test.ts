@@ -116,6 +116,29 @@ describe("pages that say what happens", () => {
     expect((await visitor.get("/vault")).status).toBe(302);
   });
 
+  it("says a thing one way: the vault once on the Forever Plus card, one spelling of honor, one date style", async () => {
+    const member = await registerMember(server.url);
+    const page = (await member.api.get("/subscription")).text;
+    const card = readable(page.slice(page.indexOf("Forever Plus (with Vault)"), page.indexOf("Forever Plus (with Vault)") + 3000));
+    const list = card.slice(0, card.search(/Choose|Current Plan|Upgrade/));
+    expect(list.match(/vault/gi)?.length, list).toBe(2); // its name, and "Vault included"
+    expect(list).toContain("Vault included");
+    for (const path of ["/", "/memorials/create", "/my-memorials", "/news"]) {
+      const text = readable((await member.api.get(path)).text);
+      expect(text, path).not.toMatch(/honour/i);
+    }
+    // Dates are written month first, as the memorial pages write them, in the AI writer's text too.
+    const written = await member.api.post("/api/ai/generate-biography", {
+      firstName: "Edith",
+      lastName: "Hart",
+      dateOfBirth: "1950-03-04",
+      dateOfPassing: "2023-01-12",
+    });
+    expect(written.status, written.text).toBe(200);
+    expect(written.json.biography).toContain("March 4, 1950");
+    expect(written.json.biography).not.toContain("4 March 1950");
+  });
+
   it("the administrator's lists name memorials by the person, plans by their names, and dates as the rest of the site", async () => {
     const admin = client(server.url);
     expect((await admin.post("/api/auth/login", { email: ADMIN_EMAIL, password: "Correct1horse" })).status).toBe(200);

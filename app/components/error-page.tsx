@@ -60,9 +60,9 @@ function messageOf(data: unknown): string | undefined {
 function ErrorLayout({ title, status, children, links = [HOME, HELP] }: { title: string; status: number; children: React.ReactNode; links?: ErrorLink[] }) {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-20">
-      <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">Error {status}</p>
-      <h1 className="text-3xl font-bold text-slate-900">{title}</h1>
-      <div className="space-y-2 text-slate-700">{children}</div>
+      <p className="text-sm font-semibold uppercase tracking-wide text-heather-700">Error {status}</p>
+      <h1 className="text-3xl font-bold text-stone-900">{title}</h1>
+      <div className="space-y-2 text-stone-700">{children}</div>
       <div className="mt-4 flex flex-wrap gap-3">
         {links.map((link, i) => (
           <Link key={link.to} to={link.to} className={i === 0 ? "btn-primary" : "btn-secondary"}>

@@ -50,7 +50,7 @@ export function Field({ label, errors, hint, inputProps, className }: FieldProps
   const { props, id, errorId, hintId } = useFieldIds({ errors, hint, inputProps });
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={id} className="block text-sm font-medium text-stone-800">
         {label}
       </label>
       <input
@@ -58,12 +58,12 @@ export function Field({ label, errors, hint, inputProps, className }: FieldProps
         id={id}
         aria-invalid={errorId ? true : undefined}
         aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm disabled:bg-slate-100 disabled:text-slate-600 ${
-          errorId ? "border-red-600" : "border-slate-400"
+        className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm disabled:bg-stone-100 disabled:text-stone-600 ${
+          errorId ? "border-red-600" : "border-stone-400"
         }`}
       />
       {hint ? (
-        <p id={hintId} className="mt-1 text-sm text-slate-600">
+        <p id={hintId} className="mt-1 text-sm text-stone-600">
           {hint}
         </p>
       ) : null}
@@ -73,13 +73,26 @@ export function Field({ label, errors, hint, inputProps, className }: FieldProps
 }
 
 /** A password field whose Show/Hide toggle appears only with JavaScript (without, a plain password field). */
-export function PasswordField({ label, errors, inputProps, hint, onValueChange, className }: FieldProps & { onValueChange?: (v: string) => void }) {
+export function PasswordField({
+  label,
+  errors,
+  inputProps,
+  hint,
+  onValueChange,
+  className,
+  invalid: invalidByHint = false,
+}: FieldProps & {
+  onValueChange?: (v: string) => void;
+  /** The field is refused by what its hint says (the password rules), not by an error of its own. */
+  invalid?: boolean;
+}) {
   const hydrated = useHydrated();
   const [visible, setVisible] = useState(false);
   const { props, id, errorId, hintId } = useFieldIds({ errors, hint, inputProps });
+  const invalid = Boolean(errorId) || invalidByHint;
   return (
     <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={id} className="block text-sm font-medium text-stone-800">
         {label}
       </label>
       <div className="relative mt-1">
@@ -91,9 +104,9 @@ export function PasswordField({ label, errors, inputProps, hint, onValueChange, 
             props.onChange?.(e);
             onValueChange?.(e.currentTarget.value);
           }}
-          aria-invalid={errorId ? true : undefined}
+          aria-invalid={invalid ? true : undefined}
           aria-describedby={[errorId, hintId].filter(Boolean).join(" ") || undefined}
-          className={`block w-full rounded-md border px-3 py-2 pr-16 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
+          className={`block w-full rounded-md border px-3 py-2 pr-16 text-stone-900 shadow-sm ${invalid ? "border-red-600" : "border-stone-400"}`}
         />
         {hydrated ? (
           <button
@@ -101,7 +114,7 @@ export function PasswordField({ label, errors, inputProps, hint, onValueChange, 
             onClick={() => setVisible((v) => !v)}
             aria-pressed={visible}
             aria-controls={id}
-            className="absolute inset-y-1 right-1 rounded px-2 text-sm font-medium text-indigo-800 hover:bg-indigo-50"
+            className="absolute inset-y-1 right-1 rounded px-2 text-sm font-medium text-heather-800 hover:bg-heather-50"
           >
             {visible ? "Hide" : "Show"}
             <span className="sr-only"> password</span>
@@ -109,7 +122,7 @@ export function PasswordField({ label, errors, inputProps, hint, onValueChange, 
         ) : null}
       </div>
       {hint ? (
-        <div id={hintId} className="mt-1 text-sm text-slate-600">
+        <div id={hintId} className="mt-1 text-sm text-stone-600">
           {hint}
         </div>
       ) : null}
@@ -119,21 +132,31 @@ export function PasswordField({ label, errors, inputProps, hint, onValueChange, 
 }
 
 /** The password rules; with JavaScript each is ticked live as the password meets it. */
-export function PasswordChecklist({ password }: { password: string }) {
+/**
+ * The password rules, ticked off as the password is typed. A rule the form refused is said once, here, in
+ * its refusal's words and in red, rather than as the rule and again as an error beneath it.
+ */
+export function PasswordChecklist({ password, refused = [] }: { password: string; refused?: readonly string[] }) {
   const hydrated = useHydrated();
+  // Introduced by text rather than named with aria-label: a name would stand in for the list's items in the
+  // field's description, and a refused rule would no longer be read out with the field.
   return (
-    <ul className="mt-2 space-y-0.5 text-sm" aria-label="Password requirements">
-      {PASSWORD_RULES.map((rule) => {
-        const met = hydrated && rule.test(password);
-        return (
-          <li key={rule.label} className={met ? "text-emerald-800" : "text-slate-700"} data-met={met}>
-            <span aria-hidden="true">{met ? "✓ " : "• "}</span>
-            {rule.label}
-            {hydrated ? <span className="sr-only">{met ? " (met)" : " (not yet met)"}</span> : null}
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <p className="sr-only">Password requirements:</p>
+      <ul className="mt-2 space-y-0.5 text-sm">
+        {PASSWORD_RULES.map((rule) => {
+          const met = hydrated && rule.test(password);
+          const failed = !met && refused.includes(rule.message);
+          return (
+            <li key={rule.label} className={met ? "text-emerald-800" : failed ? "text-red-700" : "text-stone-700"} data-met={met}>
+              <span aria-hidden="true">{met ? "✓ " : failed ? "✗ " : "• "}</span>
+              {failed ? rule.message : rule.label}
+              {hydrated && !failed ? <span className="sr-only">{met ? " (met)" : " (not yet met)"}</span> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
@@ -149,10 +172,10 @@ export function FormAlert({ title, children, id }: { title: string; children?: R
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: React.ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
-      <div className="space-y-6 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <div className="space-y-6 rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
         <div className="text-center">
-          <h1 className="text-2xl font-bold text-slate-900">{title}</h1>
-          <p className="mt-1 text-slate-700">{subtitle}</p>
+          <h1 className="text-2xl font-bold text-stone-900">{title}</h1>
+          <p className="mt-1 text-stone-700">{subtitle}</p>
         </div>
         {children}
       </div>
@@ -171,8 +194,8 @@ export function lowerCaseAsTyped(event: React.FormEvent<HTMLInputElement>) {
 export function Tick({ name, id, label, defaultChecked }: { name: string; id: string; label: string; defaultChecked?: boolean }) {
   return (
     <div className="flex items-start gap-2">
-      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="mt-1 h-4 w-4 shrink-0 accent-indigo-700" />
-      <label htmlFor={id} className="text-sm text-slate-900">
+      <input id={id} name={name} type="checkbox" defaultChecked={defaultChecked} className="mt-1 h-4 w-4 shrink-0 accent-heather-700" />
+      <label htmlFor={id} className="text-sm text-stone-900">
         {label}
       </label>
     </div>

@@ -41,7 +41,7 @@ export function Icon({ name, className }: { name: IconName; className: string })
 
 export function IconBadge({ name }: { name: IconName }) {
   return (
-    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700">
+    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-heather-50 text-heather-700">
       <Icon name={name} className="h-5 w-5" />
     </span>
   );

@@ -20,8 +20,10 @@ export type ImageWithFallbackProps = {
 };
 
 type Placeholder = {
-  /** The placeholder picture's address, shown in place of a missing or broken one. */
+  /** The placeholder picture's address, shown in place of a broken one (and of a missing one, unless `empty`). */
   placeholder: string;
+  /** What to show when there is no picture at all, if not the placeholder. */
+  empty?: string;
   /** The app.css class that makes the CSS fallback draw the same placeholder (none: the portrait's). */
   fallbackClass?: string;
 };
@@ -36,6 +38,7 @@ export function ImageWithFallback({
   className,
   priority = false,
   placeholder,
+  empty,
   fallbackClass,
 }: ImageWithFallbackProps & Placeholder) {
   const given = src?.trim();
@@ -44,7 +47,7 @@ export function ImageWithFallback({
   const ref = useCallback((img: HTMLImageElement | null) => recoverEarlyFailure(img, placeholder), [placeholder]);
   return (
     <img
-      src={given || placeholder}
+      src={given || empty || placeholder}
       srcSet={given ? srcSet : undefined}
       sizes={given && srcSet ? sizes : undefined}
       alt={alt}

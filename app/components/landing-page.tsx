@@ -23,7 +23,7 @@ export function LandingPage({ memorials }: { memorials: MemorialCard[] }) {
   );
 }
 
-const h2Class = "font-serif text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl";
+const h2Class = "font-serif text-3xl font-semibold tracking-tight text-stone-900 sm:text-4xl";
 
 // ---------------------------------------------------------------------------------------- hero
 
@@ -56,11 +56,11 @@ function Hero() {
     <section aria-labelledby="hero-heading" className="bg-linear-to-b from-amber-50 to-white">
       <div className="mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:py-20 lg:grid-cols-2 lg:py-24">
         <div>
-          <h1 id="hero-heading" className="font-serif text-4xl font-semibold leading-tight tracking-tight text-slate-900 sm:text-5xl">
+          <h1 id="hero-heading" className="text-4xl font-semibold leading-tight tracking-tight text-stone-900 sm:text-5xl">
             Preserve Digital Legacies That Last Forever
           </h1>
-          <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-700">
-            Honour the people you love with a lasting online memorial: a calm place to gather their story, their photographs and the memories of everyone who
+          <p className="mt-6 max-w-xl text-lg leading-relaxed text-stone-700">
+            Honor the people you love with a lasting online memorial: a calm place to gather their story, their photographs and the memories of everyone who
             knew them, so they are remembered for generations.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
@@ -72,24 +72,24 @@ function Hero() {
             </Link>
           </div>
           {/* dt before dd for screen readers ("Secure & private: 100%"); the figure is shown first. */}
-          <dl className="mt-10 grid max-w-lg gap-4 border-t border-slate-200 pt-8 sm:grid-cols-3">
+          <dl className="mt-10 grid max-w-lg gap-4 border-t border-stone-200 pt-8 sm:grid-cols-3">
             {CLAIMS.map((claim) => (
               <div key={claim.label} className="flex flex-row-reverse items-baseline justify-end gap-3 sm:flex-col-reverse sm:gap-1">
-                <dt className="text-sm text-slate-700">{claim.label}</dt>
-                <dd className="font-serif text-2xl font-semibold text-indigo-800">{claim.value}</dd>
+                <dt className="text-sm text-stone-700">{claim.label}</dt>
+                <dd className="font-serif text-2xl font-semibold text-heather-800">{claim.value}</dd>
               </div>
             ))}
           </dl>
         </div>
-        <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+        <div className="rounded-2xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
           <p className="text-sm font-semibold uppercase tracking-wide text-amber-800">Inside every memorial</p>
           <ul className="mt-6 space-y-6">
             {PREVIEW.map((item) => (
               <li key={item.title} className="flex gap-4">
                 <IconBadge name={item.icon} />
                 <div>
-                  <p className="font-semibold text-slate-900">{item.title}</p>
-                  <p className="mt-1 text-sm leading-relaxed text-slate-700">{item.text}</p>
+                  <p className="font-semibold text-stone-900">{item.title}</p>
+                  <p className="mt-1 text-sm leading-relaxed text-stone-700">{item.text}</p>
                 </div>
               </li>
             ))}
@@ -110,22 +110,16 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
         <h2 id="recent-heading" className={h2Class}>
           Recent Memorials
         </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">{`Lives recently remembered by their families on ${SITE_NAME}.`}</p>
+        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-stone-700">{`Lives recently remembered by their families on ${SITE_NAME}.`}</p>
         <div className="mt-10 grid gap-6 lg:grid-cols-2">
-          <article className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-            <MemorialPortrait
-              src={featured.profileImageUrl}
-              alt={`Portrait of ${featuredName}`}
-              width={640}
-              height={480}
-              className="aspect-4/3 w-full bg-slate-100"
-            />
+          <article className="overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
+            <MemorialPortrait src={featured.profileImageUrl} name={featuredName} width={640} height={480} className="aspect-4/3 w-full bg-stone-100" />
             <div className="p-6 wrap-anywhere sm:p-8">
               <div className="flex flex-wrap items-center gap-3">
-                <h3 className="grow basis-48 font-serif text-2xl font-semibold text-slate-900">{featuredName}</h3>
+                <h3 className="grow basis-48 text-2xl font-semibold text-stone-900">{featuredName}</h3>
                 <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">Public</span>
               </div>
-              {featured.biography && <p className="mt-3 leading-relaxed text-slate-700">{truncate(featured.biography, 200)}</p>}
+              {featured.biography && <p className="mt-3 leading-relaxed text-stone-700">{truncate(featured.biography, 200)}</p>}
               <CardFooter memorial={featured} name={featuredName} />
             </div>
           </article>
@@ -134,17 +128,17 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
               {others.map((memorial) => {
                 const name = fullName(memorial);
                 return (
-                  <li key={memorial.id} className="flex gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5">
+                  <li key={memorial.id} className="flex gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:gap-5 sm:p-5">
                     <MemorialPortrait
                       src={memorial.profileImageUrl}
-                      alt={`Portrait of ${name}`}
+                      name={name}
                       width={96}
                       height={96}
-                      className="h-16 w-16 shrink-0 rounded-xl bg-slate-100 min-[360px]:h-20 min-[360px]:w-20 sm:h-24 sm:w-24"
+                      className="h-16 w-16 shrink-0 rounded-xl bg-stone-100 min-[360px]:h-20 min-[360px]:w-20 sm:h-24 sm:w-24"
                     />
                     <div className="min-w-0 flex-1 wrap-anywhere">
-                      <h3 className="font-serif text-lg font-semibold text-slate-900">{name}</h3>
-                      {memorial.biography && <p className="mt-1 text-sm leading-relaxed text-slate-700">{truncate(memorial.biography, 120)}</p>}
+                      <h3 className="text-lg font-semibold text-stone-900">{name}</h3>
+                      {memorial.biography && <p className="mt-1 text-sm leading-relaxed text-stone-700">{truncate(memorial.biography, 120)}</p>}
                       <CardFooter memorial={memorial} name={name} />
                     </div>
                   </li>
@@ -168,7 +162,7 @@ function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }
   const id = memorial.id;
   return (
     <div className="mt-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2 text-sm">
-      <p className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
+      <p className="flex flex-wrap gap-x-4 gap-y-1 text-stone-600">
         {(
           [
             ["tribute", memorial.tributeCount, "tribute"],
@@ -228,18 +222,18 @@ const FEATURES = [
 
 function Features() {
   return (
-    <section aria-labelledby="features-heading" className="bg-slate-50">
+    <section aria-labelledby="features-heading" className="bg-stone-50">
       <div className="mx-auto max-w-6xl px-4 py-16 sm:py-20">
         <h2 id="features-heading" className={h2Class}>
           Everything You Need to Honor a Life
         </h2>
-        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">Thoughtful tools to gather, protect and share the story of someone you love.</p>
+        <p className="mt-4 max-w-2xl text-lg leading-relaxed text-stone-700">Thoughtful tools to gather, protect and share the story of someone you love.</p>
         <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {FEATURES.map((feature) => (
-            <li key={feature.title} className="rounded-2xl border border-slate-200 bg-white p-6">
+            <li key={feature.title} className="rounded-2xl border border-stone-200 bg-white p-6">
               <IconBadge name={feature.icon} />
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{feature.title}</h3>
-              <p className="mt-2 leading-relaxed text-slate-700">{feature.text}</p>
+              <h3 className="mt-4 text-lg font-semibold text-stone-900">{feature.title}</h3>
+              <p className="mt-2 leading-relaxed text-stone-700">{feature.text}</p>
             </li>
           ))}
         </ul>
@@ -266,11 +260,11 @@ function Steps() {
         <ol className="mt-12 grid gap-10 md:grid-cols-3">
           {STEPS.map((step, index) => (
             <li key={step.title} className="text-center">
-              <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-indigo-700 font-serif text-xl font-semibold text-white ring-4 ring-amber-100">
+              <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-heather-700 font-serif text-xl font-semibold text-white ring-4 ring-amber-100">
                 {index + 1}
               </span>
-              <h3 className="mt-5 text-lg font-semibold text-slate-900">{step.title}</h3>
-              <p className="mx-auto mt-2 max-w-xs leading-relaxed text-slate-700">{step.text}</p>
+              <h3 className="mt-5 text-lg font-semibold text-stone-900">{step.title}</h3>
+              <p className="mx-auto mt-2 max-w-xs leading-relaxed text-stone-700">{step.text}</p>
             </li>
           ))}
         </ol>
@@ -283,17 +277,17 @@ function Steps() {
 
 function ClosingCallToAction() {
   return (
-    <section aria-labelledby="cta-heading" className="bg-indigo-800">
+    <section aria-labelledby="cta-heading" className="bg-heather-800">
       <div className="mx-auto max-w-4xl px-4 py-16 text-center sm:py-20">
-        <h2 id="cta-heading" className="font-serif text-3xl font-semibold tracking-tight text-white sm:text-4xl">
+        <h2 id="cta-heading" className="text-3xl font-semibold tracking-tight text-white sm:text-4xl">
           Begin a memorial that will be there for generations
         </h2>
-        <p className="mx-auto mt-4 max-w-2xl text-lg leading-relaxed text-indigo-100">
+        <p className="mx-auto mt-4 max-w-2xl text-lg leading-relaxed text-heather-100">
           Start for free today, and take all the time you need to tell their story.
         </p>
-        {/* The default indigo focus ring would vanish on this background, hence the white one. */}
+        {/* The default heather focus ring would vanish on this background, hence the white one. */}
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <Link to="/login" className="btn bg-white text-indigo-800 hover:bg-indigo-50 focus-visible:outline-white">
+          <Link to="/login" className="btn bg-white text-heather-800 hover:bg-heather-50 focus-visible:outline-white">
             Create Free Memorial
           </Link>
           <Link to="/market" className="btn border border-white/80 text-white hover:bg-white/10 focus-visible:outline-white">

@@ -1,6 +1,9 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { useState } from "react";
 import { PasswordChecklist, PasswordField } from "~/components/forms";
+import { PASSWORD_RULES } from "~/utils/validation/account-rules";
+
+const RULE_MESSAGES: readonly string[] = PASSWORD_RULES.map((rule) => rule.message);
 
 type NewPasswordFieldsProps = {
   /** "Password" where the account is new, "New password" where one is replaced; the second field is "Confirm …" of it. */
@@ -16,14 +19,18 @@ type NewPasswordFieldsProps = {
  */
 export function NewPasswordFields({ label, password, confirmation }: NewPasswordFieldsProps) {
   const [typed, setTyped] = useState("");
+  // The rules it breaks are said in the checklist; anything else (none today) beneath the field.
+  const refused = password.errors?.filter((e) => RULE_MESSAGES.includes(e)) ?? [];
+  const otherErrors = password.errors?.filter((e) => !RULE_MESSAGES.includes(e));
   return (
     <>
       <PasswordField
         label={label}
-        errors={password.errors}
+        errors={otherErrors}
+        invalid={refused.length > 0}
         inputProps={{ ...getInputProps(password, { type: "password" }), autoComplete: "new-password" }}
         onValueChange={setTyped}
-        hint={<PasswordChecklist password={typed} />}
+        hint={<PasswordChecklist password={typed} refused={refused} />}
       />
       <PasswordField
         label={`Confirm ${label.toLowerCase()}`}

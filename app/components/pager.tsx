@@ -24,7 +24,7 @@ export function Pager({
       ) : (
         <span />
       )}
-      <span className="text-slate-700">
+      <span className="text-stone-700">
         Page {page} of {pages}
       </span>
       {page < pages ? (

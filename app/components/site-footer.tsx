@@ -31,22 +31,22 @@ const columns = [
   },
 ];
 
-const linkClass = "rounded-sm text-slate-700 hover:text-indigo-800 hover:underline";
+const linkClass = "rounded-sm text-stone-700 hover:text-heather-800 hover:underline";
 
 export function SiteFooter() {
   return (
-    <footer className="border-t border-slate-200 bg-slate-50">
+    <footer className="border-t border-stone-200 bg-stone-50">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
-          <p className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <p className="flex items-center gap-2 text-lg font-semibold text-stone-900">
             <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-amber-400 ring-4 ring-amber-100" />
             {SITE_NAME}
           </p>
-          <p className="mt-3 max-w-xs text-sm leading-relaxed text-slate-700">Lasting online memorials to honour and remember the people we love.</p>
+          <p className="mt-3 max-w-xs text-sm leading-relaxed text-stone-700">Lasting online memorials to honor and remember the people we love.</p>
         </div>
         {columns.map((column) => (
           <nav key={column.label} aria-label={column.label}>
-            <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-900">{column.label}</h2>
+            <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-900">{column.label}</h2>
             <ul className="mt-4 space-y-3 text-sm">
               {column.links.map((link) => (
                 <li key={link.to}>
@@ -66,8 +66,8 @@ export function SiteFooter() {
           </nav>
         ))}
       </div>
-      <div className="border-t border-slate-200">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-slate-600">{`© ${COPYRIGHT_YEAR} ${SITE_NAME}. All rights reserved.`}</p>
+      <div className="border-t border-stone-200">
+        <p className="mx-auto max-w-6xl px-4 py-6 text-sm text-stone-600">{`© ${COPYRIGHT_YEAR} ${SITE_NAME}. All rights reserved.`}</p>
       </div>
     </footer>
   );

@@ -29,7 +29,7 @@ const accountLinks = [
 
 function navLinkClass({ isActive }: { isActive: boolean }) {
   return `block rounded-md px-3 py-2 text-sm font-medium ${
-    isActive ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+    isActive ? "bg-heather-50 text-heather-800" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"
   }`;
 }
 
@@ -43,7 +43,7 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
   useMenusCloseOnNavigate(location.key);
   const links = mainLinks.filter((l) => !l.signedIn || user);
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-stone-200 bg-white/95 backdrop-blur">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
@@ -51,7 +51,7 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
         Skip to content
       </a>
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
-        <Link to="/" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <Link to="/" className="flex items-center gap-2 text-lg font-semibold text-stone-900">
           <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full bg-amber-400 ring-4 ring-amber-100" />
           {SITE_NAME}
         </Link>
@@ -73,18 +73,18 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
               </Link>
               <details className="relative hidden lg:block" data-menu>
                 <summary
-                  className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
+                  className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-stone-100 [&::-webkit-details-marker]:hidden"
                   aria-label={`Account menu for ${user.firstName} ${user.lastName}`}
                 >
                   <Avatar user={user} />
                 </summary>
-                <div className="absolute right-0 mt-2 w-56 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
-                  <p className="truncate px-3 py-2 text-sm font-semibold text-slate-900">
+                <div className="absolute right-0 mt-2 w-56 rounded-md border border-stone-200 bg-white p-2 shadow-lg">
+                  <p className="truncate px-3 py-2 text-sm font-semibold text-stone-900">
                     {user.firstName} {user.lastName}
                   </p>
-                  <ul className="border-t border-slate-200 pt-1">
+                  <ul className="border-t border-stone-200 pt-1">
                     <AccountLinks user={user} links={accountLinks} />
-                    <li className="mt-1 border-t border-slate-200 pt-1">
+                    <li className="mt-1 border-t border-stone-200 pt-1">
                       <LogoutButton />
                     </li>
                   </ul>
@@ -116,7 +116,7 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
           <path d="M4 6h16M4 12h16M4 18h16" />
         </svg>
       </summary>
-      <div className="absolute right-0 mt-2 w-60 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
+      <div className="absolute right-0 mt-2 w-60 rounded-md border border-stone-200 bg-white p-2 shadow-lg">
         <ul className="flex flex-col">
           {links.map((link) => (
             <li key={link.to}>
@@ -132,7 +132,7 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
                   Create Memorial
                 </NavLink>
               </li>
-              <li className="mt-2 border-t border-slate-200 pt-2">
+              <li className="mt-2 border-t border-stone-200 pt-2">
                 <ul>
                   <AccountLinks user={user} links={accountLinks.filter((l) => l.mobile)} />
                   <li>
@@ -143,13 +143,13 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
             </>
           ) : (
             <>
-              <li className="mt-2 border-t border-slate-200 pt-2">
-                <Link to="/login" className="block rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              <li className="mt-2 border-t border-stone-200 pt-2">
+                <Link to="/login" className="block rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
                   Login
                 </Link>
               </li>
               <li>
-                <Link to="/register" className="block rounded-md px-3 py-2 text-sm font-medium text-indigo-800 hover:bg-indigo-50">
+                <Link to="/register" className="block rounded-md px-3 py-2 text-sm font-medium text-heather-800 hover:bg-heather-50">
                   Sign Up
                 </Link>
               </li>
@@ -174,7 +174,7 @@ function BasketButton({ cartCount }: { cartCount: number }) {
         <span
           aria-hidden="true"
           data-testid="basket-badge"
-          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-indigo-700 px-1 text-center text-xs font-bold leading-5 text-white"
+          className="absolute -right-1 -top-1 min-w-5 rounded-full bg-heather-700 px-1 text-center text-xs font-bold leading-5 text-white"
         >
           {basketBadge(cartCount)}
         </span>
@@ -208,7 +208,7 @@ function AccountLinks({ user, links }: { user: HeaderUser; links: { to: string; 
 function LogoutButton() {
   return (
     <Form method="post" action="/logout">
-      <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+      <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900">
         Log out
       </button>
     </Form>
@@ -220,7 +220,7 @@ function Avatar({ user }: { user: HeaderUser }) {
     return <img src={user.profileImageUrl} alt="" width={32} height={32} className="with-fallback h-8 w-8 rounded-full object-cover" />;
   }
   return (
-    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-indigo-100 text-sm font-bold text-indigo-800">
+    <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-heather-100 text-sm font-bold text-heather-800">
       {user.firstName.charAt(0).toUpperCase()}
       {user.lastName.charAt(0).toUpperCase()}
     </span>

@@ -35,7 +35,7 @@ type TabBarProps = {
 export function TabBar({ label, tabs, trailingTab, spacing = "roomy" }: TabBarProps) {
   const { list, tab: tabPadding } = SPACING[spacing];
   return (
-    <nav aria-label={label} className="mt-6 border-b border-slate-200">
+    <nav aria-label={label} className="mt-6 border-b border-stone-200">
       <ul className={`-mb-px flex flex-wrap ${list}`}>
         {tabs.map((tab) => (
           <li key={tab.to}>
@@ -60,7 +60,7 @@ function TabLink({ tab, padding }: { tab: Tab; padding: string }) {
       prefetch={tab.prefetch}
       className={({ isActive }) =>
         `inline-block rounded-t-md border-b-2 ${padding} py-2 text-sm font-medium ${
-          isActive ? "border-indigo-700 text-indigo-800" : "border-transparent text-slate-700 hover:border-slate-400 hover:text-slate-900"
+          isActive ? "border-heather-700 text-heather-800" : "border-transparent text-stone-700 hover:border-stone-400 hover:text-stone-900"
         }`
       }
     >

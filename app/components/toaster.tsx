@@ -32,7 +32,7 @@ export function Toaster({ toast }: { toast: ToastView | null }) {
     shown?.toast.type === "error"
       ? "border-red-300 bg-red-50 text-red-900"
       : shown?.toast.type === "info"
-        ? "border-slate-300 bg-white text-slate-900"
+        ? "border-stone-300 bg-white text-stone-900"
         : "border-emerald-300 bg-emerald-50 text-emerald-900";
   return (
     <div aria-live="polite" role="status" className="pointer-events-none fixed inset-x-0 bottom-0 z-50 flex justify-center px-4">

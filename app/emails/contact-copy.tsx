@@ -5,8 +5,8 @@ export type ContactCopyProps = { name: string; email: string; subject: string; m
 
 export const contactCopySubject = ({ type, subject }: Pick<ContactCopyProps, "type" | "subject">) => `[Contact: ${type}] ${subject}`;
 
-const label = { ...text, margin: "0 0 4px", fontSize: "14px", color: "#475569" };
-const quote = { ...text, borderLeft: "3px solid #cbd5e1", paddingLeft: "12px", whiteSpace: "pre-wrap" as const };
+const label = { ...text, margin: "0 0 4px", fontSize: "14px", color: "#57534e" };
+const quote = { ...text, borderLeft: "3px solid #d6d3d1", paddingLeft: "12px", whiteSpace: "pre-wrap" as const };
 
 /** The copy of a contact message for the support address (issue 18); replying answers the sender. */
 export function ContactCopyEmail({ name, email, subject, message, type, member, receivedAt }: ContactCopyProps) {

@@ -15,7 +15,7 @@ export type ContactReceivedProps = {
 export const contactReceivedSubject = ({ quoted }: Pick<ContactReceivedProps, "quoted">) =>
   quoted ? `We have your message: ${quoted.subject}` : "We have your message";
 
-const quote = { ...text, borderLeft: "3px solid #cbd5e1", paddingLeft: "12px", color: "#334155", whiteSpace: "pre-wrap" as const };
+const quote = { ...text, borderLeft: "3px solid #d6d3d1", paddingLeft: "12px", color: "#44403c", whiteSpace: "pre-wrap" as const };
 
 /** The acknowledgement sent to whoever used the contact form (issue 18). */
 export function ContactReceivedEmail({ quoted, supportHours, replyTime, helpUrl }: ContactReceivedProps) {

@@ -41,7 +41,7 @@ export function FollowDigestEmail({ firstName, memorialName, tributes, tributeCo
         Since we last wrote, the memorial of {memorialName} has {digestSummary({ tributeCount, photoCount })}.
       </Text>
       {tributes.map((t, i) => (
-        <Text key={i} style={{ ...text, borderLeft: "3px solid #c7d2fe", paddingLeft: "12px" }}>
+        <Text key={i} style={{ ...text, borderLeft: "3px solid #e4cdd7", paddingLeft: "12px" }}>
           “{t.excerpt}” — {t.authorName}
         </Text>
       ))}

@@ -5,14 +5,14 @@ import { SITE_NAME } from "~/utils/site";
 // The frame of every Everlight email (issue 15): readable on a phone, plain type, the product's name, no
 // images and no tracking pixels. Styles are inline, as mail programs need.
 
-const page = { backgroundColor: "#f8fafc", fontFamily: "Georgia, 'Times New Roman', serif", color: "#1e293b", margin: 0, padding: "24px 0" };
-const card = { backgroundColor: "#ffffff", border: "1px solid #e2e8f0", borderRadius: "8px", maxWidth: "560px", margin: "0 auto", padding: "32px" };
-const brand = { fontSize: "18px", fontWeight: "bold" as const, color: "#312e81", margin: "0 0 24px" };
-const small = { fontSize: "13px", lineHeight: "20px", color: "#475569" };
+const page = { backgroundColor: "#fafaf9", fontFamily: "Georgia, 'Times New Roman', serif", color: "#292524", margin: 0, padding: "24px 0" };
+const card = { backgroundColor: "#ffffff", border: "1px solid #e7e5e4", borderRadius: "8px", maxWidth: "560px", margin: "0 auto", padding: "32px" };
+const brand = { fontSize: "18px", fontWeight: "bold" as const, color: "#50293c", margin: "0 0 24px" };
+const small = { fontSize: "13px", lineHeight: "20px", color: "#57534e" };
 
 export const text = { fontSize: "16px", lineHeight: "26px", margin: "0 0 16px" };
 export const button = {
-  backgroundColor: "#4338ca",
+  backgroundColor: "#7c355a",
   borderRadius: "6px",
   color: "#ffffff",
   display: "inline-block",
@@ -32,7 +32,7 @@ export function EmailLayout({ preview, children, unsubscribeUrl, why }: { previe
         <Container style={card}>
           <Text style={brand}>{SITE_NAME}</Text>
           {children}
-          <Hr style={{ borderColor: "#e2e8f0", margin: "32px 0 16px" }} />
+          <Hr style={{ borderColor: "#e7e5e4", margin: "32px 0 16px" }} />
           <Section>
             <Text style={small}>{why}</Text>
             {unsubscribeUrl ? (

@@ -11,7 +11,7 @@ export type PlanReceiptProps = {
   what: string;
   paidOn: string;
   paymentRef: string;
-  /** "Payment 4 (£7.75) is due on 15 March 2026", or null when nothing more is due */
+  /** "Payment 4 (£7.75) is due on March 15, 2026", or null when nothing more is due */
   next: string | null;
   subscriptionUrl: string;
 };

@@ -6,7 +6,7 @@ import { button, EmailLayout, text } from "./layout";
 export type PlanResumedProps = {
   firstName: string;
   planName: string;
-  /** "Payment 4 of 36 (£7.75) is due on 15 March 2026." */
+  /** "Payment 4 of 36 (£7.75) is due on March 15, 2026." */
   next: string;
   /** "£23.25 (3 monthly payments)" */
   paid: string;

@@ -240,38 +240,38 @@ ${items.join("\n")}
 
 /** data/style.css: the memorial page's look in plain CSS (no web fonts, nothing fetched). */
 export const STYLE_CSS = `*{box-sizing:border-box}
-body{margin:0;background:#f8fafc;color:#1e293b;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+body{margin:0;background:#fafaf9;color:#292524;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .page{max-width:56rem;margin:0 auto;padding:2rem 1rem;background:#fff}
-h1,h2,h3{font-family:Georgia,"Times New Roman",serif;color:#0f172a;line-height:1.25}
+h1,h2,h3{font-family:Georgia,"Times New Roman",serif;color:#1c1917;line-height:1.25}
 h1{font-size:2.25rem;margin:0}
 h2{font-size:1.5rem;margin:2.5rem 0 .75rem}
 h3{font-size:1.05rem;margin:0}
-a{color:#3730a3}
+a{color:#632c48}
 .hero{display:flex;flex-direction:column;align-items:center;gap:1.5rem;text-align:center}
 @media (min-width:640px){.hero{flex-direction:row;align-items:flex-end;text-align:left}}
 .portrait{width:10rem;height:10rem;border-radius:50%;object-fit:cover;border:4px solid #fff;box-shadow:0 4px 12px rgba(15,23,42,.15);flex-shrink:0}
 .who{min-width:0;overflow-wrap:anywhere}
-.dates{font-size:1.125rem;color:#334155;margin:.5rem 0 0}
-.subtitle{font-style:italic;color:#334155;margin:.25rem 0 0}
+.dates{font-size:1.125rem;color:#44403c;margin:.5rem 0 0}
+.subtitle{font-style:italic;color:#44403c;margin:.25rem 0 0}
 .story{white-space:pre-line;overflow-wrap:anywhere}
 .gallery{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.75rem}
 .gallery .wide{grid-column:1/-1}
 .gallery figure{margin:0}
-.gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:.5rem;background:#e2e8f0}
+.gallery img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border-radius:.5rem;background:#e7e5e4}
 .gallery video{display:block;width:100%;max-height:24rem;border-radius:.5rem;background:#000}
-figcaption{font-size:.875rem;color:#334155;margin-top:.25rem;overflow-wrap:anywhere}
+figcaption{font-size:.875rem;color:#44403c;margin-top:.25rem;overflow-wrap:anywhere}
 .tributes{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
-.tributes article{border:1px solid #e2e8f0;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
-.when{font-size:.875rem;color:#475569;margin:.125rem 0 .5rem}
-.timeline{list-style:none;margin:0;padding:0 0 0 1.25rem;border-left:2px solid #c7d2fe}
+.tributes article{border:1px solid #e7e5e4;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
+.when{font-size:.875rem;color:#57534e;margin:.125rem 0 .5rem}
+.timeline{list-style:none;margin:0;padding:0 0 0 1.25rem;border-left:2px solid #e4cdd7}
 .timeline li{padding-bottom:1.5rem;overflow-wrap:anywhere}
 .events{list-style:none;padding:0;margin:0;display:grid;gap:1rem}
-.events li{border:1px solid #e2e8f0;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
+.events li{border:1px solid #e7e5e4;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
 .events p{margin:.25rem 0}
-.address{display:block;font-size:.875rem;color:#334155}
-.replies{font-size:.875rem;color:#334155}
+.address{display:block;font-size:.875rem;color:#44403c}
+.replies{font-size:.875rem;color:#44403c}
 .moment-photo img{display:block;width:10rem;max-width:100%;aspect-ratio:4/3;object-fit:cover;border-radius:.5rem;margin-top:.5rem}
-.foot{max-width:56rem;margin:0 auto;padding:1rem;font-size:.875rem;color:#475569;overflow-wrap:anywhere}
+.foot{max-width:56rem;margin:0 auto;padding:1rem;font-size:.875rem;color:#57534e;overflow-wrap:anywhere}
 `;
 
 function isoDate(d: Date | null) {

@@ -294,8 +294,8 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
 
     const html = readFileSync(path.join(bag, "data/index.html"), "utf8");
     expect(html).toContain('<h2 id="events-heading">Events</h2>');
-    const past = html.indexOf('<time datetime="2020-01-10T14:30:00.000Z">Friday, 10 January 2020, 09:30 GMT-5</time>');
-    const coming = html.indexOf('<time datetime="2099-06-20T10:00:00.000Z">Saturday, 20 June 2099, 11:00–12:30 BST</time>');
+    const past = html.indexOf('<time datetime="2020-01-10T14:30:00.000Z">Friday, January 10, 2020, 09:30 GMT-5</time>');
+    const coming = html.indexOf('<time datetime="2099-06-20T10:00:00.000Z">Saturday, June 20, 2099, 11:00–12:30 BST</time>');
     expect(past).toBeGreaterThan(-1);
     expect(coming).toBeGreaterThan(past);
     expect(html).toContain('<p class="when">Funeral</p><h3>Funeral of Zoë &lt;b&gt;“Granny”&lt;/b&gt;</h3>');
@@ -320,7 +320,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
         startTime: "09:30",
         endTime: null,
         timeZone: "America/New_York",
-        when: "Friday, 10 January 2020, 09:30 GMT-5",
+        when: "Friday, January 10, 2020, 09:30 GMT-5",
         startsAt: "2020-01-10T14:30:00.000Z",
         endsAt: null,
         placeName: "The Old Rectory",
@@ -341,7 +341,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
         startTime: "11:00",
         endTime: "12:30",
         timeZone: "Europe/London",
-        when: "Saturday, 20 June 2099, 11:00–12:30 BST",
+        when: "Saturday, June 20, 2099, 11:00–12:30 BST",
         startsAt: "2099-06-20T10:00:00.000Z",
         endsAt: "2099-06-20T11:30:00.000Z",
         placeName: "St Mary's <Church>",

@@ -88,4 +88,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 
 const LANDING_TITLE = `${SITE_NAME} · Preserve Digital Legacies That Last Forever`;
 const LANDING_DESCRIPTION =
-  "Honour and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.";
+  "Honor and remember the people you love with a lasting online memorial. Preserve their story, photographs and tributes, securely and privately, for generations to come.";

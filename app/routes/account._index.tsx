@@ -97,11 +97,11 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="space-y-10">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Profile</h2>
-        <p className="mt-1 text-slate-700">How you appear to other members and on the memorials you create.</p>
+        <h2 className="text-xl font-semibold text-stone-900">Profile</h2>
+        <p className="mt-1 text-stone-700">How you appear to other members and on the memorials you create.</p>
       </div>
       <section className="space-y-4">
-        <h3 className="text-lg font-semibold text-slate-900">Your picture</h3>
+        <h3 className="text-lg font-semibold text-stone-900">Your picture</h3>
         <div className="flex flex-wrap items-start gap-6">
           <Avatar url={profile.profileImageUrl} initials={`${profile.firstName.charAt(0)}${profile.lastName.charAt(0)}`.toUpperCase()} />
           <div className="min-w-64 flex-1 space-y-3">
@@ -123,7 +123,7 @@ export default function ProfileTab({ loaderData, actionData }: Route.ComponentPr
         </div>
       </section>
       <section className="space-y-4">
-        <h3 className="text-lg font-semibold text-slate-900">Your details</h3>
+        <h3 className="text-lg font-semibold text-stone-900">Your details</h3>
         <ProfileForm profile={profile} lastResult={actionData?.form === "profile" ? actionData.result : undefined} busy={busy === "profile"} />
       </section>
     </div>
@@ -156,8 +156,8 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
         inputProps={{ id: "profile-email", type: "email", value: profile.email, disabled: true, readOnly: true }}
       />
       <div>
-        <label htmlFor={fields.bio.id} className="block text-sm font-medium text-slate-800">
-          Bio <span className="font-normal text-slate-700">(optional)</span>
+        <label htmlFor={fields.bio.id} className="block text-sm font-medium text-stone-800">
+          Bio <span className="font-normal text-stone-700">(optional)</span>
         </label>
         <textarea
           {...bioProps}
@@ -166,9 +166,9 @@ function ProfileForm({ profile, lastResult, busy }: { profile: Profile; lastResu
           onChange={(e) => setBioLength(e.currentTarget.value.length)}
           aria-invalid={bioErrorId ? true : undefined}
           aria-describedby={[bioErrorId, `${fields.bio.id}-hint`].filter(Boolean).join(" ")}
-          className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${bioErrorId ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${bioErrorId ? "border-red-600" : "border-stone-400"}`}
         />
-        <p id={`${fields.bio.id}-hint`} className="mt-1 text-sm text-slate-700">
+        <p id={`${fields.bio.id}-hint`} className="mt-1 text-sm text-stone-700">
           {hydrated ? `${bioLength} of ${BIO_MAX} characters` : `Up to ${BIO_MAX} characters.`}
         </p>
         <ErrorList id={bioErrorId} errors={fields.bio.errors} />
@@ -221,13 +221,13 @@ function PictureForm({ serverError, upload, busy }: { serverError?: string; uplo
 
 function Avatar({ url, initials }: { url: string | null; initials: string }) {
   // eslint-disable-next-line jsx-a11y/img-redundant-alt -- "profile picture" names which picture this is
-  if (url) return <img src={url} alt="Your profile picture" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200" />;
+  if (url) return <img src={url} alt="Your profile picture" width={96} height={96} className="h-24 w-24 rounded-full object-cover ring-1 ring-stone-200" />;
   return (
     <div className="flex flex-col items-center gap-1">
-      <span aria-hidden="true" className="flex h-24 w-24 items-center justify-center rounded-full bg-indigo-100 text-2xl font-bold text-indigo-800">
+      <span aria-hidden="true" className="flex h-24 w-24 items-center justify-center rounded-full bg-heather-100 text-2xl font-bold text-heather-800">
         {initials}
       </span>
-      <span className="text-sm text-slate-700">No picture yet</span>
+      <span className="text-sm text-stone-700">No picture yet</span>
     </div>
   );
 }

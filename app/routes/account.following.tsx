@@ -41,20 +41,20 @@ export default function FollowingTab({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Following</h2>
-        <p className="mt-1 text-slate-700">{FOLLOW_MESSAGES.hint}</p>
+        <h2 className="text-xl font-semibold text-stone-900">Following</h2>
+        <p className="mt-1 text-stone-700">{FOLLOW_MESSAGES.hint}</p>
       </div>
       {follows.length === 0 ? (
-        <p className="text-slate-700">{FOLLOW_MESSAGES.nothingFollowed}</p>
+        <p className="text-stone-700">{FOLLOW_MESSAGES.nothingFollowed}</p>
       ) : (
-        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+        <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200">
           {follows.map((f) => (
             <li key={f.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
               <div className="min-w-0 wrap-anywhere">
                 <Link to={`/memorials/${f.memorialId}`} className="link font-medium">
                   {f.name}
                 </Link>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-stone-700">
                   Since {formatLongDate(f.since)}
                   {f.reminders ? " · anniversary reminders on" : ""}
                 </p>

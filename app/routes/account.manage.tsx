@@ -93,12 +93,12 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
   return (
     <div className="space-y-10">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Account</h2>
-        <p className="mt-1 text-slate-700">Take a copy of your data, decide who looks after your memorials one day, or close your account.</p>
+        <h2 className="text-xl font-semibold text-stone-900">Account</h2>
+        <p className="mt-1 text-stone-700">Take a copy of your data, decide who looks after your memorials one day, or close your account.</p>
       </div>
       <section className="space-y-3">
-        <h3 className="text-lg font-semibold text-slate-900">Download my data</h3>
-        <p className="text-slate-700">
+        <h3 className="text-lg font-semibold text-stone-900">Download my data</h3>
+        <p className="text-stone-700">
           A copy of everything we hold about you: your profile, memorials, tributes, orders, messages, friends and the list of your vault files, as one JSON
           file.
         </p>
@@ -108,10 +108,10 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
         </a>
       </section>
       <section className="space-y-3" aria-labelledby="away-heading">
-        <h3 id="away-heading" className="text-lg font-semibold text-slate-900">
+        <h3 id="away-heading" className="text-lg font-semibold text-stone-900">
           If you are away for a long time
         </h3>
-        <p className="text-slate-700">
+        <p className="text-stone-700">
           Each memorial can have a successor: one of the people who help manage it, who takes it over when you delete your account, or when we have not seen you
           for the time you choose below. We email you twice before that happens, and signing in stops it. You would stay one of its managers. You name a
           successor on each memorial&apos;s People page (from My Memorials).
@@ -119,7 +119,7 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
         <Form method="post" className="space-y-3">
           <input type="hidden" name="intent" value="period" />
           <fieldset>
-            <legend className="text-sm font-medium text-slate-800">Hand my memorials to their successors</legend>
+            <legend className="text-sm font-medium text-stone-800">Hand my memorials to their successors</legend>
             <div className="mt-2 space-y-2">
               {HAND_OVER_PERIODS.map((months) => (
                 <div key={months} className="flex items-center gap-3">
@@ -129,9 +129,9 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
                     name="months"
                     value={months}
                     defaultChecked={period === months}
-                    className="h-4 w-4 accent-indigo-700"
+                    className="h-4 w-4 accent-heather-700"
                   />
-                  <label htmlFor={`months-${months}`} className="text-sm text-slate-900">
+                  <label htmlFor={`months-${months}`} className="text-sm text-stone-900">
                     {HAND_OVER_PERIOD_LABELS[months]}
                   </label>
                 </div>
@@ -145,11 +145,11 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
       </section>
       <section className="space-y-4 rounded-lg border border-red-300 p-5">
         <h3 className="text-lg font-semibold text-red-800">Delete my account</h3>
-        <p className="text-slate-700">
+        <p className="text-stone-700">
           This signs you out everywhere and hides your account at once, with your vault files, your basket and the memorials that go with it (below). A monthly
           plan stops taking payments.
         </p>
-        <p className="text-slate-700">
+        <p className="text-stone-700">
           We keep it all for {RECOVERY_DAYS} days: sign in during that time and you can restore your account and the memorials that went with it. We email you a
           few days before the end. After {RECOVERY_DAYS} days it is removed for good, files included, and cannot be recovered. You may want to download your
           data first.
@@ -172,7 +172,7 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
                   aria-describedby={confirmErrorId}
                   className="h-4 w-4 accent-red-700"
                 />
-                <label htmlFor={fields.confirm.id} className="font-medium text-slate-900">
+                <label htmlFor={fields.confirm.id} className="font-medium text-stone-900">
                   I understand my account, and the memorials deleted with it, will be removed for good after {RECOVERY_DAYS} days
                 </label>
               </div>
@@ -190,30 +190,30 @@ export default function ManageTab({ loaderData, actionData }: Route.ComponentPro
 
 /** What happens to each memorial when the account goes: passed on, the member's choice, or deleted with it. */
 function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choices: Record<string, string>; errors: Record<string, string> }) {
-  if (!plan.handedOn.length && !plan.choose.length && !plan.deleted.length) return <p className="text-slate-700">You have no memorials.</p>;
+  if (!plan.handedOn.length && !plan.choose.length && !plan.deleted.length) return <p className="text-stone-700">You have no memorials.</p>;
   return (
     <div className="space-y-6">
       {plan.handedOn.length ? (
         <div>
-          <h4 className="font-semibold text-slate-900">These memorials pass to their successors</h4>
-          <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
+          <h4 className="font-semibold text-stone-900">These memorials pass to their successors</h4>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-stone-700">
             {plan.handedOn.map((m) => (
               <li key={m.id} className="wrap-anywhere">
                 The memorial of {m.name}, to {m.successor.name} ({m.successor.email})
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-sm text-slate-700">They stay with them, with every photo, video and tribute, even if you restore your account later.</p>
+          <p className="mt-2 text-sm text-stone-700">They stay with them, with every photo, video and tribute, even if you restore your account later.</p>
         </div>
       ) : null}
       {plan.choose.length ? (
         <div className="space-y-4">
-          <h4 className="font-semibold text-slate-900">Choose what happens to these memorials</h4>
+          <h4 className="font-semibold text-stone-900">Choose what happens to these memorials</h4>
           {plan.choose.map((m) => {
             const errorId = errors[m.id] ? `fate-${m.id}-error` : undefined;
             return (
-              <fieldset key={m.id} aria-describedby={errorId} className="rounded-md border border-slate-200 p-4">
-                <legend className="px-1 font-medium text-slate-900 wrap-anywhere">The memorial of {m.name}</legend>
+              <fieldset key={m.id} aria-describedby={errorId} className="rounded-md border border-stone-200 p-4">
+                <legend className="px-1 font-medium text-stone-900 wrap-anywhere">The memorial of {m.name}</legend>
                 <div className="space-y-2">
                   {m.coManagers.map((p) => (
                     <div key={p.userId} className="flex items-start gap-3">
@@ -223,9 +223,9 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
                         name={`fate-${m.id}`}
                         value={p.userId}
                         defaultChecked={choices[m.id] === p.userId}
-                        className="mt-1 h-4 w-4 accent-indigo-700"
+                        className="mt-1 h-4 w-4 accent-heather-700"
                       />
-                      <label htmlFor={`fate-${m.id}-${p.userId}`} className="text-sm text-slate-900 wrap-anywhere">
+                      <label htmlFor={`fate-${m.id}-${p.userId}`} className="text-sm text-stone-900 wrap-anywhere">
                         Hand it on to {p.name} ({p.role})
                       </label>
                     </div>
@@ -239,13 +239,13 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
                       defaultChecked={choices[m.id] === DELETE_WITH_ACCOUNT}
                       className="mt-1 h-4 w-4 accent-red-700"
                     />
-                    <label htmlFor={`fate-${m.id}-delete`} className="text-sm text-slate-900">
+                    <label htmlFor={`fate-${m.id}-delete`} className="text-sm text-stone-900">
                       Delete it with my account
                     </label>
                   </div>
                 </div>
                 {m.invitedSuccessor ? (
-                  <p className="mt-2 text-sm text-slate-700 wrap-anywhere">{m.invitedSuccessor} has not yet accepted your invitation to be its successor.</p>
+                  <p className="mt-2 text-sm text-stone-700 wrap-anywhere">{m.invitedSuccessor} has not yet accepted your invitation to be its successor.</p>
                 ) : null}
                 <ErrorList id={errorId} errors={errors[m.id] ? [errors[m.id]] : null} />
               </fieldset>
@@ -255,8 +255,8 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
       ) : null}
       {plan.deleted.length ? (
         <div>
-          <h4 className="font-semibold text-slate-900">These memorials are deleted with your account</h4>
-          <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
+          <h4 className="font-semibold text-stone-900">These memorials are deleted with your account</h4>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-stone-700">
             {plan.deleted.map((m) => (
               <li key={m.id} className="wrap-anywhere">
                 The memorial of {m.name}
@@ -264,7 +264,7 @@ function MemorialFates({ plan, choices, errors }: { plan: SuccessionPlan; choice
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-sm text-slate-700">
+          <p className="mt-2 text-sm text-stone-700">
             Nobody else helps manage them. To hand one on instead, invite someone on its People page first (from My Memorials).
           </p>
         </div>

@@ -35,21 +35,21 @@ export default function NotificationsTab({ loaderData, actionData }: Route.Compo
   return (
     <div className="space-y-6">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Notifications</h2>
-        <p className="mt-1 text-slate-700">
+        <h2 className="text-xl font-semibold text-stone-900">Notifications</h2>
+        <p className="mt-1 text-stone-700">
           Choose which emails we send you. Each one also has a link to stop it. Emails about your account itself, such as a changed password, always come.
         </p>
       </div>
       <Form method="post" {...getFormProps(form)} className="space-y-6">
         <fieldset>
-          <legend className="text-base font-semibold text-slate-900">Email me about</legend>
+          <legend className="text-base font-semibold text-stone-900">Email me about</legend>
           <div className="mt-3 space-y-3">
             {NOTIFICATION_TOPICS.map((topic) => {
               const { key: _key, ...props } = getInputProps(fields[topic.key], { type: "checkbox" });
               return (
                 <div key={topic.key} className="flex items-center gap-3">
-                  <input {...props} className="h-4 w-4 accent-indigo-700" />
-                  <label htmlFor={props.id} className="text-slate-900">
+                  <input {...props} className="h-4 w-4 accent-heather-700" />
+                  <label htmlFor={props.id} className="text-stone-900">
                     {topic.label}
                   </label>
                 </div>

@@ -37,13 +37,13 @@ export default function PrivacyTab({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="space-y-6">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Privacy</h2>
-        <p className="mt-1 text-slate-700">Choose who sees what you create, and who can find you.</p>
+        <h2 className="text-xl font-semibold text-stone-900">Privacy</h2>
+        <p className="mt-1 text-stone-700">Choose who sees what you create, and who can find you.</p>
       </div>
       <Form method="post" {...getFormProps(form)} className="space-y-8">
         <fieldset aria-describedby={[visibilityErrorId, "visibility-hint"].filter(Boolean).join(" ")}>
-          <legend className="text-base font-semibold text-slate-900">Default visibility for new memorials</legend>
-          <p id="visibility-hint" className="mt-1 text-sm text-slate-700">
+          <legend className="text-base font-semibold text-stone-900">Default visibility for new memorials</legend>
+          <p id="visibility-hint" className="mt-1 text-sm text-stone-700">
             You can still change it for each memorial when you create or edit it.
           </p>
           <ErrorList id={visibilityErrorId} errors={fields.defaultVisibility.errors} />
@@ -52,12 +52,12 @@ export default function PrivacyTab({ loaderData, actionData }: Route.ComponentPr
               const value = props.value as (typeof VISIBILITIES)[number];
               return (
                 <div key={key} className="flex items-start gap-3">
-                  <input {...props} aria-describedby={`${props.id}-hint`} className="mt-1 h-4 w-4 accent-indigo-700" />
+                  <input {...props} aria-describedby={`${props.id}-hint`} className="mt-1 h-4 w-4 accent-heather-700" />
                   <div>
-                    <label htmlFor={props.id} className="font-medium text-slate-900">
+                    <label htmlFor={props.id} className="font-medium text-stone-900">
                       {VISIBILITY_LABELS[value]}
                     </label>
-                    <p id={`${props.id}-hint`} className="text-sm text-slate-700">
+                    <p id={`${props.id}-hint`} className="text-sm text-stone-700">
                       {VISIBILITY_HINTS[value]}
                     </p>
                   </div>
@@ -67,12 +67,12 @@ export default function PrivacyTab({ loaderData, actionData }: Route.ComponentPr
           </div>
         </fieldset>
         <div className="flex items-start gap-3">
-          <input {...discoverableProps} aria-describedby="discoverable-hint" className="mt-1 h-4 w-4 accent-indigo-700" />
+          <input {...discoverableProps} aria-describedby="discoverable-hint" className="mt-1 h-4 w-4 accent-heather-700" />
           <div>
-            <label htmlFor={fields.discoverable.id} className="font-medium text-slate-900">
+            <label htmlFor={fields.discoverable.id} className="font-medium text-stone-900">
               Let other members find me by my email address in friend search
             </label>
-            <p id="discoverable-hint" className="text-sm text-slate-700">
+            <p id="discoverable-hint" className="text-sm text-stone-700">
               When this is off, nobody can find you by searching for your email address.
             </p>
           </div>

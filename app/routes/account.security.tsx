@@ -45,8 +45,8 @@ export default function SecurityTab({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="space-y-6">
       <div>
-        <h2 className="text-xl font-semibold text-slate-900">Security</h2>
-        <p className="mt-1 text-slate-700">Change your password. You will stay signed in here and be signed out everywhere else.</p>
+        <h2 className="text-xl font-semibold text-stone-900">Security</h2>
+        <p className="mt-1 text-stone-700">Change your password. You will stay signed in here and be signed out everywhere else.</p>
       </div>
       {actionData?.failure ? <FormAlert title={actionData.failure.title}>{actionData.failure.message}</FormAlert> : null}
       <Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">

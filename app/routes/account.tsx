@@ -25,8 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function AccountLayout() {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-bold text-slate-900">Account Settings</h1>
-      <p className="mt-1 text-slate-700">Manage your profile, password, privacy and account.</p>
+      <h1 className="text-3xl font-bold text-stone-900">Account Settings</h1>
+      <p className="mt-1 text-stone-700">Manage your profile, password, privacy and account.</p>
       <TabBar label="Account settings" tabs={TABS} />
       <div className="mt-8">
         <Outlet />

@@ -67,7 +67,7 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search, deleted } = loaderData;
   return (
     <section aria-labelledby="memorials-heading">
-      <h2 id="memorials-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="memorials-heading" className="text-xl font-semibold text-stone-900">
         Memorials
       </h2>
       <div className="mt-4">
@@ -86,16 +86,16 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
           <Card>
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-48 flex-1">
-                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                <h3 className="font-semibold text-stone-900 wrap-anywhere">
                   <Link to={`/memorials/${m.id}`} className="link">
                     {m.name}
                   </Link>
                 </h3>
-                {m.title && m.title !== m.name ? <p className="text-sm text-slate-700 italic wrap-anywhere">{m.title}</p> : null}
-                <p className="text-sm text-slate-700 wrap-anywhere">
+                {m.title && m.title !== m.name ? <p className="text-sm text-stone-700 italic wrap-anywhere">{m.title}</p> : null}
+                <p className="text-sm text-stone-700 wrap-anywhere">
                   Owner: {m.owner.name} ({m.owner.email}) {m.owner.isAdmin ? <Tag tone="info">Admin</Tag> : null}
                 </p>
-                <p className="mt-1 flex flex-wrap gap-2 text-sm text-slate-700">
+                <p className="mt-1 flex flex-wrap gap-2 text-sm text-stone-700">
                   <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
                   <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
                   <span>

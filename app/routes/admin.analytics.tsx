@@ -22,43 +22,43 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
   const money = (n: number) => formatPence(n);
   return (
     <section aria-labelledby="analytics-heading">
-      <h2 id="analytics-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="analytics-heading" className="text-xl font-semibold text-stone-900">
         Analytics
       </h2>
-      <p className="mt-1 text-slate-700">
+      <p className="mt-1 text-stone-700">
         The last {ANALYTICS_DAYS} days, {dates[0]} to {dates[dates.length - 1]} (UTC). Revenue leaves out cancelled orders; the endowment fund grows by 15% of
         every plan payment.
       </p>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
-        <BarChart title="New members" days={dates} series={[{ label: "Members", values: of("members"), className: "fill-indigo-600" }]} />
-        <BarChart title="New memorials" days={dates} series={[{ label: "Memorials", values: of("memorials"), className: "fill-indigo-600" }]} />
+        <BarChart title="New members" days={dates} series={[{ label: "Members", values: of("members"), className: "fill-heather-600" }]} />
+        <BarChart title="New memorials" days={dates} series={[{ label: "Memorials", values: of("memorials"), className: "fill-heather-600" }]} />
         <BarChart
           title="Tributes"
           days={dates}
           series={[
-            { label: "Received", values: of("tributes"), className: "fill-indigo-600" },
+            { label: "Received", values: of("tributes"), className: "fill-heather-600" },
             { label: "Approved", values: of("tributesApproved"), className: "fill-emerald-600" },
           ]}
         />
-        <BarChart title="Orders" days={dates} series={[{ label: "Orders", values: of("orders"), className: "fill-indigo-600" }]} />
-        <BarChart title="Revenue" days={dates} format={money} series={[{ label: "Revenue", values: of("revenue"), className: "fill-indigo-600" }]} />
-        <BarChart title="Plans" days={dates} series={[{ label: "Plan purchases", values: of("planPurchases"), className: "fill-indigo-600" }]} />
+        <BarChart title="Orders" days={dates} series={[{ label: "Orders", values: of("orders"), className: "fill-heather-600" }]} />
+        <BarChart title="Revenue" days={dates} format={money} series={[{ label: "Revenue", values: of("revenue"), className: "fill-heather-600" }]} />
+        <BarChart title="Plans" days={dates} series={[{ label: "Plan purchases", values: of("planPurchases"), className: "fill-heather-600" }]} />
         <BarChart
           title="Endowment fund growth"
           days={dates}
           format={money}
-          series={[{ label: "Added to the fund", values: of("endowment"), className: "fill-indigo-600" }]}
+          series={[{ label: "Added to the fund", values: of("endowment"), className: "fill-heather-600" }]}
         />
       </div>
-      <h3 id="analytics-table-heading" className="mt-8 text-lg font-semibold text-slate-900">
+      <h3 id="analytics-table-heading" className="mt-8 text-lg font-semibold text-stone-900">
         The figures
       </h3>
       {/* A region that scrolls sideways on a phone must be reachable by keyboard (axe: scrollable-region-focusable). */}
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
-      <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200" tabIndex={0} role="region" aria-labelledby="analytics-table-heading">
+      <div className="mt-2 overflow-x-auto rounded-lg border border-stone-200" tabIndex={0} role="region" aria-labelledby="analytics-table-heading">
         <table className="min-w-full text-right text-sm tabular-nums" data-testid="analytics-table">
           <caption className="sr-only">Per day, the last {ANALYTICS_DAYS} days</caption>
-          <thead className="bg-slate-50 text-slate-900">
+          <thead className="bg-stone-50 text-stone-900">
             <tr>
               {["Day", "Members", "Memorials", "Tributes", "Approved", "Orders", "Revenue", "Plans", "Endowment"].map((h) => (
                 <th key={h} scope="col" className="px-2 py-2 font-semibold first:text-left">
@@ -67,7 +67,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
               ))}
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100 text-slate-800">
+          <tbody className="divide-y divide-stone-100 text-stone-800">
             {days.map((d) => (
               <tr key={d.day}>
                 <th scope="row" className="px-2 py-1 text-left font-normal whitespace-nowrap">
@@ -84,7 +84,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
               </tr>
             ))}
           </tbody>
-          <tfoot className="bg-slate-50 font-semibold text-slate-900">
+          <tfoot className="bg-stone-50 font-semibold text-stone-900">
             <tr>
               <th scope="row" className="px-2 py-2 text-left">
                 Total

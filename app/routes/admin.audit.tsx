@@ -17,10 +17,10 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search } = loaderData;
   return (
     <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="audit-heading" className="text-xl font-semibold text-stone-900">
         Audit log
       </h2>
-      <p className="mt-1 text-slate-700">Every administrator&apos;s action, as it happened. It cannot be edited.</p>
+      <p className="mt-1 text-stone-700">Every administrator&apos;s action, as it happened. It cannot be edited.</p>
       <div className="mt-4">
         <SearchForm label="Search by administrator's email, action or record" search={search} />
       </div>
@@ -35,10 +35,10 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         look="log"
       >
         {(e) => (
-          <li className="p-3 text-sm text-slate-800" data-testid="audit-entry">
-            <p className="font-semibold text-slate-900">{e.label}</p>
+          <li className="p-3 text-sm text-stone-800" data-testid="audit-entry">
+            <p className="font-semibold text-stone-900">{e.label}</p>
             <p className="break-words">{e.summary}</p>
-            <p className="text-slate-700 wrap-anywhere">
+            <p className="text-stone-700 wrap-anywhere">
               {e.actorEmail} · {formatDateTime(e.createdAt)} · from {e.ip ?? "unknown address"} · {e.targetType}
               {e.targetId ? ` ${e.targetId}` : ""}
             </p>

@@ -42,7 +42,7 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
   return (
     <section aria-labelledby="contact-heading">
-      <h2 id="contact-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="contact-heading" className="text-xl font-semibold text-stone-900">
         Contact messages
       </h2>
       <div className="mt-4">
@@ -51,7 +51,7 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
       <nav aria-label="Message status" className="mt-3 flex flex-wrap gap-2 text-sm">
         <Link
           to={search ? `?q=${encodeURIComponent(search)}` : "/admin/contact"}
-          className={status ? "link" : "font-semibold text-slate-900"}
+          className={status ? "link" : "font-semibold text-stone-900"}
           aria-current={status ? undefined : "page"}
         >
           All
@@ -60,7 +60,7 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
           <Link
             key={s}
             to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`}
-            className={status === s ? "font-semibold text-slate-900" : "link"}
+            className={status === s ? "font-semibold text-stone-900" : "link"}
             aria-current={status === s ? "page" : undefined}
           >
             {LABELS[s]}
@@ -78,30 +78,30 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
       >
         {(m) => (
           <Card label={m.subject}>
-            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900 wrap-anywhere">
+            <h3 className="flex flex-wrap items-center gap-2 font-semibold text-stone-900 wrap-anywhere">
               <span className="min-w-0 wrap-anywhere">{m.subject}</span>{" "}
               <Tag tone={m.status === "new" ? "warning" : m.status === "resolved" ? "success" : "info"}>{LABELS[m.status] ?? m.status}</Tag>
             </h3>
-            <p className="text-sm text-slate-700 wrap-anywhere">
+            <p className="text-sm text-stone-700 wrap-anywhere">
               {m.name} ·{" "}
               <a href={`mailto:${m.email}`} className="link">
                 {m.email}
               </a>{" "}
               · {CONTACT_TYPE_LABELS[m.type as ContactType] ?? m.type} · {formatDateTime(m.createdAt)}
             </p>
-            <p className="mt-2 whitespace-pre-line text-slate-800 wrap-anywhere">{m.message}</p>
+            <p className="mt-2 whitespace-pre-line text-stone-800 wrap-anywhere">{m.message}</p>
             <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
               <input type="hidden" name="intent" value="status" />
               <input type="hidden" name="messageId" value={m.id} />
               <div>
-                <label htmlFor={`status-${m.id}`} className="block text-sm font-medium text-slate-800">
+                <label htmlFor={`status-${m.id}`} className="block text-sm font-medium text-stone-800">
                   Status
                 </label>
                 <select
                   id={`status-${m.id}`}
                   name="status"
                   defaultValue={m.status}
-                  className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+                  className="mt-1 block rounded-md border border-stone-400 bg-white px-3 py-2 text-stone-900"
                 >
                   {CONTACT_STATUSES.map((s) => (
                     <option key={s} value={s}>

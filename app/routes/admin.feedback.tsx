@@ -17,10 +17,10 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
   const { items, average, rated, total, page, pages } = loaderData;
   return (
     <section aria-labelledby="feedback-heading">
-      <h2 id="feedback-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="feedback-heading" className="text-xl font-semibold text-stone-900">
         Feedback
       </h2>
-      <p className="mt-2 text-slate-800" data-testid="feedback-average">
+      <p className="mt-2 text-stone-800" data-testid="feedback-average">
         {average === null
           ? "No ratings yet."
           : `Average rating ${average.toFixed(1)} out of ${RATING_MAX}, from ${rated} ${rated === 1 ? "rating" : "ratings"}.`}{" "}
@@ -29,12 +29,12 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
       <PagedList items={items} empty="No feedback yet." page={page} pages={pages} base="/admin/feedback">
         {(f) => (
           <Card>
-            <h3 className="font-semibold text-slate-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
-            <p className="text-sm text-slate-700 wrap-anywhere">
+            <h3 className="font-semibold text-stone-900">{f.rating === null ? "No rating" : `${f.rating} out of ${RATING_MAX}`}</h3>
+            <p className="text-sm text-stone-700 wrap-anywhere">
               {f.from} · {formatDateTime(f.createdAt)}
             </p>
-            {f.answers.features.length ? <p className="mt-1 text-sm text-slate-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
-            {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
+            {f.answers.features.length ? <p className="mt-1 text-sm text-stone-800">Most helpful: {f.answers.features.join(", ")}</p> : null}
+            {f.answers.suggestions ? <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{f.answers.suggestions}</p> : null}
           </Card>
         )}
       </PagedList>

@@ -37,10 +37,10 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <section aria-labelledby="news-heading" className="space-y-4">
-      <h2 id="news-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="news-heading" className="text-xl font-semibold text-stone-900">
         News
       </h2>
-      <dl className="grid max-w-md grid-cols-2 gap-2 text-slate-800">
+      <dl className="grid max-w-md grid-cols-2 gap-2 text-stone-800">
         <dt className="font-medium">Articles</dt>
         <dd data-testid="news-count" className="tabular-nums">
           {count}
@@ -49,8 +49,8 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
         <dd className="tabular-nums">{feeds}</dd>
       </dl>
       {lastFetch ? (
-        <div className="rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-800">
-          <h3 className="font-semibold text-slate-900">Last fetch</h3>
+        <div className="rounded-md border border-stone-200 bg-white p-4 text-sm text-stone-800">
+          <h3 className="font-semibold text-stone-900">Last fetch</h3>
           <p>
             {formatDateTime(lastFetch.startedAt)}: {lastFetch.status}. {lastFetch.articlesAdded} articles added, {lastFetch.memorialsCreated} memorials drafted,{" "}
             {lastFetch.feedsRead} feeds read, {lastFetch.feedsFailed} failed.
@@ -64,7 +64,7 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : (
-        <p className="text-slate-700">News has not been fetched yet.</p>
+        <p className="text-stone-700">News has not been fetched yet.</p>
       )}
       <Form method="post">
         <input type="hidden" name="intent" value="fetch" />

@@ -76,7 +76,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("orderId") : null;
   return (
     <section aria-labelledby="orders-heading">
-      <h2 id="orders-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="orders-heading" className="text-xl font-semibold text-stone-900">
         Orders
       </h2>
       <div className="mt-4">
@@ -85,7 +85,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
       <nav aria-label="Order status" className="mt-3 flex flex-wrap gap-2 text-sm">
         <Link
           to={search ? `?q=${encodeURIComponent(search)}` : "/admin/orders"}
-          className={status ? "link" : "font-semibold text-slate-900"}
+          className={status ? "link" : "font-semibold text-stone-900"}
           aria-current={status ? undefined : "page"}
         >
           All
@@ -94,7 +94,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           <Link
             key={s}
             to={`?${new URLSearchParams({ ...(search ? { q: search } : {}), status: s })}`}
-            className={status === s ? "font-semibold text-slate-900" : "link"}
+            className={status === s ? "font-semibold text-stone-900" : "link"}
             aria-current={status === s ? "page" : undefined}
           >
             {ORDER_STATUS_BADGES[s].label}
@@ -114,16 +114,16 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           <Card label={`Order ${o.number}`}>
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-48 flex-1">
-                <h3 className="flex flex-wrap items-center gap-2 font-semibold text-slate-900">
+                <h3 className="flex flex-wrap items-center gap-2 font-semibold text-stone-900">
                   Order {o.number} <OrderStatusBadge status={o.status} /> {o.isTest ? <TestOrderBadge /> : null}{" "}
                   {o.refunded ? <Tag tone="danger">Refunded</Tag> : null}
                 </h3>
-                <p className="text-sm text-slate-700 wrap-anywhere">
+                <p className="text-sm text-stone-700 wrap-anywhere">
                   {o.customerName} · {o.customerEmail}
                   {o.account && o.account !== o.customerEmail ? ` (account ${o.account})` : o.account ? "" : " (account deleted)"} ·{" "}
                   {formatDateTime(o.createdAt.toISOString())}
                 </p>
-                <ul className="mt-2 text-sm text-slate-800">
+                <ul className="mt-2 text-sm text-stone-800">
                   {o.items.map((i) => (
                     <li key={i.id}>
                       {i.quantity} × {i.name} — {formatPence(i.lineTotal)}
@@ -138,10 +138,10 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                     </li>
                   ))}
                 </ul>
-                <p className="mt-1 text-sm font-semibold text-slate-900">Total {formatPence(o.total)}</p>
-                {o.refundedAt ? <p className="text-sm text-slate-700">Refunded {formatDateTime(o.refundedAt)}</p> : null}
+                <p className="mt-1 text-sm font-semibold text-stone-900">Total {formatPence(o.total)}</p>
+                {o.refundedAt ? <p className="text-sm text-stone-700">Refunded {formatDateTime(o.refundedAt)}</p> : null}
                 {o.carrier && o.trackingNumber ? (
-                  <p className="text-sm text-slate-700 wrap-anywhere">
+                  <p className="text-sm text-stone-700 wrap-anywhere">
                     Shipped{o.shippedAt ? ` ${formatDateTime(o.shippedAt.toISOString())}` : ""} with {o.carrier}, tracking {o.trackingNumber}
                   </p>
                 ) : null}
@@ -152,14 +152,14 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
                     <input type="hidden" name="intent" value="status" />
                     <input type="hidden" name="orderId" value={o.id} />
                     <div>
-                      <label htmlFor={`status-${o.id}`} className="block text-sm font-medium text-slate-800">
+                      <label htmlFor={`status-${o.id}`} className="block text-sm font-medium text-stone-800">
                         Status
                       </label>
                       <select
                         id={`status-${o.id}`}
                         name="status"
                         defaultValue={o.status}
-                        className="mt-1 block rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+                        className="mt-1 block rounded-md border border-stone-400 bg-white px-3 py-2 text-stone-900"
                       >
                         {ORDER_STATUSES.filter(
                           (s) => (s !== "cancelled" || !o.paymentId || o.status === "cancelled") && (s !== "shipped" || o.status === "shipped"),
@@ -208,7 +208,7 @@ function ShipForm({
 }) {
   const shipped = order.status === "shipped";
   return (
-    <Form method="post" className="w-full space-y-2 rounded-md border border-slate-200 p-3" aria-label={`Shipping of order ${order.number}`}>
+    <Form method="post" className="w-full space-y-2 rounded-md border border-stone-200 p-3" aria-label={`Shipping of order ${order.number}`}>
       <input type="hidden" name="intent" value="ship" />
       <input type="hidden" name="orderId" value={order.id} />
       {failure?.errors.form ? (

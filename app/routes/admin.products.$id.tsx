@@ -26,7 +26,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
   const { product } = loaderData;
   return (
     <section aria-labelledby="edit-product-heading">
-      <h2 id="edit-product-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="edit-product-heading" className="text-xl font-semibold text-stone-900">
         Edit {product.name}
       </h2>
       <div className="mt-4">

@@ -46,7 +46,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="products-heading">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="products-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="products-heading" className="text-xl font-semibold text-stone-900">
           Products
         </h2>
         <Link to="/admin/products/new" className="btn-primary">
@@ -72,10 +72,10 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <ProductImage src={p.image.src} srcSet={p.image.srcSet} sizes="64px" alt="" width={64} height={64} className="h-16 w-16" />
               </div>
               <div className="min-w-48 flex-1">
-                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                <h3 className="font-semibold text-stone-900 wrap-anywhere">
                   {p.name} {p.isActive ? <Tag tone="success">Active</Tag> : <Tag>Inactive</Tag>}
                 </h3>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-stone-700">
                   {p.category} · {formatPence(p.price)} · {p.stockQuantity} in stock · ordered {p.orders} {p.orders === 1 ? "time" : "times"}
                 </p>
               </div>

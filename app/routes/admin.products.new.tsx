@@ -19,7 +19,7 @@ export const action = ({ request }: Route.ActionArgs) => productFormAction(reque
 export default function NewProduct({ actionData }: Route.ComponentProps) {
   return (
     <section aria-labelledby="new-product-heading">
-      <h2 id="new-product-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="new-product-heading" className="text-xl font-semibold text-stone-900">
         New product
       </h2>
       <div className="mt-4">

@@ -48,10 +48,10 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("tributeId") : null;
   return (
     <section aria-labelledby="tributes-heading">
-      <h2 id="tributes-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="tributes-heading" className="text-xl font-semibold text-stone-900">
         Pending tributes
       </h2>
-      <p className="mt-1 text-slate-700">Administrators moderate tributes only on memorials an administrator created; families moderate their own.</p>
+      <p className="mt-1 text-stone-700">Administrators moderate tributes only on memorials an administrator created; families moderate their own.</p>
       <div className="mt-4">
         <SearchForm label="Search pending tributes by author, words or memorial" search={search} />
       </div>
@@ -66,18 +66,18 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
       >
         {(t) => (
           <Card label={`Tribute by ${t.authorName} on ${t.memorial.title}`}>
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-stone-700">
               On{" "}
               <Link to={`/memorials/${t.memorial.id}`} className="link">
                 {t.memorial.title}
               </Link>{" "}
               (owner {t.memorial.ownerEmail}) · {formatDateTime(t.createdAt)}
             </p>
-            <h3 className="mt-2 font-semibold text-slate-900 wrap-anywhere">
+            <h3 className="mt-2 font-semibold text-stone-900 wrap-anywhere">
               {t.authorName}
-              {t.authorEmail ? <span className="font-normal text-slate-700"> ({t.authorEmail})</span> : null}
+              {t.authorEmail ? <span className="font-normal text-stone-700"> ({t.authorEmail})</span> : null}
             </h3>
-            <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{t.content}</p>
+            <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{t.content}</p>
             {t.canAct ? (
               <div className="mt-3 flex flex-wrap items-start gap-2">
                 <Form method="post">

@@ -39,12 +39,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-3xl font-bold text-slate-900">Admin dashboard</h1>
-        <p className="text-sm text-slate-700">Signed in as {loaderData.email}</p>
+        <h1 className="text-3xl font-bold text-stone-900">Admin dashboard</h1>
+        <p className="text-sm text-stone-700">Signed in as {loaderData.email}</p>
       </div>
       <p
         role={loaderData.backup.alert ? "alert" : undefined}
-        className={`mt-2 text-sm ${loaderData.backup.alert ? "font-medium text-red-800" : "text-slate-700"}`}
+        className={`mt-2 text-sm ${loaderData.backup.alert ? "font-medium text-red-800" : "text-stone-700"}`}
       >
         {loaderData.backup.text}
       </p>

@@ -87,7 +87,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search, me, deleted } = loaderData;
   return (
     <section aria-labelledby="users-heading">
-      <h2 id="users-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="users-heading" className="text-xl font-semibold text-stone-900">
         Users
       </h2>
       <div className="mt-4">
@@ -106,11 +106,11 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
           <Card label={`${u.name}, ${u.email}`}>
             <div className="flex flex-wrap items-start justify-between gap-3">
               <div className="min-w-48 flex-1">
-                <h3 className="font-semibold text-slate-900 wrap-anywhere">
+                <h3 className="font-semibold text-stone-900 wrap-anywhere">
                   {u.name} {u.isAdmin ? <Tag tone="info">Admin</Tag> : null} {u.id === me ? <Tag>You</Tag> : null}
                 </h3>
-                <p className="text-sm text-slate-700 wrap-anywhere">{u.email}</p>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-stone-700 wrap-anywhere">{u.email}</p>
+                <p className="text-sm text-stone-700">
                   {countOf(u.memorials, "memorial")} · plan: {planName(u.subscriptionPlan)} · joined {formatShortDate(u.createdAt)}
                 </p>
               </div>
@@ -132,7 +132,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                     {u.id === me ? (
                       <div className="flex items-start gap-2">
                         <input id={`confirm-own-${u.id}`} type="checkbox" name="confirmOwn" required className="mt-1 h-4 w-4" />
-                        <label htmlFor={`confirm-own-${u.id}`} className="text-sm text-slate-800">
+                        <label htmlFor={`confirm-own-${u.id}`} className="text-sm text-stone-800">
                           These are my own rights: I understand I will lose access to the admin dashboard.
                         </label>
                       </div>

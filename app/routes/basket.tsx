@@ -78,10 +78,10 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
   const quantityError = actionData && "quantityError" in actionData ? actionData.quantityError : null;
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Your Basket</h1>
+      <h1 className="text-3xl font-bold text-stone-900">Your Basket</h1>
       {basket.lines.length === 0 ? (
-        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6">
-          <p className="text-slate-800">{SHOP_MESSAGES.basketEmpty}</p>
+        <div className="mt-6 rounded-lg border border-stone-200 bg-white p-6">
+          <p className="text-stone-800">{SHOP_MESSAGES.basketEmpty}</p>
           <Link to="/products" className="btn-primary mt-4">
             Browse products
           </Link>
@@ -92,7 +92,7 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
             <h2 id="basket-items-heading" className="sr-only">
               Items
             </h2>
-            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+            <ul className="divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
               {basket.lines.map((line) => (
                 <BasketItem key={line.id} line={line} error={quantityError?.itemId === line.id ? quantityError : null} />
               ))}
@@ -107,11 +107,11 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
               </Form>
             </details>
           </section>
-          <aside aria-labelledby="basket-total-heading" className="h-fit rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="basket-total-heading" className="text-lg font-semibold text-slate-900">
+          <aside aria-labelledby="basket-total-heading" className="h-fit rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+            <h2 id="basket-total-heading" className="text-lg font-semibold text-stone-900">
               Order total
             </h2>
-            <dl className="mt-4 space-y-1 text-slate-800">
+            <dl className="mt-4 space-y-1 text-stone-800">
               <div className="flex justify-between gap-4">
                 <dt>
                   Subtotal ({basket.count} item{basket.count === 1 ? "" : "s"})
@@ -122,7 +122,7 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
                 <dt>{TAX_LABEL}</dt>
                 <dd data-testid="basket-tax">{formatPence(basket.tax)}</dd>
               </div>
-              <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-lg font-semibold text-slate-900">
+              <div className="flex justify-between gap-4 border-t border-stone-200 pt-2 text-lg font-semibold text-stone-900">
                 <dt>Total</dt>
                 <dd data-testid="basket-total">{formatPence(basket.total)}</dd>
               </div>
@@ -166,11 +166,11 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
           className="h-20 w-20 shrink-0 rounded-md bg-stone-100 sm:h-24 sm:w-24"
         />
         <div className="min-w-0 flex-1">
-          <h3 id={`item-${line.id}-name`} className="font-semibold text-slate-900 wrap-anywhere">
+          <h3 id={`item-${line.id}-name`} className="font-semibold text-stone-900 wrap-anywhere">
             {line.name}
           </h3>
-          <p className="text-sm text-slate-700">{line.detail}</p>
-          <p className="mt-1 text-sm text-slate-800">
+          <p className="text-sm text-stone-700">{line.detail}</p>
+          <p className="mt-1 text-sm text-stone-800">
             {formatPence(line.unitPrice)} each · <span className="font-semibold">{formatPence(line.lineTotal)}</span>
           </p>
           {line.problem ? (
@@ -200,7 +200,7 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="itemId" value={line.id} />
           <div>
-            <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
+            <label htmlFor={fieldId} className="block text-sm font-medium text-stone-800">
               Quantity
             </label>
             <input
@@ -215,7 +215,7 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
               defaultValue={error ? error.quantity : line.quantity}
               aria-invalid={error ? true : undefined}
               aria-describedby={[error ? errorId : null, line.problem ? problemId : null].filter(Boolean).join(" ") || undefined}
-              className={`mt-1 block h-10 w-20 rounded-md border px-2 text-slate-900 ${error ? "border-red-600" : "border-slate-400"}`}
+              className={`mt-1 block h-10 w-20 rounded-md border px-2 text-stone-900 ${error ? "border-red-600" : "border-stone-400"}`}
             />
           </div>
           <button type="submit" className="btn-secondary h-10" disabled={busy}>

@@ -104,7 +104,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 className="font-serif text-3xl font-bold text-slate-900">Checkout</h1>
+        <h1 className="text-3xl font-bold text-stone-900">Checkout</h1>
         <Link to="/basket" className="link">
           Back to basket
         </Link>
@@ -112,8 +112,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       {loaderData.step === "payment" ? (
         <PaymentStep checkout={loaderData.checkout} />
       ) : loaderData.basket.lines.length === 0 ? (
-        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6">
-          <p className="text-slate-800">{SHOP_MESSAGES.basketEmpty} There is nothing to check out.</p>
+        <div className="mt-6 rounded-lg border border-stone-200 bg-white p-6">
+          <p className="text-stone-800">{SHOP_MESSAGES.basketEmpty} There is nothing to check out.</p>
           <div className="mt-4 flex flex-wrap gap-3">
             <Link to="/basket" className="btn-primary">
               Go to your basket
@@ -127,8 +127,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         <>
           <Steps current={1} />
           <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
-            <section aria-labelledby="shipping-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-              <h2 id="shipping-heading" className="text-lg font-semibold text-slate-900">
+            <section aria-labelledby="shipping-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+              <h2 id="shipping-heading" className="text-lg font-semibold text-stone-900">
                 Shipping details
               </h2>
               <div className="mt-4 space-y-4">
@@ -158,7 +158,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                   <ShippingForm lastResult={actionData?.result} defaultValue={loaderData.defaults} />
                 )}
                 {loaderData.provider.isTest && loaderData.provider.name === "test" ? (
-                  <p className="text-sm text-slate-700">Payments here are test payments: no card is asked for and nothing is charged.</p>
+                  <p className="text-sm text-stone-700">Payments here are test payments: no card is asked for and nothing is charged.</p>
                 ) : null}
               </div>
             </section>
@@ -183,11 +183,11 @@ function Steps({ current }: { current: 1 | 2 }) {
         <li
           key={label}
           aria-current={current === i + 1 ? "step" : undefined}
-          className={`flex items-center gap-2 ${current === i + 1 ? "font-semibold text-indigo-800" : "text-slate-700"}`}
+          className={`flex items-center gap-2 ${current === i + 1 ? "font-semibold text-heather-800" : "text-stone-700"}`}
         >
           <span
             aria-hidden="true"
-            className={`flex h-6 w-6 items-center justify-center rounded-full ${current === i + 1 ? "bg-indigo-700 text-white" : "bg-slate-200 text-slate-800"}`}
+            className={`flex h-6 w-6 items-center justify-center rounded-full ${current === i + 1 ? "bg-heather-700 text-white" : "bg-stone-200 text-stone-800"}`}
           >
             {i + 1}
           </span>
@@ -213,8 +213,8 @@ function PaymentStep({ checkout }: { checkout: CheckoutSummary }) {
       <Steps current={2} />
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
-          <section aria-labelledby="payment-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="payment-heading" className="text-lg font-semibold text-slate-900">
+          <section aria-labelledby="payment-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+            <h2 id="payment-heading" className="text-lg font-semibold text-stone-900">
               {checkout.provider.name === "test" ? TEST_PAYMENT_TITLE : "Payment"}
             </h2>
             {checkout.provider.name === "test" ? (
@@ -240,7 +240,7 @@ function PaymentStep({ checkout }: { checkout: CheckoutSummary }) {
                 ) : (
                   // Before the page's scripts run, or without them: Stripe's own payment page instead.
                   <Form method="post" className="space-y-3">
-                    <p className="text-slate-700">
+                    <p className="text-stone-700">
                       The card form needs JavaScript. You can pay on Stripe&apos;s secure page instead; you will come back here afterwards.
                     </p>
                     <input type="hidden" name="intent" value="hosted" />
@@ -253,11 +253,11 @@ function PaymentStep({ checkout }: { checkout: CheckoutSummary }) {
               </div>
             )}
           </section>
-          <section aria-labelledby="deliver-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="deliver-heading" className="text-lg font-semibold text-slate-900">
+          <section aria-labelledby="deliver-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+            <h2 id="deliver-heading" className="text-lg font-semibold text-stone-900">
               Sending to
             </h2>
-            <address className="mt-2 not-italic text-slate-800 wrap-anywhere">
+            <address className="mt-2 not-italic text-stone-800 wrap-anywhere">
               {s.firstName} {s.lastName}
               <br />
               {s.address}, {s.city}, {s.state} {s.zipCode}, {countryName(s.country)}

@@ -81,12 +81,12 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
   const messageErrorId = fields.message.errors?.length ? `${fields.message.id}-error` : undefined;
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Contact us</h1>
-      <p className="mt-1 max-w-2xl text-slate-700">Questions, feedback or help with a memorial: write to us and a person will answer. {SUPPORT_REPLY_TIME}</p>
+      <h1 className="text-3xl font-bold text-stone-900">Contact us</h1>
+      <p className="mt-1 max-w-2xl text-stone-700">Questions, feedback or help with a memorial: write to us and a person will answer. {SUPPORT_REPLY_TIME}</p>
 
       <div className="mt-8 grid gap-10 lg:grid-cols-[1fr_18rem]">
         <section id={FORM_SECTION} aria-labelledby="contact-form-heading" className="min-w-0 scroll-mt-24">
-          <h2 id="contact-form-heading" className="text-xl font-semibold text-slate-900">
+          <h2 id="contact-form-heading" className="text-xl font-semibold text-stone-900">
             Send us a message
           </h2>
           <ToastInPlace at={FORM_SECTION} />
@@ -120,7 +120,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
               inputProps={{ ...getInputProps(fields.subject, { type: "text" }), maxLength: CONTACT_LIMITS.subjectMax, autoFocus: firstError === "subject" }}
             />
             <div>
-              <label htmlFor={fields.type.id} className="block text-sm font-medium text-slate-800">
+              <label htmlFor={fields.type.id} className="block text-sm font-medium text-stone-800">
                 What is it about?
               </label>
               <select
@@ -129,7 +129,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
                 autoFocus={firstError === "type"}
                 aria-invalid={typeErrorId ? true : undefined}
                 aria-describedby={typeErrorId}
-                className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm ${typeErrorId ? "border-red-600" : "border-slate-400"}`}
+                className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${typeErrorId ? "border-red-600" : "border-stone-400"}`}
               >
                 {CONTACT_TYPES.map((type) => (
                   <option key={type} value={type}>
@@ -140,10 +140,10 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
               <ErrorList id={typeErrorId} errors={fields.type.errors} />
             </div>
             <div>
-              <label htmlFor={fields.message.id} className="block text-sm font-medium text-slate-800">
+              <label htmlFor={fields.message.id} className="block text-sm font-medium text-stone-800">
                 Message
               </label>
-              <p id={`${fields.message.id}-hint`} className="text-sm text-slate-700">
+              <p id={`${fields.message.id}-hint`} className="text-sm text-stone-700">
                 At least {CONTACT_LIMITS.messageMin} characters.
               </p>
               <textarea
@@ -154,7 +154,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
                 autoFocus={firstError === "message"}
                 aria-invalid={messageErrorId ? true : undefined}
                 aria-describedby={[`${fields.message.id}-hint`, messageErrorId].filter(Boolean).join(" ")}
-                className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${messageErrorId ? "border-red-600" : "border-slate-400"}`}
+                className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${messageErrorId ? "border-red-600" : "border-stone-400"}`}
               />
               <ErrorList id={messageErrorId} errors={fields.message.errors} />
             </div>
@@ -166,20 +166,20 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
 
         <aside className="space-y-8" aria-label="Other ways to get help">
           <section aria-labelledby="details-heading">
-            <h2 id="details-heading" className="text-lg font-semibold text-slate-900">
+            <h2 id="details-heading" className="text-lg font-semibold text-stone-900">
               Contact details
             </h2>
-            <p className="mt-2 text-slate-700">
+            <p className="mt-2 text-stone-700">
               Email:{" "}
               <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
                 {SUPPORT_EMAIL}
               </a>
             </p>
-            <p className="mt-2 text-slate-700">Support hours: {SUPPORT_HOURS}.</p>
-            <p className="mt-2 text-slate-700">Messages sent outside those hours are answered on the next working day.</p>
+            <p className="mt-2 text-stone-700">Support hours: {SUPPORT_HOURS}.</p>
+            <p className="mt-2 text-stone-700">Messages sent outside those hours are answered on the next working day.</p>
           </section>
           <section aria-labelledby="resources-heading">
-            <h2 id="resources-heading" className="text-lg font-semibold text-slate-900">
+            <h2 id="resources-heading" className="text-lg font-semibold text-stone-900">
               Support resources
             </h2>
             <ul className="mt-2 space-y-2">
@@ -196,19 +196,19 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
       </div>
 
       <section aria-labelledby="contact-faq-heading" className="mt-12 max-w-3xl">
-        <h2 id="contact-faq-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="contact-faq-heading" className="text-xl font-semibold text-stone-900">
           Frequently asked questions
         </h2>
-        <div className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200">
+        <div className="mt-4 divide-y divide-stone-200 rounded-lg border border-stone-200">
           {FAQ.map((item) => (
             <details key={item.question} className="group">
-              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 px-5 py-4 font-medium text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
+              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 px-5 py-4 font-medium text-stone-900 hover:bg-stone-50 [&::-webkit-details-marker]:hidden">
                 <span>{item.question}</span>
-                <span aria-hidden="true" className="text-xl leading-none text-slate-600 transition-transform group-open:rotate-45">
+                <span aria-hidden="true" className="text-xl leading-none text-stone-600 transition-transform group-open:rotate-45">
                   +
                 </span>
               </summary>
-              <p className="px-5 pb-5 leading-relaxed text-slate-700">{item.answer}</p>
+              <p className="px-5 pb-5 leading-relaxed text-stone-700">{item.answer}</p>
             </details>
           ))}
         </div>

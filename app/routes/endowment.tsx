@@ -23,18 +23,18 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
   const { years, pence, payments, takenPence, givenBackPence } = loaderData;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">The Endowment Fund</h1>
-      <p className="mt-2 text-slate-700">
+      <h1 className="text-3xl font-bold text-stone-900">The Endowment Fund</h1>
+      <p className="mt-2 text-stone-700">
         Families choose Everlight so that a memorial outlasts them. {ENDOWMENT_PERCENT}% of every Forever and Forever Plus payment is set aside in a ring-fenced
         fund that keeps memorials online whatever happens to us. This is the fund&apos;s public report.
       </p>
 
-      <section aria-labelledby="fund-today" className="mt-8 rounded-lg border border-indigo-200 bg-indigo-50 p-5">
-        <h2 id="fund-today" className="font-serif text-xl font-semibold text-slate-900">
+      <section aria-labelledby="fund-today" className="mt-8 rounded-lg border border-heather-200 bg-heather-50 p-5">
+        <h2 id="fund-today" className="text-xl font-semibold text-stone-900">
           The fund today
         </h2>
-        <p className="mt-2 text-3xl font-bold text-indigo-900">{formatPence(pence)}</p>
-        <p className="mt-1 text-slate-800">
+        <p className="mt-2 text-3xl font-bold text-heather-900">{formatPence(pence)}</p>
+        <p className="mt-1 text-stone-800">
           {ENDOWMENT_PERCENT}% of {formatPence(takenPence - givenBackPence)} kept from {payments} Forever and Forever Plus{" "}
           {payments === 1 ? "payment" : "payments"}
           {givenBackPence > 0 ? ` (after ${formatPence(givenBackPence)} given back)` : ""}.
@@ -42,17 +42,17 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="fund-years" className="mt-8">
-        <h2 id="fund-years" className="font-serif text-xl font-semibold text-slate-900">
+        <h2 id="fund-years" className="text-xl font-semibold text-stone-900">
           Year by year
         </h2>
         {years.length === 0 ? (
-          <p className="mt-2 text-slate-700">No plan has been paid for yet, so the fund is empty. Each payment will show here as it is made.</p>
+          <p className="mt-2 text-stone-700">No plan has been paid for yet, so the fund is empty. Each payment will show here as it is made.</p>
         ) : (
           <div className="mt-3 overflow-x-auto">
             <table className="w-full min-w-[20rem] border-collapse text-left text-sm">
               <caption className="sr-only">The endowment fund by calendar year: payments, amounts taken and given back, and the fund&apos;s share</caption>
               <thead>
-                <tr className="border-b border-slate-300 text-slate-700">
+                <tr className="border-b border-stone-300 text-stone-700">
                   <th scope="col" className="py-2 pr-3 font-semibold">
                     Year
                   </th>
@@ -72,7 +72,7 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
               </thead>
               <tbody>
                 {years.map((year) => (
-                  <tr key={year.year} className="border-b border-slate-200 text-slate-900">
+                  <tr key={year.year} className="border-b border-stone-200 text-stone-900">
                     <th scope="row" className="py-2 pr-3 font-semibold">
                       {year.year}
                     </th>
@@ -86,7 +86,7 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
             </table>
           </div>
         )}
-        <p className="mt-3 text-sm text-slate-700">
+        <p className="mt-3 text-sm text-stone-700">
           Computed from the payments themselves as they are recorded, by the calendar year in which each was paid (UTC). A payment refunded in full is not
           counted; the part of a payment given back because it was more than the plan cost by then is taken off in the year it was given back. The current
           year&apos;s row grows until the year ends.
@@ -94,23 +94,23 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="fund-policy" className="mt-8">
-        <h2 id="fund-policy" className="font-serif text-xl font-semibold text-slate-900">
+        <h2 id="fund-policy" className="text-xl font-semibold text-stone-900">
           The policy
         </h2>
-        <p className="mt-1 text-sm text-slate-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
+        <p className="mt-1 text-sm text-stone-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
         <EndowmentPolicyPoints />
       </section>
 
       <section aria-labelledby="fund-succession" className="mt-8">
-        <h2 id="fund-succession" className="font-serif text-xl font-semibold text-slate-900">
+        <h2 id="fund-succession" className="text-xl font-semibold text-stone-900">
           If Everlight closes
         </h2>
-        <p className="mt-2 text-slate-800">
+        <p className="mt-2 text-stone-800">
           The succession plan hands every memorial, with its photos, videos and approved tributes, to a nonprofit archive, so that the people remembered here
           are not lost with the company. The fund pays for that hand-over and for keeping the memorials online afterwards; its capital is never spent on
           anything else.
         </p>
-        <p className="mt-2 text-slate-800">
+        <p className="mt-2 text-stone-800">
           Questions about the fund? Write to{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className="link">
             {SUPPORT_EMAIL}

@@ -46,30 +46,30 @@ export default function ReplyPage({ loaderData }: Route.ComponentProps) {
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   return (
     <div className="mx-auto w-full max-w-xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 wrap-anywhere">Your reply to {event.title}</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
+      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">Your reply to {event.title}</h1>
+      <p className="mt-2 text-stone-700 wrap-anywhere">
         For {event.memorialName} · {event.when}
         {event.place ? ` · ${event.place}` : ""}
       </p>
 
-      <section aria-labelledby="reply-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
-        <h2 id="reply-heading" className="font-semibold text-slate-900">
+      <section aria-labelledby="reply-heading" className="mt-6 rounded-lg border border-stone-200 p-4">
+        <h2 id="reply-heading" className="font-semibold text-stone-900">
           {waiting && current ? "A change to your reply, waiting for you" : waiting ? "A reply waiting for you to confirm it" : "Your reply"}
         </h2>
         {waiting ? (
           <>
-            <p className="mt-2 text-slate-800 wrap-anywhere">
+            <p className="mt-2 text-stone-800 wrap-anywhere">
               {waiting.name} · {people(waiting.partySize)}
               {waiting.message ? ` · “${waiting.message}”` : ""}
             </p>
             {current ? (
-              <p className="mt-2 text-sm text-slate-700 wrap-anywhere">
+              <p className="mt-2 text-sm text-stone-700 wrap-anywhere">
                 Until you confirm it, your reply stays: {current.name} · {people(current.partySize)}
               </p>
             ) : null}
-            <p className="mt-2 text-sm text-slate-700">If you did not write this, leave it: nothing changes unless you confirm it.</p>
+            <p className="mt-2 text-sm text-stone-700">If you did not write this, leave it: nothing changes unless you confirm it.</p>
             {past ? (
-              <p className="mt-3 text-slate-700">{EVENT_MESSAGES.rsvpPast}</p>
+              <p className="mt-3 text-stone-700">{EVENT_MESSAGES.rsvpPast}</p>
             ) : (
               <Form method="post" className="mt-3">
                 <input type="hidden" name="intent" value="confirm" />
@@ -80,7 +80,7 @@ export default function ReplyPage({ loaderData }: Route.ComponentProps) {
             )}
           </>
         ) : current ? (
-          <p className="mt-2 text-slate-800 wrap-anywhere">
+          <p className="mt-2 text-stone-800 wrap-anywhere">
             {current.name} · {people(current.partySize)}
             {current.message ? ` · “${current.message}”` : ""}
           </p>
@@ -88,15 +88,15 @@ export default function ReplyPage({ loaderData }: Route.ComponentProps) {
       </section>
 
       {current ? (
-        <section aria-labelledby="updates-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
-          <h2 id="updates-heading" className="font-semibold text-slate-900">
+        <section aria-labelledby="updates-heading" className="mt-6 rounded-lg border border-stone-200 p-4">
+          <h2 id="updates-heading" className="font-semibold text-stone-900">
             Updates from the family
           </h2>
           {updatesStopped ? (
-            <p className="mt-2 text-slate-700">You get no more emails about this event. Your reply still counts.</p>
+            <p className="mt-2 text-stone-700">You get no more emails about this event. Your reply still counts.</p>
           ) : (
             <Form method="post" className="mt-2">
-              <p className="text-slate-700">The family may email everyone who replied if something changes.</p>
+              <p className="text-stone-700">The family may email everyone who replied if something changes.</p>
               <input type="hidden" name="intent" value="stop-updates" />
               <button type="submit" className="btn-secondary mt-3" disabled={busy("stop-updates")}>
                 {busy("stop-updates") ? "Stopping..." : "Stop emails about this event"}

@@ -26,16 +26,16 @@ export default function ConfirmFollow({ loaderData, actionData }: Route.Componen
   const { state, name, memorialId } = actionData ?? loaderData;
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
-      <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <div className="space-y-4 rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
         {state === "invalid" ? (
           <>
-            <h1 className="text-2xl font-bold text-slate-900">This link cannot be used</h1>
-            <p className="text-slate-800">{FOLLOW_MESSAGES.invalidLink}</p>
+            <h1 className="text-2xl font-bold text-stone-900">This link cannot be used</h1>
+            <p className="text-stone-800">{FOLLOW_MESSAGES.invalidLink}</p>
           </>
         ) : state === "pending" ? (
           <>
-            <h1 className="text-2xl font-bold text-slate-900 wrap-anywhere">Follow the memorial of {name}?</h1>
-            <p className="text-slate-800">{FOLLOW_MESSAGES.hint} Every email has a link to stop them.</p>
+            <h1 className="text-2xl font-bold text-stone-900 wrap-anywhere">Follow the memorial of {name}?</h1>
+            <p className="text-stone-800">{FOLLOW_MESSAGES.hint} Every email has a link to stop them.</p>
             <Form method="post">
               <button type="submit" className="btn-primary w-full">
                 Yes, follow this memorial
@@ -44,8 +44,8 @@ export default function ConfirmFollow({ loaderData, actionData }: Route.Componen
           </>
         ) : (
           <>
-            <h1 className="text-2xl font-bold text-slate-900 wrap-anywhere">You follow the memorial of {name}</h1>
-            <p role="status" className="text-slate-800">
+            <h1 className="text-2xl font-bold text-stone-900 wrap-anywhere">You follow the memorial of {name}</h1>
+            <p role="status" className="text-stone-800">
               {state === "done" ? `${FOLLOW_MESSAGES.confirmed}.` : FOLLOW_MESSAGES.alreadyConfirmed} {FOLLOW_MESSAGES.hint}
             </p>
           </>

@@ -24,7 +24,7 @@ export default function MyFriendsTab({ loaderData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   return (
     <section aria-labelledby="my-friends-heading">
-      <h2 id="my-friends-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="my-friends-heading" className="text-xl font-semibold text-stone-900">
         My Friends
       </h2>
       {total === 0 ? (
@@ -40,7 +40,7 @@ export default function MyFriendsTab({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <>
-          <p className="mt-1 text-sm text-slate-700">
+          <p className="mt-1 text-sm text-stone-700">
             {total === 1 ? "1 friend" : `${total} friends`}
             {pages > 1 ? `, page ${page} of ${pages}` : ""}
           </p>

@@ -54,10 +54,10 @@ export default function FindFriendsTab({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
       <section aria-labelledby="find-heading">
-        <h2 id="find-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="find-heading" className="text-xl font-semibold text-stone-900">
           Find Friends
         </h2>
-        <p className="mt-1 text-slate-700">Search for a member by their email address. Only members who allow it can be found.</p>
+        <p className="mt-1 text-stone-700">Search for a member by their email address. Only members who allow it can be found.</p>
         <Form method="get" {...getFormProps(form)} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start">
           <Field
             className="flex-1"
@@ -84,7 +84,7 @@ export default function FindFriendsTab({ loaderData }: Route.ComponentProps) {
               <ResultAction outcome={outcome} busy={busy} />
             </PersonRow>
           ) : (
-            <p data-testid="search-answer" className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-slate-800" role="status">
+            <p data-testid="search-answer" className="rounded-lg border border-stone-200 bg-stone-50 p-4 text-stone-800" role="status">
               {outcome.kind === "self" ? FRIEND_MESSAGES.self : outcome.kind === "none" ? FRIEND_MESSAGES.noMatch : outcome.message}
             </p>
           )}

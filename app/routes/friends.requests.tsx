@@ -26,7 +26,7 @@ export default function RequestsTab({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-10">
       <section aria-labelledby="received-heading">
-        <h2 id="received-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="received-heading" className="text-xl font-semibold text-stone-900">
           Waiting for your answer
         </h2>
         {received.length === 0 ? (
@@ -49,7 +49,7 @@ export default function RequestsTab({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       <section aria-labelledby="sent-heading">
-        <h2 id="sent-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="sent-heading" className="text-xl font-semibold text-stone-900">
           Sent by you
         </h2>
         {sent.length === 0 ? (

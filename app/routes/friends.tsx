@@ -23,8 +23,8 @@ export default function FriendsLayout({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-bold text-slate-900">Friends</h1>
-      <p className="mt-1 text-slate-700">Friends can see each other&apos;s memorials that are shared with friends only.</p>
+      <h1 className="text-3xl font-bold text-stone-900">Friends</h1>
+      <p className="mt-1 text-stone-700">Friends can see each other&apos;s memorials that are shared with friends only.</p>
       <TabBar label="Friends" tabs={tabs} spacing="roomyFromSmall" />
       <div className="mt-8">
         <Outlet />

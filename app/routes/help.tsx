@@ -42,17 +42,17 @@ const FAQS: Faq[] = [
         <p>You decide. Every memorial has one of four visibility settings:</p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong className="font-semibold text-slate-900">Public</strong> &ndash; anyone with the link can visit the memorial.
+            <strong className="font-semibold text-stone-900">Public</strong> &ndash; anyone with the link can visit the memorial.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">Unlisted</strong> &ndash; anyone you give the link to can visit it, but it does not appear in
+            <strong className="font-semibold text-stone-900">Unlisted</strong> &ndash; anyone you give the link to can visit it, but it does not appear in
             lists, search or search engines.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">Friends Only</strong> &ndash; only people you have accepted as friends can visit it.
+            <strong className="font-semibold text-stone-900">Friends Only</strong> &ndash; only people you have accepted as friends can visit it.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">Private</strong> &ndash; only you can see it.
+            <strong className="font-semibold text-stone-900">Private</strong> &ndash; only you can see it.
           </li>
         </ul>
         <p>{MODERATION_POLICY}</p>
@@ -82,16 +82,16 @@ const FAQS: Faq[] = [
     answer: (
       <>
         <p>
-          The <strong className="font-semibold text-slate-900">Free</strong> plan lets you create up to {FREE_MEMORIAL_LIMIT} memorials, with all the visibility
+          The <strong className="font-semibold text-stone-900">Free</strong> plan lets you create up to {FREE_MEMORIAL_LIMIT} memorials, with all the visibility
           settings and tribute moderation described above.
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong className="font-semibold text-slate-900">{PLANS.forever.name}</strong> &ndash; {describePrice(PLANS.forever)}. Designed to keep memorials
+            <strong className="font-semibold text-stone-900">{PLANS.forever.name}</strong> &ndash; {describePrice(PLANS.forever)}. Designed to keep memorials
             available for the long term.
           </li>
           <li>
-            <strong className="font-semibold text-slate-900">{PLANS.forever_plus.name}</strong> &ndash; {describePrice(PLANS.forever_plus)}. Everything in
+            <strong className="font-semibold text-stone-900">{PLANS.forever_plus.name}</strong> &ndash; {describePrice(PLANS.forever_plus)}. Everything in
             Forever, plus the encrypted document vault.
           </li>
         </ul>
@@ -162,22 +162,22 @@ export default function HelpPage() {
       intro={<p>Answers to the questions families ask us most often. If you cannot find what you are looking for, we are here to help.</p>}
     >
       <section aria-labelledby="faq-heading" className="mt-10">
-        <h2 id="faq-heading" className="text-2xl font-semibold tracking-tight text-slate-900">
+        <h2 id="faq-heading" className="text-2xl font-semibold tracking-tight text-stone-900">
           Frequently asked questions
         </h2>
-        <div className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
+        <div className="mt-6 divide-y divide-stone-200 rounded-lg border border-stone-200">
           {FAQS.map((faq) => (
             <details key={faq.id} className="group">
-              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-slate-900 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 [&::-webkit-details-marker]:hidden">
+              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-stone-900 hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-heather-600 [&::-webkit-details-marker]:hidden">
                 <span>{faq.question}</span>
-                <span aria-hidden="true" className="mt-0.5 shrink-0 text-xl leading-none text-slate-600 transition-transform group-open:rotate-45">
+                <span aria-hidden="true" className="mt-0.5 shrink-0 text-xl leading-none text-stone-600 transition-transform group-open:rotate-45">
                   +
                 </span>
               </summary>
               {/* The answer carries the address (/help#plans): a link to it opens its question (browsers
                   reveal a closed <details> holding the target), and the scroll margin keeps the question
                   in view above it. */}
-              <div id={faq.id} className="scroll-mt-40 space-y-3 px-5 pb-5 leading-relaxed text-slate-700">
+              <div id={faq.id} className="scroll-mt-40 space-y-3 px-5 pb-5 leading-relaxed text-stone-700">
                 {faq.answer}
               </div>
             </details>
@@ -185,18 +185,18 @@ export default function HelpPage() {
         </div>
       </section>
 
-      <section aria-labelledby="still-need-help-heading" className="mt-12 rounded-lg bg-slate-50 p-6">
-        <h2 id="still-need-help-heading" className="text-xl font-semibold tracking-tight text-slate-900">
+      <section aria-labelledby="still-need-help-heading" className="mt-12 rounded-lg bg-stone-50 p-6">
+        <h2 id="still-need-help-heading" className="text-xl font-semibold tracking-tight text-stone-900">
           Still need help?
         </h2>
-        <p className="mt-3 leading-relaxed text-slate-700">
+        <p className="mt-3 leading-relaxed text-stone-700">
           Our support team is happy to help with anything, however small. Email us at{" "}
           <a href={`mailto:${SUPPORT_EMAIL}`} className={documentLink}>
             {SUPPORT_EMAIL}
           </a>
           <OrContactForm className={documentLink} />.
         </p>
-        <p className="mt-3 leading-relaxed text-slate-700">Support hours: {SUPPORT_HOURS}.</p>
+        <p className="mt-3 leading-relaxed text-stone-700">Support hours: {SUPPORT_HOURS}.</p>
       </section>
     </DocumentPage>
   );

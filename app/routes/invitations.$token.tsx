@@ -55,8 +55,8 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   if (view.status === "gone") {
     return (
       <div className="mx-auto max-w-xl px-4 py-16">
-        <h1 className="font-serif text-3xl font-bold text-slate-900">This invitation cannot be used</h1>
-        <p className="mt-4 text-slate-700">{view.message}</p>
+        <h1 className="text-3xl font-bold text-stone-900">This invitation cannot be used</h1>
+        <p className="mt-4 text-stone-700">{view.message}</p>
         <p className="mt-6">
           <Link to="/my-memorials" className="link">
             Go to My Memorials
@@ -68,12 +68,12 @@ export default function Invitation({ loaderData, actionData }: Route.ComponentPr
   const { memorialName, invitedBy, role, asSuccessor, expiresOn } = view;
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 wrap-anywhere">Help manage the memorial of {memorialName}</h1>
-      <p className="mt-4 text-slate-700 wrap-anywhere">
+      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">Help manage the memorial of {memorialName}</h1>
+      <p className="mt-4 text-stone-700 wrap-anywhere">
         {invitedBy} invited you as {role === "manager" ? "a manager" : "an editor"}. {CO_MANAGER_ROLE_HINTS[role]}
         {asSuccessor ? " You would also be its successor: the memorial passes to you if its owner deletes their account or is away for a long time." : ""}
       </p>
-      <p className="mt-2 text-sm text-slate-700">This invitation can be used until {expiresOn}.</p>
+      <p className="mt-2 text-sm text-stone-700">This invitation can be used until {expiresOn}.</p>
       <div className="mt-8 flex flex-wrap gap-3">
         <Form method="post">
           <button type="submit" name="answer" value="accept" className="btn-primary">

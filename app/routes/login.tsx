@@ -110,7 +110,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           {pending ? "Signing in..." : "Sign In"}
         </button>
       </Form>
-      <p className="text-center text-sm text-slate-700">
+      <p className="text-center text-sm text-stone-700">
         Don&apos;t have an account?{" "}
         <Link to={{ pathname: "/register", search: searchParams.toString() }} className="link">
           Sign up
@@ -131,7 +131,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
   const pending = navigation.state === "submitting";
   return (
     <AuthCard title="Restore your account?" subtitle="Your password was right.">
-      <div className="space-y-3 text-slate-800" role="status">
+      <div className="space-y-3 text-stone-800" role="status">
         <p>{accountDeletedMessage(purgeAt, "here")}</p>
         <p>
           After that it is removed for good. Restoring brings back your memorials with their photos, videos and tributes, your vault and your orders, as they

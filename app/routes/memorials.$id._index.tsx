@@ -205,7 +205,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
         </Link>
         <div className="flex flex-wrap items-center gap-2">
           <span
-            className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-indigo-50 text-indigo-800" : "bg-amber-100 text-amber-900"}`}
+            className={`rounded-full px-3 py-1 text-sm font-semibold ${memorial.isPublished ? "bg-heather-50 text-heather-800" : "bg-amber-100 text-amber-900"}`}
           >
             {badge}
           </span>
@@ -232,31 +232,31 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           src={memorial.portrait?.src}
           srcSet={memorial.portrait?.srcSet}
           sizes="(min-width: 640px) 192px, 160px"
-          alt={`Portrait of ${name}`}
+          name={name}
           width={192}
           height={192}
           priority
           className="h-40 w-40 shrink-0 rounded-full border-4 border-white shadow-md sm:h-48 sm:w-48"
         />
         <div className="max-w-full min-w-0 wrap-anywhere">
-          <h1 className="font-serif text-4xl font-bold text-slate-900">{name}</h1>
+          <h1 className="text-4xl font-bold text-stone-900">{name}</h1>
           {memorial.dateOfBirth || memorial.dateOfPassing ? (
-            <p className="mt-2 text-lg text-slate-700">
+            <p className="mt-2 text-lg text-stone-700">
               {formatLongDate(memorial.dateOfBirth) || "Unknown"} – {formatLongDate(memorial.dateOfPassing) || "Unknown"}
             </p>
           ) : null}
-          {memorial.title && memorial.title !== name ? <p className="mt-1 text-slate-700 italic">{memorial.title}</p> : null}
+          {memorial.title && memorial.title !== name ? <p className="mt-1 text-stone-700 italic">{memorial.title}</p> : null}
         </div>
       </header>
 
       <div className="mt-10 grid gap-10 lg:grid-cols-[1fr_16rem]">
         <div>
           <section aria-labelledby="biography-heading">
-            <h2 id="biography-heading" className="font-serif text-2xl font-semibold text-slate-900">
+            <h2 id="biography-heading" className="text-2xl font-semibold text-stone-900">
               Life story
             </h2>
             {paragraphs.length ? (
-              <div className="mt-3 space-y-4 leading-relaxed text-slate-800 wrap-anywhere">
+              <div className="mt-3 space-y-4 leading-relaxed text-stone-800 wrap-anywhere">
                 {paragraphs.map((p, i) => (
                   <p key={i} className="render-when-near-sm whitespace-pre-line">
                     {p}
@@ -264,7 +264,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
                 ))}
               </div>
             ) : (
-              <p className="mt-3 text-slate-700">No biography has been added yet.</p>
+              <p className="mt-3 text-stone-700">No biography has been added yet.</p>
             )}
           </section>
           {timeline.length || canEdit ? (
@@ -285,16 +285,16 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
             />
           ) : (
             <section aria-labelledby="tributes-heading" className="mt-12">
-              <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
+              <h2 id="tributes-heading" className="text-2xl font-semibold text-stone-900">
                 Tributes
               </h2>
-              <p className="mt-3 text-slate-700">Once this memorial is published, visitors can leave their tributes here, and you approve each one.</p>
+              <p className="mt-3 text-stone-700">Once this memorial is published, visitors can leave their tributes here, and you approve each one.</p>
             </section>
           )}
         </div>
         <aside className="space-y-6" data-print="hide">
-          <section aria-labelledby="stats-heading" className="rounded-lg border border-slate-200 p-4">
-            <h2 id="stats-heading" className="font-semibold text-slate-900">
+          <section aria-labelledby="stats-heading" className="rounded-lg border border-stone-200 p-4">
+            <h2 id="stats-heading" className="font-semibold text-stone-900">
               Memorial details
             </h2>
             <dl className="mt-3 space-y-2 text-sm">
@@ -332,13 +332,13 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
 function ShareSection({ memorialId, url, name, permanentUrl }: { memorialId: string; url: string; name: string; permanentUrl: string }) {
   return (
     <section aria-labelledby="share-heading" className="render-when-near" data-hydrate-near="">
-      <h2 id="share-heading" className="font-semibold text-slate-900">
+      <h2 id="share-heading" className="font-semibold text-stone-900">
         Share this memorial
       </h2>
       <div className="mt-3">
         <ShareButtons memorialId={memorialId} url={url} name={name} />
       </div>
-      <p className="mt-3 text-sm text-slate-700">
+      <p className="mt-3 text-sm text-stone-700">
         Permanent link:{" "}
         <a href={permanentUrl} className="link wrap-anywhere">
           {permanentUrl}
@@ -351,8 +351,8 @@ function ShareSection({ memorialId, url, name, permanentUrl }: { memorialId: str
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex justify-between gap-3">
-      <dt className="text-slate-700">{label}</dt>
-      <dd className="font-medium text-slate-900">{value}</dd>
+      <dt className="text-stone-700">{label}</dt>
+      <dd className="font-medium text-stone-900">{value}</dd>
     </div>
   );
 }

@@ -66,15 +66,15 @@ export default function DeleteMemorial({ loaderData, actionData }: Route.Compone
   const deleting = navigation.state === "submitting";
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
-      <h1 className="text-2xl font-bold text-slate-900">Delete memorial</h1>
-      <p className="mt-2 text-lg font-medium text-slate-900 wrap-anywhere">{loaderData.name}</p>
+      <h1 className="text-2xl font-bold text-stone-900">Delete memorial</h1>
+      <p className="mt-2 text-lg font-medium text-stone-900 wrap-anywhere">{loaderData.name}</p>
       {actionData?.failed ? (
         <div className="mt-4">
           <FormAlert title="Error">{actionData.failed}</FormAlert>
         </div>
       ) : null}
-      <p className="mt-4 text-slate-700">{MEMORIAL_MESSAGES.deleteConfirm}</p>
-      <p className="mt-2 text-slate-700">Its photos, videos and tributes go with it, and come back with it if you restore it.</p>
+      <p className="mt-4 text-stone-700">{MEMORIAL_MESSAGES.deleteConfirm}</p>
+      <p className="mt-2 text-stone-700">Its photos, videos and tributes go with it, and come back with it if you restore it.</p>
       <Form method="post" className="mt-6 flex flex-wrap gap-3">
         <button type="submit" className="btn bg-red-700 text-white hover:bg-red-800" disabled={deleting}>
           {deleting ? "Deleting..." : "Delete"}

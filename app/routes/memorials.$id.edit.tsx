@@ -85,12 +85,12 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-serif text-3xl font-bold text-slate-900">Edit Memorial</h1>
+        <h1 className="text-3xl font-bold text-stone-900">Edit Memorial</h1>
         <Link to={`/memorials/${memorial.id}`} className="link text-sm">
           View memorial
         </Link>
       </div>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
+      <p className="mt-2 text-stone-700 wrap-anywhere">
         {memorial.name} · {memorial.isPublished ? "Published" : "Draft"}
       </p>
       {/* On a phone the links wrap: the row gap keeps each one a separate target (WCAG 2.5.8). */}
@@ -129,7 +129,7 @@ export default function EditMemorial({ loaderData, actionData }: Route.Component
           <h2 id="danger-heading" className="text-xl font-semibold text-red-900">
             Danger zone
           </h2>
-          <p className="mt-2 text-slate-700">
+          <p className="mt-2 text-stone-700">
             Deleting takes the memorial off the site at once, with its photos, videos and tributes. For {RECOVERY_DAYS} days you can restore it from My
             Memorials, as it was; after that it is removed for good.
           </p>

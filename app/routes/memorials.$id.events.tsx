@@ -99,26 +99,26 @@ export default function MemorialEventsPage({ loaderData, actionData }: Route.Com
   const values = failure?.values ?? editing?.values ?? null;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Events</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
+      <h1 className="text-3xl font-bold text-stone-900">Events</h1>
+      <p className="mt-2 text-stone-700 wrap-anywhere">
         The funeral, a service, a celebration of life or a gathering for {name}. Visitors see them on the memorial page and can reply; once an event is over it
         stays on the memorial under “Past events”.
       </p>
       <MemorialSubpageLinks memorialId={memorialId} />
 
       <section aria-labelledby="list-heading" className="mt-8">
-        <h2 id="list-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="list-heading" className="text-xl font-semibold text-stone-900">
           Events ({events.length})
         </h2>
         {events.length ? (
-          <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200">
+          <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-200">
             {events.map((e) => (
               <li key={e.id} id={`event-${e.id}`} className="space-y-2 p-4">
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-stone-700">
                   <time dateTime={e.startsAt}>{e.when}</time> · {e.kind}
                   {e.past ? " · past" : ""}
                 </p>
-                <p className="font-medium text-slate-900 wrap-anywhere">{e.title}</p>
+                <p className="font-medium text-stone-900 wrap-anywhere">{e.title}</p>
                 <div className="flex flex-wrap gap-2">
                   <Link to={`/memorials/${memorialId}/events/${e.id}`} className="btn-secondary text-sm">
                     Replies<span className="sr-only"> to {e.title}</span>
@@ -138,15 +138,15 @@ export default function MemorialEventsPage({ loaderData, actionData }: Route.Com
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-slate-700">No events yet. Add the first below.</p>
+          <p className="mt-3 text-stone-700">No events yet. Add the first below.</p>
         )}
       </section>
 
       <section aria-labelledby="event-form-heading" id="event-form" className="mt-10">
-        <h2 id="event-form-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="event-form-heading" className="text-xl font-semibold text-stone-900">
           {editId ? "Edit an event" : "Add an event"}
         </h2>
-        {full && !editId ? <p className="mt-2 text-slate-700">{EVENT_MESSAGES.full}</p> : null}
+        {full && !editId ? <p className="mt-2 text-stone-700">{EVENT_MESSAGES.full}</p> : null}
         <EventForm key={`${editId ?? "new"}-${events.length}`} editId={editId} values={values} errors={failure?.errors ?? {}} timeZones={timeZones} />
       </section>
     </div>
@@ -157,14 +157,14 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
   const describedBy = (field: keyof EventErrors, hint?: string) =>
     [errors[field]?.length ? `event-${field}-error` : null, hint].filter(Boolean).join(" ") || undefined;
   const boxClass = (field: keyof EventErrors) =>
-    `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-slate-400"}`;
+    `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-stone-400"}`;
   const input = (field: keyof EventFormValues) => ({ id: `event-${field}`, name: field, defaultValue: values?.[field] ?? "" });
   return (
     <Form method="post" noValidate className="mt-4 space-y-4">
       <input type="hidden" name="intent" value={editId ? "edit" : "add"} />
       {editId ? <input type="hidden" name="eventId" value={editId} /> : null}
       <div>
-        <label htmlFor="event-kind" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="event-kind" className="block text-sm font-medium text-stone-800">
           Kind of event
         </label>
         <select
@@ -185,7 +185,7 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
       </div>
       <Field label="Title" errors={errors.title} inputProps={{ ...input("title"), required: true, maxLength: EVENT_TITLE_MAX }} />
       <fieldset>
-        <legend className="text-sm font-medium text-slate-800">When</legend>
+        <legend className="text-sm font-medium text-stone-800">When</legend>
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3">
           <Field label="Date" errors={errors.date} inputProps={{ ...input("date"), type: "date", required: true }} />
           <Field label="Starts at" errors={errors.startTime} inputProps={{ ...input("startTime"), type: "time", required: true }} />
@@ -193,10 +193,10 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
         </div>
       </fieldset>
       <div>
-        <label htmlFor="event-timeZone" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="event-timeZone" className="block text-sm font-medium text-stone-800">
           Time zone
         </label>
-        <p id="event-timeZone-hint" className="text-sm text-slate-600">
+        <p id="event-timeZone-hint" className="text-sm text-stone-600">
           Where the event takes place. Visitors see the time as it is there.
         </p>
         <select
@@ -234,10 +234,10 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
         inputProps={{ ...input("livestreamUrl"), type: "url", inputMode: "url", maxLength: EVENT_URL_MAX }}
       />
       <div>
-        <label htmlFor="event-note" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="event-note" className="block text-sm font-medium text-stone-800">
           A note (optional)
         </label>
-        <p id="event-note-hint" className="text-sm text-slate-600">
+        <p id="event-note-hint" className="text-sm text-stone-600">
           What to wear, flowers, or donations in lieu of flowers.
         </p>
         <textarea

@@ -52,46 +52,46 @@ export default function EventRepliesPage({ loaderData, actionData }: Route.Compo
   const errors = failure?.errors ?? {};
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 wrap-anywhere">Replies: {event.title}</h1>
+      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">Replies: {event.title}</h1>
       <MemorialSubpageLinks memorialId={memorialId} />
       <p className="mt-2 text-sm">
         <Link to={`/memorials/${memorialId}/events`} className="link">
           All events
         </Link>
       </p>
-      <div className="mt-6 rounded-lg border border-slate-200 p-4">
+      <div className="mt-6 rounded-lg border border-stone-200 p-4">
         <EventDetails event={event} headingLevel={2} />
       </div>
 
       <section aria-labelledby="replies-heading" className="mt-8">
-        <h2 id="replies-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="replies-heading" className="text-xl font-semibold text-stone-900">
           Who is coming
         </h2>
-        <p className="mt-2 text-slate-800" data-testid="reply-totals">
+        <p className="mt-2 text-stone-800" data-testid="reply-totals">
           {totals.replies} {totals.replies === 1 ? "reply" : "replies"}, {totals.people} {totals.people === 1 ? "person" : "people"} in all
         </p>
         {rsvps.length ? (
-          <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200">
+          <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-200">
             {rsvps.map((r) => (
               <li key={r.id} className="space-y-1 p-4">
-                <p className="font-medium text-slate-900 wrap-anywhere">
+                <p className="font-medium text-stone-900 wrap-anywhere">
                   {r.name} · {r.partySize === 1 ? "1 person" : `${r.partySize} people`}
                 </p>
-                <p className="text-sm text-slate-700 wrap-anywhere">{r.email}</p>
-                {r.message ? <p className="whitespace-pre-line text-slate-800 wrap-anywhere">{r.message}</p> : null}
+                <p className="text-sm text-stone-700 wrap-anywhere">{r.email}</p>
+                {r.message ? <p className="whitespace-pre-line text-stone-800 wrap-anywhere">{r.message}</p> : null}
               </li>
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-slate-700">No replies yet.</p>
+          <p className="mt-3 text-stone-700">No replies yet.</p>
         )}
       </section>
 
       <section aria-labelledby="email-heading" className="mt-10">
-        <h2 id="email-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="email-heading" className="text-xl font-semibold text-stone-900">
           Email everyone who replied
         </h2>
-        <p className="mt-2 text-slate-700">A change of time or place, or a word of thanks. The event&apos;s details go with your message.</p>
+        <p className="mt-2 text-stone-700">A change of time or place, or a word of thanks. The event&apos;s details go with your message.</p>
         {failure?.refusal ? (
           <div className="mt-3">
             <FormAlert title="Your update was not sent">{failure.refusal}</FormAlert>
@@ -104,7 +104,7 @@ export default function EventRepliesPage({ loaderData, actionData }: Route.Compo
             inputProps={{ id: "mail-subject", name: "subject", required: true, maxLength: EVENT_MAIL_SUBJECT_MAX, defaultValue: failure?.values.subject ?? "" }}
           />
           <div>
-            <label htmlFor="mail-body" className="block text-sm font-medium text-slate-800">
+            <label htmlFor="mail-body" className="block text-sm font-medium text-stone-800">
               Message
             </label>
             <textarea
@@ -116,7 +116,7 @@ export default function EventRepliesPage({ loaderData, actionData }: Route.Compo
               defaultValue={failure?.values.body ?? ""}
               aria-invalid={errors.body ? true : undefined}
               aria-describedby={errors.body ? "mail-body-error" : undefined}
-              className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errors.body ? "border-red-600" : "border-slate-400"}`}
+              className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${errors.body ? "border-red-600" : "border-stone-400"}`}
             />
             <ErrorList id="mail-body-error" errors={errors.body} />
           </div>

@@ -56,8 +56,8 @@ export default function RsvpPage({ loaderData, actionData }: Route.ComponentProp
   const failure = actionData?.failure;
   return (
     <div className="mx-auto w-full max-w-xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900 wrap-anywhere">Reply to an event for {name}</h1>
-      <div className="mt-6 rounded-lg border border-slate-200 p-4">
+      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">Reply to an event for {name}</h1>
+      <div className="mt-6 rounded-lg border border-stone-200 p-4">
         <EventDetails event={event} headingLevel={2} />
         {failure?.refusal ? (
           <div className="mt-4">
@@ -65,7 +65,7 @@ export default function RsvpPage({ loaderData, actionData }: Route.ComponentProp
           </div>
         ) : null}
         {event.past ? (
-          <p className="mt-4 text-slate-700">{EVENT_MESSAGES.rsvpPast}</p>
+          <p className="mt-4 text-stone-700">{EVENT_MESSAGES.rsvpPast}</p>
         ) : (
           <RsvpForm memorialId={memorialId} eventId={event.id} title={event.title} values={failure?.values ?? null} errors={failure?.errors ?? {}} />
         )}

@@ -74,12 +74,12 @@ export default function MemorialExportPage({ loaderData }: Route.ComponentProps)
       <Link to={`/memorials/${memorial.id}`} className="link text-sm">
         ← Back to the memorial
       </Link>
-      <h1 className="mt-4 text-2xl font-bold text-slate-900">{EXPORT_MESSAGES.title}</h1>
-      <p className="mt-1 text-lg font-medium text-slate-900 wrap-anywhere">{memorial.name}</p>
-      <p className="mt-4 text-slate-700">{EXPORT_MESSAGES.intro}</p>
+      <h1 className="mt-4 text-2xl font-bold text-stone-900">{EXPORT_MESSAGES.title}</h1>
+      <p className="mt-1 text-lg font-medium text-stone-900 wrap-anywhere">{memorial.name}</p>
+      <p className="mt-4 text-stone-700">{EXPORT_MESSAGES.intro}</p>
 
-      <section aria-labelledby="export-status-heading" className="mt-8 rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="export-status-heading" className="font-semibold text-slate-900">
+      <section aria-labelledby="export-status-heading" className="mt-8 rounded-lg border border-stone-200 bg-white p-4">
+        <h2 id="export-status-heading" className="font-semibold text-stone-900">
           {!current
             ? EXPORT_MESSAGES.title
             : current.status === "ready"
@@ -90,11 +90,11 @@ export default function MemorialExportPage({ loaderData }: Route.ComponentProps)
                   ? EXPORT_MESSAGES.queued
                   : EXPORT_MESSAGES.building}
         </h2>
-        {!current ? <p className="mt-2 text-slate-700">{EXPORT_MESSAGES.none}</p> : null}
+        {!current ? <p className="mt-2 text-stone-700">{EXPORT_MESSAGES.none}</p> : null}
         {inProgress ? <Progress value={current.progress} refreshTo={exportPath} /> : null}
         {current?.status === "ready" ? (
           <div className="mt-3 space-y-3">
-            <p className="text-slate-700">
+            <p className="text-stone-700">
               Made on {formatLongDate(current.readyAt)}
               {current.bytes !== null ? `, ${describeBytes(current.bytes)}` : ""}. You can download it until {formatLongDate(current.expiresAt)}.
             </p>
@@ -106,7 +106,7 @@ export default function MemorialExportPage({ loaderData }: Route.ComponentProps)
           </div>
         ) : null}
         {current?.status === "failed" ? (
-          <p className="mt-2 text-slate-700">
+          <p className="mt-2 text-stone-700">
             {current.error ? `${current.error} ` : ""}
             {EXPORT_MESSAGES.failedHint}
           </p>
@@ -124,13 +124,13 @@ function Progress({ value, refreshTo }: { value: number; refreshTo: string }) {
       <noscript>
         <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
       </noscript>
-      <progress className="h-3 w-full accent-indigo-700" max={100} value={value} aria-label={EXPORT_MESSAGES.progressLabel}>
+      <progress className="h-3 w-full accent-heather-700" max={100} value={value} aria-label={EXPORT_MESSAGES.progressLabel}>
         {value}%
       </progress>
-      <p className="text-slate-700" aria-live="polite">
+      <p className="text-stone-700" aria-live="polite">
         {value}%
       </p>
-      <p className="text-sm text-slate-700">{EXPORT_MESSAGES.refreshHint}</p>
+      <p className="text-sm text-stone-700">{EXPORT_MESSAGES.refreshHint}</p>
       <Link to={refreshTo} className="btn-secondary">
         {EXPORT_MESSAGES.refresh}
       </Link>

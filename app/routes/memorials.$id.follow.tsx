@@ -56,9 +56,9 @@ export default function FollowPage({ loaderData, actionData }: Route.ComponentPr
   const { memorialId, name } = loaderData;
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
-      <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <h1 className="text-2xl font-bold text-slate-900 wrap-anywhere">Follow the memorial of {name}</h1>
-        <p className="text-slate-800">{FOLLOW_MESSAGES.hint} We will first send you a link to confirm.</p>
+      <div className="space-y-4 rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-bold text-stone-900 wrap-anywhere">Follow the memorial of {name}</h1>
+        <p className="text-stone-800">{FOLLOW_MESSAGES.hint} We will first send you a link to confirm.</p>
         {actionData?.failure ? <FormAlert title="Too many requests">{actionData.failure}</FormAlert> : null}
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <Field

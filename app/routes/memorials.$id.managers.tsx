@@ -114,41 +114,41 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
   const failure = actionData?.invite;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">People who manage this memorial</h1>
+      <h1 className="text-3xl font-bold text-stone-900">People who manage this memorial</h1>
       <MemorialSubpageLinks memorialId={memorialId} />
 
-      <section aria-labelledby="followers-heading" className="mt-6 rounded-lg border border-slate-200 p-4">
-        <h2 id="followers-heading" className="font-semibold text-slate-900">
+      <section aria-labelledby="followers-heading" className="mt-6 rounded-lg border border-stone-200 p-4">
+        <h2 id="followers-heading" className="font-semibold text-stone-900">
           Followers
         </h2>
-        <p className="mt-1 text-slate-800" data-testid="follower-count">
+        <p className="mt-1 text-stone-800" data-testid="follower-count">
           {followers.count === 0
             ? "Nobody follows this memorial yet."
             : `${followers.count} ${followers.count === 1 ? "person follows" : "people follow"} this memorial and ${followers.count === 1 ? "hears" : "hear"} of new tributes and photos.`}
         </p>
         {followers.names.length ? (
-          <p className="mt-1 text-sm text-slate-700 wrap-anywhere">Among them, who agreed to show their name: {followers.names.join(", ")}.</p>
+          <p className="mt-1 text-sm text-stone-700 wrap-anywhere">Among them, who agreed to show their name: {followers.names.join(", ")}.</p>
         ) : followers.count ? (
-          <p className="mt-1 text-sm text-slate-700">Followers are not named unless they agree to it.</p>
+          <p className="mt-1 text-sm text-stone-700">Followers are not named unless they agree to it.</p>
         ) : null}
       </section>
 
-      <ul className="mt-6 divide-y divide-slate-200 rounded-lg border border-slate-200">
+      <ul className="mt-6 divide-y divide-stone-200 rounded-lg border border-stone-200">
         <li className="p-4">
-          <p className="font-medium text-slate-900 wrap-anywhere">{owner.name}</p>
-          <p className="text-sm text-slate-700 wrap-anywhere">
+          <p className="font-medium text-stone-900 wrap-anywhere">{owner.name}</p>
+          <p className="text-sm text-stone-700 wrap-anywhere">
             {owner.email} · {CO_MANAGER_ROLE_LABELS.owner}
           </p>
         </li>
         {coManagers.map((m) => (
           <li key={m.userId} className="space-y-2 p-4">
-            <p className="font-medium text-slate-900 wrap-anywhere">
+            <p className="font-medium text-stone-900 wrap-anywhere">
               {m.name}
               {m.userId === me ? " (you)" : ""}
             </p>
-            <p className="text-sm text-slate-700 wrap-anywhere">
+            <p className="text-sm text-stone-700 wrap-anywhere">
               {m.email} · {CO_MANAGER_ROLE_LABELS[m.role]} since {m.since}
-              {m.isSuccessor ? <strong className="font-semibold text-indigo-800"> · Successor</strong> : null}
+              {m.isSuccessor ? <strong className="font-semibold text-heather-800"> · Successor</strong> : null}
             </p>
             <div className="flex flex-wrap gap-2">
               {owns ? (
@@ -187,8 +187,8 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
         ))}
         {pending.map((p) => (
           <li key={p.id} className="space-y-2 p-4">
-            <p className="font-medium text-slate-900 wrap-anywhere">{p.email}</p>
-            <p className="text-sm text-slate-700">
+            <p className="font-medium text-stone-900 wrap-anywhere">{p.email}</p>
+            <p className="text-sm text-stone-700">
               Invited as {CO_MANAGER_ROLE_LABELS[p.role].toLowerCase()}
               {p.asSuccessor ? " and successor" : ""} · waiting for an answer until {p.expiresOn}
             </p>
@@ -205,15 +205,15 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
 
       {owns ? (
         <section aria-labelledby="successor-heading" className="mt-10">
-          <h2 id="successor-heading" className="text-xl font-semibold text-slate-900">
+          <h2 id="successor-heading" className="text-xl font-semibold text-stone-900">
             Successor
           </h2>
-          <p className="mt-1 text-slate-700">
+          <p className="mt-1 text-stone-700">
             {successor
               ? `${successor.name} is the successor: when you delete your account, or are away for the time you chose, this memorial passes to them instead of going with your account.`
               : "Nobody is the successor yet. Choose someone above (Make successor), or invite someone to be it below. Without a successor, you choose what happens to this memorial when you delete your account."}
           </p>
-          <p className="mt-2 text-sm text-slate-700">
+          <p className="mt-2 text-sm text-stone-700">
             If you are away: {handOverAfter ?? "never"}.{" "}
             <Link to="/account/manage" className="link">
               Change this in your account settings
@@ -224,10 +224,10 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
 
       {manages ? (
         <section aria-labelledby="invite-heading" className="mt-10">
-          <h2 id="invite-heading" className="text-xl font-semibold text-slate-900">
+          <h2 id="invite-heading" className="text-xl font-semibold text-stone-900">
             Invite someone
           </h2>
-          <p className="mt-1 text-sm text-slate-700">
+          <p className="mt-1 text-sm text-stone-700">
             We email them a link that works once, for {INVITATION_VALID_DAYS} days. They sign in (or create an account) to accept.
           </p>
           {/* Keyed by the waiting invitations: a sent invitation clears the form (with JavaScript too). */}
@@ -239,7 +239,7 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
               inputProps={{ name: "email", type: "email", autoComplete: "off", required: true, defaultValue: failure?.values.email ?? "" }}
             />
             <fieldset aria-describedby={failure?.errors.role?.length ? "invite-role-error" : undefined}>
-              <legend className="text-sm font-medium text-slate-800">Role</legend>
+              <legend className="text-sm font-medium text-stone-800">Role</legend>
               <div className="mt-2 space-y-2">
                 {(["editor", "manager"] as const).map((value) => (
                   <div key={value} className="flex items-start gap-3">
@@ -250,13 +250,13 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
                       value={value}
                       defaultChecked={(failure?.values.role ?? "editor") === value}
                       aria-describedby={`invite-role-${value}-hint`}
-                      className="mt-1 h-4 w-4 accent-indigo-700"
+                      className="mt-1 h-4 w-4 accent-heather-700"
                     />
                     <div>
-                      <label htmlFor={`invite-role-${value}`} className="text-sm font-medium text-slate-900">
+                      <label htmlFor={`invite-role-${value}`} className="text-sm font-medium text-stone-900">
                         {CO_MANAGER_ROLE_LABELS[value]}
                       </label>
-                      <p id={`invite-role-${value}-hint`} className="text-sm text-slate-700">
+                      <p id={`invite-role-${value}-hint`} className="text-sm text-stone-700">
                         {CO_MANAGER_ROLE_HINTS[value]}
                       </p>
                     </div>
@@ -273,13 +273,13 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
                   name="successor"
                   defaultChecked={failure?.values.successor ?? false}
                   aria-describedby="invite-successor-hint"
-                  className="mt-1 h-4 w-4 accent-indigo-700"
+                  className="mt-1 h-4 w-4 accent-heather-700"
                 />
                 <div>
-                  <label htmlFor="invite-successor" className="text-sm font-medium text-slate-900">
+                  <label htmlFor="invite-successor" className="text-sm font-medium text-stone-900">
                     Also make them the successor
                   </label>
-                  <p id="invite-successor-hint" className="text-sm text-slate-700">
+                  <p id="invite-successor-hint" className="text-sm text-stone-700">
                     When they accept, the memorial will pass to them when you go{successor ? `, instead of to ${successor.name}` : ""}.
                   </p>
                 </div>
@@ -294,10 +294,10 @@ export default function MemorialManagers({ loaderData, actionData }: Route.Compo
 
       {history.length ? (
         <section aria-labelledby="history-heading" className="mt-10">
-          <h2 id="history-heading" className="text-xl font-semibold text-slate-900">
+          <h2 id="history-heading" className="text-xl font-semibold text-stone-900">
             History
           </h2>
-          <ul className="mt-3 space-y-2 text-sm text-slate-700">
+          <ul className="mt-3 space-y-2 text-sm text-stone-700">
             {history.map((h) => (
               <li key={h.id} className="wrap-anywhere">
                 <time dateTime={h.createdAt}>{formatLongDate(h.createdAt)}</time> · {h.actorEmail}: {h.label}. {h.summary}

@@ -53,8 +53,8 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
   const noun = item.kind === "video" ? "video" : "photo";
   return (
     <div className="mx-auto max-w-xl px-4 py-16">
-      <h1 className="text-2xl font-bold text-slate-900">Delete this {noun}?</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">From the memorial of {name}. This cannot be undone.</p>
+      <h1 className="text-2xl font-bold text-stone-900">Delete this {noun}?</h1>
+      <p className="mt-2 text-stone-700 wrap-anywhere">From the memorial of {name}. This cannot be undone.</p>
       <div className="mt-6 max-w-xs">
         {item.kind === "image" ? (
           <img
@@ -67,7 +67,7 @@ export default function DeleteMedia({ loaderData }: Route.ComponentProps) {
             className="aspect-[4/3] h-auto w-full rounded-lg object-cover"
           />
         ) : (
-          <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-2 rounded-lg bg-slate-100 text-slate-700">
+          <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-2 rounded-lg bg-stone-100 text-stone-700">
             <VideoIcon className="h-10 w-10" />
             <span className="text-sm">{item.caption || "Video"}</span>
           </div>

@@ -27,15 +27,15 @@ export default function MemorialQrCode({ loaderData }: Route.ComponentProps) {
   const download = (format: string) => `/memorials/${memorialId}/qr/${format}`;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">QR code and permanent link</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
+      <h1 className="text-3xl font-bold text-stone-900">QR code and permanent link</h1>
+      <p className="mt-2 text-stone-700 wrap-anywhere">
         A link to {name}&apos;s memorial that never changes, even if the name or title is edited. Its QR code can go on a headstone, a plaque, a card or an
         order of service: a phone&apos;s camera opens the memorial.
       </p>
       <MemorialSubpageLinks memorialId={memorialId} />
 
       <section aria-labelledby="link-heading" className="mt-8">
-        <h2 id="link-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="link-heading" className="text-xl font-semibold text-stone-900">
           Permanent link
         </h2>
         <p className="mt-2 font-mono text-lg wrap-anywhere">
@@ -43,18 +43,18 @@ export default function MemorialQrCode({ loaderData }: Route.ComponentProps) {
             {url}
           </a>
         </p>
-        <p className="mt-1 text-sm text-slate-700">Copy it to share the memorial anywhere. Who may see the memorial is still up to its settings.</p>
+        <p className="mt-1 text-sm text-stone-700">Copy it to share the memorial anywhere. Who may see the memorial is still up to its settings.</p>
       </section>
 
       <section aria-labelledby="code-heading" className="mt-8">
-        <h2 id="code-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="code-heading" className="text-xl font-semibold text-stone-900">
           QR code
         </h2>
-        <img src={preview} alt={`QR code that opens ${url}`} width={240} height={240} className="mt-3 h-60 w-60 border border-slate-200" />
-        <p className="mt-3 text-sm text-slate-700">
+        <img src={preview} alt={`QR code that opens ${url}`} width={240} height={240} className="mt-3 h-60 w-60 border border-stone-200" />
+        <p className="mt-3 text-sm text-stone-700">
           It still reads when part of it is worn or chipped. Keep the white border around it, and try it with a phone before it is engraved.
         </p>
-        <h3 className="mt-6 font-semibold text-slate-900">Download</h3>
+        <h3 className="mt-6 font-semibold text-stone-900">Download</h3>
         {/* Plain links: a download is a file, not a page (no client navigation). Wrapped rows keep a gap (WCAG 2.5.8). */}
         <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-2">
           <li>

@@ -107,24 +107,24 @@ export default function MemorialTimeline({ loaderData, actionData }: Route.Compo
   const values = failure?.values ?? editing?.values ?? null;
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Life timeline</h1>
-      <p className="mt-2 text-slate-700 wrap-anywhere">
+      <h1 className="text-3xl font-bold text-stone-900">Life timeline</h1>
+      <p className="mt-2 text-stone-700 wrap-anywhere">
         The dated moments of {name}&apos;s life, shown on the memorial page in date order. If you know only the year, or the month and year, that is enough.
       </p>
       <MemorialSubpageLinks memorialId={memorialId} />
 
       <section aria-labelledby="events-heading" className="mt-8">
-        <h2 id="events-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="events-heading" className="text-xl font-semibold text-stone-900">
           Events ({events.length})
         </h2>
         {events.length ? (
-          <ol className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200">
+          <ol className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-200">
             {events.map((e) => (
               <li key={e.id} id={`event-${e.id}`} className="space-y-2 p-4">
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-stone-700">
                   <time dateTime={e.dateTime}>{e.date}</time> · {e.kind}
                 </p>
-                <p className="font-medium text-slate-900 wrap-anywhere">{e.title}</p>
+                <p className="font-medium text-stone-900 wrap-anywhere">{e.title}</p>
                 <div className="flex flex-wrap gap-2">
                   <Link to={`?edit=${e.id}#timeline-form`} className="btn-secondary text-sm">
                     Edit<span className="sr-only"> {e.title}</span>
@@ -141,15 +141,15 @@ export default function MemorialTimeline({ loaderData, actionData }: Route.Compo
             ))}
           </ol>
         ) : (
-          <p className="mt-3 text-slate-700">No events yet. Add the first below: a birth, a school, a wedding, a move.</p>
+          <p className="mt-3 text-stone-700">No events yet. Add the first below: a birth, a school, a wedding, a move.</p>
         )}
       </section>
 
       <section aria-labelledby="timeline-form-heading" id="timeline-form" className="mt-10">
-        <h2 id="timeline-form-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="timeline-form-heading" className="text-xl font-semibold text-stone-900">
           {editId ? "Edit an event" : "Add an event"}
         </h2>
-        {full && !editId ? <p className="mt-2 text-slate-700">{TIMELINE_MESSAGES.full}</p> : null}
+        {full && !editId ? <p className="mt-2 text-stone-700">{TIMELINE_MESSAGES.full}</p> : null}
         <EventForm key={`${editId ?? "new"}-${events.length}`} editId={editId} values={values} errors={failure?.errors ?? {}} photos={photos} />
       </section>
     </div>
@@ -170,13 +170,13 @@ function EventForm({
   const describedBy = (field: keyof TimelineErrors, hint?: string) =>
     [errors[field]?.length ? `timeline-${field}-error` : null, hint].filter(Boolean).join(" ") || undefined;
   const selectClass = (field: keyof TimelineErrors) =>
-    `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-slate-400"}`;
+    `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-stone-400"}`;
   return (
     <Form method="post" noValidate className="mt-4 space-y-4">
       <input type="hidden" name="intent" value={editId ? "edit" : "add"} />
       {editId ? <input type="hidden" name="eventId" value={editId} /> : null}
       <div>
-        <label htmlFor="timeline-kind" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="timeline-kind" className="block text-sm font-medium text-stone-800">
           Kind of event
         </label>
         <select
@@ -196,8 +196,8 @@ function EventForm({
         <ErrorList id="timeline-kind-error" errors={errors.kind} />
       </div>
       <fieldset>
-        <legend className="text-sm font-medium text-slate-800">When</legend>
-        <p id="timeline-date-hint" className="text-sm text-slate-600">
+        <legend className="text-sm font-medium text-stone-800">When</legend>
+        <p id="timeline-date-hint" className="text-sm text-stone-600">
           The year is enough; add the month and the day if you know them.
         </p>
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-3">
@@ -215,7 +215,7 @@ function EventForm({
             }}
           />
           <div>
-            <label htmlFor="timeline-month" className="block text-sm font-medium text-slate-800">
+            <label htmlFor="timeline-month" className="block text-sm font-medium text-stone-800">
               Month (optional)
             </label>
             <select
@@ -249,7 +249,7 @@ function EventForm({
         inputProps={{ id: "timeline-title", name: "title", required: true, defaultValue: values?.title ?? "", maxLength: TIMELINE_TITLE_MAX }}
       />
       <div>
-        <label htmlFor="timeline-description" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="timeline-description" className="block text-sm font-medium text-stone-800">
           A few words (optional)
         </label>
         <textarea
@@ -260,17 +260,17 @@ function EventForm({
           defaultValue={values?.description ?? ""}
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={describedBy("description")}
-          className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errors.description ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${errors.description ? "border-red-600" : "border-stone-400"}`}
         />
         <ErrorList id="timeline-description-error" errors={errors.description} />
       </div>
       {photos.length ? (
         <fieldset aria-describedby={describedBy("photoId")}>
-          <legend className="text-sm font-medium text-slate-800">Photo (optional, from this memorial&apos;s photos)</legend>
+          <legend className="text-sm font-medium text-stone-800">Photo (optional, from this memorial&apos;s photos)</legend>
           <ul className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-4">
             <li className="flex items-center gap-2">
-              <input type="radio" id="timeline-photo-none" name="photoId" value="" defaultChecked={!values?.photoId} className="h-4 w-4 accent-indigo-700" />
-              <label htmlFor="timeline-photo-none" className="text-sm text-slate-900">
+              <input type="radio" id="timeline-photo-none" name="photoId" value="" defaultChecked={!values?.photoId} className="h-4 w-4 accent-heather-700" />
+              <label htmlFor="timeline-photo-none" className="text-sm text-stone-900">
                 No photo
               </label>
             </li>
@@ -282,9 +282,9 @@ function EventForm({
                   name="photoId"
                   value={p.id}
                   defaultChecked={values?.photoId === p.id}
-                  className="h-4 w-4 shrink-0 accent-indigo-700"
+                  className="h-4 w-4 shrink-0 accent-heather-700"
                 />
-                <label htmlFor={`timeline-photo-${p.id}`} className="flex min-w-0 flex-col text-sm text-slate-900">
+                <label htmlFor={`timeline-photo-${p.id}`} className="flex min-w-0 flex-col text-sm text-stone-900">
                   <img src={p.src} alt="" width={64} height={64} loading="lazy" className="h-16 w-16 rounded object-cover" />
                   <span className="truncate">{p.label}</span>
                 </label>
@@ -296,7 +296,7 @@ function EventForm({
       ) : (
         <div>
           <input type="hidden" name="photoId" value="" />
-          <p className="text-sm text-slate-700">To show a photo with an event, first add photos to the memorial on its edit page.</p>
+          <p className="text-sm text-stone-700">To show a photo with an event, first add photos to the memorial on its edit page.</p>
           <ErrorList id="timeline-photoId-error" errors={errors.photoId} />
         </div>
       )}

@@ -63,10 +63,10 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
     <>
       <section aria-labelledby="browse-heading" className="bg-linear-to-b from-amber-50 to-white">
         <div className="mx-auto max-w-6xl px-4 pb-8 pt-12">
-          <h1 id="browse-heading" className="font-serif text-4xl font-bold tracking-tight text-slate-900">
+          <h1 id="browse-heading" className="text-4xl font-bold tracking-tight text-stone-900">
             Memorial Gallery
           </h1>
-          <p className="mt-3 max-w-2xl text-lg text-slate-700">Lives remembered and shared by their families. Read their stories, and leave a tribute.</p>
+          <p className="mt-3 max-w-2xl text-lg text-stone-700">Lives remembered and shared by their families. Read their stories, and leave a tribute.</p>
           <SearchForm query={query} />
         </div>
       </section>
@@ -77,17 +77,17 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="results-heading" className="mt-10">
           <div className="flex flex-wrap items-center justify-between gap-4">
-            <h2 id="results-heading" className="font-serif text-2xl font-semibold text-slate-900">
+            <h2 id="results-heading" className="text-2xl font-semibold text-stone-900">
               {query.search ? `Memorials matching “${query.search}”` : "All Memorials"}
             </h2>
-            <nav aria-label="View" className="flex gap-1 rounded-lg border border-slate-300 bg-white p-1">
+            <nav aria-label="View" className="flex gap-1 rounded-lg border border-stone-300 bg-white p-1">
               {VIEWS.map((view) => (
                 <Link
                   key={view}
                   to={queryString({ ...query, view })}
                   preventScrollReset
                   aria-current={query.view === view ? "true" : undefined}
-                  className={`rounded-md px-3 py-1.5 text-sm font-semibold ${query.view === view ? "bg-indigo-700 text-white" : "text-slate-800 hover:bg-slate-100"}`}
+                  className={`rounded-md px-3 py-1.5 text-sm font-semibold ${query.view === view ? "bg-heather-700 text-white" : "text-stone-800 hover:bg-stone-100"}`}
                 >
                   {VIEW_LABELS[view]}
                 </Link>
@@ -98,9 +98,9 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
           {items.length ? (
             <GalleryResults view={query.view} memorials={items} />
           ) : (
-            <div className="mt-8 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
-              <p className="text-lg font-semibold text-slate-900">No memorials found</p>
-              <p className="mt-1 text-slate-700">
+            <div className="mt-8 rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center">
+              <p className="text-lg font-semibold text-stone-900">No memorials found</p>
+              <p className="mt-1 text-stone-700">
                 {filtered ? "Try other words, or another category." : "When families share a memorial publicly, it appears here."}
               </p>
               {filtered ? (
@@ -134,11 +134,11 @@ export default function BrowseMemorials({ loaderData }: Route.ComponentProps) {
 /** A GET form: search, category and sort; changing any of them starts again at page 1. */
 function SearchForm({ query }: { query: Query }) {
   const submit = useSubmit();
-  const selectClass = "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900";
+  const selectClass = "mt-1 block w-full rounded-md border border-stone-400 bg-white px-3 py-2 text-stone-900";
   return (
     <Form method="get" role="search" preventScrollReset className="mt-6 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end">
       <div>
-        <label htmlFor="browse-search" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="browse-search" className="block text-sm font-medium text-stone-800">
           Search memorials
         </label>
         <input
@@ -152,7 +152,7 @@ function SearchForm({ query }: { query: Query }) {
         />
       </div>
       <div>
-        <label htmlFor="browse-category" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="browse-category" className="block text-sm font-medium text-stone-800">
           Category
         </label>
         <select
@@ -170,7 +170,7 @@ function SearchForm({ query }: { query: Query }) {
         </select>
       </div>
       <div>
-        <label htmlFor="browse-sort" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="browse-sort" className="block text-sm font-medium text-stone-800">
           Sort by
         </label>
         <select

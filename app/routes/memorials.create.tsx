@@ -40,12 +40,12 @@ export default function CreateMemorial({ loaderData, actionData }: Route.Compone
   }, [limitReached, actionData, navigate]);
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Create Memorial</h1>
+      <h1 className="text-3xl font-bold text-stone-900">Create Memorial</h1>
       {loaderData.limitReached ? (
         <LimitReached />
       ) : (
         <>
-          <p className="mt-2 text-slate-700">Honour a life with their story, photos and videos. You can save a draft and publish it later.</p>
+          <p className="mt-2 text-stone-700">Honor a life with their story, photos and videos. You can save a draft and publish it later.</p>
           <div className="mt-8">
             <MemorialForm
               mode="create"

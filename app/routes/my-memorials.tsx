@@ -74,21 +74,21 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="font-serif text-3xl font-bold text-slate-900">My Memorials</h1>
-          <p className="mt-1 text-slate-700">Manage and view your created memorials</p>
+          <h1 className="text-3xl font-bold text-stone-900">My Memorials</h1>
+          <p className="mt-1 text-stone-700">Manage and view your created memorials</p>
         </div>
         <Link to="/memorials/create" className="btn-primary">
           Create Memorial
         </Link>
       </div>
 
-      <section aria-labelledby="activity-heading" className="mt-8 rounded-lg border border-slate-200 bg-white p-4">
-        <h2 id="activity-heading" className="font-semibold text-slate-900">
+      <section aria-labelledby="activity-heading" className="mt-8 rounded-lg border border-stone-200 bg-white p-4">
+        <h2 id="activity-heading" className="font-semibold text-stone-900">
           Recent Activity
         </h2>
-        <p className="mt-1 text-slate-700">
+        <p className="mt-1 text-stone-700">
           {memorials.totalOwned === 0
-            ? "Welcome! Create your first memorial to honour someone you love."
+            ? "Welcome! Create your first memorial to honor someone you love."
             : `You have ${countOf(memorials.totalOwned, "memorial")} created`}
         </p>
       </section>
@@ -105,7 +105,7 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
           name="search"
           defaultValue={search}
           placeholder="Search your memorials..."
-          className="block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900"
+          className="block w-full rounded-md border border-stone-400 px-3 py-2 text-stone-900"
         />
         <button type="submit" className="btn-secondary">
           Search
@@ -125,17 +125,17 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         ) : search ? (
-          <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
-            <p className="text-lg font-semibold text-slate-900">No memorials found</p>
-            <p className="mt-1 text-slate-700">Try adjusting your search terms.</p>
+          <div className="rounded-lg border border-dashed border-stone-300 p-10 text-center">
+            <p className="text-lg font-semibold text-stone-900">No memorials found</p>
+            <p className="mt-1 text-stone-700">Try adjusting your search terms.</p>
             <Link to="/my-memorials" className="link mt-3 inline-block">
               Clear search
             </Link>
           </div>
         ) : (
-          <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
-            <p className="text-lg font-semibold text-slate-900">No memorials yet</p>
-            <p className="mt-1 text-slate-700">A memorial keeps their story, photos and the words of those who loved them.</p>
+          <div className="rounded-lg border border-dashed border-stone-300 p-10 text-center">
+            <p className="text-lg font-semibold text-stone-900">No memorials yet</p>
+            <p className="mt-1 text-stone-700">A memorial keeps their story, photos and the words of those who loved them.</p>
             <Link to="/memorials/create" className="btn-primary mt-4">
               Create Your First Memorial
             </Link>
@@ -144,7 +144,7 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
         {memorials.pages > 1 ? (
           <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
             {memorials.page > 1 ? <PageLink search={search} page={memorials.page - 1} label="Previous page" /> : <span />}
-            <span className="text-slate-700">
+            <span className="text-stone-700">
               Page {memorials.page} of {memorials.pages}
             </span>
             {memorials.page < memorials.pages ? <PageLink search={search} page={memorials.page + 1} label="Next page" /> : <span />}
@@ -163,18 +163,18 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
 function SharedWithMe({ shared }: { shared: Route.ComponentProps["loaderData"]["shared"] }) {
   return (
     <section aria-labelledby="shared-heading" className="mt-10">
-      <h2 id="shared-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="shared-heading" className="text-xl font-semibold text-stone-900">
         Shared with me
       </h2>
-      <p className="mt-1 text-slate-700">Memorials you help manage.</p>
-      <ul className="mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+      <p className="mt-1 text-stone-700">Memorials you help manage.</p>
+      <ul className="mt-4 divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
         {shared.map((m) => (
           <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
             <div className="min-w-0">
               <Link to={`/memorials/${m.id}`} className="link font-medium wrap-anywhere">
                 {m.name}
               </Link>
-              <p className="text-sm text-slate-700 wrap-anywhere">
+              <p className="text-sm text-stone-700 wrap-anywhere">
                 {CO_MANAGER_ROLE_LABELS[m.role]} · owned by {m.ownerName} · {m.isPublished ? "Published" : "Draft"}
               </p>
             </div>
@@ -194,25 +194,25 @@ type Deleted = Route.ComponentProps["loaderData"]["deleted"][number];
 function RecentlyDeleted({ deleted }: { deleted: Deleted[] }) {
   const navigation = useNavigation();
   return (
-    <section id={DELETED_SECTION} aria-labelledby="deleted-heading" className="mt-10 rounded-lg border border-slate-300 bg-white p-4">
-      <h2 id="deleted-heading" className="font-semibold text-slate-900">
+    <section id={DELETED_SECTION} aria-labelledby="deleted-heading" className="mt-10 rounded-lg border border-stone-300 bg-white p-4">
+      <h2 id="deleted-heading" className="font-semibold text-stone-900">
         Recently deleted ({deleted.length})
       </h2>
-      <p className="mt-1 text-sm text-slate-700">
+      <p className="mt-1 text-sm text-stone-700">
         Nobody can see these. Each is kept for {RECOVERY_DAYS} days after it was deleted, then removed for good with its photos, videos and tributes.
       </p>
-      <ul className="mt-3 divide-y divide-slate-200 wrap-anywhere">
+      <ul className="mt-3 divide-y divide-stone-200 wrap-anywhere">
         {deleted.map((m) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get("memorialId") === m.id;
           return (
             <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
               <div>
-                <p className="font-medium text-slate-900">{m.title}</p>
-                <p className="text-sm text-slate-700">
+                <p className="font-medium text-stone-900">{m.title}</p>
+                <p className="text-sm text-stone-700">
                   {m.moderated ? "Removed by our moderators" : "Deleted"} {formatShortDate(m.deletedAt)} · removed for good on {formatLongDate(m.purgeAt)}
                 </p>
                 {m.moderated ? (
-                  <p className="mt-1 max-w-prose text-sm text-slate-700">
+                  <p className="mt-1 max-w-prose text-sm text-stone-700">
                     It broke the site&apos;s rules, so it cannot be restored from here. If you think this is a mistake,{" "}
                     <Link to="/contact" className="link">
                       write to us
@@ -261,14 +261,14 @@ function PendingTributes({ pending }: { pending: Pending[] }) {
           const busy = navigation.state !== "idle" && navigation.formData?.get("tributeId") === t.id;
           return (
             <li key={t.id} className="rounded-md border border-amber-200 bg-white p-3">
-              <p className="text-sm text-slate-700">
+              <p className="text-sm text-stone-700">
                 On{" "}
                 <Link to={`/memorials/${t.memorial.id}`} className="link">
                   {t.memorial.firstName} {t.memorial.lastName}
                 </Link>{" "}
                 · {t.authorName} · {formatShortDate(t.createdAt)}
               </p>
-              <p className="mt-1 whitespace-pre-line text-slate-800">{t.content}</p>
+              <p className="mt-1 whitespace-pre-line text-stone-800">{t.content}</p>
               <ModerationActions tributeId={t.id} authorName={t.authorName} busy={busy} />
             </li>
           );

@@ -68,11 +68,11 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
   const { items, page, pages, admin } = loaderData;
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">News</h1>
-      <p className="mt-1 text-slate-700">Stories of remembrance, and of the people they honour.</p>
+      <h1 className="text-3xl font-bold text-stone-900">News</h1>
+      <p className="mt-1 text-stone-700">Stories of remembrance, and of the people they honor.</p>
       {admin ? <AdminFetch status={admin} /> : null}
       {items.length === 0 ? (
-        <p className="mt-8 rounded-lg border border-dashed border-slate-300 bg-slate-50 p-6 text-center text-slate-700">
+        <p className="mt-8 rounded-lg border border-dashed border-stone-300 bg-stone-50 p-6 text-center text-stone-700">
           There is no news yet. Please come back soon.
         </p>
       ) : (
@@ -81,7 +81,7 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
             <li key={article.id}>
               <article
                 aria-labelledby={`article-${article.id}`}
-                className="flex flex-col gap-4 overflow-hidden rounded-lg border border-slate-200 bg-white sm:flex-row"
+                className="flex flex-col gap-4 overflow-hidden rounded-lg border border-stone-200 bg-white sm:flex-row"
               >
                 {article.image ? (
                   <img
@@ -96,7 +96,7 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
                   />
                 ) : null}
                 <div className="min-w-0 p-4 wrap-anywhere sm:py-5">
-                  <p className="text-sm text-slate-700">
+                  <p className="text-sm text-stone-700">
                     {article.source ?? "News"}
                     {article.publishedAt ? (
                       <>
@@ -105,14 +105,14 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
                       </>
                     ) : null}
                   </p>
-                  <h2 id={`article-${article.id}`} className="mt-1 text-lg font-semibold text-slate-900">
-                    <a href={article.url} target="_blank" rel="noopener noreferrer" className="hover:text-indigo-800 hover:underline">
+                  <h2 id={`article-${article.id}`} className="mt-1 text-lg font-semibold text-stone-900">
+                    <a href={article.url} target="_blank" rel="noopener noreferrer" className="hover:text-heather-800 hover:underline">
                       {article.title}
                       <span className="sr-only"> (opens another site in a new tab)</span>
                     </a>
                   </h2>
-                  {article.personName ? <p className="mt-1 text-sm font-medium text-indigo-800">In memory of {article.personName}</p> : null}
-                  {article.description ? <p className="mt-2 text-slate-700">{article.description}</p> : null}
+                  {article.personName ? <p className="mt-1 text-sm font-medium text-heather-800">In memory of {article.personName}</p> : null}
+                  {article.description ? <p className="mt-2 text-stone-700">{article.description}</p> : null}
                   <p className="mt-3 text-sm">
                     <a href={article.url} target="_blank" rel="noopener noreferrer" className="link">
                       Read the full story<span className="sr-only">: {article.title}</span>
@@ -152,17 +152,17 @@ function AdminFetch({ status }: { status: AdminStatus }) {
   const busy = useNavigation().state === "submitting";
   const last = status.lastFetch;
   return (
-    <section id={ADMIN_PANEL} aria-labelledby="news-fetch-heading" className="mt-6 scroll-mt-24 rounded-lg border border-indigo-200 bg-indigo-50 p-4">
-      <h2 id="news-fetch-heading" className="font-semibold text-slate-900">
+    <section id={ADMIN_PANEL} aria-labelledby="news-fetch-heading" className="mt-6 scroll-mt-24 rounded-lg border border-heather-200 bg-heather-50 p-4">
+      <h2 id="news-fetch-heading" className="font-semibold text-stone-900">
         News fetching (administrators)
       </h2>
-      <p className="mt-1 text-sm text-slate-800">
+      <p className="mt-1 text-sm text-stone-800">
         {status.count} article{status.count === 1 ? "" : "s"}, {status.feeds} feed{status.feeds === 1 ? "" : "s"} set up.
         {last
           ? ` Last fetch ${formatLongDate(last.startedAt)}: ${last.articlesAdded} added, ${last.memorialsCreated} draft memorial${last.memorialsCreated === 1 ? "" : "s"}${last.status === "ok" ? "" : `, ${last.feedsFailed} feed${last.feedsFailed === 1 ? "" : "s"} not read`}.`
           : ""}
       </p>
-      {status.feeds === 0 ? <p className="mt-2 text-sm text-slate-800">{NEWS_MESSAGES.noFeeds}</p> : null}
+      {status.feeds === 0 ? <p className="mt-2 text-sm text-stone-800">{NEWS_MESSAGES.noFeeds}</p> : null}
       <ToastInPlace at={ADMIN_PANEL} />
       <Form method="post" className="mt-3">
         <button type="submit" name="intent" value="fetch" className="btn-primary" disabled={busy}>
@@ -175,5 +175,5 @@ function AdminFetch({ status }: { status: AdminStatus }) {
 
 export const meta: Route.MetaFunction = () => [
   { title: "News · Everlight" },
-  { name: "description", content: "Stories of remembrance from across the country, and of the people they honour." },
+  { name: "description", content: "Stories of remembrance from across the country, and of the people they honor." },
 ];

@@ -111,7 +111,7 @@ function body(view: Route.ComponentProps["loaderData"]) {
               <svg aria-hidden="true" viewBox="0 0 24 24" className="h-8 w-8 text-emerald-700" fill="none" stroke="currentColor" strokeWidth="2.5">
                 <path d="M20 6 9 17l-5-5" />
               </svg>
-              <h1 className="font-serif text-3xl font-bold">Order Placed Successfully</h1>
+              <h1 className="text-3xl font-bold">Order Placed Successfully</h1>
               {order.isTest ? <TestOrderBadge /> : null}
             </div>
             <p className="mt-3">
@@ -130,18 +130,18 @@ function body(view: Route.ComponentProps["loaderData"]) {
             total={order.total}
           />
           {order.shipping.length ? (
-            <section aria-labelledby="sent-to-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-              <h2 id="sent-to-heading" className="text-lg font-semibold text-slate-900">
+            <section aria-labelledby="sent-to-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+              <h2 id="sent-to-heading" className="text-lg font-semibold text-stone-900">
                 Sending to
               </h2>
-              <p className="mt-2 text-slate-800 wrap-anywhere">{order.shipping.join(", ")}</p>
+              <p className="mt-2 text-stone-800 wrap-anywhere">{order.shipping.join(", ")}</p>
             </section>
           ) : null}
-          <section aria-labelledby="next-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-            <h2 id="next-heading" className="text-lg font-semibold text-slate-900">
+          <section aria-labelledby="next-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+            <h2 id="next-heading" className="text-lg font-semibold text-stone-900">
               What&apos;s Next
             </h2>
-            <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+            <ul className="mt-2 list-disc space-y-1 pl-5 text-stone-800">
               {WHATS_NEXT.map((line) => (
                 <li key={line}>{line}</li>
               ))}
@@ -167,7 +167,7 @@ function body(view: Route.ComponentProps["loaderData"]) {
 function Panel({ tone, title, links, children }: { tone: "error" | "info"; title: string; links: [string, string][]; children: React.ReactNode }) {
   return (
     <div className={`rounded-lg border p-6 ${tone === "error" ? "border-red-300 bg-red-50 text-red-950" : "border-sky-300 bg-sky-50 text-sky-950"}`}>
-      <h1 className="font-serif text-3xl font-bold">{title}</h1>
+      <h1 className="text-3xl font-bold">{title}</h1>
       <div className="mt-3">{children}</div>
       <div className="mt-6 flex flex-wrap gap-3">
         {links.map(([to, label], i) => (

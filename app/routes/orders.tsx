@@ -26,10 +26,10 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
       <Link to="/account" className="link text-sm">
         ← Back to My Account
       </Link>
-      <h1 className="mt-2 font-serif text-3xl font-bold text-slate-900">My Orders</h1>
+      <h1 className="mt-2 text-3xl font-bold text-stone-900">My Orders</h1>
       {total === 0 ? (
-        <div className="mt-6 rounded-lg border border-slate-200 bg-white p-6">
-          <p className="text-slate-800">You have not placed any orders yet.</p>
+        <div className="mt-6 rounded-lg border border-stone-200 bg-white p-6">
+          <p className="text-stone-800">You have not placed any orders yet.</p>
           <div className="mt-4 flex flex-wrap gap-3">
             <Link to="/products" className="btn-primary">
               Browse products
@@ -41,15 +41,15 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <>
-          <p className="mt-1 text-slate-700">
+          <p className="mt-1 text-stone-700">
             {total} order{total === 1 ? "" : "s"}, newest first.
           </p>
           <ol className="mt-6 space-y-4">
             {orders.map((order) => (
               <li key={order.id}>
-                <article aria-labelledby={`order-${order.id}`} className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6" data-testid="order">
+                <article aria-labelledby={`order-${order.id}`} className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6" data-testid="order">
                   <div className="flex flex-wrap items-center justify-between gap-2">
-                    <h2 id={`order-${order.id}`} className="text-lg font-semibold text-slate-900">
+                    <h2 id={`order-${order.id}`} className="text-lg font-semibold text-stone-900">
                       Order {order.number}
                     </h2>
                     <div className="flex flex-wrap gap-2">
@@ -57,7 +57,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                       {order.isTest ? <TestOrderBadge /> : null}
                     </div>
                   </div>
-                  <p className="text-sm text-slate-700">Placed on {formatLongDate(order.createdAt)}</p>
+                  <p className="text-sm text-stone-700">Placed on {formatLongDate(order.createdAt)}</p>
                   {order.status === "shipped" && order.carrier && order.trackingNumber ? (
                     <p
                       className="mt-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-emerald-950 wrap-anywhere"
@@ -67,7 +67,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                       <span className="font-semibold">{order.trackingNumber}</span>
                     </p>
                   ) : null}
-                  <ul className="mt-3 space-y-1 text-slate-800">
+                  <ul className="mt-3 space-y-1 text-stone-800">
                     {order.items.map((item) => (
                       <li key={item.id}>
                         <p className="flex justify-between gap-4">
@@ -84,11 +84,11 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                       </li>
                     ))}
                   </ul>
-                  <p className="mt-3 flex justify-between gap-4 border-t border-slate-200 pt-3 font-semibold text-slate-900">
+                  <p className="mt-3 flex justify-between gap-4 border-t border-stone-200 pt-3 font-semibold text-stone-900">
                     <span>Total (tax included)</span>
                     <span>{formatPence(order.total)}</span>
                   </p>
-                  <p className="mt-1 text-sm text-slate-700 wrap-anywhere">Payment ID: {order.paymentId}</p>
+                  <p className="mt-1 text-sm text-stone-700 wrap-anywhere">Payment ID: {order.paymentId}</p>
                 </article>
               </li>
             ))}

@@ -96,8 +96,8 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="font-serif text-3xl font-bold text-slate-900">Memorial Products</h1>
-          <p className="mt-1 max-w-2xl text-slate-700">
+          <h1 className="text-3xl font-bold text-stone-900">Memorial Products</h1>
+          <p className="mt-1 max-w-2xl text-stone-700">
             Keepsakes, candles, frames and more to remember someone by. Prices are before tax; {TAX_PERCENT}% tax is added in your basket.
           </p>
         </div>
@@ -116,7 +116,7 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
       </nav>
 
       {products.length === 0 ? (
-        <p className="mt-10 rounded-lg border border-slate-200 bg-white p-6 text-slate-800">
+        <p className="mt-10 rounded-lg border border-stone-200 bg-white p-6 text-stone-800">
           {group ? `No ${SHOP_GROUPS[group].label.toLowerCase()} products yet.` : "No products are for sale just now."}{" "}
           {group ? (
             <Link to="/products" className="link">
@@ -146,7 +146,7 @@ function FilterLink({ to, current, label, count }: { to: string; current: boolea
         to={to}
         aria-current={current ? "page" : undefined}
         className={`inline-flex rounded-full border px-4 py-1.5 text-sm font-medium ${
-          current ? "border-indigo-700 bg-indigo-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-50"
+          current ? "border-heather-700 bg-heather-700 text-white" : "border-stone-300 bg-white text-stone-800 hover:bg-stone-50"
         }`}
       >
         {label} ({count})
@@ -167,7 +167,7 @@ function ProductCard({ product }: { product: CardProduct }) {
     <article
       id={`product-${product.id}`}
       aria-labelledby={headingId}
-      className="flex h-full flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+      className="flex h-full flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm"
     >
       <ProductImage
         src={product.image.src}
@@ -179,17 +179,17 @@ function ProductCard({ product }: { product: CardProduct }) {
         className="aspect-[4/3] w-full bg-stone-100"
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
-        <p className="text-sm text-slate-700">
+        <p className="text-sm text-stone-700">
           {product.category} · {SHOP_GROUPS[product.group].label}
         </p>
-        <h2 id={headingId} className="text-lg font-semibold text-slate-900 wrap-anywhere">
+        <h2 id={headingId} className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {product.name}
         </h2>
         {product.description.length > product.preview.length ? (
           // Closed: the preview, then More. Open: the whole description in its place, then Less (the
           // preview is hidden so nothing is said twice; column-reverse puts the summary after the text).
           // A <details>, so it works without JavaScript and is announced as expanded or collapsed.
-          <div className="group/description text-slate-700 wrap-anywhere">
+          <div className="group/description text-stone-700 wrap-anywhere">
             <p className="group-has-[details[open]]/description:hidden">{product.preview}</p>
             <details className="flex flex-col-reverse">
               <summary className="link w-fit cursor-pointer list-none text-sm [&::-webkit-details-marker]:hidden">
@@ -201,16 +201,16 @@ function ProductCard({ product }: { product: CardProduct }) {
             </details>
           </div>
         ) : (
-          <p className="text-slate-700 wrap-anywhere">{product.preview}</p>
+          <p className="text-stone-700 wrap-anywhere">{product.preview}</p>
         )}
         <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2 pt-2">
-          <p className="text-xl font-bold text-slate-900">{formatPence(product.price)}</p>
+          <p className="text-xl font-bold text-stone-900">{formatPence(product.price)}</p>
           <p className={`text-sm font-medium ${stock.kind === "out" ? "text-red-800" : stock.kind === "low" ? "text-amber-800" : "text-emerald-800"}`}>
             {stock.label}
           </p>
         </div>
         {product.inBasket > 0 ? (
-          <p className="text-sm text-slate-700">
+          <p className="text-sm text-stone-700">
             In your basket: {product.inBasket}.{" "}
             <Link to="/basket" className="link">
               View basket
@@ -231,7 +231,7 @@ function ProductCard({ product }: { product: CardProduct }) {
             {stock.kind === "out" ? "Out of stock" : adding ? "Adding..." : "Add to cart"}
           </button>
           {allInBasket ? (
-            <p id={`${headingId}-all`} className="mt-1 text-sm text-slate-700">
+            <p id={`${headingId}-all`} className="mt-1 text-sm text-stone-700">
               All {product.stock} in stock are in your basket.
             </p>
           ) : null}

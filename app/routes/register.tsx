@@ -67,7 +67,7 @@ export default function RegisterPage({ actionData }: Route.ComponentProps) {
           {pending ? "Creating account..." : "Create Account"}
         </button>
       </Form>
-      <p className="text-center text-sm text-slate-700">
+      <p className="text-center text-sm text-stone-700">
         Already have an account?{" "}
         <Link to={{ pathname: "/login", search: searchParams.toString() }} className="link">
           Sign in

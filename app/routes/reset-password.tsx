@@ -48,7 +48,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
   if (problem) {
     return (
       <AuthCard title="This link cannot be used" subtitle="Password reset links work once, for one hour.">
-        <p className="text-slate-800">{problem}</p>
+        <p className="text-stone-800">{problem}</p>
         <Link to="/forgot-password" className="btn-primary w-full">
           Send me a new link
         </Link>

@@ -39,7 +39,8 @@ import { paymentTypeSchema, planIdSchema, testCardSchema } from "~/utils/validat
 const FEATURES: Record<PlanId, string[]> = {
   free: [`Up to ${FREE_MEMORIAL_LIMIT} memorials`, "Photos, videos and tributes", "Share with family and friends"],
   forever: ["Unlimited memorials", "Everything in Free", `${ENDOWMENT_PERCENT}% to the endowment fund that keeps memorials online`],
-  forever_plus: ["Everything in Forever", "The encrypted vault for a family's documents", `${ENDOWMENT_PERCENT}% to the endowment fund`],
+  // The vault has its own line below every list (included or not), so it is not a feature here too.
+  forever_plus: ["Everything in Forever", `${ENDOWMENT_PERCENT}% to the endowment fund`],
 };
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -126,25 +127,25 @@ export default function SubscriptionPage({ loaderData, actionData }: Route.Compo
   const current = PLANS[subscription.planId];
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Subscription</h1>
-      <p className="mt-2 text-slate-700">Choose how long your memorials are kept, and whether your family has the vault.</p>
+      <h1 className="text-3xl font-bold text-stone-900">Subscription</h1>
+      <p className="mt-2 text-stone-700">Choose how long your memorials are kept, and whether your family has the vault.</p>
 
       <CurrentPlan subscription={subscription} confirmCancel={loaderData.confirmCancel} />
 
       {choice ? <PaymentChoice choice={choice} testProvider={loaderData.testProvider} error={actionData ?? null} /> : null}
       {downgrade ? (
         <section id="downgrade" aria-labelledby="downgrade-title" className="mt-8 rounded-lg border border-amber-300 bg-amber-50 p-5">
-          <h2 id="downgrade-title" className="text-lg font-semibold text-slate-900">
+          <h2 id="downgrade-title" className="text-lg font-semibold text-stone-900">
             {SUBSCRIPTION_MESSAGES.downgradeTitle}
           </h2>
-          <p className="mt-1 text-slate-800">
+          <p className="mt-1 text-stone-800">
             {SUBSCRIPTION_MESSAGES.downgrade} <SupportLink>Contact support</SupportLink>
           </p>
         </section>
       ) : null}
 
       <section aria-labelledby="plans-title" className="mt-10">
-        <h2 id="plans-title" className="font-serif text-2xl font-semibold text-slate-900">
+        <h2 id="plans-title" className="text-2xl font-semibold text-stone-900">
           Choose Your Plan
         </h2>
         <ul className="mt-4 grid gap-6 md:grid-cols-3">
@@ -174,33 +175,33 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
         ? `${describeInstalments(plan)} (${formatPence(plan.pricePence)} in all)`
         : `${formatPence(plan.pricePence)}, paid in full`;
   return (
-    <section aria-labelledby="current-plan-title" className="mt-8 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    <section aria-labelledby="current-plan-title" className="mt-8 rounded-lg border border-stone-200 bg-white p-6 shadow-sm">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 id="current-plan-title" className="text-xl font-semibold text-slate-900">
+        <h2 id="current-plan-title" className="text-xl font-semibold text-stone-900">
           Current Plan: {plan.name}
         </h2>
         <span className="rounded-full bg-green-100 px-2.5 py-0.5 text-sm font-medium text-green-900">Active</span>
       </div>
       <dl className="mt-4 grid gap-x-6 gap-y-2 sm:grid-cols-2">
         <div>
-          <dt className="text-sm text-slate-600">Price</dt>
-          <dd className="text-slate-900">{price}</dd>
+          <dt className="text-sm text-stone-600">Price</dt>
+          <dd className="text-stone-900">{price}</dd>
         </div>
         <div>
-          <dt className="text-sm text-slate-600">Billing</dt>
-          <dd className="text-slate-900">{billing}</dd>
+          <dt className="text-sm text-stone-600">Billing</dt>
+          <dd className="text-stone-900">{billing}</dd>
         </div>
         <div>
-          <dt className="text-sm text-slate-600">Memorials</dt>
-          <dd className="text-slate-900">{plan.memorialLimit === null ? "Unlimited" : "Limited"}</dd>
+          <dt className="text-sm text-stone-600">Memorials</dt>
+          <dd className="text-stone-900">{plan.memorialLimit === null ? "Unlimited" : "Limited"}</dd>
         </div>
         <div>
-          <dt className="text-sm text-slate-600">Vault</dt>
-          <dd className="text-slate-900">{plan.vault ? "Available" : "Not available"}</dd>
+          <dt className="text-sm text-stone-600">Vault</dt>
+          <dd className="text-stone-900">{plan.vault ? "Available" : "Not available"}</dd>
         </div>
         <div className="sm:col-span-2">
-          <dt className="text-sm text-slate-600">Renewal</dt>
-          <dd className="text-slate-900">
+          <dt className="text-sm text-stone-600">Renewal</dt>
+          <dd className="text-stone-900">
             {plan.id === "free"
               ? "No billing required"
               : purchase?.status === "cancelled" && subscription.expiresAt
@@ -219,7 +220,7 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
         </div>
       ) : null}
       {subscription.ended ? (
-        <p className="mt-4 text-slate-800">
+        <p className="mt-4 text-stone-800">
           Your {PLANS[subscription.ended.planId].name} plan ended on {formatLongDate(subscription.ended.on)}. Everything you made is still there; the free
           plan&apos;s rules apply to new memorials and vault uploads.
         </p>
@@ -255,10 +256,10 @@ function CancelOrResume({
     }
     return (
       <section id="cancel-plan" aria-labelledby="cancel-plan-title" className="mt-5 rounded-lg border border-amber-300 bg-amber-50 p-5">
-        <h3 id="cancel-plan-title" className="text-lg font-semibold text-slate-900">
+        <h3 id="cancel-plan-title" className="text-lg font-semibold text-stone-900">
           {SUBSCRIPTION_MESSAGES.cancelConfirmTitle}
         </h3>
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-stone-800">
           <li>No more monthly payments will be taken.</li>
           <li>{`Your ${planName} plan stays active until ${until}. After that the free plan's rules apply to new memorials and vault uploads.`}</li>
           <li>Nothing is deleted: every memorial, tribute and vault file stays exactly as it is.</li>
@@ -278,7 +279,7 @@ function CancelOrResume({
   if (purchase?.status === "cancelled" && expiresAt) {
     return (
       <Form method="post" className="mt-5">
-        <p id="resume-explained" className="text-sm text-slate-700">
+        <p id="resume-explained" className="text-sm text-stone-700">
           {`Your payments are cancelled. Resume them before ${formatLongDate(expiresAt)} to keep your plan; nothing you have paid is lost.`}
         </p>
         <button type="submit" name="intent" value="resume" aria-describedby="resume-explained" className="btn-primary mt-3">
@@ -291,7 +292,7 @@ function CancelOrResume({
     return (
       <details className="mt-5">
         <summary className="btn-secondary inline-flex cursor-pointer list-none [&::-webkit-details-marker]:hidden">Cancel Subscription</summary>
-        <p className="mt-3 text-slate-800">
+        <p className="mt-3 text-stone-800">
           {SUBSCRIPTION_MESSAGES.paidInFull} <SupportLink>Contact us</SupportLink>
         </p>
       </details>
@@ -318,19 +319,19 @@ function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: 
           : "one-time";
   return (
     <li
-      className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-indigo-600 ring-2 ring-indigo-600" : "border-slate-200"}`}
+      className={`relative flex flex-col rounded-lg border bg-white p-6 shadow-sm ${plan.popular ? "border-heather-600 ring-2 ring-heather-600" : "border-stone-200"}`}
     >
-      {plan.badge ? <p className="mb-2 self-start rounded-full bg-indigo-100 px-2.5 py-0.5 text-sm font-medium text-indigo-900">{plan.badge}</p> : null}
+      {plan.badge ? <p className="mb-2 self-start rounded-full bg-heather-100 px-2.5 py-0.5 text-sm font-medium text-heather-900">{plan.badge}</p> : null}
       <div className="flex items-center gap-3">
-        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-indigo-50 text-indigo-700">
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-heather-50 text-heather-700">
           <Icon name={PLAN_ICONS[id]} className="h-5 w-5" />
         </span>
-        <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
+        <h3 className="text-lg font-semibold text-stone-900">{plan.name}</h3>
       </div>
-      <p className="mt-2 text-2xl font-bold text-slate-900">{plan.pricePence === 0 ? "£0" : formatPence(plan.pricePence)}</p>
-      <p className="text-sm text-slate-700">{billing}</p>
-      <p className="mt-3 text-slate-800">{plan.description}</p>
-      <ul className="mt-4 flex-1 space-y-1 text-slate-800">
+      <p className="mt-2 text-2xl font-bold text-stone-900">{plan.pricePence === 0 ? "£0" : formatPence(plan.pricePence)}</p>
+      <p className="text-sm text-stone-700">{billing}</p>
+      <p className="mt-3 text-stone-800">{plan.description}</p>
+      <ul className="mt-4 flex-1 space-y-1 text-stone-800">
         {FEATURES[id].map((feature) => (
           <li key={feature} className="flex gap-2">
             <span aria-hidden="true" className="text-green-700">
@@ -340,7 +341,7 @@ function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: 
           </li>
         ))}
         <li className="flex gap-2">
-          <span aria-hidden="true" className={plan.vault ? "text-green-700" : "text-slate-500"}>
+          <span aria-hidden="true" className={plan.vault ? "text-green-700" : "text-stone-500"}>
             {plan.vault ? "✓" : "✗"}
           </span>
           {plan.vault ? "Vault included" : "No vault"}
@@ -361,7 +362,7 @@ function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: 
             Downgrade to Free
           </Link>
         ) : included ? (
-          <p className="rounded-md bg-slate-100 px-3 py-2 text-center text-slate-800">{`Included in ${PLANS[current].name}`}</p>
+          <p className="rounded-md bg-stone-100 px-3 py-2 text-center text-stone-800">{`Included in ${PLANS[current].name}`}</p>
         ) : (
           <Link to={`/subscription?plan=${id}#payment-choice`} className="btn-primary w-full justify-center" aria-label={`Upgrade Now to ${plan.name}`}>
             Upgrade Now
@@ -377,19 +378,19 @@ type Choice = NonNullable<Route.ComponentProps["loaderData"]["choice"]>;
 function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testProvider: boolean; error: ActionData | null }) {
   const plan = PLANS[choice.planId];
   return (
-    <section id="payment-choice" aria-labelledby="payment-choice-title" className="mt-8 rounded-lg border border-indigo-200 bg-indigo-50 p-6">
-      <h2 id="payment-choice-title" className="text-lg font-semibold text-slate-900">
+    <section id="payment-choice" aria-labelledby="payment-choice-title" className="mt-8 rounded-lg border border-heather-200 bg-heather-50 p-6">
+      <h2 id="payment-choice-title" className="text-lg font-semibold text-stone-900">
         Choose Payment Option: {plan.name}
       </h2>
       {choice.refused ? (
-        <p className="mt-2 text-slate-800">{choice.refused}</p>
+        <p className="mt-2 text-stone-800">{choice.refused}</p>
       ) : (
         <Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="start" />
           <input type="hidden" name="planId" value={choice.planId} />
           {error ? <FormAlert title="Error">{error.message}</FormAlert> : null}
           <fieldset aria-describedby={error?.field ? "payment-type-error" : undefined}>
-            <legend className="font-medium text-slate-900">How would you like to pay?</legend>
+            <legend className="font-medium text-stone-900">How would you like to pay?</legend>
             <div className="mt-2 space-y-2">
               <PaymentOption type="full" label={`Pay in full: ${formatPence(choice.pricePence)}, one-time payment, immediate access`} defaultChecked />
               {choice.monthly ? (
@@ -400,7 +401,7 @@ function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testPr
               ) : null}
             </div>
             {choice.credit ? (
-              <p className="mt-2 text-sm text-slate-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p>
+              <p className="mt-2 text-sm text-stone-700">{`You have paid ${formatPence(choice.credit)} for your current plan already: it counts towards this one.`}</p>
             ) : null}
           </fieldset>
           {testProvider ? <TestCardChoice legend="Test card (no money moves)" /> : null}
@@ -420,7 +421,7 @@ function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testPr
 
 function PaymentOption({ type, label, defaultChecked }: { type: PaymentType; label: string; defaultChecked?: boolean }) {
   return (
-    <label className="flex items-start gap-2 text-slate-800">
+    <label className="flex items-start gap-2 text-stone-800">
       <input type="radio" name="paymentType" value={type} defaultChecked={defaultChecked} className="mt-1" />
       {label}
     </label>
@@ -430,12 +431,12 @@ function PaymentOption({ type, label, defaultChecked }: { type: PaymentType; lab
 function PolicyText({ fund, headingId }: { fund: { pence: number; payments: number }; headingId: string }) {
   return (
     <>
-      <h2 id={headingId} className="font-serif text-xl font-semibold text-slate-900">
+      <h2 id={headingId} className="text-xl font-semibold text-stone-900">
         Endowment Fund Policy
       </h2>
-      <p className="mt-1 text-sm text-slate-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
+      <p className="mt-1 text-sm text-stone-600">Last updated January 2025. Applies to all Forever Plan customers.</p>
       <EndowmentPolicyPoints />
-      <p className="mt-3 font-medium text-slate-900">
+      <p className="mt-3 font-medium text-stone-900">
         {/* A young fund is told as what it promises, not as a row of zeros. */}
         {fund.payments
           ? `${ENDOWMENT_PERCENT}% of every Forever and Forever Plus payment goes into the fund: ${countOf(fund.payments, "payment")} so far, ${formatPence(fund.pence)} held today.`
@@ -469,7 +470,7 @@ function EndowmentPolicy({ fund }: { fund: { pence: number; payments: number } }
   }, []);
   return (
     <>
-      <section id="endowment-policy" aria-labelledby="policy-title" className="mt-10 rounded-lg border border-slate-200 bg-white p-6">
+      <section id="endowment-policy" aria-labelledby="policy-title" className="mt-10 rounded-lg border border-stone-200 bg-white p-6">
         <PolicyText fund={fund} headingId="policy-title" />
       </section>
       {hydrated ? (
@@ -477,7 +478,7 @@ function EndowmentPolicy({ fund }: { fund: { pence: number; payments: number } }
           ref={dialog}
           aria-labelledby="policy-dialog-title"
           onClose={() => opener.current?.focus()}
-          className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+          className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-stone-800 shadow-xl backdrop:bg-stone-900/60"
         >
           <PolicyText fund={fund} headingId="policy-dialog-title" />
           <form method="dialog" className="mt-5">

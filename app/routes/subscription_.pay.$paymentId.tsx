@@ -79,8 +79,8 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
       <Link to="/subscription" className="link text-sm">
         ← Back to plans
       </Link>
-      <h1 className="mt-2 font-serif text-3xl font-bold text-slate-900">Complete Your Payment</h1>
-      <p className="mt-2 text-slate-800">
+      <h1 className="mt-2 text-3xl font-bold text-stone-900">Complete Your Payment</h1>
+      <p className="mt-2 text-stone-800">
         Upgrading to <strong>{plan.name}</strong>: {billing}
       </p>
       {actionData ? (
@@ -97,7 +97,7 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
         </div>
       ) : loaderData.providerName === "test" && loaderData.provider === "test" ? (
         <Form method="post" className="mt-6 space-y-4 rounded-lg border border-amber-300 bg-amber-50 p-5">
-          <p className="text-slate-800">
+          <p className="text-stone-800">
             <strong>Test payment:</strong> payments are not set up on this site, so no card is asked for and no money moves.
           </p>
           {loaderData.paymentType === "monthly" ? <TestCardChoice legend="Saved test card for the later payments" selected={loaderData.testCard} /> : null}
@@ -112,7 +112,7 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
         </Form>
       ) : loaderData.stripe || (loaderData.stripeCheckout && loaderData.checkoutOpened) ? (
         <div className="mt-6 space-y-6">
-          {loaderData.checkoutOpened ? <p className="text-slate-800">{SUBSCRIPTION_MESSAGES.checkoutOpened}</p> : null}
+          {loaderData.checkoutOpened ? <p className="text-stone-800">{SUBSCRIPTION_MESSAGES.checkoutOpened}</p> : null}
           {hydrated && loaderData.stripe ? (
             <Suspense fallback={<p role="status">Loading the secure payment form...</p>}>
               <StripePayment
@@ -125,9 +125,9 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
           ) : null}
           <Form method="post">
             <input type="hidden" name="intent" value="hosted" />
-            {hydrated && loaderData.stripe ? <p className="text-sm text-slate-700">If the card form does not appear:</p> : null}
+            {hydrated && loaderData.stripe ? <p className="text-sm text-stone-700">If the card form does not appear:</p> : null}
             {loaderData.paymentType === "monthly" ? (
-              <p className="text-sm text-slate-700">
+              <p className="text-sm text-stone-700">
                 On Stripe&apos;s page you pay the first instalment and agree to the monthly payments; they stop by themselves after the last one.
               </p>
             ) : null}

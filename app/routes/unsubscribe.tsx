@@ -58,16 +58,16 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
   const { state, label, shown } = actionData ?? loaderData;
   return (
     <div className="mx-auto w-full max-w-md px-4 py-12">
-      <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <div className="space-y-4 rounded-xl border border-stone-200 bg-white p-6 shadow-sm sm:p-8">
         {state === "broken" ? (
           <>
-            <h1 className="text-2xl font-bold text-slate-900">Unsubscribe</h1>
-            <p className="text-slate-800">{BROKEN}</p>
+            <h1 className="text-2xl font-bold text-stone-900">Unsubscribe</h1>
+            <p className="text-stone-800">{BROKEN}</p>
           </>
         ) : state === "done" ? (
           <>
-            <h1 className="text-2xl font-bold text-slate-900">You are unsubscribed</h1>
-            <p role="status" className="text-slate-800">
+            <h1 className="text-2xl font-bold text-stone-900">You are unsubscribed</h1>
+            <p role="status" className="text-stone-800">
               {shown === "reminders"
                 ? REMINDERS_DONE
                 : shown === "follow"
@@ -77,8 +77,8 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
           </>
         ) : (
           <>
-            <h1 className="text-2xl font-bold text-slate-900">Unsubscribe?</h1>
-            <p className="text-slate-800">
+            <h1 className="text-2xl font-bold text-stone-900">Unsubscribe?</h1>
+            <p className="text-stone-800">
               {shown === "reminders"
                 ? REMINDERS_ASK
                 : shown === "follow"

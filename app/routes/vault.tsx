@@ -112,8 +112,8 @@ export default function VaultPage({ loaderData, actionData }: Route.ComponentPro
   const { access, files, usedBytes, askForPassword, plusName } = loaderData;
   return (
     <div className="mx-auto max-w-4xl px-4 py-10">
-      <h1 className="font-serif text-3xl font-bold text-slate-900">Vault</h1>
-      <p className="mt-2 text-slate-700">Important documents, encrypted where they are stored, and opened only from your account.</p>
+      <h1 className="text-3xl font-bold text-stone-900">Vault</h1>
+      <p className="mt-2 text-stone-700">Important documents, encrypted where they are stored, and opened only from your account.</p>
       <div className="mt-8 space-y-8">
         {!access.open ? (
           <SubscriptionRequired plusName={plusName} />
@@ -165,11 +165,11 @@ function SubscriptionRequired({ plusName, keeping = false }: { plusName: string;
 function Unlock({ failure }: { failure: string | null }) {
   const busy = useNavigation().state === "submitting";
   return (
-    <section aria-labelledby="unlock-heading" className="max-w-md rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="unlock-heading" className="text-xl font-semibold text-slate-900">
+    <section aria-labelledby="unlock-heading" className="max-w-md rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+      <h2 id="unlock-heading" className="text-xl font-semibold text-stone-900">
         Your vault is locked
       </h2>
-      <p className="mt-1 text-slate-700">Enter your vault password to open it. It stays open for 15 minutes after you last use it.</p>
+      <p className="mt-1 text-stone-700">Enter your vault password to open it. It stays open for 15 minutes after you last use it.</p>
       <Form method="post" encType="multipart/form-data" className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="unlock" />
         <PasswordField
@@ -194,11 +194,11 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
   const busy = useNavigation().formData?.get("intent") === "upload";
   const errorId = failure ? "vault-file-error" : undefined;
   return (
-    <section aria-labelledby="upload-heading" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 id="upload-heading" className="text-xl font-semibold text-slate-900">
+    <section aria-labelledby="upload-heading" className="rounded-lg border border-stone-200 bg-white p-5 shadow-sm">
+      <h2 id="upload-heading" className="text-xl font-semibold text-stone-900">
         Add a file
       </h2>
-      <p id="vault-file-hint" className="mt-1 text-sm text-slate-700">
+      <p id="vault-file-hint" className="mt-1 text-sm text-stone-700">
         {VAULT_TYPES.map((t) => t.label).join(", ")}; up to {describeSize(VAULT_LIMITS.fileBytes)} each.{" "}
         {usedBytes
           ? `You are using ${describeSize(usedBytes)} of ${describeSize(VAULT_LIMITS.quotaBytes)}.`
@@ -212,7 +212,7 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
       <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto_auto] sm:items-end">
         <input type="hidden" name="intent" value="upload" />
         <div>
-          <label htmlFor="vault-file" className="block text-sm font-medium text-slate-800">
+          <label htmlFor="vault-file" className="block text-sm font-medium text-stone-800">
             File
           </label>
           <input
@@ -225,15 +225,15 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
             aria-describedby={["vault-file-hint", errorId].filter(Boolean).join(" ")}
             // The browser's own "Choose file" looked like plain text (issue 24 item 14): styled as our secondary
             // button, with the focus ring on the control when it is reached by keyboard.
-            className="mt-1 block w-full max-w-full cursor-pointer rounded-md text-sm text-slate-800 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-slate-400 file:bg-white file:px-4 file:py-2 file:font-semibold file:text-slate-800 hover:file:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            className="mt-1 block w-full max-w-full cursor-pointer rounded-md text-sm text-stone-800 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-stone-400 file:bg-white file:px-4 file:py-2 file:font-semibold file:text-stone-800 hover:file:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-heather-600"
           />
           <ErrorList id={errorId} errors={failure ? [failure] : undefined} />
         </div>
         <div>
-          <label htmlFor="vault-category" className="block text-sm font-medium text-slate-800">
+          <label htmlFor="vault-category" className="block text-sm font-medium text-stone-800">
             Category
           </label>
-          <select id="vault-category" name="category" defaultValue="" className="mt-1 block rounded-md border border-slate-400 px-3 py-2 text-slate-900">
+          <select id="vault-category" name="category" defaultValue="" className="mt-1 block rounded-md border border-stone-400 px-3 py-2 text-stone-900">
             <option value="">By its kind</option>
             {VAULT_CATEGORIES.map((c) => (
               <option key={c} value={c}>
@@ -255,18 +255,18 @@ type FileRow = Route.ComponentProps["loaderData"]["files"][number];
 function Files({ files }: { files: FileRow[] }) {
   return (
     <section aria-labelledby="files-heading">
-      <h2 id="files-heading" className="text-xl font-semibold text-slate-900">
+      <h2 id="files-heading" className="text-xl font-semibold text-stone-900">
         Your files ({files.length})
       </h2>
       {files.length === 0 ? (
-        <p className="mt-2 text-slate-700">Nothing here yet. Wills, deeds, letters and photographs are safe here.</p>
+        <p className="mt-2 text-stone-700">Nothing here yet. Wills, deeds, letters and photographs are safe here.</p>
       ) : (
-        <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+        <ul className="mt-3 divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
           {files.map((file) => (
             <li key={file.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
               <div className="min-w-0 wrap-anywhere">
-                <p className="font-medium text-slate-900">{file.name}</p>
-                <p className="text-sm text-slate-700">
+                <p className="font-medium text-stone-900">{file.name}</p>
+                <p className="text-sm text-stone-700">
                   {VAULT_CATEGORY_LABELS[file.category]} · {describeSize(file.size)} · added {formatShortDate(file.createdAt)}
                 </p>
               </div>
@@ -279,8 +279,8 @@ function Files({ files }: { files: FileRow[] }) {
                   <summary className="btn-ghost cursor-pointer list-none text-red-800 [&::-webkit-details-marker]:hidden">
                     Delete<span className="sr-only"> {file.name}</span>
                   </summary>
-                  <div className="mt-2 rounded-md border border-slate-200 bg-white p-3 sm:absolute sm:right-0 sm:z-10 sm:w-64 sm:shadow-lg">
-                    <p className="text-sm text-slate-800">Delete {file.name}? This cannot be undone.</p>
+                  <div className="mt-2 rounded-md border border-stone-200 bg-white p-3 sm:absolute sm:right-0 sm:z-10 sm:w-64 sm:shadow-lg">
+                    <p className="text-sm text-stone-800">Delete {file.name}? This cannot be undone.</p>
                     <Form method="post" encType="multipart/form-data" className="mt-2">
                       <input type="hidden" name="fileId" value={file.id} />
                       <button type="submit" name="intent" value="delete" className="btn-primary w-full bg-red-700 hover:bg-red-800">
@@ -301,16 +301,16 @@ function Files({ files }: { files: FileRow[] }) {
 /** §2: after the first upload into an empty vault without a password: set one, or skip with a tick. */
 function ProtectPrompt({ failure }: { failure: ActionData | null }) {
   return (
-    <section aria-labelledby="protect-heading" className="rounded-lg border border-indigo-300 bg-indigo-50 p-5">
-      <h2 id="protect-heading" className="text-xl font-semibold text-slate-900">
+    <section aria-labelledby="protect-heading" className="rounded-lg border border-heather-300 bg-heather-50 p-5">
+      <h2 id="protect-heading" className="text-xl font-semibold text-stone-900">
         Protect your vault with a password?
       </h2>
-      <p className="mt-1 text-slate-800">
+      <p className="mt-1 text-stone-800">
         Your files are encrypted where they are stored, whatever you choose here. A vault password adds a second lock: anyone signed in to your account would
         need it too. If you forget it, write to us: it is a lock on the door, not the key to the files, so they are never lost.
       </p>
       <NewVaultPassword failure={failure?.form === "password" ? failure : null} />
-      <Form method="post" encType="multipart/form-data" className="mt-6 border-t border-indigo-200 pt-4">
+      <Form method="post" encType="multipart/form-data" className="mt-6 border-t border-heather-200 pt-4">
         <input type="hidden" name="intent" value="skip-password" />
         <div className="flex items-start gap-2">
           <input
@@ -321,7 +321,7 @@ function ProtectPrompt({ failure }: { failure: ActionData | null }) {
             aria-invalid={failure?.form === "skip" ? true : undefined}
             aria-describedby={failure?.form === "skip" ? "acknowledge-error" : undefined}
           />
-          <label htmlFor="acknowledge" className="text-slate-800">
+          <label htmlFor="acknowledge" className="text-stone-800">
             I understand that without a password anyone signed in to my account can open my vault.
           </label>
         </div>
@@ -336,8 +336,8 @@ function ProtectPrompt({ failure }: { failure: ActionData | null }) {
 
 function SetPasswordLater({ failure }: { failure: ActionData | null }) {
   return (
-    <details className="rounded-lg border border-slate-200 bg-white p-5" open={!!failure}>
-      <summary className="cursor-pointer font-semibold text-slate-900">Set a vault password</summary>
+    <details className="rounded-lg border border-stone-200 bg-white p-5" open={!!failure}>
+      <summary className="cursor-pointer font-semibold text-stone-900">Set a vault password</summary>
       <NewVaultPassword failure={failure} />
     </details>
   );

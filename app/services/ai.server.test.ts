@@ -59,12 +59,12 @@ async function collect(pieces: AsyncIterable<string>) {
 
 describe("with OPENAI_API_KEY set", () => {
   it("asks for a biography with every fact in the user message and a system prompt that forbids inventing", async () => {
-    openai.behave({ reply: "  Edith Hart was born on 4 March 1950.\n\nShe nursed for thirty years.  " });
+    openai.behave({ reply: "  Edith Hart was born on March 4, 1950.\n\nShe nursed for thirty years.  " });
     const provider = getWritingProvider();
     expect(provider.name).toBe("openai");
     expect(provider.label).toBe("Written by AI (test-model) from the details you gave");
 
-    await expect(provider.biography(biography)).resolves.toBe("Edith Hart was born on 4 March 1950.\n\nShe nursed for thirty years.");
+    await expect(provider.biography(biography)).resolves.toBe("Edith Hart was born on March 4, 1950.\n\nShe nursed for thirty years.");
     const request = openai.requests.at(-1)!;
     expect(request.method).toBe("POST");
     expect(request.path).toBe("/v1/chat/completions");
@@ -80,8 +80,8 @@ describe("with OPENAI_API_KEY set", () => {
     for (const fact of [
       "First name: Edith",
       "Last name: Hart",
-      "Date of birth: 4 March 1950",
-      "Date of passing: 12 January 2023",
+      "Date of birth: March 4, 1950",
+      "Date of passing: January 12, 2023",
       "Key qualities: kind, generous, funny",
       biography.personalStory,
     ]) {
@@ -171,7 +171,7 @@ describe("without OPENAI_API_KEY", () => {
     expect(provider.name).toBe("offline");
     expect(provider.label).toBe(OFFLINE_LABEL);
     expect(OFFLINE_LABEL).toMatch(/offline writer/);
-    expect(await provider.biography(biography)).toContain("4 March 1950");
+    expect(await provider.biography(biography)).toContain("March 4, 1950");
     const whole = await provider.tribute(tribute);
     expect((await collect(provider.streamTribute!(tribute))).join("")).toBe(whole);
     expect(openai.requests.length).toBe(before);

@@ -40,8 +40,8 @@ const edith: BiographyFacts = {
 
 describe("formatFactDate", () => {
   it("writes dates the British way, without shifting the day", () => {
-    expect(formatFactDate("1950-03-04")).toBe("4 March 1950");
-    expect(formatFactDate("2023-12-31T23:30:00.000Z")).toBe("31 December 2023");
+    expect(formatFactDate("1950-03-04")).toBe("March 4, 1950");
+    expect(formatFactDate("2023-12-31T23:30:00.000Z")).toBe("December 31, 2023");
     expect(formatFactDate(null)).toBe("");
   });
 });
@@ -50,8 +50,8 @@ describe("the offline biography", () => {
   it("mentions every fact: names, formatted dates, age, story and each quality", () => {
     const text = writeBiography(edith);
     expect(text).toContain("Edith Hart");
-    expect(text).toContain("4 March 1950");
-    expect(text).toContain("12 January 2023");
+    expect(text).toContain("March 4, 1950");
+    expect(text).toContain("January 12, 2023");
     expect(text).toContain("aged 72");
     expect(text).toContain("She grew up in Whitby and worked as a nurse at the Royal Infirmary for thirty years.");
     expect(text).toContain("Weekends were for the allotment and her grandchildren.");
@@ -77,7 +77,7 @@ describe("the offline biography", () => {
 
   it("says only what it knows about dates", () => {
     const born = writeBiography({ ...edith, dateOfPassing: null });
-    expect(born).toContain("was born on 4 March 1950.");
+    expect(born).toContain("was born on March 4, 1950.");
     expect(born).not.toMatch(/passed away|aged/);
     const none = writeBiography({ ...edith, dateOfBirth: null, dateOfPassing: null });
     expect(none).not.toMatch(/\d/);

@@ -1,19 +1,16 @@
+import { formatLongDate } from "~/utils/dates";
 import type { BiographyFacts, TributeFacts, TributeTone } from "~/utils/validation/ai";
 
 // Everlight's built-in writer (DESIGN.md "AI writing": without an OpenAI key the helpers still work).
-// It composes text only from the facts it is given: the names, the dates (formatted like "4 March
-// 1950"), the story, the qualities, the relationship and the memories, set in fixed sentences that
+// It composes text only from the facts it is given: the names, the dates (formatted as the site writes
+// them, "March 4, 1950"), the story, the qualities, the relationship and the memories, set in fixed sentences that
 // introduce no name, date, place or event of their own. It never guesses a gender either: it uses the
 // person's name, never "he" or "she". No randomness, so the same facts always give the same text (and
 // tests are stable); the caller labels the result as the offline writer's.
 
-const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-
-/** "1950-03-04" → "4 March 1950" (UTC: a date of birth is a calendar day, not an instant). */
+/** "1950-03-04" → "March 4, 1950" (UTC: a date of birth is a calendar day, not an instant). */
 export function formatFactDate(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const d = new Date(`${iso.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? "" : DATE.format(d);
+  return iso ? formatLongDate(iso.slice(0, 10)) : "";
 }
 
 /** Whole years between two ISO dates, or null when either is missing or they are out of order. */

@@ -132,9 +132,9 @@ export function zonedToInstant(date: string, time: string, zone: string): Date |
   return fits.length ? new Date(Math.min(...fits)) : null;
 }
 
-/** "Saturday 12 December 2026" in the event's own zone. */
+/** "Saturday, December 12, 2026" in the event's own zone: the site's long date, with its weekday. */
 export function formatEventDay(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(at);
+  return new Intl.DateTimeFormat("en-US", { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(at);
 }
 
 /** "11:00" in the event's own zone. */
@@ -148,7 +148,7 @@ export function zoneAbbreviation(at: Date, zone: string): string {
   return part?.value ?? zone;
 }
 
-/** "Saturday 12 December 2026, 11:00–12:30 GMT" (the end, if any, in the same zone). */
+/** "Saturday, December 12, 2026, 11:00–12:30 GMT" (the end, if any, in the same zone). */
 export function formatEventWhen(e: { startsAt: Date; endsAt: Date | null; timeZone: string }): string {
   const end = e.endsAt ? `–${formatClock(e.endsAt, e.timeZone)}` : "";
   return `${formatEventDay(e.startsAt, e.timeZone)}, ${formatClock(e.startsAt, e.timeZone)}${end} ${zoneAbbreviation(e.startsAt, e.timeZone)}`;

@@ -60,7 +60,7 @@ export const PLANS: Record<PlanId, Plan> = {
     monthlyPayments: 36,
     badge: "Most Complete",
     popular: true,
-    description: "Everything in Forever, plus the encrypted vault for a family's documents.",
+    description: "For a family's documents as well as its memories.",
   },
 };
 

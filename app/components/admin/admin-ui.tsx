@@ -11,7 +11,7 @@ export function SearchForm({ label, search, hidden = {} }: { label: string; sear
     <Form method="get" role="search" aria-label={label} className="flex flex-wrap items-end gap-2">
       {Object.entries(hidden).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
       <div className="min-w-0 flex-1">
-        <label htmlFor="admin-search" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="admin-search" className="block text-sm font-medium text-stone-800">
           {label}
         </label>
         <input
@@ -20,7 +20,7 @@ export function SearchForm({ label, search, hidden = {} }: { label: string; sear
           name="q"
           defaultValue={search}
           maxLength={200}
-          className="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900 shadow-sm"
+          className="mt-1 block w-full rounded-md border border-stone-400 px-3 py-2 text-stone-900 shadow-sm"
         />
       </div>
       <button type="submit" className="btn-secondary">
@@ -61,12 +61,12 @@ export function ConfirmAction({
     // instead of widening the page (issue 24 item 10).
     <details className="group min-w-0 max-w-full rounded-md">
       <summary className={`btn-secondary cursor-pointer list-none ${danger ? "text-red-800" : ""}`}>{summary}</summary>
-      <Form method="post" className="mt-2 space-y-3 rounded-md border border-slate-300 bg-slate-50 p-3 wrap-anywhere">
+      <Form method="post" className="mt-2 space-y-3 rounded-md border border-stone-300 bg-stone-50 p-3 wrap-anywhere">
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
-        <div className="text-sm text-slate-800">{warning}</div>
+        <div className="text-sm text-stone-800">{warning}</div>
         {children}
         <button type="submit" className={danger ? "btn bg-red-700 text-white hover:bg-red-800" : "btn-primary"} disabled={busy}>
           {busy ? "Working..." : confirm}
@@ -79,7 +79,7 @@ export function ConfirmAction({
 /** A small label (Admin, Draft, a status). */
 export function Tag({ children, tone = "muted" }: { children: React.ReactNode; tone?: "muted" | "info" | "success" | "warning" | "danger" }) {
   const tones = {
-    muted: "bg-slate-100 text-slate-800 ring-slate-300",
+    muted: "bg-stone-100 text-stone-800 ring-stone-300",
     info: "bg-sky-100 text-sky-900 ring-sky-300",
     success: "bg-emerald-100 text-emerald-900 ring-emerald-300",
     warning: "bg-amber-100 text-amber-900 ring-amber-300",
@@ -91,7 +91,7 @@ export function Tag({ children, tone = "muted" }: { children: React.ReactNode; t
 /** A list item card used by every tab: stacks on a phone, no horizontal scrolling. */
 export function Card({ children, label }: { children: React.ReactNode; label?: string }) {
   return (
-    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" aria-label={label}>
+    <li className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm" aria-label={label}>
       {children}
     </li>
   );

@@ -25,21 +25,21 @@ export function BarChart({
   const total = (s: Series) => s.values.reduce((a, b) => a + b, 0);
   const description = `${title}, last ${days.length} days: ${series.map((s) => `${s.label} ${format(total(s))} in all`).join("; ")}; highest day ${format(max)}.`;
   return (
-    <figure className="rounded-lg border border-slate-200 bg-white p-3">
+    <figure className="rounded-lg border border-stone-200 bg-white p-3">
       <figcaption className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
-        <span className="font-semibold text-slate-900">{title}</span>
-        <span className="text-slate-700">
+        <span className="font-semibold text-stone-900">{title}</span>
+        <span className="text-stone-700">
           {series.map((s, i) => (
             <span key={s.label} className="ml-2 inline-flex items-center gap-1">
-              <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${i === 0 ? "bg-indigo-600" : "bg-emerald-600"}`} />
+              <span aria-hidden="true" className={`inline-block h-2.5 w-2.5 rounded-sm ${i === 0 ? "bg-heather-600" : "bg-emerald-600"}`} />
               {s.label}: {format(total(s))}
             </span>
           ))}
         </span>
       </figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={description} className="mt-2 h-auto w-full">
-        <line x1={0} x2={width} y1={height - bottom} y2={height - bottom} className="stroke-slate-300" />
-        <text x={0} y={18} className="fill-slate-700" fontSize={18}>
+        <line x1={0} x2={width} y1={height - bottom} y2={height - bottom} className="stroke-stone-300" />
+        <text x={0} y={18} className="fill-stone-700" fontSize={18}>
           {format(max)}
         </text>
         {series.map((s, si) =>
@@ -56,7 +56,7 @@ export function BarChart({
             x={n === 0 ? 0 : n === 2 ? width : i * step + step / 2}
             y={height - 6}
             textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"}
-            className="fill-slate-700"
+            className="fill-stone-700"
             fontSize={18}
           >
             {days[i]?.slice(5)}

@@ -8,7 +8,7 @@ import { Pager } from "~/components/pager";
 // "cards": each item a Card of its own; "log": one bordered list of rows (the audit log, in order).
 const LIST_CLASS = {
   cards: "mt-4 space-y-3",
-  log: "mt-4 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white",
+  log: "mt-4 divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white",
 } as const;
 
 type PagedListProps<T extends { id: string }> = {
@@ -50,7 +50,7 @@ export function PagedList<T extends { id: string }>({ items, empty, summary, pag
 /** "Showing N" and, for a search, what was searched for. */
 function ListSummary({ total, noun, search }: { total: number; noun: [string, string]; search: string }) {
   return (
-    <p className="mt-4 text-sm text-slate-700" role="status">
+    <p className="mt-4 text-sm text-stone-700" role="status">
       {total} {total === 1 ? noun[0] : noun[1]}
       {search ? ` matching “${search}”` : ""}
     </p>
@@ -58,7 +58,7 @@ function ListSummary({ total, noun, search }: { total: number; noun: [string, st
 }
 
 function Empty({ children }: { children: ReactNode }) {
-  return <p className="mt-6 rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-700">{children}</p>;
+  return <p className="mt-6 rounded-md border border-dashed border-stone-300 p-6 text-center text-stone-700">{children}</p>;
 }
 
 /** Previous/next links that keep the list's search and filters. */

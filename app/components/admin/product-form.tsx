@@ -48,7 +48,7 @@ export function ProductForm({
     const { key: _key, ...props } = getTextareaProps(field);
     return (
       <div>
-        <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+        <label htmlFor={field.id} className="block text-sm font-medium text-stone-800">
           Description
         </label>
         <textarea
@@ -56,7 +56,7 @@ export function ProductForm({
           rows={4}
           aria-invalid={errorId ? true : undefined}
           aria-describedby={errorId}
-          className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${errorId ? "border-red-600" : "border-stone-400"}`}
         />
         <ErrorList id={errorId} errors={field.errors} />
       </div>
@@ -76,14 +76,14 @@ export function ProductForm({
       <Field label="Name" errors={fields.name.errors} inputProps={getInputProps(fields.name, { type: "text" })} />
       {area(fields.description)}
       <div>
-        <label htmlFor={fields.category.id} className="block text-sm font-medium text-slate-800">
+        <label htmlFor={fields.category.id} className="block text-sm font-medium text-stone-800">
           Category
         </label>
         <select
           {...categoryProps}
           aria-invalid={categoryErrorId ? true : undefined}
           aria-describedby={categoryErrorId}
-          className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm ${categoryErrorId ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${categoryErrorId ? "border-red-600" : "border-stone-400"}`}
         >
           <option value="">Choose a category</option>
           {ADMIN_CATEGORIES.map((c) => (
@@ -112,15 +112,15 @@ export function ProductForm({
       <div className="flex items-center gap-2">
         {/* Unticked is a valid answer (inactive): never `required` (issue 24 §11). */}
         <input {...getInputProps(fields.isActive, { type: "checkbox" })} required={false} key={fields.isActive.key} className="h-4 w-4" />
-        <label htmlFor={fields.isActive.id} className="text-sm font-medium text-slate-800">
+        <label htmlFor={fields.isActive.id} className="text-sm font-medium text-stone-800">
           Active (shown in the shop)
         </label>
       </div>
       {defaults.imageUrl ? (
         <div className="flex items-center gap-3">
-          <img src={defaults.imageUrl} alt="" width={64} height={64} className="h-16 w-16 rounded object-cover ring-1 ring-slate-200" />
+          <img src={defaults.imageUrl} alt="" width={64} height={64} className="h-16 w-16 rounded object-cover ring-1 ring-stone-200" />
           <input id="remove-image" type="checkbox" name="removeImage" className="h-4 w-4" />
-          <label htmlFor="remove-image" className="text-sm text-slate-800">
+          <label htmlFor="remove-image" className="text-sm text-stone-800">
             Remove the current picture
           </label>
         </div>

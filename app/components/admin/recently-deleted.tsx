@@ -13,22 +13,22 @@ export function RecentlyDeleted({ heading, field, entries }: { heading: string; 
   const id = `deleted-${field}`;
   return (
     <section aria-labelledby={id} className="mt-10">
-      <h3 id={id} className="text-lg font-semibold text-slate-900">
+      <h3 id={id} className="text-lg font-semibold text-stone-900">
         {heading} ({entries.length})
       </h3>
-      <p className="mt-1 text-sm text-slate-700">Hidden from everyone. Each is removed for good {RECOVERY_DAYS} days after its deletion.</p>
+      <p className="mt-1 text-sm text-stone-700">Hidden from everyone. Each is removed for good {RECOVERY_DAYS} days after its deletion.</p>
       <ul className="mt-3 space-y-3">
         {entries.map((e) => {
           const busy = navigation.state !== "idle" && navigation.formData?.get(field) === e.id;
           return (
-            <li key={e.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-4 wrap-anywhere">
+            <li key={e.id} className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-stone-200 bg-white p-4 wrap-anywhere">
               <div className="min-w-48 flex-1">
-                <p className="font-semibold text-slate-900">{e.title}</p>
-                <p className="text-sm text-slate-700">{e.detail}</p>
-                <p className="text-sm text-slate-700">
+                <p className="font-semibold text-stone-900">{e.title}</p>
+                <p className="text-sm text-stone-700">{e.detail}</p>
+                <p className="text-sm text-stone-700">
                   Deleted {formatLongDate(e.deletedAt)} · removed for good on {formatLongDate(e.purgeAt)}
                 </p>
-                {e.note ? <p className="text-sm text-slate-700">{e.note}</p> : null}
+                {e.note ? <p className="text-sm text-stone-700">{e.note}</p> : null}
               </div>
               {e.restorable ? (
                 <Form method="post">

@@ -29,7 +29,7 @@ export type DashboardProps = {
   feedback: FeedbackView | null;
 };
 
-const h2Class = "font-serif text-2xl font-semibold text-slate-900";
+const h2Class = "font-serif text-2xl font-semibold text-stone-900";
 
 export function Dashboard({ firstName, counts, recent, highlights, feedback }: DashboardProps) {
   return (
@@ -37,8 +37,8 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 wrap-anywhere">
           {/* A member who has made nothing yet (as anyone just registered) is new here, not back (issue 13). */}
-          <h1 className="font-serif text-3xl font-bold text-slate-900">{counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}</h1>
-          <p className="mt-1 text-slate-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
+          <h1 className="text-3xl font-bold text-stone-900">{counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}</h1>
+          <p className="mt-1 text-stone-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>
         <Link to="/vault" className="btn-secondary">
           <Icon name="lock" className="h-4 w-4" />
@@ -65,11 +65,11 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
       {counts.total > 0 ? (
         <RecentMemorials recent={recent} />
       ) : (
-        <section aria-labelledby="first-memorial-heading" className="mt-10 rounded-xl border border-dashed border-slate-300 p-10 text-center">
+        <section aria-labelledby="first-memorial-heading" className="mt-10 rounded-xl border border-dashed border-stone-300 p-10 text-center">
           <h2 id="first-memorial-heading" className={h2Class}>
             Create Your First Memorial
           </h2>
-          <p className="mx-auto mt-2 max-w-lg text-slate-700">
+          <p className="mx-auto mt-2 max-w-lg text-stone-700">
             Gather their story, photographs and the memories of everyone who knew them in one lasting place.
           </p>
           <Link to="/memorials/create" className="btn-primary mt-5">
@@ -98,9 +98,9 @@ function Counters({ counts }: { counts: DashboardProps["counts"] }) {
       {/* dt before dd for screen readers ("Published: 2"); the figure is shown first. */}
       <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {items.map((item) => (
-          <div key={item.label} className="flex flex-col-reverse rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-            <dt className="text-sm text-slate-700">{item.label}</dt>
-            <dd className="font-serif text-3xl font-semibold text-indigo-800">{item.value}</dd>
+          <div key={item.label} className="flex flex-col-reverse rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+            <dt className="text-sm text-stone-700">{item.label}</dt>
+            <dd className="font-serif text-3xl font-semibold text-heather-800">{item.value}</dd>
           </div>
         ))}
       </dl>
@@ -124,10 +124,10 @@ function QuickActions() {
       </h2>
       <ul className="grid gap-4 md:grid-cols-3">
         {ACTIONS.map((action) => (
-          <li key={action.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+          <li key={action.title} className="flex flex-col rounded-xl border border-stone-200 bg-white p-5 shadow-sm">
             <IconBadge name={action.icon} />
-            <h3 className="mt-3 text-lg font-semibold text-slate-900">{action.title}</h3>
-            <p className="mt-1 flex-1 text-sm text-slate-700">{action.text}</p>
+            <h3 className="mt-3 text-lg font-semibold text-stone-900">{action.title}</h3>
+            <p className="mt-1 flex-1 text-sm text-stone-700">{action.text}</p>
             <Link to={action.to} className="btn-secondary mt-4 self-start">
               {action.label}
             </Link>
@@ -157,27 +157,27 @@ function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
       <SectionHeading id="recent-heading" title="Your Recent Memorials" to="/my-memorials">
         View All<span className="sr-only"> your memorials</span>
       </SectionHeading>
-      <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+      <ul className="mt-4 divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
         {recent.map((memorial, index) => {
           const name = fullName(memorial);
           return (
             <li key={memorial.id} className="flex flex-wrap items-center gap-4 p-4">
               <MemorialPortrait
                 src={cardImage(memorial.profileImageUrl)}
-                alt={`Portrait of ${name}`}
+                name={name}
                 width={64}
                 height={64}
                 priority={index === 0}
-                className="h-16 w-16 shrink-0 rounded-lg bg-slate-100"
+                className="h-16 w-16 shrink-0 rounded-lg bg-stone-100"
               />
               {/* At least 10 rem for the name and date: on a phone the buttons go to the next line rather
                   than squeezing the name until its words break. */}
               <div className="min-w-0 grow basis-40 wrap-anywhere">
                 <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="font-semibold text-slate-900">{name}</h3>
-                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-sm font-semibold text-slate-800">{statusBadge(memorial)}</span>
+                  <h3 className="font-semibold text-stone-900">{name}</h3>
+                  <span className="rounded-full bg-stone-100 px-2 py-0.5 text-sm font-semibold text-stone-800">{statusBadge(memorial)}</span>
                 </div>
-                <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
+                <p className="text-sm text-stone-700">Created {formatShortDate(memorial.createdAt)}</p>
               </div>
               <div className="flex gap-2">
                 <Link to={`/memorials/${memorial.id}`} className="btn-secondary">
@@ -206,17 +206,17 @@ function CommunityHighlights({ highlights }: { highlights: DashboardProps["highl
           {highlights.map((memorial) => {
             const name = fullName(memorial);
             return (
-              <li key={memorial.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+              <li key={memorial.id} className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
                 <MemorialPortrait
                   src={cardImage(memorial.profileImageUrl)}
-                  alt={`Portrait of ${name}`}
+                  name={name}
                   width={480}
                   height={320}
-                  className="aspect-3/2 h-auto w-full bg-slate-100"
+                  className="aspect-3/2 h-auto w-full bg-stone-100"
                 />
                 <div className="flex flex-1 flex-col p-4 wrap-anywhere">
-                  <h3 className="font-semibold text-slate-900">{name}</h3>
-                  {memorial.biography ? <p className="mt-1 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
+                  <h3 className="font-semibold text-stone-900">{name}</h3>
+                  {memorial.biography ? <p className="mt-1 line-clamp-2 text-sm text-stone-700">{memorial.biography}</p> : null}
                   <Link to={`/memorials/${memorial.id}`} className="link mt-auto pt-3 text-sm font-semibold">
                     Visit Memorial<span className="sr-only"> of {name}</span>
                   </Link>
@@ -226,7 +226,7 @@ function CommunityHighlights({ highlights }: { highlights: DashboardProps["highl
           })}
         </ul>
       ) : (
-        <p className="mt-4 text-slate-700">No memorials have been shared with the community yet.</p>
+        <p className="mt-4 text-stone-700">No memorials have been shared with the community yet.</p>
       )}
     </section>
   );

@@ -128,7 +128,7 @@ function FeedbackDialog({ view }: { view: FeedbackView | null }) {
         if (dueRef.current) void skipper.submit({ intent: "feedback-skip" }, { method: "post", action: ACTION, preventScrollReset: true });
         if (returnTo.current instanceof HTMLElement && returnTo.current.isConnected) returnTo.current.focus();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-xl bg-white p-6 text-stone-800 shadow-xl backdrop:bg-stone-900/60"
     >
       {due ? (
         <form method="post" action={ACTION} noValidate onSubmit={onSubmit}>
@@ -166,7 +166,7 @@ function FeedbackSection({ view }: { view: FeedbackView }) {
   const { step, answers, error } = view;
   const question = FEEDBACK_QUESTIONS[step];
   return (
-    <section aria-labelledby={TITLE_ID} aria-describedby={PROGRESS_ID} className="mt-8 max-w-2xl rounded-xl border border-indigo-200 bg-white p-6 shadow-sm">
+    <section aria-labelledby={TITLE_ID} aria-describedby={PROGRESS_ID} className="mt-8 max-w-2xl rounded-xl border border-heather-200 bg-white p-6 shadow-sm">
       {/* Skip is a post of its own: the question form's default (Enter) button stays Next. */}
       <form id="feedback-skip" method="post" action={ACTION}>
         <input type="hidden" name="intent" value="feedback-skip" />
@@ -225,22 +225,22 @@ function Header({ step, closeButton }: { step: number; closeButton: React.ReactN
   return (
     <div>
       <div className="flex items-start justify-between gap-4">
-        <h2 id={TITLE_ID} className="font-serif text-2xl font-semibold text-slate-900">
+        <h2 id={TITLE_ID} className="text-2xl font-semibold text-stone-900">
           Help Us Improve
         </h2>
         {closeButton}
       </div>
-      <p id={PROGRESS_ID} className="mt-1 text-sm text-slate-700">
+      <p id={PROGRESS_ID} className="mt-1 text-sm text-stone-700">
         Question {step + 1} of {total}
       </p>
       <div aria-hidden="true" className="mt-3 flex items-center gap-3">
         <div className="flex gap-1.5">
           {FEEDBACK_QUESTIONS.map((q, index) => (
-            <span key={q.id} className={`h-2.5 w-2.5 rounded-full ${index <= step ? "bg-indigo-700" : "bg-slate-300"}`} />
+            <span key={q.id} className={`h-2.5 w-2.5 rounded-full ${index <= step ? "bg-heather-700" : "bg-stone-300"}`} />
           ))}
         </div>
-        <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-slate-200">
-          <div className={`h-full rounded-full bg-indigo-700 ${BAR_WIDTHS[step] ?? "w-full"}`} />
+        <div className="h-1.5 flex-1 overflow-hidden rounded-full bg-stone-200">
+          <div className={`h-full rounded-full bg-heather-700 ${BAR_WIDTHS[step] ?? "w-full"}`} />
         </div>
       </div>
     </div>
@@ -254,7 +254,7 @@ function CloseButton({ onClick, form, disabled }: { onClick?: () => void; form?:
       form={form}
       onClick={onClick}
       disabled={disabled}
-      className="-mr-2 -mt-1 rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+      className="-mr-2 -mt-1 rounded-md p-2 text-stone-600 hover:bg-stone-100 hover:text-stone-900"
     >
       <Icon name="close" className="h-5 w-5" />
       <span className="sr-only">Close and skip feedback</span>
@@ -265,7 +265,7 @@ function CloseButton({ onClick, form, disabled }: { onClick?: () => void; form?:
 function Question({ question, answers, error }: { question: FeedbackQuestion; answers: DraftAnswers; error: string | null }) {
   const errorId = error ? ERROR_ID : undefined;
   const invalid = error ? true : undefined;
-  const legendClass = "text-lg font-semibold text-slate-900";
+  const legendClass = "text-lg font-semibold text-stone-900";
   const errorText = error ? (
     <p id={ERROR_ID} role="alert" className="mt-2 text-sm font-semibold text-red-700">
       {error}
@@ -287,7 +287,7 @@ function Question({ question, answers, error }: { question: FeedbackQuestion; an
           defaultValue={answers.improvement_suggestions}
           aria-invalid={invalid}
           aria-describedby={errorId}
-          className={`mt-3 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${error ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-3 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${error ? "border-red-600" : "border-stone-400"}`}
         />
         {errorText}
       </div>
@@ -298,7 +298,7 @@ function Question({ question, answers, error }: { question: FeedbackQuestion; an
     return (
       <fieldset data-question className="mt-6" aria-describedby={["feedback-rating-hint", errorId].filter(Boolean).join(" ")}>
         <legend className={legendClass}>{question.question}</legend>
-        <p id="feedback-rating-hint" className="mt-1 text-sm text-slate-700">
+        <p id="feedback-rating-hint" className="mt-1 text-sm text-stone-700">
           {RATING_MIN} star is very difficult, {RATING_MAX} stars is very easy.
         </p>
         {/* Radios kept in order and flat with their labels, so app.css can fill the stars up to the chosen one. */}
@@ -332,7 +332,7 @@ function Question({ question, answers, error }: { question: FeedbackQuestion; an
   return (
     <fieldset data-question className="mt-6" aria-describedby={errorId}>
       <legend className={legendClass}>{question.question}</legend>
-      <p className="mt-1 text-sm text-slate-700">Choose all that apply.</p>
+      <p className="mt-1 text-sm text-stone-700">Choose all that apply.</p>
       <div className="mt-3 space-y-2">
         {question.options.map((option, index) => (
           <div key={option} className="flex items-center gap-3">
@@ -343,9 +343,9 @@ function Question({ question, answers, error }: { question: FeedbackQuestion; an
               value={option}
               defaultChecked={answers.feature_satisfaction.includes(option)}
               aria-invalid={invalid}
-              className="h-5 w-5 rounded border-slate-400 accent-indigo-700"
+              className="h-5 w-5 rounded border-stone-400 accent-heather-700"
             />
-            <label htmlFor={`feedback-feature-${index}`} className="text-slate-800">
+            <label htmlFor={`feedback-feature-${index}`} className="text-stone-800">
               {option}
             </label>
           </div>

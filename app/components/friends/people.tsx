@@ -12,7 +12,7 @@ export function MemberAvatar({ person }: { person: PersonView }) {
     return <img src={person.profileImageUrl} alt="" width={48} height={48} className="with-fallback h-12 w-12 shrink-0 rounded-full object-cover" />;
   }
   return (
-    <span aria-hidden="true" className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-indigo-100 font-bold text-indigo-800">
+    <span aria-hidden="true" className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-heather-100 font-bold text-heather-800">
       {person.firstName.charAt(0).toUpperCase()}
       {person.lastName.charAt(0).toUpperCase()}
     </span>
@@ -25,13 +25,13 @@ export const fullName = (p: Pick<PersonView, "firstName" | "lastName">) => `${p.
 export function PersonRow({ person, note, children, headingLevel = 3 }: { person: PersonView; note?: ReactNode; children?: ReactNode; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <div className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-start sm:justify-between">
+    <div className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 sm:flex-row sm:items-start sm:justify-between">
       <div className="flex min-w-0 items-start gap-3">
         <MemberAvatar person={person} />
         <div className="min-w-0 wrap-anywhere">
-          <Heading className="font-semibold text-slate-900">{fullName(person)}</Heading>
-          <p className="text-sm text-slate-700">{person.email}</p>
-          {note ? <p className="mt-1 text-sm text-slate-700">{note}</p> : null}
+          <Heading className="font-semibold text-stone-900">{fullName(person)}</Heading>
+          <p className="text-sm text-stone-700">{person.email}</p>
+          {note ? <p className="mt-1 text-sm text-stone-700">{note}</p> : null}
         </div>
       </div>
       {children ? <div className="flex flex-wrap items-start gap-2 sm:justify-end">{children}</div> : null}
@@ -88,5 +88,5 @@ export function RemoveFriend({ friend, busy }: { friend: PersonView; busy?: bool
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {
-  return <div className="rounded-lg border border-dashed border-slate-300 bg-slate-50 p-6 text-center text-slate-700">{children}</div>;
+  return <div className="rounded-lg border border-dashed border-stone-300 bg-stone-50 p-6 text-center text-stone-700">{children}</div>;
 }

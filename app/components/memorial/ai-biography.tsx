@@ -30,7 +30,7 @@ const BIOGRAPHY_ANCHOR = "ai-biography";
 const TRIBUTE_ANCHOR = "ai-tribute";
 const OPENER_ID = "ai-biography-open";
 
-const inputClass = "mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900 shadow-sm";
+const inputClass = "mt-1 block w-full rounded-md border border-stone-400 px-3 py-2 text-stone-900 shadow-sm";
 
 const biographyNote = (label: string) => `${label}. Read it through and change anything before you save.`;
 
@@ -57,7 +57,7 @@ function fillTextarea(box: HTMLTextAreaElement, text: string) {
 
 function WrittenNote({ title, text }: { title: string; text: string }) {
   return (
-    <div className="mt-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950">
+    <div className="mt-2 rounded-md border border-heather-200 bg-heather-50 px-3 py-2 text-sm text-heather-950">
       <p className="font-semibold">{title}</p>
       <p>{text}</p>
     </div>
@@ -68,10 +68,10 @@ function BiographyFields({ values }: { values?: AiFormState["values"] }) {
   return (
     <>
       <div>
-        <label htmlFor="ai-personal-story" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-personal-story" className="block text-sm font-medium text-stone-800">
           Personal story
         </label>
-        <p id="ai-personal-story-hint" className="text-sm text-slate-700">
+        <p id="ai-personal-story-hint" className="text-sm text-stone-700">
           Where they lived and worked, what they loved, the people and moments that mattered.
         </p>
         <textarea
@@ -85,10 +85,10 @@ function BiographyFields({ values }: { values?: AiFormState["values"] }) {
         />
       </div>
       <div>
-        <label htmlFor="ai-key-qualities" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-key-qualities" className="block text-sm font-medium text-stone-800">
           Key qualities
         </label>
-        <p id="ai-key-qualities-hint" className="text-sm text-slate-700">
+        <p id="ai-key-qualities-hint" className="text-sm text-stone-700">
           A few words, separated by commas, for example: kind, stubborn, funny.
         </p>
         <input
@@ -187,13 +187,13 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
               aria-labelledby="ai-biography-title"
               aria-describedby="ai-biography-intro"
               onClose={() => document.getElementById(OPENER_ID)?.focus()}
-              className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+              className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-stone-800 shadow-xl backdrop:bg-stone-900/60"
             >
               <form id="ai-biography-form" method="post" noValidate onSubmit={generate} className="space-y-4">
-                <h2 id="ai-biography-title" className="text-lg font-semibold text-slate-900">
+                <h2 id="ai-biography-title" className="text-lg font-semibold text-stone-900">
                   Generate AI Biography
                 </h2>
-                <p id="ai-biography-intro" className="text-sm text-slate-700">
+                <p id="ai-biography-intro" className="text-sm text-stone-700">
                   {BIOGRAPHY_INTRO}
                 </p>
                 {failure ? <FormAlert title={failure.title}>{failure.message}</FormAlert> : null}
@@ -213,10 +213,10 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
         </>
       ) : (
         // Without JavaScript: part of the memorial form; the button sends it back to be written.
-        <details open={!!ours} className="rounded-md border border-slate-300 bg-white p-4">
-          <summary className="cursor-pointer font-semibold text-indigo-800">Write with AI</summary>
+        <details open={!!ours} className="rounded-md border border-stone-300 bg-white p-4">
+          <summary className="cursor-pointer font-semibold text-heather-800">Write with AI</summary>
           <div className="mt-3 space-y-4">
-            <p className="text-sm text-slate-700">{BIOGRAPHY_INTRO}</p>
+            <p className="text-sm text-stone-700">{BIOGRAPHY_INTRO}</p>
             {ours?.failure ? <FormAlert title={ours.failure.title}>{ours.failure.message}</FormAlert> : null}
             <BiographyFields values={ours?.values} />
             <button type="submit" name="intent" value="ai-biography" formNoValidate formAction={formAction} className="btn-secondary">
@@ -272,19 +272,19 @@ export function AiTribute({ state }: { state?: AiFormState | null }) {
   }
 
   return (
-    <section id={TRIBUTE_ANCHOR} aria-labelledby="ai-tribute-heading" className="mt-6 space-y-3 rounded-md border border-slate-300 bg-white p-4">
-      <h3 id="ai-tribute-heading" className="font-semibold text-slate-900">
+    <section id={TRIBUTE_ANCHOR} aria-labelledby="ai-tribute-heading" className="mt-6 space-y-3 rounded-md border border-stone-300 bg-white p-4">
+      <h3 id="ai-tribute-heading" className="font-semibold text-stone-900">
         AI tribute
       </h3>
-      <p className="text-sm text-slate-700">
+      <p className="text-sm text-stone-700">
         We write a short tribute from the names above and the key details you give. You can copy it into the life story or share it; it is not saved.
       </p>
       {failure ? <FormAlert title={failure.title}>{failure.message}</FormAlert> : null}
       <div>
-        <label htmlFor="ai-key-details" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-key-details" className="block text-sm font-medium text-stone-800">
           Key details
         </label>
-        <p id="ai-key-details-hint" className="text-sm text-slate-700">
+        <p id="ai-key-details-hint" className="text-sm text-stone-700">
           What should the tribute say? For example, what they did, loved or will be remembered for.
         </p>
         <textarea
@@ -312,10 +312,10 @@ export function AiTribute({ state }: { state?: AiFormState | null }) {
       </div>
       {result ? (
         <div>
-          <label htmlFor="ai-suggested-tribute" className="block text-sm font-medium text-slate-800">
+          <label htmlFor="ai-suggested-tribute" className="block text-sm font-medium text-stone-800">
             Suggested tribute
           </label>
-          <textarea id="ai-suggested-tribute" readOnly rows={5} value={result.text} className={`${inputClass} bg-slate-50`} />
+          <textarea id="ai-suggested-tribute" readOnly rows={5} value={result.text} className={`${inputClass} bg-stone-50`} />
         </div>
       ) : null}
     </section>

@@ -11,11 +11,11 @@ export type BookOfferState = { canPreview: boolean } | null;
 export function BookOffer({ memorialId, name, offer }: { memorialId: string; name: string; offer: BookOfferState }) {
   if (!offer) return null;
   return (
-    <section id="memorial-book" aria-labelledby="memorial-book-heading" className="rounded-lg border border-slate-200 p-4" data-print="hide">
-      <h2 id="memorial-book-heading" className="font-semibold text-slate-900">
+    <section id="memorial-book" aria-labelledby="memorial-book-heading" className="rounded-lg border border-stone-200 p-4" data-print="hide">
+      <h2 id="memorial-book-heading" className="font-semibold text-stone-900">
         A printed memorial book
       </h2>
-      <p className="mt-1 text-sm text-slate-700 wrap-anywhere">
+      <p className="mt-1 text-sm text-stone-700 wrap-anywhere">
         The life story, timeline, photos and tributes of {name}, printed as an A4 book and posted to you. {formatPence(MEMORIAL_ITEM.price)}.
       </p>
       <Form method="post" action={`/memorials/${memorialId}/book`} className="mt-3">

@@ -87,7 +87,7 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
       }}
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="featured-heading" className="font-serif text-2xl font-semibold text-slate-900">
+        <h2 id="featured-heading" className="text-2xl font-semibold text-stone-900">
           Featured
         </h2>
       </div>
@@ -123,7 +123,7 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
               <button type="button" className="btn-secondary" onClick={() => setCurrent((i) => (i - 1 + count) % count)}>
                 Previous<span className="sr-only"> featured memorial</span>
               </button>
-              <span className="px-1 text-sm text-slate-700" aria-hidden="true">
+              <span className="px-1 text-sm text-stone-700" aria-hidden="true">
                 {current + 1} / {count}
               </span>
               <button type="button" className="btn-secondary" onClick={() => setCurrent((i) => (i + 1) % count)}>
@@ -137,7 +137,7 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
               ) : null}
             </>
           ) : (
-            <p className="text-sm text-slate-700" aria-hidden="true">
+            <p className="text-sm text-stone-700" aria-hidden="true">
               Scroll sideways for all {count}
             </p>
           )}
@@ -151,20 +151,20 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const counts = memorialCounts(memorial);
   return (
-    <article className="grid overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:grid-cols-[2fr_3fr]">
+    <article className="grid overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm sm:grid-cols-[2fr_3fr]">
       <MemorialPortrait
         src={cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl)}
-        alt={`Portrait of ${name}`}
+        name={name}
         width={480}
         height={360}
         priority={priority}
-        className="aspect-[4/3] h-full w-full bg-slate-100"
+        className="aspect-[4/3] h-full w-full bg-stone-100"
       />
       <div className="flex min-w-0 flex-col gap-2 p-5 wrap-anywhere">
-        <h3 className="font-serif text-xl font-semibold text-slate-900">{name}</h3>
-        {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
-        {memorial.biography ? <p className="line-clamp-3 text-slate-700">{memorial.biography}</p> : null}
-        {counts.length ? <p className="text-sm text-slate-700">{counts.join(" · ")}</p> : null}
+        <h3 className="text-xl font-semibold text-stone-900">{name}</h3>
+        {memorial.title && memorial.title !== name ? <p className="text-sm italic text-stone-700">{memorial.title}</p> : null}
+        {memorial.biography ? <p className="line-clamp-3 text-stone-700">{memorial.biography}</p> : null}
+        {counts.length ? <p className="text-sm text-stone-700">{counts.join(" · ")}</p> : null}
         <Link to={`/memorials/${memorial.id}`} className="btn-primary mt-auto self-start">
           Visit Memorial<span className="sr-only"> of {name}</span>
         </Link>

@@ -11,14 +11,14 @@ export type FollowState = { following: boolean; reminders: boolean; showName: bo
 export function FollowBox({ memorialId, name, state }: { memorialId: string; name: string; state: FollowState }) {
   const action = `/memorials/${memorialId}/follow`;
   return (
-    <section aria-labelledby="follow-heading" className="rounded-lg border border-slate-200 p-4">
-      <h2 id="follow-heading" className="font-semibold text-slate-900 wrap-anywhere">
+    <section aria-labelledby="follow-heading" className="rounded-lg border border-stone-200 p-4">
+      <h2 id="follow-heading" className="font-semibold text-stone-900 wrap-anywhere">
         {state?.following ? FOLLOW_MESSAGES.following : `Follow the memorial of ${name}`}
       </h2>
-      <p className="mt-1 text-sm text-slate-700">{FOLLOW_MESSAGES.hint}</p>
+      <p className="mt-1 text-sm text-stone-700">{FOLLOW_MESSAGES.hint}</p>
       {state?.following ? (
         <Form method="post" action={action} className="mt-3">
-          <p className="text-sm text-slate-800">You follow this memorial{state.reminders ? ", with anniversary reminders" : ""}.</p>
+          <p className="text-sm text-stone-800">You follow this memorial{state.reminders ? ", with anniversary reminders" : ""}.</p>
           <button type="submit" name="intent" value="unfollow" className="btn-secondary mt-2">
             {FOLLOW_MESSAGES.unfollow}
           </button>
@@ -27,7 +27,7 @@ export function FollowBox({ memorialId, name, state }: { memorialId: string; nam
         <Form method="post" action={action} className="mt-3 space-y-3">
           {state ? null : (
             <div>
-              <label htmlFor="follow-email" className="block text-sm font-medium text-slate-800">
+              <label htmlFor="follow-email" className="block text-sm font-medium text-stone-800">
                 {FOLLOW_MESSAGES.emailLabel}
               </label>
               <input
@@ -36,7 +36,7 @@ export function FollowBox({ memorialId, name, state }: { memorialId: string; nam
                 type="email"
                 required
                 autoComplete="email"
-                className="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-slate-900 shadow-sm"
+                className="mt-1 block w-full rounded-md border border-stone-400 px-3 py-2 text-stone-900 shadow-sm"
               />
             </div>
           )}

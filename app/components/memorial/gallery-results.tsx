@@ -18,7 +18,7 @@ export const FEATURED_VIEWS = 10;
 export function GalleryResults({ view, memorials }: { view: GalleryView; memorials: GalleryMemorial[] }) {
   if (view === "list") {
     return (
-      <ul className="mt-6 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white" data-view="list">
+      <ul className="mt-6 divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white" data-view="list">
         {memorials.map((m, i) => (
           <li key={m.id} id={`result-${i + 1}`} tabIndex={-1}>
             <ListRow memorial={m} />
@@ -54,7 +54,7 @@ export function GalleryResults({ view, memorials }: { view: GalleryView; memoria
 function Dates({ memorial }: { memorial: GalleryMemorial }) {
   if (!memorial.dateOfBirth || !memorial.dateOfPassing) return null;
   return (
-    <p className="text-sm text-slate-700">
+    <p className="text-sm text-stone-700">
       {formatShortDate(memorial.dateOfBirth)} – {formatShortDate(memorial.dateOfPassing)}
     </p>
   );
@@ -63,7 +63,7 @@ function Dates({ memorial }: { memorial: GalleryMemorial }) {
 function Counts({ memorial }: { memorial: GalleryMemorial }) {
   const counts = memorialCounts(memorial);
   return counts.length ? (
-    <p className="flex flex-wrap gap-x-4 text-sm text-slate-700">
+    <p className="flex flex-wrap gap-x-4 text-sm text-stone-700">
       {counts.map((count) => (
         <span key={count}>{count}</span>
       ))}
@@ -75,22 +75,22 @@ function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: bool
   const name = `${memorial.firstName} ${memorial.lastName}`;
   const featured = memorial.viewCount > FEATURED_VIEWS;
   return (
-    <article className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+    <article className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <div className="relative">
         <MemorialPortrait
           src={cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl)}
-          alt={`Portrait of ${name}`}
+          name={name}
           width={480}
           height={tall ? 600 : 360}
-          className={`h-auto w-full bg-slate-100 ${tall ? "aspect-[4/5]" : "aspect-[4/3]"}`}
+          className={`h-auto w-full bg-stone-100 ${tall ? "aspect-[4/5]" : "aspect-[4/3]"}`}
         />
         {featured ? <span className="absolute left-2 top-2 rounded-full bg-amber-300 px-2 py-0.5 text-sm font-semibold text-amber-950">Featured</span> : null}
       </div>
       <div className="space-y-2 p-4 wrap-anywhere">
-        <h3 className="text-lg font-semibold text-slate-900">{name}</h3>
-        {memorial.title && memorial.title !== name ? <p className="text-sm italic text-slate-700">{memorial.title}</p> : null}
+        <h3 className="text-lg font-semibold text-stone-900">{name}</h3>
+        {memorial.title && memorial.title !== name ? <p className="text-sm italic text-stone-700">{memorial.title}</p> : null}
         <Dates memorial={memorial} />
-        {memorial.biography ? <p className="line-clamp-5 text-sm text-slate-700">{memorial.biography}</p> : null}
+        {memorial.biography ? <p className="line-clamp-5 text-sm text-stone-700">{memorial.biography}</p> : null}
         <Counts memorial={memorial} />
         <Link to={`/memorials/${memorial.id}`} className="btn-primary">
           View Memorial<span className="sr-only"> of {name}</span>
@@ -106,19 +106,19 @@ function ListRow({ memorial }: { memorial: GalleryMemorial }) {
     <article className="flex gap-4 p-4">
       <MemorialPortrait
         src={cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl)}
-        alt={`Portrait of ${name}`}
+        name={name}
         width={96}
         height={96}
-        className="h-20 w-20 shrink-0 rounded-lg bg-slate-100 sm:h-24 sm:w-24"
+        className="h-20 w-20 shrink-0 rounded-lg bg-stone-100 sm:h-24 sm:w-24"
       />
       <div className="min-w-0 flex-1 space-y-1 wrap-anywhere">
-        <h3 className="text-lg font-semibold text-slate-900">
+        <h3 className="text-lg font-semibold text-stone-900">
           <Link to={`/memorials/${memorial.id}`} className="hover:underline">
             {name}
           </Link>
         </h3>
         <Dates memorial={memorial} />
-        {memorial.biography ? <p className="line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
+        {memorial.biography ? <p className="line-clamp-2 text-sm text-stone-700">{memorial.biography}</p> : null}
         <Counts memorial={memorial} />
       </div>
     </article>

@@ -10,14 +10,14 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
   const videos = items.filter((i) => i.mediaType.startsWith("video/"));
   return (
     <section aria-labelledby="gallery-heading" className="render-when-near mt-10">
-      <h2 id="gallery-heading" className="font-serif text-2xl font-semibold text-slate-900">
+      <h2 id="gallery-heading" className="text-2xl font-semibold text-stone-900">
         Photos and videos
       </h2>
       {photos.length ? (
         <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3">
           {photos.map((photo, index) => (
             <li key={photo.id}>
-              <a href={photo.full} className="block overflow-hidden rounded-lg bg-slate-100">
+              <a href={photo.full} className="block overflow-hidden rounded-lg bg-stone-100">
                 <img
                   src={photo.src}
                   srcSet={photo.srcSet}
@@ -31,7 +31,7 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
                 />
                 <span className="sr-only">(opens the full-size photo)</span>
               </a>
-              {photo.caption ? <p className="mt-1 text-sm text-slate-700">{photo.caption}</p> : null}
+              {photo.caption ? <p className="mt-1 text-sm text-stone-700">{photo.caption}</p> : null}
             </li>
           ))}
         </ul>
@@ -41,7 +41,7 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
           {videos.map((video, index) => (
             <li key={video.id}>
               <VideoPlayer src={video.src} label={video.caption || `Video ${index + 1} of ${name}`} />
-              {video.caption ? <p className="mt-1 text-sm text-slate-700">{video.caption}</p> : null}
+              {video.caption ? <p className="mt-1 text-sm text-stone-700">{video.caption}</p> : null}
             </li>
           ))}
         </ul>
@@ -61,7 +61,7 @@ function VideoPlayer({ src, label }: { src: string; label: string }) {
       </video>
       <figcaption className="sr-only">{label}</figcaption>
       {failed ? (
-        <p className="mt-1 text-sm text-slate-700">
+        <p className="mt-1 text-sm text-stone-700">
           This video cannot play in your browser.{" "}
           <a className="link" href={src}>
             Download it

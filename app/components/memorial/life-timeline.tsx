@@ -13,7 +13,7 @@ export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineE
   return (
     <section aria-labelledby="timeline-heading" className="render-when-near mt-10">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h2 id="timeline-heading" className="font-serif text-2xl font-semibold text-slate-900">
+        <h2 id="timeline-heading" className="text-2xl font-semibold text-stone-900">
           Life timeline
         </h2>
         {editHref ? (
@@ -23,18 +23,18 @@ export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineE
         ) : null}
       </div>
       {events.length ? (
-        <ol className="mt-4 border-l-2 border-indigo-200 pl-5">
+        <ol className="mt-4 border-l-2 border-heather-200 pl-5">
           {events.map((e) => (
             <li key={e.id} className="relative pb-6 last:pb-0">
-              <span aria-hidden="true" className="absolute top-1.5 -left-[1.7rem] h-3 w-3 rounded-full border-2 border-white bg-indigo-700" />
-              <p className="text-sm font-semibold text-indigo-800">
+              <span aria-hidden="true" className="absolute top-1.5 -left-[1.7rem] h-3 w-3 rounded-full border-2 border-white bg-heather-700" />
+              <p className="text-sm font-semibold text-heather-800">
                 <time dateTime={timelineDateTime(e)}>{formatTimelineDate(e)}</time>
-                <span className="font-normal text-slate-700"> · {TIMELINE_KIND_LABELS[e.kind as TimelineKind] ?? e.kind}</span>
+                <span className="font-normal text-stone-700"> · {TIMELINE_KIND_LABELS[e.kind as TimelineKind] ?? e.kind}</span>
               </p>
-              <h3 className="mt-1 font-semibold text-slate-900 wrap-anywhere">{e.title}</h3>
-              {e.description ? <p className="mt-1 whitespace-pre-line text-slate-800 wrap-anywhere">{e.description}</p> : null}
+              <h3 className="mt-1 font-semibold text-stone-900 wrap-anywhere">{e.title}</h3>
+              {e.description ? <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{e.description}</p> : null}
               {e.photo ? (
-                <a href={e.photo.full} className="mt-2 block w-40 max-w-full overflow-hidden rounded-lg bg-slate-100">
+                <a href={e.photo.full} className="mt-2 block w-40 max-w-full overflow-hidden rounded-lg bg-stone-100">
                   <img
                     src={e.photo.src}
                     srcSet={e.photo.srcSet}
@@ -53,7 +53,7 @@ export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineE
           ))}
         </ol>
       ) : (
-        <p className="mt-3 text-slate-700">No events yet.</p>
+        <p className="mt-3 text-stone-700">No events yet.</p>
       )}
     </section>
   );

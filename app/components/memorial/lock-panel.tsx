@@ -16,12 +16,12 @@ const TEXTS: Record<LockReason, string> = {
 export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason; signedIn: boolean; loginHref: string }) {
   return (
     <div className="mx-auto max-w-xl px-4 py-20 text-center">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-12 w-12 text-slate-500" fill="none" stroke="currentColor" strokeWidth="1.5">
+      <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto h-12 w-12 text-stone-500" fill="none" stroke="currentColor" strokeWidth="1.5">
         <rect x="5" y="11" width="14" height="10" rx="2" />
         <path d="M8 11V7a4 4 0 0 1 8 0v4" />
       </svg>
-      <h1 className="mt-4 text-2xl font-bold text-slate-900">{TITLES[reason]}</h1>
-      <p className="mt-2 text-slate-700">{TEXTS[reason]}</p>
+      <h1 className="mt-4 text-2xl font-bold text-stone-900">{TITLES[reason]}</h1>
+      <p className="mt-2 text-stone-700">{TEXTS[reason]}</p>
       <div className="mt-6 flex justify-center gap-3">
         {signedIn ? (
           reason === "friends" ? (
@@ -46,8 +46,8 @@ export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason;
 export function MemorialNotFound() {
   return (
     <div className="mx-auto max-w-xl px-4 py-20 text-center">
-      <h1 className="text-2xl font-bold text-slate-900">Memorial Not Found</h1>
-      <p className="mt-2 text-slate-700">This memorial does not exist or has been removed.</p>
+      <h1 className="text-2xl font-bold text-stone-900">Memorial Not Found</h1>
+      <p className="mt-2 text-stone-700">This memorial does not exist or has been removed.</p>
       <Link to="/market" className="btn-primary mt-6">
         Browse Other Memorials
       </Link>

@@ -55,32 +55,25 @@ export function MemorialCard({
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const image = cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl);
   return (
-    <article className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+    <article className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <div className="relative">
-        <MemorialPortrait
-          src={image}
-          alt={`Portrait of ${name}`}
-          width={480}
-          height={320}
-          priority={priority}
-          className="aspect-[3/2] h-auto w-full bg-slate-100"
-        />
+        <MemorialPortrait src={image} name={name} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-stone-100" />
         <div className="absolute left-2 top-2 flex gap-1">
-          <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-slate-800">{visibilityLabel(memorial.visibility)}</span>
+          <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-stone-800">{visibilityLabel(memorial.visibility)}</span>
           {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}
         </div>
       </div>
       <div className="flex flex-1 flex-col p-4 wrap-anywhere">
-        <Heading className="text-lg font-semibold text-slate-900">{name}</Heading>
+        <Heading className="text-lg font-semibold text-stone-900">{name}</Heading>
         {memorial.dateOfBirth && memorial.dateOfPassing ? (
-          <p className="text-sm text-slate-700">
+          <p className="text-sm text-stone-700">
             {formatShortDate(memorial.dateOfBirth)} – {formatShortDate(memorial.dateOfPassing)}
           </p>
         ) : null}
-        <p className="text-sm text-slate-700">Created {formatShortDate(memorial.createdAt)}</p>
-        {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-slate-700">{memorial.biography}</p> : null}
+        <p className="text-sm text-stone-700">Created {formatShortDate(memorial.createdAt)}</p>
+        {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-stone-700">{memorial.biography}</p> : null}
         {counts.length ? (
-          <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-slate-700">
+          <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-stone-700">
             {counts.map((count) => (
               <span key={count}>{count}</span>
             ))}

@@ -30,7 +30,7 @@ export function MemorialEvents({ memorialId, events, manageHref }: { memorialId:
     <>
       <section id={EVENTS_SECTION} aria-labelledby="events-heading" className="mt-10">
         <div className="flex flex-wrap items-baseline justify-between gap-3">
-          <h2 id="events-heading" className="font-serif text-2xl font-semibold text-slate-900">
+          <h2 id="events-heading" className="text-2xl font-semibold text-stone-900">
             Events
           </h2>
           {manageHref ? (
@@ -43,7 +43,7 @@ export function MemorialEvents({ memorialId, events, manageHref }: { memorialId:
         {coming.length ? (
           <ul className="mt-4 space-y-6">
             {coming.map((e) => (
-              <li key={e.id} id={`event-${e.id}`} className="rounded-lg border border-slate-200 p-4">
+              <li key={e.id} id={`event-${e.id}`} className="rounded-lg border border-stone-200 p-4">
                 <EventDetails event={e} />
                 <details className="mt-4">
                   <summary className="btn-secondary inline-block cursor-pointer text-sm">
@@ -55,17 +55,17 @@ export function MemorialEvents({ memorialId, events, manageHref }: { memorialId:
             ))}
           </ul>
         ) : (
-          <p className="mt-3 text-slate-700">No events are coming up.</p>
+          <p className="mt-3 text-stone-700">No events are coming up.</p>
         )}
       </section>
       {past.length ? (
         <section aria-labelledby="past-events-heading" className="mt-10">
-          <h2 id="past-events-heading" className="font-serif text-2xl font-semibold text-slate-900">
+          <h2 id="past-events-heading" className="text-2xl font-semibold text-stone-900">
             Past events
           </h2>
           <ul className="mt-4 space-y-6">
             {past.map((e) => (
-              <li key={e.id} id={`event-${e.id}`} className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+              <li key={e.id} id={`event-${e.id}`} className="rounded-lg border border-stone-200 bg-stone-50 p-4">
                 <EventDetails event={e} />
               </li>
             ))}
@@ -80,14 +80,14 @@ export function EventDetails({ event: e, headingLevel = 3 }: { event: EventCard;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <div className="space-y-2">
-      <p className="text-sm font-semibold text-indigo-800">{e.kind}</p>
-      <Heading className="text-lg font-semibold text-slate-900 wrap-anywhere">{e.title}</Heading>
-      <p className="text-slate-800">
+      <p className="text-sm font-semibold text-heather-800">{e.kind}</p>
+      <Heading className="text-lg font-semibold text-stone-900 wrap-anywhere">{e.title}</Heading>
+      <p className="text-stone-800">
         <time dateTime={e.startsAt}>{e.when}</time>
       </p>
-      <p className="text-slate-800 wrap-anywhere">
+      <p className="text-stone-800 wrap-anywhere">
         {e.placeName}
-        {e.address ? <span className="block text-sm text-slate-700">{e.address}</span> : null}
+        {e.address ? <span className="block text-sm text-stone-700">{e.address}</span> : null}
         <a href={e.mapUrl} className="link text-sm" rel="noopener noreferrer">
           Map<span className="sr-only"> of {e.placeName}</span> (OpenStreetMap)
         </a>
@@ -99,7 +99,7 @@ export function EventDetails({ event: e, headingLevel = 3 }: { event: EventCard;
           </a>
         </p>
       ) : null}
-      {e.note ? <p className="whitespace-pre-line text-slate-800 wrap-anywhere">{e.note}</p> : null}
+      {e.note ? <p className="whitespace-pre-line text-stone-800 wrap-anywhere">{e.note}</p> : null}
     </div>
   );
 }
@@ -147,7 +147,7 @@ export function RsvpForm({
         }}
       />
       <div>
-        <label htmlFor={id("message")} className="block text-sm font-medium text-slate-800">
+        <label htmlFor={id("message")} className="block text-sm font-medium text-stone-800">
           A message for the family (optional)
         </label>
         <textarea
@@ -158,7 +158,7 @@ export function RsvpForm({
           defaultValue={values?.message ?? ""}
           aria-invalid={errors.message ? true : undefined}
           aria-describedby={errors.message ? `${id("message")}-error` : undefined}
-          className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errors.message ? "border-red-600" : "border-slate-400"}`}
+          className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${errors.message ? "border-red-600" : "border-stone-400"}`}
         />
         <ErrorList id={`${id("message")}-error`} errors={errors.message} />
       </div>

@@ -119,7 +119,7 @@ export function MemorialForm({
       }}
       className="space-y-10"
     >
-      <p className="text-sm text-slate-700">Fields marked with an asterisk (*) are required.</p>
+      <p className="text-sm text-stone-700">Fields marked with an asterisk (*) are required.</p>
       {failure?.alert ? (
         <div ref={alertRef} tabIndex={-1}>
           <FormAlert title={failure.alert.title} id="memorial-form-alert">
@@ -151,7 +151,7 @@ export function MemorialForm({
       ) : null}
 
       <section aria-labelledby="basic-heading" className="space-y-4">
-        <h2 id="basic-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="basic-heading" className="text-xl font-semibold text-stone-900">
           Basic Information
         </h2>
         <div className="grid gap-4 sm:grid-cols-2">
@@ -169,7 +169,7 @@ export function MemorialForm({
         <Field
           label={
             <>
-              Title <span className="font-normal text-slate-700">(optional)</span>
+              Title <span className="font-normal text-stone-700">(optional)</span>
             </>
           }
           hint="Leave empty to use the full name"
@@ -181,13 +181,13 @@ export function MemorialForm({
           <Field label="Date of passing" errors={fields.dateOfPassing.errors} inputProps={getInputProps(fields.dateOfPassing, { type: "date" })} />
         </div>
         {contentOnly ? (
-          <p className="text-sm text-slate-700">
+          <p className="text-sm text-stone-700">
             <input type="hidden" name={fields.visibility.name} value={defaultValue.visibility} />
             Visibility: {VISIBILITY_LABELS[defaultValue.visibility]}. {CO_MANAGER_MESSAGES.editorVisibility}
           </p>
         ) : (
           <fieldset aria-describedby={fields.visibility.errors?.length ? `${fields.visibility.id}-error` : undefined}>
-            <legend className="text-sm font-medium text-slate-800">Visibility</legend>
+            <legend className="text-sm font-medium text-stone-800">Visibility</legend>
             <div className="mt-2 space-y-2">
               {VISIBILITIES.map((value) => {
                 const id = `${fields.visibility.id}-${value}`;
@@ -200,13 +200,13 @@ export function MemorialForm({
                       value={value}
                       defaultChecked={(fields.visibility.initialValue ?? defaultValue.visibility) === value}
                       aria-describedby={`${id}-hint`}
-                      className="mt-1 h-4 w-4 accent-indigo-700"
+                      className="mt-1 h-4 w-4 accent-heather-700"
                     />
                     <div>
-                      <label htmlFor={id} className="text-sm font-medium text-slate-900">
+                      <label htmlFor={id} className="text-sm font-medium text-stone-900">
                         {VISIBILITY_LABELS[value]}
                       </label>
-                      <p id={`${id}-hint`} className="text-sm text-slate-700">
+                      <p id={`${id}-hint`} className="text-sm text-stone-700">
                         {VISIBILITY_HINTS[value]}
                       </p>
                     </div>
@@ -219,7 +219,7 @@ export function MemorialForm({
         )}
         {/* The browse page filters by category (memorial-core.md §2 "Memorial browse"). */}
         <fieldset aria-describedby={fields.category.errors?.length ? `${fields.category.id}-error` : undefined}>
-          <legend className="text-sm font-medium text-slate-800">Category</legend>
+          <legend className="text-sm font-medium text-stone-800">Category</legend>
           <div className="mt-2 space-y-2">
             {(Object.keys(CATEGORY_LABELS) as (keyof typeof CATEGORY_LABELS)[]).map((value) => {
               const id = `${fields.category.id}-${value}`;
@@ -232,13 +232,13 @@ export function MemorialForm({
                     value={value}
                     defaultChecked={(fields.category.initialValue ?? defaultValue.category) === value}
                     aria-describedby={`${id}-hint`}
-                    className="mt-1 h-4 w-4 accent-indigo-700"
+                    className="mt-1 h-4 w-4 accent-heather-700"
                   />
                   <div>
-                    <label htmlFor={id} className="text-sm font-medium text-slate-900">
+                    <label htmlFor={id} className="text-sm font-medium text-stone-900">
                       {CATEGORY_LABELS[value]}
                     </label>
-                    <p id={`${id}-hint`} className="text-sm text-slate-700">
+                    <p id={`${id}-hint`} className="text-sm text-stone-700">
                       {CATEGORY_HINTS[value]}
                     </p>
                   </div>
@@ -251,7 +251,7 @@ export function MemorialForm({
       </section>
 
       <section aria-labelledby="photo-heading" className="space-y-4">
-        <h2 id="photo-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="photo-heading" className="text-xl font-semibold text-stone-900">
           Profile Photo
         </h2>
         {portrait ? (
@@ -265,7 +265,7 @@ export function MemorialForm({
               alt="Current profile photo"
               width={96}
               height={96}
-              className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-slate-200"
+              className="with-fallback h-24 w-24 rounded-full object-cover ring-1 ring-stone-200"
             />
             <div className="flex items-center gap-2">
               <input
@@ -273,9 +273,9 @@ export function MemorialForm({
                 id="removeProfileImage"
                 name="removeProfileImage"
                 defaultChecked={failure?.removePortrait}
-                className="h-4 w-4 accent-indigo-700"
+                className="h-4 w-4 accent-heather-700"
               />
-              <label htmlFor="removeProfileImage" className="text-sm font-medium text-slate-900">
+              <label htmlFor="removeProfileImage" className="text-sm font-medium text-stone-900">
                 Remove photo
               </label>
             </div>
@@ -290,7 +290,7 @@ export function MemorialForm({
       </section>
 
       <section aria-labelledby="media-heading" className="space-y-4">
-        <h2 id="media-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="media-heading" className="text-xl font-semibold text-stone-900">
           Photos &amp; Videos
         </h2>
         {mediaGallery}
@@ -298,7 +298,7 @@ export function MemorialForm({
       </section>
 
       <section aria-labelledby="biography-heading" className="space-y-2">
-        <h2 id="biography-heading" className="text-xl font-semibold text-slate-900">
+        <h2 id="biography-heading" className="text-xl font-semibold text-stone-900">
           Biography
         </h2>
         <BiographyField field={fields.biography} lastResult={failure?.result} tools={<AiBiography state={failure?.ai} />} />
@@ -306,7 +306,7 @@ export function MemorialForm({
         {mode === "edit" ? <AiTribute state={failure?.ai} /> : null}
       </section>
 
-      <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-6">
+      <div className="flex flex-wrap justify-end gap-3 border-t border-stone-200 pt-6">
         {/* Save Draft unpublishes (memorial-core.md §4): on a published memorial the button says so. */}
         {contentOnly ? (
           <button type="submit" name="intent" value={published ? "publish" : "draft"} className="btn-primary" disabled={!!busy}>
@@ -352,7 +352,7 @@ function BiographyField({ field, lastResult, tools }: { field: TextareaField; la
   const limit = withThousands(MEMORIAL_LIMITS.biography);
   return (
     <div>
-      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={field.id} className="block text-sm font-medium text-stone-800">
         Life story
       </label>
       {/* "Generate AI Biography": a dialog with JavaScript, part of this form without. */}
@@ -364,9 +364,9 @@ function BiographyField({ field, lastResult, tools }: { field: TextareaField; la
         onChange={(e) => setLength(e.currentTarget.value.length)}
         aria-invalid={errorId ? true : undefined}
         aria-describedby={[errorId, `${field.id}-hint`].filter(Boolean).join(" ")}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
+        className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${errorId ? "border-red-600" : "border-stone-400"}`}
       />
-      <p id={`${field.id}-hint`} className="mt-1 text-sm text-slate-700">
+      <p id={`${field.id}-hint`} className="mt-1 text-sm text-stone-700">
         {hydrated ? `${withThousands(length)} of ${limit} characters` : `Up to ${limit} characters.`}
       </p>
       <ErrorList id={errorId} errors={field.errors} />
@@ -408,7 +408,7 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
   const errorId = messages.length ? `${id}-error` : undefined;
   return (
     <div>
-      <label htmlFor={id} className={chosen && hydrated ? "sr-only" : "block text-sm font-medium text-slate-800"}>
+      <label htmlFor={id} className={chosen && hydrated ? "sr-only" : "block text-sm font-medium text-stone-800"}>
         {label}
       </label>
       <input
@@ -428,7 +428,7 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
         className={
           chosen
             ? "sr-only"
-            : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"
+            : "mt-1 block w-full text-sm text-stone-800 file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-stone-800"
         }
       />
       {chosen ? (
@@ -439,10 +439,10 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
             alt="Preview of the chosen profile photo"
             width={96}
             height={96}
-            className="h-24 w-24 rounded-full object-cover ring-1 ring-slate-200"
+            className="h-24 w-24 rounded-full object-cover ring-1 ring-stone-200"
           />
           <div className="space-y-2">
-            <p className="text-sm text-slate-800">{chosen.file.name}</p>
+            <p className="text-sm text-stone-800">{chosen.file.name}</p>
             <div className="flex gap-2">
               <button type="button" className="btn-secondary" onClick={() => input.current?.click()}>
                 Change Photo
@@ -463,7 +463,7 @@ function PortraitPicker({ rules, label, serverErrors, chooseAgain }: { rules: Up
           </div>
         </div>
       ) : null}
-      <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
+      <p id={`${id}-hint`} className="mt-1 text-sm text-stone-700">
         A JPEG, PNG, GIF or WebP photo, up to {rules.imageBytes / 1024 / 1024} MB.
       </p>
       {clientError ? <span hidden data-client-file-error={id} /> : null}
@@ -526,7 +526,7 @@ function MediaPicker({
   const showList = hydrated && chosen.length > 0;
   return (
     <div>
-      <label htmlFor={id} className={showList ? "sr-only" : "block text-sm font-medium text-slate-800"}>
+      <label htmlFor={id} className={showList ? "sr-only" : "block text-sm font-medium text-stone-800"}>
         {existingCount ? "Add photos and videos" : "Photos and videos"}
       </label>
       <input
@@ -543,10 +543,10 @@ function MediaPicker({
         className={
           showList
             ? "sr-only"
-            : "mt-1 block w-full text-sm text-slate-800 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-slate-800"
+            : "mt-1 block w-full text-sm text-stone-800 file:mr-3 file:rounded-md file:border file:border-stone-300 file:bg-white file:px-3 file:py-1.5 file:font-semibold file:text-stone-800"
         }
       />
-      <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
+      <p id={`${id}-hint`} className="mt-1 text-sm text-stone-700">
         Photos: JPEG, PNG, GIF or WebP, up to {rules.imageBytes / 1024 / 1024} MB each. Videos: MP4, WebM or MOV, up to {rules.videoBytes / 1024 / 1024} MB
         each. Up to {rules.filesPerMemorial} files per memorial.
       </p>
@@ -557,18 +557,18 @@ function MediaPicker({
         <div className="mt-3 space-y-3">
           <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label="Files to upload">
             {chosen.map((item, index) => (
-              <li key={item.key} className={`rounded-lg border p-2 ${perFile[index] ? "border-red-600" : "border-slate-200"}`}>
+              <li key={item.key} className={`rounded-lg border p-2 ${perFile[index] ? "border-red-600" : "border-stone-200"}`}>
                 {item.url ? (
                   <img src={item.url} alt="" className="aspect-[4/3] w-full rounded object-cover" />
                 ) : (
-                  <div className="flex aspect-[4/3] w-full items-center justify-center rounded bg-slate-100 text-slate-700">
+                  <div className="flex aspect-[4/3] w-full items-center justify-center rounded bg-stone-100 text-stone-700">
                     <VideoIcon />
                   </div>
                 )}
-                <p className="mt-1 truncate text-sm text-slate-800" title={item.file.name}>
+                <p className="mt-1 truncate text-sm text-stone-800" title={item.file.name}>
                   {item.file.name}
                 </p>
-                <p className="text-sm text-slate-700">{formatSize(item.file.size)}</p>
+                <p className="text-sm text-stone-700">{formatSize(item.file.size)}</p>
                 <button type="button" className="btn-ghost mt-1 px-2 py-1" onClick={() => update(chosen.filter((c) => c !== item))}>
                   Remove<span className="sr-only"> {item.file.name}</span>
                 </button>
@@ -615,13 +615,13 @@ export const mediaDeletePath = (memorialId: string, mediaId: string) => `/memori
 export function MediaGalleryEditor({ memorialId, items, onDelete }: { memorialId: string; items: EditableMedia[]; onDelete: (target: DeleteTarget) => void }) {
   return (
     <div>
-      <h3 id={MEDIA_GALLERY_HEADING} tabIndex={-1} className="text-lg font-semibold text-slate-900">
+      <h3 id={MEDIA_GALLERY_HEADING} tabIndex={-1} className="text-lg font-semibold text-stone-900">
         Media Gallery
       </h3>
       {items.length ? (
         <ul className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
           {items.map((item) => (
-            <li key={item.id} className="rounded-lg border border-slate-200 p-2">
+            <li key={item.id} className="rounded-lg border border-stone-200 p-2">
               {item.kind === "image" ? (
                 <img
                   src={item.src}
@@ -634,12 +634,12 @@ export function MediaGalleryEditor({ memorialId, items, onDelete }: { memorialId
                   className="aspect-[4/3] h-auto w-full rounded object-cover"
                 />
               ) : (
-                <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-1 rounded bg-slate-100 text-slate-700">
+                <div className="flex aspect-[4/3] w-full flex-col items-center justify-center gap-1 rounded bg-stone-100 text-stone-700">
                   <VideoIcon />
                   <span className="text-sm">{item.label}</span>
                 </div>
               )}
-              {item.caption ? <p className="mt-1 truncate text-sm text-slate-700">{item.caption}</p> : null}
+              {item.caption ? <p className="mt-1 truncate text-sm text-stone-700">{item.caption}</p> : null}
               <Link
                 to={mediaDeletePath(memorialId, item.id)}
                 className="btn-ghost mt-1 px-2 py-1 text-red-800 hover:bg-red-50 hover:text-red-900"
@@ -654,7 +654,7 @@ export function MediaGalleryEditor({ memorialId, items, onDelete }: { memorialId
           ))}
         </ul>
       ) : (
-        <p className="mt-2 text-sm text-slate-700">No photos or videos yet.</p>
+        <p className="mt-2 text-sm text-stone-700">No photos or videos yet.</p>
       )}
     </div>
   );
@@ -694,14 +694,14 @@ export function DeleteMediaDialog({ memorialId, target, onClose }: { memorialId:
         if (trigger?.isConnected) trigger.focus();
         else document.getElementById(MEDIA_GALLERY_HEADING)?.focus();
       }}
-      className="m-auto w-full max-w-md rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+      className="m-auto w-full max-w-md rounded-lg bg-white p-6 text-stone-800 shadow-xl backdrop:bg-stone-900/60"
     >
       {target && action ? (
         <Form method="post" action={action} className="space-y-4">
-          <h2 id="delete-media-title" className="text-lg font-semibold text-slate-900">
+          <h2 id="delete-media-title" className="text-lg font-semibold text-stone-900">
             Delete this {noun}?
           </h2>
-          <p id="delete-media-text" className="text-slate-700">
+          <p id="delete-media-text" className="text-stone-700">
             {target.item.caption || target.item.label} will be removed from the memorial. This cannot be undone.
           </p>
           <div className="flex justify-end gap-3">

@@ -18,11 +18,11 @@ export function RememberTheDates({
 }) {
   const isPrivate = links.access === "private-link";
   return (
-    <section aria-labelledby="dates-heading" className="rounded-lg border border-slate-200 p-4">
-      <h2 id="dates-heading" className="font-semibold text-slate-900">
+    <section aria-labelledby="dates-heading" className="rounded-lg border border-stone-200 p-4">
+      <h2 id="dates-heading" className="font-semibold text-stone-900">
         {ANNIVERSARY_MESSAGES.heading}
       </h2>
-      <p className="mt-2 text-sm text-slate-700 wrap-anywhere">{ANNIVERSARY_MESSAGES.intro(firstName, dates)}</p>
+      <p className="mt-2 text-sm text-stone-700 wrap-anywhere">{ANNIVERSARY_MESSAGES.intro(firstName, dates)}</p>
       {isPrivate ? (
         <p className="mt-2 rounded-md bg-amber-50 p-2 text-sm text-amber-900 wrap-anywhere">
           {ANNIVERSARY_MESSAGES.privateNotice(fullName)} {ANNIVERSARY_MESSAGES.privateOnlyYou}
@@ -38,7 +38,7 @@ export function RememberTheDates({
       </div>
       <details className="mt-3 text-sm">
         <summary className="link cursor-pointer">{ANNIVERSARY_MESSAGES.addressLabel}</summary>
-        <p id="calendar-address-hint" className="mt-2 text-slate-700">
+        <p id="calendar-address-hint" className="mt-2 text-stone-700">
           {ANNIVERSARY_MESSAGES.addressHint}
         </p>
         <label htmlFor="calendar-address" className="sr-only">
@@ -50,7 +50,7 @@ export function RememberTheDates({
           readOnly
           value={links.feedUrl}
           aria-describedby="calendar-address-hint"
-          className="mt-2 w-full min-w-0 rounded-md border border-slate-300 px-2 py-1 font-mono text-xs text-slate-900"
+          className="mt-2 w-full min-w-0 rounded-md border border-stone-300 px-2 py-1 font-mono text-xs text-stone-900"
         />
       </details>
     </section>

@@ -50,9 +50,9 @@ export function ShareButtons({ memorialId, url, name }: { memorialId: string; ur
           Copy link
         </button>
       ) : (
-        <label className="flex items-center gap-2 text-sm text-slate-700">
+        <label className="flex items-center gap-2 text-sm text-stone-700">
           Link
-          <input readOnly value={url} className="w-64 rounded-md border border-slate-400 px-2 py-1 text-slate-900" />
+          <input readOnly value={url} className="w-64 rounded-md border border-stone-400 px-2 py-1 text-stone-900" />
         </label>
       )}
       <p role="status" aria-live="polite" className="text-sm font-medium text-emerald-800">

@@ -7,11 +7,11 @@ import { Tick } from "~/components/forms";
 
 export function ShopOffersSwitch({ memorialId, on }: { memorialId: string; on: boolean }) {
   return (
-    <section id="shop-offers" aria-labelledby="shop-offers-heading" className="mt-12 rounded-lg border border-slate-200 p-6">
-      <h2 id="shop-offers-heading" className="text-xl font-semibold text-slate-900">
+    <section id="shop-offers" aria-labelledby="shop-offers-heading" className="mt-12 rounded-lg border border-stone-200 p-6">
+      <h2 id="shop-offers-heading" className="text-xl font-semibold text-stone-900">
         What is offered beside this memorial
       </h2>
-      <p className="mt-2 text-slate-700">
+      <p className="mt-2 text-stone-700">
         Family and friends can order a printed book of this memorial from its page. You can turn this off: then nothing is offered for sale on the memorial, and
         the book cannot be ordered. Everlight never shows advertising.
       </p>

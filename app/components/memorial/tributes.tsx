@@ -59,24 +59,24 @@ export function TributeSection(props: TributeSectionProps) {
   const { approved, pending } = props;
   return (
     <section id={TRIBUTES_SECTION} aria-labelledby="tributes-heading" className="render-when-near mt-10">
-      <h2 id="tributes-heading" className="font-serif text-2xl font-semibold text-slate-900">
-        Tributes {approved.total ? <span className="text-lg font-normal text-slate-700">({approved.total})</span> : null}
+      <h2 id="tributes-heading" className="text-2xl font-semibold text-stone-900">
+        Tributes {approved.total ? <span className="text-lg font-normal text-stone-700">({approved.total})</span> : null}
       </h2>
       <ToastInPlace at={TRIBUTES_SECTION} />
       {pending && pending.length ? <PendingTributes {...props} pending={pending} /> : null}
       {approved.items.length ? (
         <ol className="mt-4 space-y-4 wrap-anywhere">
           {approved.items.map((t) => (
-            <li key={t.id} className="rounded-lg border border-slate-200 bg-white p-4">
-              <p className="whitespace-pre-line text-slate-800">{t.content}</p>
-              <p className="mt-2 text-sm text-slate-700">
+            <li key={t.id} className="rounded-lg border border-stone-200 bg-white p-4">
+              <p className="whitespace-pre-line text-stone-800">{t.content}</p>
+              <p className="mt-2 text-sm text-stone-700">
                 — <span className="font-semibold">{t.authorName}</span>, {formatLongDate(t.createdAt)}
               </p>
             </li>
           ))}
         </ol>
       ) : (
-        <p className="mt-3 text-slate-700">No tributes yet. Be the first to share a memory.</p>
+        <p className="mt-3 text-stone-700">No tributes yet. Be the first to share a memory.</p>
       )}
       {approved.pages > 1 ? (
         <nav aria-label="Tribute pages" className="mt-4 flex items-center justify-between text-sm">
@@ -87,7 +87,7 @@ export function TributeSection(props: TributeSectionProps) {
           ) : (
             <span />
           )}
-          <span className="text-slate-700">
+          <span className="text-stone-700">
             Page {approved.page} of {approved.pages}
           </span>
           {approved.page < approved.pages ? (
@@ -116,8 +116,8 @@ function PendingTributes({ pending, canModerate, adminRestricted }: TributeSecti
           return (
             <li key={t.id} className="rounded-md border border-amber-200 bg-white p-3">
               <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Pending</span>
-              <p className="mt-2 whitespace-pre-line text-slate-800">{t.content}</p>
-              <p className="mt-1 text-sm text-slate-700">
+              <p className="mt-2 whitespace-pre-line text-stone-800">{t.content}</p>
+              <p className="mt-1 text-sm text-stone-700">
                 — {t.authorName}
                 {t.authorEmail ? ` (${t.authorEmail})` : ""}, {formatLongDate(t.createdAt)}
               </p>
@@ -210,9 +210,9 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
   const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
   return (
-    <div id={LEAVE_TRIBUTE} className="mt-8 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:p-6">
-      <h3 className="text-lg font-semibold text-slate-900">Leave a Tribute</h3>
-      <p className="mt-1 text-sm text-slate-700">The family reads every tribute before it appears here.</p>
+    <div id={LEAVE_TRIBUTE} className="mt-8 rounded-lg border border-stone-200 bg-stone-50 p-4 sm:p-6">
+      <h3 className="text-lg font-semibold text-stone-900">Leave a Tribute</h3>
+      <p className="mt-1 text-sm text-stone-700">The family reads every tribute before it appears here.</p>
       {refusal ? (
         <div ref={refusalBox} tabIndex={-1} autoFocus={focusOnLoad === "refusal"} className="mt-3">
           <FormAlert title="Your tribute was not sent">{refusal}</FormAlert>
@@ -254,10 +254,10 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
         <div>
           <div className="flex flex-wrap items-end justify-between gap-2">
             <div>
-              <label htmlFor={contentId} className="block text-sm font-medium text-slate-800">
+              <label htmlFor={contentId} className="block text-sm font-medium text-stone-800">
                 Your tribute
               </label>
-              <p id={`${contentId}-hint`} className="text-sm text-slate-700">
+              <p id={`${contentId}-hint`} className="text-sm text-stone-700">
                 {TRIBUTE_LIMITS.contentMin}–{withThousands(TRIBUTE_LIMITS.contentMax)} characters.
               </p>
             </div>
@@ -284,7 +284,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
             rows={5}
             aria-invalid={contentErrorId ? true : undefined}
             aria-describedby={[`${contentId}-hint`, contentErrorId, noteId].filter(Boolean).join(" ")}
-            className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm read-only:bg-slate-100 ${contentErrorId ? "border-red-600" : "border-slate-400"}`}
+            className={`mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm read-only:bg-stone-100 ${contentErrorId ? "border-red-600" : "border-stone-400"}`}
           />
           <ErrorList id={contentErrorId} errors={errors.content} />
           <WriterNote state={writer} />
@@ -322,9 +322,9 @@ const assistantIntro = (personName?: string) =>
 function WriterNote({ state }: { state: WriterState }) {
   return (
     <div role="status" aria-live="polite" className="empty:hidden">
-      {state.state === "writing" ? <p className="mt-2 text-sm text-slate-700">Writing your tribute…</p> : null}
+      {state.state === "writing" ? <p className="mt-2 text-sm text-stone-700">Writing your tribute…</p> : null}
       {state.state === "done" ? (
-        <div id={WRITER_NOTE_ID} className="mt-2 rounded-md border border-indigo-200 bg-indigo-50 px-3 py-2 text-sm text-indigo-950">
+        <div id={WRITER_NOTE_ID} className="mt-2 rounded-md border border-heather-200 bg-heather-50 px-3 py-2 text-sm text-heather-950">
           <p className="font-semibold">{AI_MESSAGES.tributeGenerated}</p>
           <p>{state.label}. Please read it through and make it your own before you leave your tribute.</p>
         </div>
@@ -338,10 +338,10 @@ function WriterNote({ state }: { state: WriterState }) {
 function AssistantDisclosure({ assistant, personName, formAction }: { assistant?: AssistantResult | null; personName?: string; formAction: string }) {
   const needsAttention = !!(assistant?.errors || assistant?.failure);
   return (
-    <details id="tribute-assistant" open={needsAttention} className="rounded-md border border-slate-300 bg-white p-4">
-      <summary className="cursor-pointer font-semibold text-indigo-800">Help me write</summary>
+    <details id="tribute-assistant" open={needsAttention} className="rounded-md border border-stone-300 bg-white p-4">
+      <summary className="cursor-pointer font-semibold text-heather-800">Help me write</summary>
       <div className="mt-3 space-y-4">
-        <p className="text-sm text-slate-700">{assistantIntro(personName)}</p>
+        <p className="text-sm text-stone-700">{assistantIntro(personName)}</p>
         {assistant?.failure ? <FormAlert title="Error">{assistant.failure}</FormAlert> : null}
         <AssistantFields values={assistant?.values} errors={assistant?.errors ?? null} />
         <button type="submit" name="intent" value="ai-tribute" formNoValidate formAction={formAction} className="btn-secondary">
@@ -416,13 +416,13 @@ function AssistantDialog({ dialogRef, memorialId, personName, initial, contentId
         if (closingToWrite.current) closingToWrite.current = false;
         else document.getElementById(OPENER_ID)?.focus();
       }}
-      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-900/60"
+      className="m-auto w-[calc(100%-2rem)] max-w-lg rounded-lg bg-white p-6 text-stone-800 shadow-xl backdrop:bg-stone-900/60"
     >
       <form method="post" noValidate onSubmit={onSubmit} className="space-y-4">
-        <h2 id="tribute-assistant-title" className="text-lg font-semibold text-slate-900">
+        <h2 id="tribute-assistant-title" className="text-lg font-semibold text-stone-900">
           Help me write a tribute
         </h2>
-        <p id="tribute-assistant-intro" className="text-sm text-slate-700">
+        <p id="tribute-assistant-intro" className="text-sm text-stone-700">
           {assistantIntro(personName)}
         </p>
         {failure ? <FormAlert title="Error">{failure}</FormAlert> : null}
@@ -487,7 +487,7 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
       name: field,
       "aria-invalid": invalid || undefined,
       "aria-describedby": [hintId, missing(field) ? SUMMARY_ID : null, own].filter(Boolean).join(" ") || undefined,
-      className: `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm ${invalid ? "border-red-600" : "border-slate-400"}`,
+      className: `mt-1 block w-full rounded-md border px-3 py-2 text-stone-900 shadow-sm ${invalid ? "border-red-600" : "border-stone-400"}`,
     };
   };
   const anyMissing = (["relationship", "tone", "memories"] as const).some(missing);
@@ -499,17 +499,17 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
         </FormAlert>
       ) : null}
       <div>
-        <label htmlFor="ai-relationship" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-relationship" className="block text-sm font-medium text-stone-800">
           Relationship
         </label>
-        <p id="ai-relationship-hint" className="text-sm text-slate-700">
+        <p id="ai-relationship-hint" className="text-sm text-stone-700">
           How you knew them, for example granddaughter, friend or neighbour.
         </p>
         <input type="text" maxLength={AI_LIMITS.relationship} defaultValue={values?.relationship ?? ""} {...aria("relationship", "ai-relationship-hint")} />
         <ErrorList id="ai-relationship-error" errors={other("relationship")} />
       </div>
       <div>
-        <label htmlFor="ai-tone" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-tone" className="block text-sm font-medium text-stone-800">
           Tone
         </label>
         <select defaultValue={values?.tone ?? ""} {...aria("tone")}>
@@ -523,10 +523,10 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
         <ErrorList id="ai-tone-error" errors={other("tone")} />
       </div>
       <div>
-        <label htmlFor="ai-memories" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="ai-memories" className="block text-sm font-medium text-stone-800">
           Memories
         </label>
-        <p id="ai-memories-hint" className="text-sm text-slate-700">
+        <p id="ai-memories-hint" className="text-sm text-stone-700">
           A few things you remember, one to a line (up to {withThousands(AI_LIMITS.formMemories)} characters).
         </p>
         <textarea rows={4} maxLength={AI_LIMITS.formMemories} defaultValue={values?.memories ?? ""} {...aria("memories", "ai-memories-hint")} />

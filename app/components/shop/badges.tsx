@@ -7,7 +7,7 @@ const TONES = {
   success: "bg-emerald-100 text-emerald-900 ring-emerald-300",
   warning: "bg-amber-100 text-amber-900 ring-amber-300",
   info: "bg-sky-100 text-sky-900 ring-sky-300",
-  muted: "bg-slate-100 text-slate-800 ring-slate-300",
+  muted: "bg-stone-100 text-stone-800 ring-stone-300",
   destructive: "bg-red-100 text-red-900 ring-red-300",
 } as const;
 

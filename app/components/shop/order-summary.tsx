@@ -25,11 +25,11 @@ export function OrderSummary({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <section aria-labelledby="order-summary-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
-      <Heading id="order-summary-heading" className="text-lg font-semibold text-slate-900">
+    <section aria-labelledby="order-summary-heading" className="rounded-lg border border-stone-200 bg-white p-4 sm:p-6">
+      <Heading id="order-summary-heading" className="text-lg font-semibold text-stone-900">
         {heading}
       </Heading>
-      <ul className="mt-4 divide-y divide-slate-200">
+      <ul className="mt-4 divide-y divide-stone-200">
         {lines.map((line) => (
           <li key={line.key} className="flex items-center gap-3 py-3">
             {line.image !== undefined ? (
@@ -44,14 +44,14 @@ export function OrderSummary({
               />
             ) : null}
             <div className="min-w-0 flex-1">
-              <p className="font-medium text-slate-900 wrap-anywhere">{line.name}</p>
-              <p className="text-sm text-slate-700">Quantity: {line.quantity}</p>
+              <p className="font-medium text-stone-900 wrap-anywhere">{line.name}</p>
+              <p className="text-sm text-stone-700">Quantity: {line.quantity}</p>
             </div>
-            <p className="shrink-0 font-medium text-slate-900">{formatPence(line.lineTotal)}</p>
+            <p className="shrink-0 font-medium text-stone-900">{formatPence(line.lineTotal)}</p>
           </li>
         ))}
       </ul>
-      <dl className="mt-4 space-y-1 border-t border-slate-200 pt-4 text-slate-800">
+      <dl className="mt-4 space-y-1 border-t border-stone-200 pt-4 text-stone-800">
         <div className="flex justify-between gap-4">
           <dt>Subtotal</dt>
           <dd>{formatPence(subtotal)}</dd>
@@ -60,7 +60,7 @@ export function OrderSummary({
           <dt>{TAX_LABEL}</dt>
           <dd>{formatPence(tax)}</dd>
         </div>
-        <div className="flex justify-between gap-4 border-t border-slate-200 pt-2 text-lg font-semibold text-slate-900">
+        <div className="flex justify-between gap-4 border-t border-stone-200 pt-2 text-lg font-semibold text-stone-900">
           <dt>Total</dt>
           <dd data-testid="order-total">{formatPence(total)}</dd>
         </div>

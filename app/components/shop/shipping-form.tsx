@@ -60,7 +60,7 @@ function CountrySelect({ field }: { field: CountryField }) {
   const { key: _key, ...props } = getSelectProps(field);
   return (
     <div>
-      <label htmlFor={field.id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={field.id} className="block text-sm font-medium text-stone-800">
         Country
       </label>
       <select
@@ -68,7 +68,7 @@ function CountrySelect({ field }: { field: CountryField }) {
         autoComplete="country"
         aria-invalid={errorId ? true : undefined}
         aria-describedby={errorId}
-        className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-slate-900 shadow-sm ${errorId ? "border-red-600" : "border-slate-400"}`}
+        className={`mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${errorId ? "border-red-600" : "border-stone-400"}`}
       >
         <option value="">Choose a country</option>
         {COUNTRIES.map(([code, name]) => (

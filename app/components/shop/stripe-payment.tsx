@@ -34,13 +34,13 @@ export default function StripePayment({
   return (
     <div>
       {!ready && !failed ? (
-        <p role="status" className="flex items-center gap-2 text-slate-700">
-          <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-indigo-700 border-t-transparent" />
+        <p role="status" className="flex items-center gap-2 text-stone-700">
+          <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-heather-700 border-t-transparent" />
           Loading the secure payment form...
         </p>
       ) : null}
       {failed && !ready ? <FormAlert title="Payment form load timeout">{SHOP_MESSAGES.loadTimeout}</FormAlert> : null}
-      <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#4338ca" } } }}>
+      <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: "stripe", variables: { colorPrimary: "#7c355a" } } }}>
         <PayForm payLabel={payLabel} returnPath={returnPath} onReady={() => setReady(true)} onLoadError={() => setFailed(true)} />
       </Elements>
     </div>

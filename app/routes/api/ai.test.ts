@@ -69,7 +69,7 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get("cache-control")).toBe("private, no-store");
       expect(res.json).toMatchObject({ provider: "offline", providerLabel: OFFLINE });
-      for (const fact of ["Edith Hart", "4 March 1950", "12 January 2023", "Royal Infirmary", "kind, generous and funny"])
+      for (const fact of ["Edith Hart", "March 4, 1950", "January 12, 2023", "Royal Infirmary", "kind, generous and funny"])
         expect(res.json.biography).toContain(fact);
     });
 
@@ -84,7 +84,7 @@ describe("with the offline writer (no OPENAI_API_KEY)", () => {
     });
 
     it("refuses a bad date, dates out of order and a fact over 2,000 characters", async () => {
-      expectJsonError(await owner.post("/api/ai/generate-biography", { ...biographyBody, dateOfBirth: "4 March 1950" }), 400, AI_MESSAGES.date);
+      expectJsonError(await owner.post("/api/ai/generate-biography", { ...biographyBody, dateOfBirth: "March 4, 1950" }), 400, AI_MESSAGES.date);
       expectJsonError(await owner.post("/api/ai/generate-biography", { ...biographyBody, dateOfPassing: "1949-01-01" }), 400, AI_MESSAGES.dateOrder);
       const res = await owner.post("/api/ai/generate-biography", { ...biographyBody, personalStory: "x".repeat(2001) });
       expectJsonError(res, 400, /at most 2,000 characters/);
@@ -224,15 +224,15 @@ describe("with OPENAI_API_KEY (the real openai package, a local chat-completions
   });
 
   it("returns the model's text, labelled with the model", async () => {
-    openai.behave({ reply: "Edith Hart was born on 4 March 1950." });
+    openai.behave({ reply: "Edith Hart was born on March 4, 1950." });
     const res = await owner.post("/api/ai/generate-biography", biographyBody);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({
-      biography: "Edith Hart was born on 4 March 1950.",
+      biography: "Edith Hart was born on March 4, 1950.",
       provider: "openai",
       providerLabel: "Written by AI (test-model) from the details you gave",
     });
-    expect(openai.lastMessages().user).toContain("Date of birth: 4 March 1950");
+    expect(openai.lastMessages().user).toContain("Date of birth: March 4, 1950");
   });
 
   it("streams the model's pieces and gives it the memorial's own details", async () => {
