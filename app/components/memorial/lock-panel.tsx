@@ -22,7 +22,7 @@ export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason;
       </svg>
       <h1 className="mt-4 text-2xl font-bold text-stone-900">{TITLES[reason]}</h1>
       <p className="mt-2 text-stone-700">{TEXTS[reason]}</p>
-      <div className="mt-6 flex justify-center gap-3">
+      <div className="mt-6 flex flex-wrap justify-center gap-3">
         {signedIn ? (
           reason === "friends" ? (
             // Friendship is what opens it (issue 18): the way to ask is one tap away.

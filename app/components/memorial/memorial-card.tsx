@@ -79,7 +79,8 @@ export function MemorialCard({
             ))}
           </p>
         ) : null}
-        <div className="mt-auto flex flex-wrap gap-2 pt-4">
+        {/* The owner's four actions sit two by two, so none is left alone on a row of a phone's card. */}
+        <div className={`mt-auto gap-2 pt-4 ${actions ? "grid grid-cols-2" : "flex flex-wrap"}`}>
           {actions ? (
             <>
               <Link to={`/memorials/${memorial.id}/edit`} className="btn-secondary">
@@ -88,9 +89,9 @@ export function MemorialCard({
               <Link to={`/memorials/${memorial.id}`} className="btn-secondary">
                 View<span className="sr-only"> {name}</span>
               </Link>
-              {/* Prepares a copy and opens its page (issue 27 item 3). */}
-              <Form method="post" action={`/memorials/${memorial.id}/export`}>
-                <button type="submit" className="btn-secondary">
+              {/* Prepares a copy and opens its page. */}
+              <Form method="post" action={`/memorials/${memorial.id}/export`} className="flex">
+                <button type="submit" className="btn-secondary w-full px-2">
                   {EXPORT_MESSAGES.action}
                   <span className="sr-only"> of {name}</span>
                 </button>
