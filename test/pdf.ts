@@ -42,3 +42,50 @@ export function pdfPageImages(pdf: Uint8Array, dpi = 100): Promise<Buffer[]> {
     return Promise.all(pages.map((name) => readFile(path.join(dir, name))));
   });
 }
+
+export type PdfWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
+
+/** Every word with its box, in points from the page's top left, and its page (1-based), in reading order. */
+export function pdfWords(pdf: Uint8Array): Promise<PdfWord[]> {
+  return withFile(pdf, async (file) => {
+    const { stdout } = await run("pdftotext", ["-bbox", "-enc", "UTF-8", file, "-"], { maxBuffer: 64 * 1024 * 1024 });
+    const words: PdfWord[] = [];
+    let page = 0;
+    for (const match of stdout.matchAll(/<page\b|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+      if (match[0] === "<page") page++;
+      else {
+        const text = match[5]
+          .replace(/&amp;/g, "&")
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'");
+        words.push({ page, text, xMin: +match[1], yMin: +match[2], xMax: +match[3], yMax: +match[4] });
+      }
+    }
+    return words;
+  });
+}
+
+/** The names of the fonts the document uses (pdffonts), without their subset prefix ("DejaVuSerif-Bold"). */
+export function pdfFontNames(pdf: Uint8Array): Promise<string[]> {
+  return withFile(pdf, async (file) => {
+    const { stdout } = await run("pdffonts", [file]);
+    return stdout
+      .split("\n")
+      .slice(2)
+      .map((line) => line.split(/\s+/)[0]?.replace(/^[A-Z]{6}\+/, ""))
+      .filter(Boolean);
+  });
+}
+
+/** How many images the document draws (pdfimages -list). */
+export function pdfImageCount(pdf: Uint8Array): Promise<number> {
+  return withFile(pdf, async (file) => {
+    const { stdout } = await run("pdfimages", ["-list", file]);
+    return stdout
+      .split("\n")
+      .slice(2)
+      .filter((line) => line.trim()).length;
+  });
+}

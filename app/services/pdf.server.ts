@@ -1,33 +1,39 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, rgb, type Color, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, type Color, type PDFFont, type PDFPage } from "pdf-lib";
 
 // The PDFs the app makes (the headstone QR sheet, the printed memorial book) are drawn with pdf-lib
-// in DejaVu Sans, embedded and subset, so a name in any Latin, Greek or Cyrillic script prints as
+// in DejaVu (Sans for the sheet, Serif for the book), embedded and subset, so a name in any Latin, Greek or Cyrillic script prints as
 // typed (pdf-lib's standard fonts know only Windows-1252 and would refuse "Łucja" or "Σοφία").
 
 const require = createRequire(import.meta.url);
 const fontFile = (name: string) => require.resolve(`dejavu-fonts-ttf/ttf/${name}`);
 
-let fontBytes: Promise<{ regular: Buffer; bold: Buffer; oblique: Buffer }> | undefined;
+/** The sans for sheets (the QR sheet); the serif, a book face, for the printed book. */
+export type PdfFace = "sans" | "serif";
+const FACE_FILES: Record<PdfFace, [string, string, string]> = {
+  sans: ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf"],
+  serif: ["DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf"],
+};
+const fontBytes = new Map<PdfFace, Promise<{ regular: Buffer; bold: Buffer; oblique: Buffer }>>();
 
-function loadFonts() {
-  fontBytes ??= Promise.all([
-    readFile(fontFile("DejaVuSans.ttf")),
-    readFile(fontFile("DejaVuSans-Bold.ttf")),
-    readFile(fontFile("DejaVuSans-Oblique.ttf")),
-  ]).then(([regular, bold, oblique]) => ({ regular, bold, oblique }));
-  return fontBytes;
+function loadFonts(face: PdfFace) {
+  let bytes = fontBytes.get(face);
+  if (!bytes) {
+    bytes = Promise.all(FACE_FILES[face].map((name) => readFile(fontFile(name)))).then(([regular, bold, oblique]) => ({ regular, bold, oblique }));
+    fontBytes.set(face, bytes);
+  }
+  return bytes;
 }
 
 export type PdfFonts = { regular: PDFFont; bold: PDFFont; oblique: PDFFont };
 
 /** A new document with the fonts embedded (subset: only the letters used are written). */
-export async function newPdf(info: { title: string; subject?: string }): Promise<{ pdf: PDFDocument; fonts: PdfFonts }> {
+export async function newPdf(info: { title: string; subject?: string; face?: PdfFace }): Promise<{ pdf: PDFDocument; fonts: PdfFonts }> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
-  const bytes = await loadFonts();
+  const bytes = await loadFonts(info.face ?? "sans");
   const [regular, bold, oblique] = await Promise.all([
     pdf.embedFont(bytes.regular, { subset: true }),
     pdf.embedFont(bytes.bold, { subset: true }),
@@ -125,18 +131,6 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
     if (line) lines.push(line);
   }
   return lines;
-}
-
-/** "3 / 12" at the foot of every page from `from` (0-based), with `label` on the left. */
-export function numberPages(pdf: PDFDocument, font: PDFFont, { from = 0, label = "", size = 8.5 } = {}) {
-  const pages = pdf.getPages();
-  pages.forEach((page, i) => {
-    if (i < from) return;
-    const text = `${i + 1} / ${pages.length}`;
-    const y = mm(10);
-    page.drawText(text, { x: A4.width - mm(20) - font.widthOfTextAtSize(text, size), y, size, font, color: rgb(0.35, 0.35, 0.4) });
-    if (label) page.drawText(label, { x: mm(20), y, size, font, color: rgb(0.35, 0.35, 0.4) });
-  });
 }
 
 /** One line drawn centred across an A4 page, its baseline at `y`. */
