@@ -43,3 +43,20 @@ test("a locked memorial's Login to View stays on one line", async ({ page, membe
   expect(box.height).toBeLessThan(lineHeight * 2);
   await page.screenshot({ path: test.info().outputPath("locked-390.png") });
 });
+
+test("on a phone a product's and a life's card puts the picture beside the words, so a screen holds several", async ({ page }) => {
+  await page.goto("/products");
+  const products = page.getByRole("list", { name: /\d+ products?/ }).getByRole("article");
+  expect(await products.count()).toBeGreaterThan(2);
+  for (const card of (await products.all()).slice(0, 3)) {
+    const box = (await card.boundingBox())!;
+    expect(box.height, "a product's card").toBeLessThan(320);
+    const picture = (await card.getByRole("img").first().boundingBox())!;
+    expect(picture.x + picture.width, "the picture beside the words").toBeLessThan(box.x + box.width / 2);
+  }
+  await page.goto("/memorials");
+  const lives = page.locator("[data-view=grid] article");
+  expect(await lives.count()).toBeGreaterThan(2);
+  for (const card of (await lives.all()).slice(0, 3)) expect((await card.boundingBox())!.height, "a memorial's card").toBeLessThan(300);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});

@@ -125,7 +125,7 @@ export default function ProductsPage({ loaderData }: Route.ComponentProps) {
           ) : null}
         </p>
       ) : (
-        <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-label={`${total} product${total === 1 ? "" : "s"}`}>
+        <ul className="mt-8 grid gap-4 sm:grid-cols-2 sm:gap-6 lg:grid-cols-3" aria-label={`${total} product${total === 1 ? "" : "s"}`}>
           {products.map((product) => (
             <li key={product.id}>
               <ProductCard product={product} />
@@ -167,29 +167,30 @@ function ProductCard({ product }: { product: CardProduct }) {
     <article
       id={`product-${product.id}`}
       aria-labelledby={headingId}
-      className="flex h-full flex-col overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm"
+      // On a phone the picture sits beside the words (a screen holds three products, not one); wider, above them.
+      className="flex h-full overflow-hidden rounded-lg border border-stone-200 bg-white shadow-sm sm:flex-col"
     >
       <ProductImage
         src={product.image.src}
         srcSet={product.image.srcSet}
-        sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+        sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 112px"
         alt={product.name}
         width={400}
         height={300}
-        className="aspect-[4/3] w-full bg-stone-100"
+        className="aspect-square w-28 shrink-0 self-start bg-stone-100 min-[360px]:w-32 sm:aspect-[4/3] sm:w-full"
       />
-      <div className="flex flex-1 flex-col gap-2 p-4">
+      <div className="flex min-w-0 flex-1 flex-col gap-2 p-3 sm:p-4">
         <p className="text-sm text-stone-700">
           {product.category} · {SHOP_GROUPS[product.group].label}
         </p>
-        <h2 id={headingId} className="text-lg font-semibold text-stone-900 wrap-anywhere">
+        <h2 id={headingId} className="text-base font-semibold text-stone-900 wrap-anywhere sm:text-lg">
           {product.name}
         </h2>
         {product.description.length > product.preview.length ? (
           // Closed: the preview, then More. Open: the whole description in its place, then Less (the
           // preview is hidden so nothing is said twice; column-reverse puts the summary after the text).
           // A <details>, so it works without JavaScript and is announced as expanded or collapsed.
-          <div className="group/description text-stone-700 wrap-anywhere">
+          <div className="group/description text-sm text-stone-700 wrap-anywhere sm:text-base">
             <p className="group-has-[details[open]]/description:hidden">{product.preview}</p>
             <details className="flex flex-col-reverse">
               <summary className="link w-fit cursor-pointer list-none text-sm [&::-webkit-details-marker]:hidden">
@@ -201,7 +202,7 @@ function ProductCard({ product }: { product: CardProduct }) {
             </details>
           </div>
         ) : (
-          <p className="text-stone-700 wrap-anywhere">{product.preview}</p>
+          <p className="text-sm text-stone-700 wrap-anywhere sm:text-base">{product.preview}</p>
         )}
         <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2 pt-2">
           <p className="text-xl font-bold text-stone-900">{formatPence(product.price)}</p>

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { useHydrated } from "~/components/forms";
 import { cardImage } from "~/components/memorial/memorial-card";
-import { memorialCounts } from "~/utils/counts";
+import { MemorialCounts } from "~/components/memorial/memorial-counts";
 import type { GalleryMemorial } from "~/components/memorial/gallery-results";
 
 // The browse page's Featured carousel (memorial-core.md §2, §9): the 3 most viewed memorials. Without
@@ -149,7 +149,6 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
 
 function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; priority: boolean }) {
   const name = `${memorial.firstName} ${memorial.lastName}`;
-  const counts = memorialCounts(memorial);
   return (
     <article className="grid overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm sm:grid-cols-[2fr_3fr]">
       <MemorialPortrait
@@ -164,9 +163,9 @@ function FeaturedSlide({ memorial, priority }: { memorial: GalleryMemorial; prio
         <h3 className="text-xl font-semibold text-stone-900">{name}</h3>
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-stone-700">{memorial.title}</p> : null}
         {memorial.biography ? <p className="line-clamp-3 text-stone-700">{memorial.biography}</p> : null}
-        {counts.length ? <p className="text-sm text-stone-700">{counts.join(" · ")}</p> : null}
+        <MemorialCounts memorial={memorial} />
         <Link to={`/memorials/${memorial.id}`} className="btn-primary mt-auto self-start">
-          Visit Memorial<span className="sr-only"> of {name}</span>
+          View Memorial<span className="sr-only"> of {name}</span>
         </Link>
       </div>
     </article>

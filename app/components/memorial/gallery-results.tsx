@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { cardImage, MemorialCard, type CardMemorial } from "~/components/memorial/memorial-card";
-import { memorialCounts } from "~/utils/counts";
+import { MemorialCounts } from "~/components/memorial/memorial-counts";
 import { formatShortDate } from "~/utils/dates";
 
 // The browse page's results in its three views (memorial-core.md §2 "Memorial browse", §9): a grid of
@@ -39,7 +39,7 @@ export function GalleryResults({ view, memorials }: { view: GalleryView; memoria
     );
   }
   return (
-    <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4" data-view="grid">
+    <ul className="mt-6 grid gap-4 sm:grid-cols-2 sm:gap-6 lg:grid-cols-4" data-view="grid">
       {memorials.map((m, i) => (
         <li key={m.id} id={`result-${i + 1}`} tabIndex={-1} className="flex">
           <div className="flex w-full flex-col [&>article]:flex-1">
@@ -58,17 +58,6 @@ function Dates({ memorial }: { memorial: GalleryMemorial }) {
       {formatShortDate(memorial.dateOfBirth)} – {formatShortDate(memorial.dateOfPassing)}
     </p>
   );
-}
-
-function Counts({ memorial }: { memorial: GalleryMemorial }) {
-  const counts = memorialCounts(memorial);
-  return counts.length ? (
-    <p className="flex flex-wrap gap-x-4 text-sm text-stone-700">
-      {counts.map((count) => (
-        <span key={count}>{count}</span>
-      ))}
-    </p>
-  ) : null;
 }
 
 function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: boolean }) {
@@ -91,7 +80,7 @@ function MasonryCard({ memorial, tall }: { memorial: GalleryMemorial; tall: bool
         {memorial.title && memorial.title !== name ? <p className="text-sm italic text-stone-700">{memorial.title}</p> : null}
         <Dates memorial={memorial} />
         {memorial.biography ? <p className="line-clamp-5 text-sm text-stone-700">{memorial.biography}</p> : null}
-        <Counts memorial={memorial} />
+        <MemorialCounts memorial={memorial} />
         <Link to={`/memorials/${memorial.id}`} className="btn-primary">
           View Memorial<span className="sr-only"> of {name}</span>
         </Link>
@@ -119,7 +108,7 @@ function ListRow({ memorial }: { memorial: GalleryMemorial }) {
         </h3>
         <Dates memorial={memorial} />
         {memorial.biography ? <p className="line-clamp-2 text-sm text-stone-700">{memorial.biography}</p> : null}
-        <Counts memorial={memorial} />
+        <MemorialCounts memorial={memorial} />
       </div>
     </article>
   );

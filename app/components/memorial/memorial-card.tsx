@@ -4,7 +4,7 @@ import type { GalleryCard } from "~/models/memorial.server";
 import { formatShortDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
-import { memorialCounts } from "~/utils/counts";
+import { MemorialCounts } from "~/components/memorial/memorial-counts";
 
 // The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
 // picture (profile image, else the first photo, else the placeholder — also when it fails to load),
@@ -51,19 +51,28 @@ export function MemorialCard({
   priority?: boolean;
 }) {
   const name = `${memorial.firstName} ${memorial.lastName}`;
-  const counts = memorialCounts(memorial);
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const image = cardImage(memorial.profileImageUrl) ?? cardImage(memorial.firstImageUrl);
+  // A visitor's card on a phone has its picture beside the words, so a screen shows several lives, not one
+  // picture; an owner's keeps it above, with the room its four actions need.
+  const beside = !actions;
   return (
-    <article className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
-      <div className="relative">
-        <MemorialPortrait src={image} name={name} width={480} height={320} priority={priority} className="aspect-[3/2] h-auto w-full bg-stone-100" />
+    <article className={`flex overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm ${beside ? "sm:flex-col" : "flex-col"}`}>
+      <div className={`relative ${beside ? "w-28 shrink-0 min-[360px]:w-32 sm:w-full" : ""}`}>
+        <MemorialPortrait
+          src={image}
+          name={name}
+          width={480}
+          height={320}
+          priority={priority}
+          className={`h-auto w-full bg-stone-100 ${beside ? "aspect-square sm:aspect-[3/2]" : "aspect-[3/2]"}`}
+        />
         <div className="absolute left-2 top-2 flex gap-1">
           <span className="rounded-full bg-white/95 px-2 py-0.5 text-sm font-semibold text-stone-800">{visibilityLabel(memorial.visibility)}</span>
           {!memorial.isPublished ? <span className="rounded-full bg-amber-100 px-2 py-0.5 text-sm font-semibold text-amber-950">Draft</span> : null}
         </div>
       </div>
-      <div className="flex flex-1 flex-col p-4 wrap-anywhere">
+      <div className={`flex min-w-0 flex-1 flex-col wrap-anywhere ${beside ? "p-3 sm:p-4" : "p-4"}`}>
         <Heading className="text-lg font-semibold text-stone-900">{name}</Heading>
         {memorial.dateOfBirth && memorial.dateOfPassing ? (
           <p className="text-sm text-stone-700">
@@ -72,13 +81,7 @@ export function MemorialCard({
         ) : null}
         <p className="text-sm text-stone-700">Created {formatShortDate(memorial.createdAt)}</p>
         {memorial.biography ? <p className="mt-2 line-clamp-2 text-sm text-stone-700">{memorial.biography}</p> : null}
-        {counts.length ? (
-          <p className="mt-3 flex flex-wrap gap-x-4 text-sm text-stone-700">
-            {counts.map((count) => (
-              <span key={count}>{count}</span>
-            ))}
-          </p>
-        ) : null}
+        <MemorialCounts memorial={memorial} className="mt-3" />
         {/* The owner's four actions sit two by two, so none is left alone on a row of a phone's card. */}
         <div className={`mt-auto gap-2 pt-4 ${actions ? "grid grid-cols-2" : "flex flex-wrap"}`}>
           {actions ? (
