@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
-// End-to-end tests in Debian's Chromium (TESTING.md): every journey runs twice, with JavaScript on
+// End-to-end tests in Debian's Chromium: every journey runs twice, with JavaScript on
 // (`js`) and off (`no-js`). e2e/global-setup.ts starts the built app on a free port with a temp data
 // folder; the fixtures in e2e/fixtures.ts point every test at it.
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

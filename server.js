@@ -259,7 +259,7 @@ async function serve(builtApp) {
     console.log(`Everlight is listening on ${shownUrl(typeof address === "object" && address ? address.port : PORT)}`);
   });
 
-  // Ctrl-C or a stop signal (issue 25 §4): stop accepting connections, close the idle keep-alive ones,
+  // Ctrl-C or a stop signal: stop accepting connections, close the idle keep-alive ones,
   // let the requests in flight finish (their answers close their connections), for at most DRAIN_MS; then
   // stop the workers and close the database, so the embedded one is flushed and the next start finds it intact.
   async function shutdown(signal) {

@@ -3,10 +3,10 @@ import { prefix, route } from "@react-router/dev/routes";
 import { flatRoutes } from "@react-router/fs-routes";
 
 // The screens are file-based (app/routes), plus the spec's aliases: /memorial/{id} shows the same page as
-// /memorials/{id}, and /market the browse page of /memorials (memorial-core.md §2).
+// /memorials/{id}, and /market the browse page of /memorials.
 //
 // The /api is declared here, one line per call in the order of the specs' call tables, so this file
-// reads as the contract (DESIGN.md "The /api contract"). Each module declares per method who may call it
+// reads as the contract. Each module declares per method who may call it
 // (app/request/api-route.server.ts); test/api-access.test.ts holds every method to its access level.
 export default [
   ...(await flatRoutes({ ignoredRouteFiles: ["**/*.test.*", "**/*.server.*", "api/**"] })),
@@ -43,12 +43,12 @@ export default [
     route("products", "routes/api/products.ts"), //                            GET ?category
     route("cart", "routes/api/cart.ts"), //                                    GET, POST, DELETE (member)
     route("cart/:id", "routes/api/cart.$id.ts"), //                            PUT, DELETE (member)
-    // commerce-and-accounts.md §7: checkout and orders; Stripe's webhook (issue 16)
+    // commerce-and-accounts.md §7: checkout and orders; Stripe's webhook
     route("create-payment-intent", "routes/api/create-payment-intent.ts"), //  POST (member)
     route("orders/create-from-payment", "routes/api/orders.create-from-payment.ts"), // POST (member)
     route("orders", "routes/api/orders.ts"), //                                GET (member)
     route("stripe/webhook", "routes/api/stripe.webhook.ts"), //                POST (Stripe, by its signature)
-    // commerce-and-accounts.md §7: subscription (issue 17), and ours: cancelling for real
+    // commerce-and-accounts.md §7: subscription, and ours: cancelling for real
     route("create-subscription-payment", "routes/api/create-subscription-payment.ts"), // POST (member)
     route("complete-subscription-upgrade", "routes/api/complete-subscription-upgrade.ts"), // POST (member)
     route("cancel-subscription", "routes/api/cancel-subscription.ts"), //      POST (member)
@@ -85,10 +85,10 @@ export default [
     // withdrawing a friend request.
     route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
     route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST
-    // Ours: the built-in test provider's payment, paid through the /api (issue 16 §4).
+    // Ours: the built-in test provider's payment, paid through the /api.
     route("test-payments/pay", "routes/api/test-payments.pay.ts"), //          POST (member)
     route("friends/requests/:id", "routes/api/friends.requests.$id.ts"), //    DELETE: cancel a request I sent (member)
-    // Ours: an order's status from the /api, as the Orders tab changes it (issue 19).
+    // Ours: an order's status from the /api, as the Orders tab changes it.
     route("admin/orders/:id/status", "routes/api/admin.orders.$id.status.ts"), // PATCH status (admin)
 
     route("*", "routes/api/not-found.ts", { id: "api-not-found" }),

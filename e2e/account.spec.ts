@@ -4,7 +4,7 @@ import { db, loginAs, TEST_PASSWORD } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { mailWithSubject } from "./mail";
 
-// Account settings (commerce-and-accounts.md §2 "Account settings", §5, §8): every tab's form, with
+// Account settings: every tab's form, with
 // JavaScript on and off. Each test has its own fresh member, so they run in parallel.
 
 const NEW_PASSWORD = "Brand-New-Passw0rd";

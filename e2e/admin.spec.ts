@@ -16,7 +16,7 @@ import {
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { nextMailTo } from "./mail";
 
-// The admin dashboard (commerce-and-accounts.md §2, §4–§8; issue 19), with JavaScript on and off: every
+// The admin dashboard, with JavaScript on and off: every
 // confirmation is a <details> that opens onto the real button, so it works either way. Each journey ends
 // by finding its actions in the audit log.
 
@@ -113,7 +113,7 @@ test("edit a product while it sells: the sale is kept; a changed stock figure is
   try {
     await page.goto(`/admin/products/${product.id}`);
     await expect(page.getByLabel("Stock quantity")).toHaveValue("16");
-    // The Active box is not required (issue 24 §11): a product can be saved inactive.
+    // The Active box is not required: a product can be saved inactive.
     await expect(page.getByLabel("Active (shown in the shop)")).not.toHaveAttribute("required", /.*/);
     // Three sold while the form is open.
     await db().query(`UPDATE products SET "stockQuantity" = "stockQuantity" - 3 WHERE id = $1`, [product.id]);

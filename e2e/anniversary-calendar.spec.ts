@@ -4,7 +4,7 @@ import ICAL from "ical.js";
 import { createTestMemorial, db, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// Anniversaries in the calendar (issue 28 item 2), JavaScript on and off, at 390 px: a visitor finds
+// Anniversaries in the calendar, JavaScript on and off, at 390 px: a visitor finds
 // "Remember the dates" on a public memorial, downloads the dates as a file a real parser reads, and sees
 // the subscribe link; the owner of a private memorial sees its private link and is told who can use it.
 

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { createTestUser, db, deleteTestUser, type TestUser } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// The public gallery at /memorials and /market (memorial-core.md §2 "Memorial browse", §9), with
+// The public gallery at /memorials and /market, with
 // JavaScript on and off: search, category, sort, three views and Load More, every choice in the
 // address. The shared e2e database also holds demo and other specs' memorials, so every assertion is
 // scoped by a word only this test's memorials carry.

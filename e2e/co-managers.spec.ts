@@ -3,7 +3,7 @@ import { createTestMemorial, createTestUser, deleteTestUser, loginAs } from "./d
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { linkTo, mailWithSubject } from "./mail";
 
-// Co-managers by invitation (issue 27 item 4), JavaScript on and off: the owner invites someone by email
+// Co-managers by invitation, JavaScript on and off: the owner invites someone by email
 // as an editor from the memorial's edit page; the invitee reads the email, opens the link, is asked to
 // sign in, accepts, and edits the life story; the owner sees the change and the history. At 390 px.
 

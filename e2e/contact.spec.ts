@@ -65,7 +65,7 @@ test("a visitor's message: each field's message beside it, input kept, then the 
 
   const { rows } = await db().query(`SELECT name, email, subject, message, type, status, "userId" FROM contact_messages WHERE email = $1`, [email]);
   expect(rows).toEqual([{ name: "Iona Fraser", email, subject, message, type: "support", status: "new", userId: null }]);
-  // A visitor's address is not known to be theirs: the acknowledgement repeats nothing (issue 25 §7).
+  // A visitor's address is not known to be theirs: the acknowledgement repeats nothing.
   const acknowledgement = await mailWithSubject(email, "We have your message");
   expect(acknowledgement.text).not.toContain(message);
   const copy = await mailWithSubject(SUPPORT, `[Contact: support] ${subject}`);

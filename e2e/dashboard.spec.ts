@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { createTestMemorial, createTestTribute, createTestUser, db, deleteTestUser, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 
-// The member's dashboard at / (memorial-core.md §2 "Dashboard") and the UX feedback popup it hosts (§4).
+// The member's dashboard at / and the UX feedback popup it hosts.
 // JavaScript on and off: with it the popup is a modal dialog 2 seconds after the page loads; without it a
 // section of the page whose questions are form submissions.
 
@@ -107,7 +107,7 @@ test("a new member is invited to create a first memorial, and not asked for feed
   await loginAs(page, member);
   await page.goto("/");
   const main = page.getByRole("main");
-  // New here, not back (issue 13).
+  // New here, not back.
   await expect(main.getByRole("heading", { level: 1, name: `Welcome, ${member.firstName}!` })).toBeVisible();
   // Nothing made yet is not shown as four zeros.
   await expect(main.getByRole("region", { name: "Overview" })).toHaveCount(0);

@@ -5,7 +5,7 @@ import { createTestUser, deleteTestUser, type TestUser } from "./db";
 
 const noJsPages = new WeakSet<Page>();
 
-// No page throws in the browser (issue 25 item 10): every page of every journey is watched, and a test
+// No page throws in the browser: every page of every journey is watched, and a test
 // in which a page threw, or logged an error to the console (React reports a hydration mismatch there),
 // fails at its end with what was seen. The list belongs to the test running now (a worker runs one at a time).
 let browserProblems: string[] | null = null;
@@ -142,7 +142,7 @@ function axe(page: Page) {
   return new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode(true).analyze();
 }
 
-/** WCAG 2.2 AA, zero violations (TESTING.md "Accessibility"), on the page as the visitor sees it now. */
+/** WCAG 2.2 AA, zero violations, on the page as the visitor sees it now. */
 export async function expectAccessible(page: Page) {
   const results = noJsPages.has(page) ? await analyzeWithoutPageScripts(page) : await axe(page);
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
@@ -153,7 +153,7 @@ export async function expectAccessible(page: Page) {
 // DOM, without its scripts, into a page that may run scripts: axe then sees exactly what the visitor
 // without JavaScript sees (with the same styles and pictures, so contrast is checked too). One such
 // context per browser serves every check of the worker: a fresh one each time cost a second of setup
-// and an empty cache (issue 26 item 8).
+// and an empty cache.
 const axeContexts = new WeakMap<Browser, Promise<BrowserContext>>();
 
 async function analyzeWithoutPageScripts(page: Page) {

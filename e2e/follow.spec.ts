@@ -3,7 +3,7 @@ import { createTestMemorial, createTestUser, deleteTestUser, loginAs } from "./d
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { linkTo, mailWithSubject } from "./mail";
 
-// Follow a memorial (issue 28 item 1), JavaScript on and off, at 390 px: a visitor follows with an email
+// Follow a memorial, JavaScript on and off, at 390 px: a visitor follows with an email
 // address and confirms with the link from the email; a member follows with one click and anniversary
 // reminders, finds it in Account → Following, turns the reminders off and on there, and unfollows.
 
@@ -56,7 +56,7 @@ test("a visitor follows by email and confirms; a member follows, sees it in sett
     await expectAccessible(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: testInfo.outputPath("account-following-390.png"), fullPage: true });
-    // The anniversary reminders, off and on again, the follow kept (issue 28 item 3).
+    // The anniversary reminders, off and on again, the follow kept.
     await expect(page.getByText("anniversary reminders on")).toBeVisible();
     await page.getByRole("button", { name: `Turn reminders off for the memorial of ${name}` }).click();
     await expect(toast(page)).toContainText("Anniversary reminders are off for this memorial. You still follow it");

@@ -20,7 +20,7 @@ test("the landing page shows every section, with recent memorials from the datab
     expect(href).toMatch(/^\/memorials\/[0-9a-f-]{36}$/);
   }
   await expect(recent.getByText("Public", { exact: true })).toBeVisible();
-  // Real counts (issue 24 item 14), whatever they are for the newest memorials now.
+  // Real counts, whatever they are for the newest memorials now.
   await expect(recent.getByText(/^\d+ tributes?$/).first()).toBeVisible();
   await expect(recent.getByText(/^\d+ views?$/).first()).toBeVisible();
   await expect(recent.getByRole("link", { name: "View All Memorials" })).toHaveAttribute("href", "/market");

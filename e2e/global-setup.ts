@@ -47,7 +47,7 @@ export default async function globalSetup() {
       OPENAI_API_KEY: "",
       // Nor a developer's mail server: emails go to DATA_DIR/outbox, where the journeys read them.
       SMTP_URL: "",
-      // Nor a developer's Stripe account: journeys pay through the built-in test provider (TESTING.md).
+      // Nor a developer's Stripe account: journeys pay through the built-in test provider.
       PAYMENT_PROVIDER: "",
       STRIPE_SECRET_KEY: "",
       STRIPE_PUBLISHABLE_KEY: "",

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createTestMemorial, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 
-// The life timeline (issue 28 item 5), JavaScript on and off, at 390 px: the owner opens the timeline from the
+// The life timeline, JavaScript on and off, at 390 px: the owner opens the timeline from the
 // memorial's edit page, makes a mistake and sees it next to the field with the input kept, adds two events (one
 // known only to the year), and finds them on the memorial page in date order.
 

@@ -119,7 +119,7 @@ test("a memorial is created with photos and a video, edited, drafted, published 
     await page.getByRole("button", { name: "Delete" }).click();
   }
   await expect(toast(page)).toContainText("Media deleted");
-  // Back at the gallery, where the photo was (issue 13), not at the top of the page.
+  // Back at the gallery, where the photo was, not at the top of the page.
   await expect(page).toHaveURL(new RegExp(`/memorials/${id}/edit#media-gallery-heading$`));
   await expect(page.getByRole("link", { name: /^Delete photo/ })).toHaveCount(1);
   // The memorial is still public, so a 404 here means the file itself is gone from storage.

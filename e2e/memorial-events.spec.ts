@@ -3,7 +3,7 @@ import { createTestMemorial, loginAs } from "./db";
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { countMailTo, nextMailTo } from "./mail";
 
-// A memorial's events (issue 28 item 4), JavaScript on and off, at 390 px: the owner adds a funeral from the
+// A memorial's events, JavaScript on and off, at 390 px: the owner adds a funeral from the
 // memorial's edit page (a plain http livestream is refused next to its field, the input kept); a visitor
 // finds it on the memorial page in its own time zone, replies (a bad email refused next to the field, the
 // input kept), is asked to check their email where they are looking, confirms the reply from the link and is

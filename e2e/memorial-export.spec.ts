@@ -9,7 +9,7 @@ import { createTestMemorial, createTestTribute, createTestUser, db, deleteTestUs
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { linkTo, mailWithSubject } from "./mail";
 
-// "Take a memorial away" (issue 27 item 3), JavaScript on and off: the owner asks for a copy from the
+// "Take a memorial away", JavaScript on and off: the owner asks for a copy from the
 // memorial page, watches it being prepared (the page refreshes itself without JavaScript, revalidates with
 // it), downloads the ZIP and is emailed its link. Unzipped, the copy opens from file:// in a browser with
 // JavaScript off and shows the name, the life story, a loaded photo, an event and the tributes; its manifest verifies.

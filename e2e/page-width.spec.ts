@@ -51,16 +51,16 @@ async function seed(): Promise<Seeded> {
   ]);
   await createTestTribute(memorial, { authorName: `Cousin${LONG_WORD}`.slice(0, 80), content: `See ${LONG_LINK} and ${LONG_WORD}`, isApproved: true });
   await createTestTribute(memorial, { authorName: "Pending Person", content: `Waiting ${LONG_LINK}` });
-  // Recently deleted (issue 27): a deleted memorial with a long title in the owner's list and the dashboard's.
+  // Recently deleted: a deleted memorial with a long title in the owner's list and the dashboard's.
   const deleted = await createTestMemorial(owner, { firstName: `Deleted${LONG_WORD}`.slice(0, 90), lastName: "Gone" });
   await db().query(`UPDATE memorial_records SET title = $2, "deletedAt" = now() WHERE id = $1`, [deleted.id, `Deleted ${LONG_WORD}`]);
-  // The shop (issue 16): a product with a long name and description, in the basket, in a checkout
+  // The shop: a product with a long name and description, in the basket, in a checkout
   // waiting for payment and in a placed order.
   const product = await createTestProduct({ name: `Keepsake ${LONG_WORD}`, description: `${LONG_WORD} ${LONG_LINK}`, price: 123456, stock: 99 });
   await addTestCartItem(owner, product, 12);
   const open = await createTestCheckout(owner, product, { quantity: 12 });
   const placed = await createTestCheckout(owner, product, { quantity: 3, placed: true });
-  // Friends (issue 18): a friend and a member waiting for an answer, both with long names and addresses,
+  // Friends: a friend and a member waiting for an answer, both with long names and addresses,
   // and a news story full of long words.
   const friend = await createTestUser({
     firstName: `Friend${LONG_WORD}`.slice(0, 50),

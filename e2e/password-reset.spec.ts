@@ -2,7 +2,7 @@ import { createTestSession, db } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { countMailTo, linkTo, nextMailTo } from "./mail";
 
-// "Forgot your password?" (issue 15 §3), with JavaScript on and off: the link arrives by email (read from
+// "Forgot your password?", with JavaScript on and off: the link arrives by email (read from
 // the server's outbox), works once for an hour, ends every old session and signs the member in.
 
 test("a member who forgot their password gets a link by email, chooses a new one and is signed in; old sessions end", async ({

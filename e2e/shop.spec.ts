@@ -150,7 +150,7 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   await expect(page.getByRole("heading", { level: 1, name: "My Orders" })).toBeVisible();
   const order = page.getByTestId("order");
   await expect(order).toHaveCount(1);
-  // Paid, not "Pending" (issue 24 §8).
+  // Paid, not "Pending".
   await expect(order).toContainText("Paid");
   await expect(order).not.toContainText("Pending");
   await expect(order).toContainText("Test order");
@@ -166,7 +166,7 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   expect(mail.subject).toMatch(/^\[Test order\] Your Everlight order [0-9A-F]{8} is confirmed$/);
   expect(mail.text).toContain(urn.name);
   expect(mail.text).toContain("£81.00");
-  // The confirmation does not promise itself (issue 24 §8); it says how shipping will be told.
+  // The confirmation does not promise itself; it says how shipping will be told.
   expect(mail.text).not.toContain("within 5 minutes");
   expect(mail.text).toContain("carrier and tracking number");
 });
@@ -198,7 +198,7 @@ test("an item that sold out while paying is refunded, and the buyer is told plai
   await expect(basketLine(page, lamp)).toContainText("This item is out of stock.");
   await expect(page.getByRole("link", { name: "Proceed to checkout" })).toHaveCount(0);
 
-  // The refund is receipted (issue 24 §9): the amount, why, the item and the payment's reference.
+  // The refund is receipted: the amount, why, the item and the payment's reference.
   const refund = await mailWithSubject(member.email, "[Test payment] Your Everlight payment of £32.40 has been refunded", 20_000);
   expect(refund.text).toContain(`${lamp.name} sold out while you were paying`);
   expect(refund.text).toContain(`Payment reference: ${paymentId}`);

@@ -3,7 +3,7 @@ import { createTestMemorial, db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { mailWithSubject } from "./mail";
 
-// Plans paid for real with the built-in provider (issue 17 §1–6), with JavaScript on and off: Forever
+// Plans paid for real with the built-in provider, with JavaScript on and off: Forever
 // Plus paid in full opens the vault; Forever paid monthly shows its next payment, keeps the vault closed
 // and can be cancelled for real; a member at the free limit creates a 26th memorial once upgraded; the
 // endowment policy with the fund's figure; Downgrade to Free says how.

@@ -3,7 +3,7 @@ import { createTestMemorial, createTestUser, db, deleteTestUser, loginAs, TEST_P
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { mailWithSubject } from "./mail";
 
-// A successor (issue 27 item 5), JavaScript on and off, at 390 px: the owner names a co-manager the
+// A successor, JavaScript on and off, at 390 px: the owner names a co-manager the
 // successor of one memorial on its People page and chooses how long an absence hands it on; at account
 // deletion the screen shows that it passes on, asks what becomes of another memorial (refusing to go on
 // without an answer, the answer kept), and lists the one that goes with the account. The successor is

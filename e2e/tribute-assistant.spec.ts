@@ -4,7 +4,7 @@ import { db } from "./db";
 import { expect, expectAccessible, expectFailedResponse, test } from "./fixtures";
 
 // A visitor asks the AI tribute assistant ("Help me write") for a first draft on a public memorial
-// (memorial-core.md §2, §5, §8). Without JavaScript it is a form round-trip that brings the page back
+//. Without JavaScript it is a form round-trip that brings the page back
 // with the draft in the tribute box; with JavaScript a dialog streams it in. The e2e server has no
 // OPENAI_API_KEY, so the offline writer writes, and says so. Nothing is posted as a tribute.
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 
-// The encrypted vault (issue 17 §7–10), with JavaScript on and off: a Forever Plus member uploads a file,
+// The encrypted vault, with JavaScript on and off: a Forever Plus member uploads a file,
 // protects the vault with a password when asked, downloads the same bytes, locks and unlocks it, deletes
 // the file; the skip path needs the acknowledgement; a Forever member finds the vault closed.
 

@@ -86,7 +86,7 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
   });
 
   it.skipIf(skip)("every table that points at memorials moves their version, or is known not to be on the page", async () => {
-    // Since deletion became recoverable (issue 27) the rows live in "memorial_records" and "memorials" is a
+    // Since deletion became recoverable the rows live in "memorial_records" and "memorials" is a
     // view of the live ones: foreign keys point at the table.
     const referencing = await db.sql.query<{ table: string }>(
       `SELECT DISTINCT c.conrelid::regclass::text AS table FROM pg_constraint c

@@ -1,4 +1,4 @@
-// Builds the app only when its sources changed since the last build (issue 26 item 10): `npm start`
+// Builds the app only when its sources changed since the last build: `npm start`
 // after a restart with nothing changed starts at once. The build's own output (hundreds of lines of
 // chunk sizes and warnings about nothing) is kept unless the build fails, when all of it is printed.
 import { spawnSync } from "node:child_process";

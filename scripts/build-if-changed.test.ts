@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 // @ts-expect-error a plain script, without types
 import { buildIfChanged, sourcesFingerprint } from "./build-if-changed.mjs";
 
-// `npm start` builds only when a source changed (issue 26 item 10): the fingerprint it compares.
+// `npm start` builds only when a source changed: the fingerprint it compares.
 
 const root = mkdtempSync(path.join(tmpdir(), "everlight-fingerprint-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 // Runs `prisma generate` offline. Generating the client needs no engine, but the CLI tries to
 // download its schema engine unless PRISMA_SCHEMA_ENGINE_BINARY names an existing file
-// (DESIGN.md, "This workplace's machines"), so point it at one; nothing executes it here.
+//, so point it at one; nothing executes it here.
 import { spawnSync } from "node:child_process";
 import process from "node:process";
 

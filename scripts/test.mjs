@@ -1,4 +1,4 @@
-// `npm test`: everything a change can break, on real parts (TESTING.md). Type-checks, lints, checks the
+// `npm test`: everything a change can break, on real parts. Type-checks, lints, checks the
 // format, builds, runs the
 // unit and integration tests (vitest) and the end-to-end tests (Playwright, JavaScript on and off),
 // then prints one closing line summing every runner: `N passed, N failed[, N skipped]`.
@@ -24,7 +24,7 @@ function firstLine(message) {
 mkdirSync("test-results", { recursive: true });
 
 /**
- * Colours on a terminal, none in CI's log (issue 26 item 8). Many tools colour whenever FORCE_COLOR is
+ * Colours on a terminal, none in CI's log. Many tools colour whenever FORCE_COLOR is
  * set at all, even to 0: in CI it is removed and NO_COLOR set.
  */
 function runEnv() {
@@ -72,7 +72,7 @@ const tsc = types.ok ? run("types", "npx", ["--no-install", "tsc", "--noEmit"]) 
 totals[tsc.ok ? "passed" : "failed"] += 1;
 lines.push(`types        ${tsc.ok ? "passed" : "FAILED"} (${tsc.seconds}s)`);
 
-// 1b. Lint and format (issue 26 item 6): ESLint, then Prettier's check; each one check.
+// 1b. Lint and format: ESLint, then Prettier's check; each one check.
 const lint = run("lint", "npx", ["--no-install", "eslint", "--max-warnings=0", "."]);
 totals[lint.ok ? "passed" : "failed"] += 1;
 lines.push(`lint         ${lint.ok ? "passed" : "FAILED"} (${lint.seconds}s)`);

@@ -4,7 +4,7 @@ import { REFUSALS, sendRefusal } from "./refusals";
 // The Host header names the site a request is for, and the server builds the request's address from it
 // (request-handler.ts, page-cache.ts). One that no address can hold — empty, "[::1", "x:99999999",
 // "a b" — is the client's mistake: a 400 before anything reads it, never a 500 from the address that
-// could not be built (issue 25 item 6). HTTP/1.0 may leave Host out; the server then says localhost.
+// could not be built. HTTP/1.0 may leave Host out; the server then says localhost.
 
 /** host[:port] as an address can hold it: a name or an [IP literal], and a port up to 65535. */
 export function isReadableHost(host: string): boolean {

@@ -11,7 +11,7 @@ import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptio
 import { documentBuild, handlerFor, pagesBuild, routeTree } from "./request-handler";
 import { clientIpOf } from "./security";
 
-// The members' page cache (issue 30; docs/decisions/030-members-page-cache.md). A signed-in member who opens a
+// The members' page cache (docs/decisions/030-members-page-cache.md). A signed-in member who opens a
 // page again, with nothing changed, gets the page rendered for them the last time instead of a new render.
 //
 // - Kept per session: the key is the session cookie exactly as sent (checked when the page was rendered), the

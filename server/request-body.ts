@@ -3,7 +3,7 @@ import type { Socket } from "node:net";
 import type { NextFunction, Request, Response } from "express";
 import { BodyTooLargeError } from "~/request/multipart.server";
 
-// Request bodies are read only through this module (issue 13 §1–2; DESIGN.md security notes): counted
+// Request bodies are read only through this module: counted
 // as they arrive, never past their bound, and never left half-read on a connection that is kept open.
 //
 // Why the last part matters: once an answer has gone out early (a 413, a redirect to sign in, a 404)

@@ -9,7 +9,7 @@ import { REFUSALS, sendRefusal, type Refusal } from "./refusals";
 import { boundedBodyStream, hasBody, readBody } from "./request-body";
 
 // React Router behind Express: our own small version of @react-router/express's adapter, so that the
-// rules every request must follow are applied here once, before any route runs (issue 13):
+// rules every request must follow are applied here once, before any route runs:
 // - the method is one the address can answer (405 otherwise);
 // - the body is bounded before it is read: DEFAULT_BODY_BYTES for every form and /api call, read whole
 //   (and, for a page, checked to be a readable form) before the route sees it; a route that takes files
@@ -27,7 +27,7 @@ const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 type LoadContextGetter = (req: Request, res: Response) => AppLoadContext | Promise<AppLoadContext>;
 
 // React Router's handler, given a function for the build, derives the route tree again on every request
-// (about a tenth of a signed-in page's time, issue 30). Given the build itself it derives once; a new build
+// (about a tenth of a signed-in page's time). Given the build itself it derives once; a new build
 // object (the development server after an edit, a narrowed build below) gets a handler of its own.
 const handlers = new WeakMap<ServerBuild, ReturnType<typeof createRouterHandler>>();
 
@@ -121,7 +121,7 @@ async function readsAsForm(body: Uint8Array, contentType: string) {
 
 // The pages and the /api, each answered from a build of its own routes (and the root). React Router ranks
 // every route of the build it is given on each request, and on each render rebuilds them all (ServerRouter):
-// a page's render does not need the /api's routes, nor an /api call the pages' (issue 30). Nothing in the
+// a page's render does not need the /api's routes, nor an /api call the pages'. Nothing in the
 // browser navigates to the /api through the router (it is called with fetch), so the pages' manifest
 // leaves it out too.
 const halves = new WeakMap<ServerBuild, { pages: ServerBuild; api: ServerBuild }>();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, startServer, type TestServer } from "../test/http";
 import { contentSecurityPolicy, isCrossOrigin } from "./security";
 
-// The cross-origin refusal and the security headers (DESIGN.md security notes), as functions and as
+// The cross-origin refusal and the security headers, as functions and as
 // the built server sends them.
 
 describe("isCrossOrigin", () => {

@@ -12,7 +12,7 @@ import { getEnv } from "~/services/env.server";
 const CROSS_ORIGIN_EXEMPT = new Set<string>(["/api/stripe/webhook"]);
 
 /**
- * With Stripe (issue 16), what Stripe's own guidance lists for Stripe.js and its Payment Element: its
+ * With Stripe, what Stripe's own guidance lists for Stripe.js and its Payment Element: its
  * frames, API and images; scripts come through 'strict-dynamic' (loaded by our nonce'd script). The form
  * without JavaScript is answered with a redirect to Stripe Checkout, which form-action must allow.
  */
@@ -34,7 +34,7 @@ export function contentSecurityPolicy(nonce: string, options: { stripe?: boolean
     "media-src 'self' blob:",
     "font-src 'self'",
     // blob: because Chromium reports a chosen photo it cannot decode (the memorial form's preview of an
-    // object URL) as a connection to that blob, a CSP error in the page (issue 25 item 10). An object URL
+    // object URL) as a connection to that blob, a CSP error in the page. An object URL
     // belongs to the page's own origin and holds what the page itself made: nothing can leave through it.
     `connect-src 'self' blob:${stripe ? ` ${stripe.connect}` : ""}`,
     ...(stripe ? [`frame-src ${stripe.frame}`] : []),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
 import { fillPattern, routeTable } from "./route-table";
 
-// The admin dashboard's role matrix over real HTTP (issue 19): every /admin page and every /admin action,
+// The admin dashboard's role matrix over real HTTP: every /admin page and every /admin action,
 // read from the route table (app/routes.ts), as a visitor (sent to sign in), a member (403 Access Denied)
 // and an administrator (let in). A new admin route is in the matrix by default, so one whose loader or
 // action forgets requireAdminActor fails here. The admin /api is held to its access level by

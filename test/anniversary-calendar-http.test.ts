@@ -2,7 +2,7 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 
-// Anniversaries in the calendar over real HTTP against the built server (issue 28 item 2, decision 022):
+// Anniversaries in the calendar over real HTTP against the built server (decision 022):
 // a public memorial's feed read by a real parser (ical.js) with its yearly birthday and anniversary of
 // passing, a 29 February birth on a day in every year, the same UIDs each time, the feed's and the
 // download's headers; a private and a friends-only memorial's feed only through the private link its owner

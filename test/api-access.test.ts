@@ -6,7 +6,7 @@ import { fillPattern, routeTable } from "./route-table";
 process.env.SESSION_SECRET ??= "access-test-secret-that-is-long-enough-0123456789";
 
 // Every /api endpoint's access level, checked over real HTTP as a visitor, a member and an administrator
-// (issue 14). The endpoints and their methods come from the route table itself (app/routes.ts, and each
+//. The endpoints and their methods come from the route table itself (app/routes.ts, and each
 // route's own `Allow`), so a new endpoint is checked by default: one missing from CONTRACT fails until its
 // access level is written here, and one whose guard does not match it fails on its behaviour.
 

@@ -43,7 +43,7 @@ const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ic
 describe("a signed-in member's answers are never kept by a shared cache", () => {
   it("for every route in the table, its page and its .data", async () => {
     const routes = await routeTable();
-    // The memorial's own addresses too: its permanent address (a redirect) and its QR code's PNG (issue 29).
+    // The memorial's own addresses too: its permanent address (a redirect) and its QR code's PNG.
     const values = { id: memorialId, shortId, format: "png", type: "ux_feedback", event: "skip", file: "memorials-1.xml", "*": "x" };
     for (const route of routes) {
       const path = fillPattern(route.pattern, values);

@@ -4,7 +4,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { invitationLink, mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
-// Co-managers by invitation over real HTTP (issue 27 item 4): the owner invites by email with plain form
+// Co-managers by invitation over real HTTP: the owner invites by email with plain form
 // posts, the invitee opens the emailed link, signs in and accepts; then the role matrix — owner, manager,
 // editor, another member, a visitor and an administrator against viewing a draft, editing, moderating,
 // changing visibility, inviting, removing, deleting and taking a copy — and the invitation matrix: valid,

@@ -3,7 +3,7 @@ import { client, registerMember, startServer, type TestServer } from "./http";
 import { freePort, linkIn, startSmtp, type TestSmtp } from "./smtp-server";
 
 // Email over real HTTP against the built server, whose own worker delivers through the real nodemailer
-// to a local SMTP server (issue 15): the links in the messages, one-click unsubscribe without signing in,
+// to a local SMTP server: the links in the messages, one-click unsubscribe without signing in,
 // the password reset from the forms, and a mail server that is down never failing a request.
 
 const SITE = "https://everlight.example";

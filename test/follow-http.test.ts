@@ -5,11 +5,11 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
-// Following a memorial over real HTTP (issue 28 item 1), on both databases: a member follows and
+// Following a memorial over real HTTP, on both databases: a member follows and
 // unfollows with plain form posts; a visitor follows with an email address and confirms with the link
 // from the outbox; a follower's digest carries RFC 8058 headers, and its link asks on GET and
 // unsubscribes on a one-click POST; a memorial one cannot see is 404; a bad address is 400 with the
-// field's error and what was typed. Anniversary reminders (issue 28 item 3): the server's start-up run sends
+// field's error and what was typed. Anniversary reminders: the server's start-up run sends
 // a week-before reminder; its "stop the reminders only" link asks on GET and keeps the follow on POST; a
 // member turns reminders on and off in Account → Following.
 

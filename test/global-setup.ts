@@ -26,7 +26,7 @@ export const TEMPLATE_DB = "everlight_template";
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), "everlight-test-"));
   // Migrated in a folder on disk: servers the tests start on PGlite (test/http.ts) copy it instead of
-  // migrating a fresh database, which cost each start about 14 s of CPU (issue 26 item 8).
+  // migrating a fresh database, which cost each start about 14 s of CPU.
   const templateDir = path.join(dir, "pglite-template");
   const pglite = new PGlite(templateDir, { extensions: PGLITE_EXTENSIONS });
   await migrate(openDatabase({ pglite }).sql);

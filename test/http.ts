@@ -9,7 +9,7 @@ import { openDatabase, pgliteDirectory, type Database } from "~/services/db.serv
 import { createPostgresDatabase } from "./databases";
 
 // The BUILT server (server.js + build/server/index.js) on a fresh database, for testing resource
-// routes and headers over real HTTP (TESTING.md, integration layer), and a small cookie-keeping client.
+// routes and headers over real HTTP (integration layer), and a small cookie-keeping client.
 //
 // The database is a new one cloned from the migrated PostgreSQL template of the global setup when the
 // throw-away cluster runs, else embedded PGlite in the server's temp data folder, copied from the

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-// The layers of app/ and which way their imports may point (docs/layers.md; DESIGN.md "Layers"):
+// The layers of app/ and which way their imports may point (docs/layers.md):
 //
 //   routes (screens, the /api, entry files) → request (plumbing) → models → services → utils
 //   components: used by routes; they import utils and each other, and only types from anywhere else

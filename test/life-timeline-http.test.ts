@@ -3,7 +3,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { invitationLink } from "./invitations";
 import { formPost } from "./shop";
 
-// The life timeline over real HTTP against the built server (issue 28 item 5): the owner adds, edits and
+// The life timeline over real HTTP against the built server: the owner adds, edits and
 // removes events with plain form posts (303); bad input is a 400 with the message next to the field and what
 // was typed kept; another member gets 404 and a visitor is sent to sign in; the public page shows the events
 // in date order (and a visitor who had it cached sees the change at once); a private memorial's timeline is not

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { client, rawRequest, registerMember, startServer, type Client, type ServerDatabase, type TestServer } from "./http";
 import { fillPattern, routeTable, type RouteInfo } from "./route-table";
 
-// No 5xx from any input (issue 13 §6). Every route, walked from the route table so that a new one is
+// No 5xx from any input. Every route, walked from the route table so that a new one is
 // covered by default, gets malformed requests as a visitor and as a member: every page action and
 // /api call a valid body with one field at a time spoiled (NUL bytes, impossible dates, huge numbers,
 // wrong types), JSON or broken multipart where a form is expected, oversized and binary bodies; every
@@ -56,7 +56,7 @@ const VALID: Record<string, string> = {
   redirectTo: "/",
   order: "1",
   token: "not-a-token",
-  // The shop (issue 16): add to cart, the basket's forms, the shipping form, the payment steps and their calls.
+  // The shop: add to cart, the basket's forms, the shipping form, the payment steps and their calls.
   productId: "00000000-0000-4000-8000-000000000000",
   memorialId: "00000000-0000-4000-8000-000000000001",
   quantity: "2",
@@ -73,7 +73,7 @@ const VALID: Record<string, string> = {
   paymentIntentId: "pi_000000000000",
   sessionId: "cs_test_000000",
   amount: "100",
-  // The vault and the plans (issue 17).
+  // The vault and the plans.
   fileId: "no-such-file",
   acknowledge: "on",
   fileName: "will.pdf",
@@ -82,7 +82,7 @@ const VALID: Record<string, string> = {
   planId: "forever",
   paymentType: "full",
   testCard: "ok",
-  // Friends, news and contact (issue 18).
+  // Friends, news and contact.
   receiverId: "00000000-0000-4000-8000-000000000000",
   requestId: "00000000-0000-4000-8000-000000000000",
   friendId: "00000000-0000-4000-8000-000000000000",
@@ -90,7 +90,7 @@ const VALID: Record<string, string> = {
   name: "Ann Lee",
   subject: "A question",
   message: "Hello, I have a question about memorials.",
-  // The admin dashboard (issue 19): products, orders, users, contact messages, tributes.
+  // The admin dashboard: products, orders, users, contact messages, tributes.
   // Only names rare enough in the sources: "description", "userId" and "q" appear in nearly every module,
   // and would multiply the whole walk (the product form's description is checked by the same schema as name).
   price: "12.99",

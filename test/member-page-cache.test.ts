@@ -4,7 +4,7 @@ import { KEPT_ROUTES } from "../server/member-page-cache";
 import { client, registerMember, serverDatabases, startServer, type ApiResponse, type Client, type TestServer } from "./http";
 import { formPost } from "./shop";
 
-// The members' page cache (server/member-page-cache.ts, issue 30) over real HTTP against the built server, on
+// The members' page cache (server/member-page-cache.ts) over real HTTP against the built server, on
 // PGlite and PostgreSQL: a member opening a page again gets it from the cache, so these check what must hold
 // whether or not it was kept — each member sees only their own page, a change shows on the very next request,
 // a session ended elsewhere gets nothing, a flash message is shown, views are counted — and, on PostgreSQL

@@ -4,7 +4,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
-// A memorial's events over real HTTP against the built server (issue 28 item 4): the owner adds events with
+// A memorial's events over real HTTP against the built server: the owner adds events with
 // plain form posts (303), bad input is a 400 with the message next to the field and the input kept; another
 // member gets 404 and a visitor is sent to sign in; a visitor (who had the page cached) sees the event and
 // replies with a plain form (303 back to #events), a bad reply is a 400 with the input kept, a reply to a past

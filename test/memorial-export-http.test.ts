@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 
-// "Download a copy" of a memorial over real HTTP against the built server (issue 27 item 3): the owner asks
+// "Download a copy" of a memorial over real HTTP against the built server: the owner asks
 // with a plain form post, the server's own builder makes the copy, and the owner downloads a ZIP no cache
 // keeps. Another member (an administrator too) gets 404 for the page, the request and the download; a
 // visitor is sent to sign in (the emailed link leads there).

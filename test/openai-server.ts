@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { readBody } from "./read-body";
 
-// A local stand-in for OpenAI's chat completions (TESTING.md "Outside services, offline"): the real
+// A local stand-in for OpenAI's chat completions: the real
 // `openai` package talks to it through OPENAI_BASE_URL. It answers POST /v1/chat/completions as JSON,
 // or, for `stream: true`, as server-sent events (`data: {chunk}` … `data: [DONE]`), records every
 // request, and can be told to fail (an error status) or to hang (never answer) to test timeouts.

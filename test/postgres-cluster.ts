@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-// A throw-away PostgreSQL cluster for tests (TESTING.md "Databases in tests"): initdb into a temp
+// A throw-away PostgreSQL cluster for tests: initdb into a temp
 // folder, start on a free port on 127.0.0.1, stop and delete afterwards. initdb refuses to run as
 // root, so as root the cluster runs as `nobody`.
 

@@ -7,7 +7,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { fillPattern, routeTable } from "./route-table";
 import { formPost } from "./shop";
 
-// Deletion keeps its 30-day window, over real HTTP (issue 27 item 1). In the window nothing of a deleted
+// Deletion keeps its 30-day window, over real HTTP. In the window nothing of a deleted
 // memorial is reachable by any route, for a visitor, its owner or an administrator: every address in the
 // route table (app/routes.ts) is asked for with the memorial's ids, and searched lists with its name;
 // only the owner's Recently deleted and the dashboard's name it. Then the owner restores it from My
@@ -71,7 +71,7 @@ describe.each(serverDatabases())("a deleted memorial over HTTP on %s", (database
     const mediaPath = new URL(media.mediaUrl, server.url).pathname;
     const addresses = new Set<string>();
     for (const route of routes) {
-      // Its permanent address and its QR code's downloads (issue 29) are asked for with its own short id and a real format.
+      // Its permanent address and its QR code's downloads are asked for with its own short id and a real format.
       const filled = fillPattern(route.pattern, { id: memorialId, shortId, format: "png", mediaId: media.id, "*": mediaPath.replace(/^\/media\//, "") });
       addresses.add(filled);
     }

@@ -8,7 +8,7 @@ import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { addToBasket, formPost, insertProducts, SHIPPING, shopProducts, withTax } from "./shop";
 
-// Money you can trust, the shop's half (issue 24 §4–§9, §11), over real HTTP on the built server with the
+// Money you can trust, the shop's half, over real HTTP on the built server with the
 // built-in test provider, on PGlite and PostgreSQL: ten checkouts of one basket at once make one payment; a
 // basket over what one order can take is a clear 4xx; an administrator's edit (the form and the /api) with
 // a sale in between keeps the sale; an order shipped with carrier and tracking shows in the buyer's orders

@@ -33,7 +33,7 @@ export function insertProducts(products: Record<string, TestProduct>) {
   };
 }
 
-/** The shipping form's fields (commerce-and-accounts.md §3 "Shipping data"), all valid. */
+/** The shipping form's fields, all valid. */
 export const SHIPPING = {
   firstName: "Bea",
   lastName: "Buyer",

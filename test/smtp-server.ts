@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-// A real SMTP server on 127.0.0.1 for the email tests (TESTING.md "Email"): the real nodemailer talks to
+// A real SMTP server on 127.0.0.1 for the email tests: the real nodemailer talks to
 // it as to any mail server; every message it receives is parsed back (mailparser) for the test to read.
 // It can be stopped and started again on the same port, to play a mail server that is down.
 

@@ -6,7 +6,7 @@ import { formPost } from "./shop";
 import { startSmtp, type TestSmtp } from "./smtp-server";
 import { startStripeServer, STRIPE_TEST_KEYS, type StripeTestServer } from "./stripe-server";
 
-// Plans paid through Stripe (issue 17 §1–3; TESTING.md "Outside services, offline"): the built server with
+// Plans paid through Stripe: the built server with
 // Stripe's keys runs the official `stripe` package against the local Stripe server; the test plays the
 // member's card and Stripe's signed webhooks. In full: a PaymentIntent for the recorded amount, granted only
 // once it succeeded, once whoever gets there first (the return address, the /api, the webhook), never for

@@ -8,7 +8,7 @@ import { client, registerMember, startServer, type Client, type TestServer } fro
 import { addToBasket, formPost, insertProducts, SHIPPING, shopProducts, withTax } from "./shop";
 import { startStripeServer, STRIPE_TEST_KEYS, type StripeTestServer } from "./stripe-server";
 
-// Payments through Stripe (issue 16 §4–§5; TESTING.md "Outside services, offline"): the built server
+// Payments through Stripe: the built server
 // with Stripe's keys runs the official `stripe` package against a local server that speaks the parts of
 // Stripe's API we call. The test plays the buyer's card and Stripe's webhooks (signed with the official
 // helper): a PaymentIntent for the server's amount in gbp with an idempotency key; Stripe Checkout and its

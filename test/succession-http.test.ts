@@ -3,7 +3,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { invitationLink, mailsTo } from "./invitations";
 import { formPost } from "./shop";
 
-// A successor over real HTTP (issue 27 item 5), with the plain forms a browser without JavaScript posts:
+// A successor over real HTTP, with the plain forms a browser without JavaScript posts:
 // the succession matrix (owner, manager, editor, another member, a visitor and an administrator naming
 // or clearing a successor, inviting one, choosing the absence period), an invitation that makes a
 // successor, and the account deletion screen: what passes on, what the owner must decide, what goes,

@@ -10,7 +10,7 @@ export const documentStrong = "font-semibold text-stone-900";
 
 export type DocumentSection = { id: string; heading: string; body: ReactNode };
 
-/** The spec's legal pages were "last updated December 1, 2024" (commerce-and-accounts.md §2). */
+/** The spec's legal pages were "last updated December 1, 2024". */
 export const LEGAL_LAST_UPDATED = { iso: "2024-12-01", text: "December 1, 2024" } as const;
 
 export function DocumentPage({

@@ -1,6 +1,6 @@
 import { ENDOWMENT_PERCENT } from "~/utils/plans";
 
-/** The endowment fund's policy as the Forever plan states it (commerce-and-accounts.md §2): the plan page's dialog and /endowment. */
+/** The endowment fund's policy as the Forever plan states it: the plan page's dialog and /endowment. */
 export function EndowmentPolicyPoints() {
   return (
     <ul className="mt-3 list-disc space-y-1 pl-5 text-stone-800">

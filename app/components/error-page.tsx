@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link } from "react-router";
 
-// The one error page (STYLE.md "Errors have one boundary component"): friendly words for 401/403/404,
+// The one error page: friendly words for 401/403/404,
 // a generic page for anything unexpected, never a stack trace.
 export function ErrorPage({ error }: { error: unknown }) {
   if (isRouteErrorResponse(error)) {
@@ -35,7 +35,7 @@ export function ErrorPage({ error }: { error: unknown }) {
 /**
  * memorial-core.md §2: any other path shows this. The spec's heading stays; its sentence for developers
  * ("Did you forget to add the page to the router?") is replaced by one for the visitor, with the two
- * places they most likely wanted (issue 13).
+ * places they most likely wanted.
  */
 export function NotFound() {
   return (

@@ -7,7 +7,7 @@ import { PASSWORD_RULES } from "~/utils/validation/account-rules";
 /**
  * When every form checks its fields (Conform's useForm options): on sending, then again as a field with
  * an error is corrected. Not when a field is left: an error appearing then pushes the button below it
- * down under the finger that is about to tap it, and that first tap is lost (issue 13).
+ * down under the finger that is about to tap it, and that first tap is lost.
  */
 export const CHECK_ON_SUBMIT = { shouldValidate: "onSubmit", shouldRevalidate: "onInput" } as const;
 

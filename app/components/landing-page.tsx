@@ -157,7 +157,7 @@ function RecentMemorials({ featured, others }: { featured: MemorialCard; others:
   );
 }
 
-// The real counts (issue 24 item 14): approved tributes, which a visitor can read, and page views.
+// The real counts: approved tributes, which a visitor can read, and page views.
 function CardFooter({ memorial, name }: { memorial: MemorialCard; name: string }) {
   const id = memorial.id;
   return (

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { COPYRIGHT_YEAR, SITE_NAME, SUPPORT_EMAIL } from "~/utils/site";
 
-// The site-wide footer (memorial-core.md §2 "Landing page", item 6), rendered by the root layout.
+// The site-wide footer, rendered by the root layout.
 // Column headings are h2 because the footer follows each page's own h1/h2 content; every nav has
 // its own label so landmarks stay distinct from the header's "Main".
 // Links to screens not built yet are left out until they are (app/utils/screens.ts).

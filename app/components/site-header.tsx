@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { SITE_NAME } from "~/utils/site";
 
-// The sticky navigation bar (memorial-core.md §2 "Navigation bar"). Both menus are <details>
+// The sticky navigation bar. Both menus are <details>
 // disclosures, so they open and close without JavaScript; with it, Escape and a click elsewhere close
 // them too. Log out is a POST form, never a link.
 

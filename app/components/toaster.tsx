@@ -6,8 +6,8 @@ import { useHydrated } from "~/components/forms";
 export type ToastView = { type: "success" | "error" | "info"; title: string; description?: string; at?: string };
 
 /**
- * How long a toast stays. The spec's 5 seconds (memorial-core.md §9) was too short to read on a phone
- * (issue 13); the clock also stops while the toast is hovered or focused, and with JavaScript it can be
+ * How long a toast stays. The spec's 5 seconds was too short to read on a phone
+ *; the clock also stops while the toast is hovered or focused, and with JavaScript it can be
  * dismissed at once.
  */
 export const TOAST_SECONDS = 10;
@@ -65,7 +65,7 @@ function floating(toast: ToastView | null, key: number): Shown | null {
 
 /**
  * A confirmation that belongs to one place on the page (the toast's `at`, e.g. "tributes"): shown there,
- * in the page, where the person is looking, and it stays until they move on (issue 13). The redirect
+ * in the page, where the person is looking, and it stays until they move on. The redirect
  * that carries it ends in the same #fragment, so without JavaScript the browser lands on it; with
  * JavaScript it takes the focus, which brings it into view and has it read out.
  */

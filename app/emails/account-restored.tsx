@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A deleted account came back (issue 27 item 1): always sent, so that a restore the member did not make is noticed.
+// A deleted account came back: always sent, so that a restore the member did not make is noticed.
 
 export type AccountRestoredProps = { firstName: string; byAdmin: boolean; myMemorialsUrl: string; supportEmail: string };
 

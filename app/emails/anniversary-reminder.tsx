@@ -2,7 +2,7 @@ import { Link, Text } from "@react-email/components";
 import type { AnniversaryKind, ReminderOccasion } from "~/utils/anniversaries";
 import { button, EmailLayout, text } from "./layout";
 
-// A gentle reminder of an anniversary (issue 28 item 3, decision 025), to a follower who asked for them:
+// A gentle reminder of an anniversary (decision 025), to a follower who asked for them:
 // a week before, and on the day, of the birthday and of the anniversary of the passing.
 
 export type AnniversaryReminderProps = {

@@ -1,7 +1,7 @@
 import { Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A co-manager was removed from a memorial by its owner or a manager (issue 27 item 4): a change to what
+// A co-manager was removed from a memorial by its owner or a manager: a change to what
 // they can do should not go unnoticed. Not sent to someone who left by themselves.
 
 export type CoManagerRemovedProps = { name: string; removedBy: string; supportEmail: string };

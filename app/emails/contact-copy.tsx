@@ -8,7 +8,7 @@ export const contactCopySubject = ({ type, subject }: Pick<ContactCopyProps, "ty
 const label = { ...text, margin: "0 0 4px", fontSize: "14px", color: "#57534e" };
 const quote = { ...text, borderLeft: "3px solid #d6d3d1", paddingLeft: "12px", whiteSpace: "pre-wrap" as const };
 
-/** The copy of a contact message for the support address (issue 18); replying answers the sender. */
+/** The copy of a contact message for the support address; replying answers the sender. */
 export function ContactCopyEmail({ name, email, subject, message, type, member, receivedAt }: ContactCopyProps) {
   return (
     <EmailLayout preview={`${name} wrote about ${subject}`} why="A copy of every message sent through the contact form goes to the support address.">

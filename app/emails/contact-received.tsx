@@ -3,7 +3,7 @@ import { EmailLayout, text } from "./layout";
 
 /**
  * `quoted` is what the sender wrote, only when the address is known to be theirs (a member writing from their
- * own account's address): otherwise anyone could have the form mail their words to anyone (issue 25 §7).
+ * own account's address): otherwise anyone could have the form mail their words to anyone.
  */
 export type ContactReceivedProps = {
   quoted: { name: string; subject: string; message: string } | null;
@@ -17,7 +17,7 @@ export const contactReceivedSubject = ({ quoted }: Pick<ContactReceivedProps, "q
 
 const quote = { ...text, borderLeft: "3px solid #d6d3d1", paddingLeft: "12px", color: "#44403c", whiteSpace: "pre-wrap" as const };
 
-/** The acknowledgement sent to whoever used the contact form (issue 18). */
+/** The acknowledgement sent to whoever used the contact form. */
 export function ContactReceivedEmail({ quoted, supportHours, replyTime, helpUrl }: ContactReceivedProps) {
   return (
     <EmailLayout

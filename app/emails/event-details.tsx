@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { text } from "./layout";
 
-// An event's when, where, livestream and note, as both event emails show them (issue 28 item 4).
+// An event's when, where, livestream and note, as both event emails show them.
 
 export type EventDetailsProps = {
   title: string;

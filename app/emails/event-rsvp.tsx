@@ -2,7 +2,7 @@ import { Text } from "@react-email/components";
 import { EventDetails, type EventDetailsProps } from "./event-details";
 import { EmailLayout, text } from "./layout";
 
-// A visitor's copy of their answer to a memorial's event (issue 28 item 4): what they told the family, and
+// A visitor's copy of their answer to a memorial's event: what they told the family, and
 // the event's details to keep.
 
 export type EventRsvpProps = EventDetailsProps & { name: string; memorialName: string; partySize: number; message: string | null };

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A visitor asked to follow a memorial (issue 28 item 1): the one email sent before they confirm.
+// A visitor asked to follow a memorial: the one email sent before they confirm.
 
 export type FollowConfirmProps = { name: string; confirmUrl: string; expiresOn: string };
 

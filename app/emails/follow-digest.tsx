@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// What is new on a memorial someone follows (issue 28 item 1): the tributes approved and the photos and
+// What is new on a memorial someone follows: the tributes approved and the photos and
 // videos added since their last digest, at most one a day, never one email per tribute.
 
 export type FollowDigestProps = {

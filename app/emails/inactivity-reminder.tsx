@@ -2,7 +2,7 @@ import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
 // The owner has not been seen for nearly the period they chose: their memorials with a successor will
-// pass to them on handOverDate unless they sign in (issue 27 item 5). Two are sent, a week or more apart.
+// pass to them on handOverDate unless they sign in. Two are sent, a week or more apart.
 
 export type InactivityReminderProps = {
   firstName: string;

@@ -2,7 +2,7 @@ import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from "@
 import type { ReactNode } from "react";
 import { SITE_NAME } from "~/utils/site";
 
-// The frame of every Everlight email (issue 15): readable on a phone, plain type, the product's name, no
+// The frame of every Everlight email: readable on a phone, plain type, the product's name, no
 // images and no tracking pixels. Styles are inline, as mail programs need.
 
 const page = { backgroundColor: "#fafaf9", fontFamily: "Georgia, 'Times New Roman', serif", color: "#292524", margin: 0, padding: "24px 0" };

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A memorial's copy (issue 27 item 3) is ready to download. Transactional: the owner asked for it.
+// A memorial's copy is ready to download. Transactional: the owner asked for it.
 
 export type MemorialExportReadyProps = { firstName: string; name: string; exportUrl: string; availableUntil: string };
 

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A memorial passed to its successor (issue 27 item 5): to the successor, who now owns it, and, when
+// A memorial passed to its successor: to the successor, who now owns it, and, when
 // the owner was only away, to the previous owner, who stays a manager.
 
 export type MemorialHandedOverProps =

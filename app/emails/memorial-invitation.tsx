@@ -2,14 +2,14 @@ import { Link, Text } from "@react-email/components";
 import { CO_MANAGER_ROLE_HINTS } from "~/utils/co-managers";
 import { EmailLayout, text } from "./layout";
 
-// An invitation to help manage a memorial (issue 27 item 4). The link is the invitation: valid once,
+// An invitation to help manage a memorial. The link is the invitation: valid once,
 // until expiresOn.
 
 export type MemorialInvitationProps = {
   name: string;
   invitedBy: string;
   role: "editor" | "manager";
-  /** Whoever accepts becomes the memorial's successor too (issue 27 item 5). */
+  /** Whoever accepts becomes the memorial's successor too. */
   asSuccessor?: boolean;
   invitationUrl: string;
   expiresOn: string;

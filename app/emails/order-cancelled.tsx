@@ -2,7 +2,7 @@ import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 import { OrderLines, type MoneyLines } from "./order-lines";
 
-// An order an administrator cancelled (issue 19 §5; issue 24 §9): paid, so refunded in full, with the items,
+// An order an administrator cancelled: paid, so refunded in full, with the items,
 // the amount and the payment reference. Transactional: always sent, no unsubscribe link.
 
 export type OrderCancelledProps = {

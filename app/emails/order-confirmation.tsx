@@ -1,7 +1,7 @@
 import { Column, Link, Row, Section, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// The order confirmation (issue 16 §5): what was bought, for how much, where it goes, and what happens
+// The order confirmation: what was bought, for how much, where it goes, and what happens
 // next (the confirmation page's What's Next list). Transactional: always sent, no unsubscribe link.
 
 export type OrderConfirmationProps = {

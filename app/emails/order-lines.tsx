@@ -1,6 +1,6 @@
 import { Column, Row, Section, Text } from "@react-email/components";
 
-// The items of an order or a payment and what they came to, as every money email shows them (issue 24 §9).
+// The items of an order or a payment and what they came to, as every money email shows them.
 
 export type MoneyLines = { lines: { name: string; quantity: number; lineTotal: string }[]; total: string; totalLabel: string };
 

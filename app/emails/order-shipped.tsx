@@ -2,7 +2,7 @@ import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 import { OrderLines, type MoneyLines } from "./order-lines";
 
-// An order on its way (issue 24 §8): the carrier and tracking number the administrator entered, with what
+// An order on its way: the carrier and tracking number the administrator entered, with what
 // was sent and paid. Transactional: always sent, no unsubscribe link.
 
 export type OrderShippedProps = {

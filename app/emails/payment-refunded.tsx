@@ -2,7 +2,7 @@ import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 import { OrderLines, type MoneyLines } from "./order-lines";
 
-// A payment the shop refunded by itself instead of making an order (issue 24 §9): an item sold out while
+// A payment the shop refunded by itself instead of making an order: an item sold out while
 // the buyer paid, or a second payment for a basket already ordered. Transactional: always sent.
 
 export type PaymentRefundedProps = {

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// Monthly payments cancelled by the member (issue 24 §9). Transactional: always sent.
+// Monthly payments cancelled by the member. Transactional: always sent.
 
 export type PlanCancelledProps = {
   firstName: string;

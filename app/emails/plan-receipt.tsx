@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// A plan payment taken (issue 24 §9): paid in full, or one monthly instalment. Transactional: always sent.
+// A plan payment taken: paid in full, or one monthly instalment. Transactional: always sent.
 
 export type PlanReceiptProps = {
   firstName: string;

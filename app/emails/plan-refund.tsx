@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// A plan payment we gave back by ourselves (issue 24 §9): a second payment for a plan already paid, a
+// A plan payment we gave back by ourselves: a second payment for a plan already paid, a
 // payment the member's plan had overtaken, or the part of a payment above what the plan cost them by then.
 
 export type PlanRefundProps = {

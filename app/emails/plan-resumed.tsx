@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
 
-// Cancelled monthly payments resumed by the member (issue 24 §9). Transactional: always sent.
+// Cancelled monthly payments resumed by the member. Transactional: always sent.
 
 export type PlanResumedProps = {
   firstName: string;

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A few days before a deleted memorial or account goes for good (issue 27 item 1). Always sent, once.
+// A few days before a deleted memorial or account goes for good. Always sent, once.
 
 export type PurgeNoticeProps = { firstName: string; what: "memorial" | "account"; title: string | null; purgeDate: string; restoreUrl: string };
 

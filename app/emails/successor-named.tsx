@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// The owner named this co-manager the memorial's successor (issue 27 item 5).
+// The owner named this co-manager the memorial's successor.
 
 export type SuccessorNamedProps = { firstName: string; name: string; owner: string; managersUrl: string };
 

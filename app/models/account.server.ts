@@ -10,7 +10,7 @@ import { describeRetry, hitPasswordCheckLimits, hitRegistrationLimits, RATE_LIMI
 import { queueMail } from "./mail.server";
 import { checkPassword, createUser, EmailTakenError, type PublicUser } from "./user.server";
 
-// The account flows, each one use case shared by its screen and its /api call (issue 14): the route
+// The account flows, each one use case shared by its screen and its /api call: the route
 // only turns the result into a redirect with a toast, a form with its errors, or JSON. Sign-in is
 // signIn in user.server.ts. Every limit is counted before the expensive work (rate-limit.server.ts).
 
@@ -56,7 +56,7 @@ export async function changePassword(
     // passwordChangedAt: a reset asked for before now gets no link, even one the mail worker has not made yet.
     await tx.user.update({ where: { id: user.id }, data: { password, passwordChangedAt: now } });
     await tx.session.deleteMany({ where: { userId: user.id, ...(context.keepSessionId ? { NOT: { sid: context.keepSessionId } } : {}) } });
-    // A reset link asked for earlier dies with the old password (issue 25 §2): it would be an hour's way in.
+    // A reset link asked for earlier dies with the old password: it would be an hour's way in.
     await tx.passwordResetToken.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
     // Always sent, whatever the member's choices: a change they did not make must not go unnoticed.
     await queueMail(tx, { to: user.email, kind: "password-changed", data: { firstName: user.firstName } });

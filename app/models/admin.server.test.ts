@@ -9,7 +9,7 @@ import { changeOrderStatus } from "./commerce/order-status.server";
 import { createProduct, removeProduct, updateProduct } from "./product.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 
-// The admin dashboard's rules (issue 19) on PGlite and PostgreSQL: the last administrator keeps their
+// The admin dashboard's rules on PGlite and PostgreSQL: the last administrator keeps their
 // rights and one's own go only when confirmed; deleting a user takes their memorials; tributes are
 // moderated under the one rule; a product with orders is deactivated, not deleted; cancelling a paid order
 // refunds it once and emails once; the analytics equal direct counts; every change is in the audit log,
@@ -223,7 +223,7 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     const entry = await app.db.prisma.auditLog.findFirstOrThrow({ where: { actorId: admin.id } });
     await expect(app.db.prisma.auditLog.update({ where: { id: entry.id }, data: { summary: "nothing happened" } })).rejects.toThrow();
     await expect(app.db.prisma.auditLog.delete({ where: { id: entry.id } })).rejects.toThrow();
-    // Nor emptied at once (issue 25 §9).
+    // Nor emptied at once.
     await expect(app.db.prisma.$executeRawUnsafe('TRUNCATE "audit_log"')).rejects.toThrow(/audit log cannot be changed/);
     expect((await app.db.prisma.auditLog.findUniqueOrThrow({ where: { id: entry.id } })).summary).toBe(entry.summary);
   });

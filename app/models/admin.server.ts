@@ -199,7 +199,7 @@ class Refused extends Error {
 }
 
 /**
- * Grants or removes administrator rights (§4 "User role"). The last administrator keeps theirs, and an
+ * Grants or removes administrator rights. The last administrator keeps theirs, and an
  * administrator removes their own only with `confirmOwn` (the form's tick box), never by accident.
  */
 export async function setAdminRights(actor: AdminActor, userId: string, isAdmin: boolean, options: { confirmOwn?: boolean } = {}): Promise<AdminUserResult> {
@@ -260,7 +260,7 @@ export async function deleteUserAsAdmin(actor: AdminActor, userId: string): Prom
   return { ok: true, user: { id: user.id, email: user.email, name: name(user), isAdmin: user.isAdmin }, purgeAt: purgeDateOf(now) };
 }
 
-/** GET /api/admin/users (§7): users as the /api shows them (never a password hash). */
+/** GET /api/admin/users: users as the /api shows them (never a password hash). */
 export async function listUsersForApi({ search = "", limit = 50, offset = 0 }: { search?: string; limit?: number; offset?: number }) {
   const rows = await prisma().user.findMany({
     where: search
@@ -345,7 +345,7 @@ export async function setContactStatus(actor: AdminActor, messageId: string, sta
 
 // ───────────────────────────── feedback ─────────────────────────────
 
-/** The UX answers and ratings, newest first, with the average rating over all of them (§2 "Feedback"). */
+/** The UX answers and ratings, newest first, with the average rating over all of them. */
 export async function listFeedbackForAdmin({ page = 1 }: { page?: number }) {
   const [total, average] = await Promise.all([prisma().feedback.count(), prisma().feedback.aggregate({ _avg: { rating: true }, _count: { rating: true } })]);
   const w = pageOf(total, page);
@@ -382,7 +382,7 @@ export function listAllFeedbackForApi({ limit = 50, offset = 0 } = {}) {
   });
 }
 
-/** feedback.content is plain text or a JSON object (§3): answers by question, or the text as it is. */
+/** feedback.content is plain text or a JSON object: answers by question, or the text as it is. */
 function parseAnswers(content: string): { features: string[]; suggestions: string } {
   try {
     const value = JSON.parse(content) as Record<string, unknown>;

@@ -4,8 +4,8 @@ import { fullName } from "~/utils/text";
 import { AI_LIMITS, AI_MESSAGES, type BiographyFacts, type TributeAssistantInput, type TributeFacts } from "~/utils/validation/ai";
 import { TRIBUTE_LIMITS } from "~/utils/validation/tribute";
 
-// The AI writing helpers (memorial-core.md §2, §5, §7, §8): one use case per kind of writing, shared by
-// the /api calls and the forms' round trips without JavaScript (issue 14). Each counts one use against
+// The AI writing helpers: one use case per kind of writing, shared by
+// the /api calls and the forms' round trips without JavaScript. Each counts one use against
 // the limits before the writer is asked, and says which writer wrote it. Nothing written is saved here:
 // it goes into a form, and becomes part of a memorial or a tribute only when its author sends that.
 

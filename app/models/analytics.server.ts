@@ -4,7 +4,7 @@ import { ANALYTICS_DAYS } from "~/utils/validation/admin";
 
 export { ANALYTICS_DAYS };
 
-// The Analytics tab (commerce-and-accounts.md §2 leaves it open; issue 19 §7, README): the last 30 days,
+// The Analytics tab (README): the last 30 days,
 // per day (UTC): new members, new memorials, tributes received and how many of those are approved by now,
 // orders placed and their revenue (cancelled orders left out), plan purchases (a plan's first payment
 // made) and the endowment fund's growth (15% of every plan payment made that day). One SQL statement:

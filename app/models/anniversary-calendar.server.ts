@@ -9,7 +9,7 @@ import { memorialEventsSource } from "./memorial-events.server";
 import { isRecordId } from "./memorial.server";
 import { calendarFeedAccess, calendarLinksShown, type CalendarAccess, type MemorialRole } from "./memorial-access";
 
-// A memorial's calendar feed (issue 28 item 2, docs/decisions/022-anniversary-calendar.md): its birthday
+// A memorial's calendar feed (docs/decisions/022-anniversary-calendar.md): its birthday
 // and the anniversary of its passing as yearly all-day events, for a calendar to subscribe to or a visitor
 // to download. Who may read it is calendarFeedAccess (memorial-access.ts): the public address for a
 // published public memorial, else only the private link, whose key is signed from the memorial's id.

@@ -3,7 +3,7 @@ import { prisma } from "~/services/db.server";
 import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE } from "~/utils/validation/admin";
 
-// The audit log (issue 19 §8): every administrator's action, and every co-manager action on a memorial
+// The audit log: every administrator's action, and every co-manager action on a memorial
 // (issue 27 item 4: invitations, acceptances, declines, removals, role changes, co-manager edits; a
 // memorial's own entries are listed by listMemorialAudit), who, what, on which record, when and from
 // which address. Written by the use case that acts, inside its transaction where it has one, so an

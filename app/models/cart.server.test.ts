@@ -14,7 +14,7 @@ import {
 import { countProductsByGroup, listActiveProducts, listActiveProductsForApi } from "./product.server";
 import { MEMORIAL_ITEM, PRODUCTS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
 
-// The basket and the shop's listing (commerce-and-accounts.md §2 "Products", "Cart page", §5 "Cart"), on
+// The basket and the shop's listing, on
 // PGlite and PostgreSQL: prices and totals from the database, quantities between 1 and the stock, and a
 // member's basket is theirs alone.
 
@@ -125,7 +125,7 @@ describe.each(databaseKinds)("the basket on $name", (kind) => {
   it.skipIf(skip)("sells a memorial the member may see at £29.99, up to the limit, and forgets it when it turns private", async () => {
     const user = await member();
     const owner = await member();
-    // The printed book is for the family and the owner's friends (issue 29; memorial-book.server.test.ts).
+    // The printed book is for the family and the owner's friends (memorial-book.server.test.ts).
     await app.db.prisma.friendship.createMany({
       data: [
         { userId: owner.id, friendId: user.id },

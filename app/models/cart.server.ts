@@ -7,7 +7,7 @@ import type { Viewer } from "./memorial-access";
 import { BOOK_MESSAGES, mayOrderBook } from "./memorial-book.server";
 import { productImage } from "./product.server";
 
-// The basket (commerce-and-accounts.md §2 "Cart page", §3 "cart_items", §5 "Cart", §7): one line per
+// The basket: one line per
 // product and one per memorial for each member (unique in the database). A line is priced from the
 // database when it is shown and when it is paid for, never from what a client sent; its quantity is at
 // least 1 and at most the product's stock (a memorial, printed to order, at most MEMORIAL_ITEM.maxQuantity).
@@ -131,7 +131,7 @@ export async function getBasket(user: Member): Promise<Basket> {
   };
 }
 
-/** GET /api/cart (§3, §7): each item with its product (id, name, imageUrl, stock) or memorial. */
+/** GET /api/cart: each item with its product (id, name, imageUrl, stock) or memorial. */
 export async function listCartForApi(user: Member) {
   const { rows, visible } = await loadRows(user);
   return rows.map((row) => toApiCartItem(row, visible));
@@ -172,7 +172,7 @@ export type CartFailure = { ok: false; reason: "not-found" | "stock" | "unavaila
 export type AddToCartResult = { ok: true; itemId: string; name: string; quantity: number } | CartFailure;
 
 /**
- * Add to cart (§2, §5): needs stock above 0, and never more in the basket than is in stock. Adding a
+ * Add to cart: needs stock above 0, and never more in the basket than is in stock. Adding a
  * product already in the basket adds to its line. The price is the database's.
  */
 export async function addToCart(user: Member, input: { productId?: string; memorialId?: string; quantity?: number }): Promise<AddToCartResult> {
@@ -207,7 +207,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
 }
 
 async function addMemorial(user: Member, memorialId: string, quantity: number): Promise<AddToCartResult> {
-  // The printed book (issue 29): for the owner, co-managers and the owner's friends, while the family offers it.
+  // The printed book: for the owner, co-managers and the owner's friends, while the family offers it.
   // Not found, or not the caller's to see: the same answer (it never confirms a private memorial exists).
   const rule = await mayOrderBook(user, memorialId);
   if (!rule.ok) return { ok: false, reason: rule.reason === "not-found" ? "not-found" : "unavailable", message: rule.message };
@@ -238,7 +238,7 @@ async function upsertLine(sql: string, params: unknown[]): Promise<{ id: string;
 
 export type SetQuantityResult = { ok: true; quantity: number; item: Awaited<ReturnType<typeof cartItemForApi>> } | CartFailure;
 
-/** Quantity controls (§2): never below 1, never above the stock (the spec's + is disabled there). */
+/** Quantity controls: never below 1, never above the stock (the spec's + is disabled there). */
 export async function setCartQuantity(user: Member, itemId: string, quantity: number): Promise<SetQuantityResult> {
   const { rows, visible } = await loadRows(user);
   const row = rows.find((r) => r.id === itemId);

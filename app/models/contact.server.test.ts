@@ -8,7 +8,7 @@ import { sendContactMessage } from "./contact.server";
 import { composeMail, type OutboxRow } from "./mail.server";
 import { RATE_LIMITS } from "./rate-limit.server";
 
-// Contact messages (issue 18): every validation message, the stored message with status new, the
+// Contact messages: every validation message, the stored message with status new, the
 // acknowledgement and the support copy in the outbox (composed and rendered), and the limits.
 
 describe("the contact form's rules", () => {
@@ -56,7 +56,7 @@ describe.each(databaseKinds)("contact messages on $name", (kind) => {
       if ("skip" in composed) throw new Error(composed.skip);
       const rendered = await renderEmail(composed.kind, composed.props as never);
       if (row.kind === "contact-received") {
-        // A visitor's address is not known to be theirs: the acknowledgement repeats nothing they wrote (issue 25 §7).
+        // A visitor's address is not known to be theirs: the acknowledgement repeats nothing they wrote.
         expect(rendered.subject).toBe("We have your message");
         expect(rendered.text).toContain(SUPPORT_HOURS);
         for (const words of ["Could you help me move a photo?", "About my memorial", "Ann Lee"]) {

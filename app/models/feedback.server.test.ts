@@ -3,7 +3,7 @@ import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { UX_FEEDBACK } from "~/utils/feedback";
 import { getPopupState, isFeedbackPopupDue, listOwnFeedback, recordPopupComplete, recordPopupSkip, saveFeedback } from "./feedback.server";
 
-// The UX feedback popup's rule (memorial-core.md §4): due exactly when the member has not completed it,
+// The UX feedback popup's rule: due exactly when the member has not completed it,
 // has given no ux_feedback, and owns 1 memorial with no skip or 2 memorials with one skip.
 
 let n = 0;
@@ -79,7 +79,7 @@ describe.each(databaseKinds)("the feedback popup on $name", (kind) => {
     await memorials(user.id, 1);
     const saved = await saveFeedback(user.id, ANSWERS);
     expect(saved.status).toBe("created");
-    // The feedback alone already stops the popup; completing it is recorded too (§4).
+    // The feedback alone already stops the popup; completing it is recorded too.
     expect(await isFeedbackPopupDue(user)).toBe(false);
     expect(await recordPopupComplete(user.id, UX_FEEDBACK)).toEqual({ popupType: UX_FEEDBACK, completed: true, skipCount: 0 });
     const [stored] = await listOwnFeedback(user.id);

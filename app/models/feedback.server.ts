@@ -1,7 +1,7 @@
 import { prisma } from "~/services/db.server";
 import { FEEDBACK_POPUP_TRIGGERS, UX_FEEDBACK, type PopupType, type UxFeedbackAnswers } from "~/utils/feedback";
 
-// Feedback and popup state (memorial-core.md §3 "Feedback", "Popup state"; §4 "UX feedback popup").
+// Feedback and popup state.
 // The dashboard's dialog, its no-JavaScript form and the /api all use these functions.
 
 export type PopupState = { popupType: PopupType; completed: boolean; skipCount: number };
@@ -16,7 +16,7 @@ export async function getPopupState(userId: string, popupType: PopupType): Promi
 }
 
 /**
- * Whether the UX feedback popup is due (§4): signed in, popup not completed, no earlier ux_feedback from
+ * Whether the UX feedback popup is due: signed in, popup not completed, no earlier ux_feedback from
  * this member, and exactly 1 owned memorial with no skip yet or exactly 2 with one skip. Three indexed
  * look-ups; the memorial count stops at 3, as no larger number matters.
  */
@@ -60,7 +60,7 @@ export type SaveFeedbackResult = { status: "created"; feedback: FeedbackRow } | 
 
 /**
  * Saves a member's UX feedback: content is the answers as a JSON string keyed by question id, rating the
- * ease_of_use answer (§3). One per member: a second (a double submission, another tab) is refused, under
+ * ease_of_use answer. One per member: a second (a double submission, another tab) is refused, under
  * a per-member lock so two at once cannot both get in.
  */
 export async function saveFeedback(userId: string, answers: UxFeedbackAnswers): Promise<SaveFeedbackResult> {

@@ -17,7 +17,7 @@ import {
 import { followConfirmTokenFor } from "./mail.server";
 import { deleteMemorial } from "./memorial-deletion.server";
 
-// Anniversary reminders (issue 28 item 3, decision 025) on PGlite and PostgreSQL: a follower who asked
+// Anniversary reminders (decision 025) on PGlite and PostgreSQL: a follower who asked
 // for them gets one email a week before and one on the day of a birthday or of the anniversary of a
 // passing, once however many instances run the job at once or how often; a day missed while no instance
 // ran is caught up once; a follower who said no, or may not see the memorial, gets nothing.

@@ -18,7 +18,7 @@ import { followConfirmTokenFor } from "./mail.server";
 import { deleteMemorial } from "./memorial-deletion.server";
 import { moderateTribute } from "./tribute.server";
 
-// Following a memorial (issue 28 item 1) on PGlite and PostgreSQL: a member follows only what they may
+// Following a memorial on PGlite and PostgreSQL: a member follows only what they may
 // see; a visitor's follow waits for its link (used once, gone after 7 days); two approved tributes make
 // one digest listing both, at most one a day; a memorial made private or deleted sends nothing more.
 

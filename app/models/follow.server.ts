@@ -20,7 +20,7 @@ import { decideAccess, isCoManagerRole, type Viewer } from "./memorial-access";
 import { areFriends, findMemorialForViewer, isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
-// Following a memorial (issue 28 item 1; docs/decisions/023-follow.md). A member follows with one click;
+// Following a memorial (docs/decisions/023-follow.md). A member follows with one click;
 // a visitor with an email address, confirmed by an emailed link (double opt-in: nothing but that one email
 // is sent until it is used; only a hash of its token is stored; housekeeping deletes it unconfirmed after
 // FOLLOW_CONFIRM_VALID_DAYS). Confirmed followers get a digest of the tributes approved and the photos
@@ -312,7 +312,7 @@ export async function followConfirmFacts(followId: string, now = new Date()) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Anniversary reminders (issue 28 item 3, docs/decisions/025-anniversary-reminders.md).
+// Anniversary reminders (docs/decisions/025-anniversary-reminders.md).
 
 const REMINDER_JOB = "anniversary-reminders";
 /** How long an instance has the day's run before another may take it over (a crashed one's). */

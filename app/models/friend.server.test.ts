@@ -13,7 +13,7 @@ import {
 } from "./friend.server";
 import { findMemorialForViewer, listMemorialsForViewer } from "./memorial.server";
 
-// Friends (issue 18) on both databases: the statuses, the rules about repeating requests, both directions
+// Friends on both databases: the statuses, the rules about repeating requests, both directions
 // of a friendship added and removed together, the friends-only rule following at once, and the email.
 
 let n = 0;

@@ -5,7 +5,7 @@ import { FRIEND_MESSAGES, FRIENDS_PAGE_SIZE, REQUEST_AGAIN_AFTER_DAYS, type Frie
 import { queueFriendRequestMail } from "./mail.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
-// Friends (commerce-and-accounts.md §2 "Friends", §3 friend_requests and friendships, §4 "Friend status"):
+// Friends (§3 friend_requests and friendships):
 // each flow one use case, shared by the /friends screens and the /api. Friendship is what the viewing rule
 // reads (memorial-access.ts, visibleWhere): a friendship is two rows, one per direction, added and removed
 // together in one transaction, so a friends-only memorial opens to a new friend at once and closes when
@@ -94,7 +94,7 @@ export type Relation = {
   requestAllowedFrom: Date | null;
 };
 
-/** Where two members stand (§4 "Friend status"), read inside a transaction or not. */
+/** Where two members stand, read inside a transaction or not. */
 export async function relationBetween(viewerId: string, otherId: string, db: Tx = prisma(), now = new Date()): Promise<Relation> {
   const [friendship, waiting, lastRejected] = await Promise.all([
     db.friendship.findUnique({ where: { userId_friendId: { userId: viewerId, friendId: otherId } }, select: { id: true } }),

@@ -4,7 +4,7 @@ import { keepHouse } from "./housekeeping.server";
 import { hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
 import { createSessionRow } from "./session.server";
 
-// Housekeeping (issue 26 item 7): expired sessions and rate-limit windows long over are deleted, and
+// Housekeeping: expired sessions and rate-limit windows long over are deleted, and
 // nothing still in use is touched, on both databases.
 
 describe.each(databaseKinds)("housekeeping on $name", (kind) => {

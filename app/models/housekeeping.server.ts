@@ -5,9 +5,9 @@ import { deleteStaleRateLimits } from "./rate-limit.server";
 import { deleteExpiredSessions } from "./session.server";
 import { handOverForAbsentOwners } from "./succession.server";
 
-// Rows that only grow unless someone removes them (issue 26 item 7): sessions past their expiry (a
+// Rows that only grow unless someone removes them: sessions past their expiry (a
 // signed-out browser's, a member's who never came back), rate-limit windows long over, and memorial
-// copies past their seven days (issue 27 item 3), with their stored ZIPs. Every
+// copies past their seven days, with their stored ZIPs. Every
 // instance runs it (server/app.ts, at start and every hour): deleting what another instance already
 // deleted is nothing, and a round missed while the server was down is caught up by the next.
 
@@ -22,9 +22,9 @@ export async function keepHouse(now = new Date()) {
   const sessions = await deleteExpiredSessions(now);
   await deleteStaleRateLimits(now);
   const exports = await deleteExpiredExports(now);
-  // Visitors' follows never confirmed within their link's days (issue 28 item 1).
+  // Visitors' follows never confirmed within their link's days.
   const follows = await deleteExpiredFollows(now);
-  // The records of anniversary reminders whose date is a month past (issue 28 item 3).
+  // The records of anniversary reminders whose date is a month past.
   await deleteOldReminderRecords(now);
   const purged = await purgeDeleted(now);
   const succession = await handOverForAbsentOwners(now);

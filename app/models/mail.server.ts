@@ -18,7 +18,7 @@ import { invitationMailFacts } from "./memorial-managers.server";
 import { reminderFacts } from "./succession.server";
 import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
-// The email outbox (issue 15; DESIGN.md "background jobs"). A message is a row written in the same
+// The email outbox. A message is a row written in the same
 // transaction as what caused it (a tribute, a password change), so it is never lost and never sent for
 // something that did not happen. The worker in the server process (server/mail-worker.ts) claims due rows
 // with FOR UPDATE SKIP LOCKED (several instances never take the same one), asks composeMail for what the
@@ -341,7 +341,7 @@ async function composeEventMail(row: OutboxRow, site: string): Promise<ComposedM
   };
 }
 
-/** A visitor's link to confirm following a memorial (issue 28 item 1): skipped once used or expired. */
+/** A visitor's link to confirm following a memorial: skipped once used or expired. */
 async function composeFollowConfirm(row: OutboxRow, site: string): Promise<ComposedMail<"follow-confirm"> | { skip: string }> {
   const facts = await followConfirmFacts(String(row.data.followId));
   if (!facts) return { skip: "the follow was confirmed, or its link expired" };
@@ -356,7 +356,7 @@ async function composeFollowConfirm(row: OutboxRow, site: string): Promise<Compo
   };
 }
 
-/** A follower's digest of what is new on a memorial (issue 28 item 1), written now from what is new since the last. */
+/** A follower's digest of what is new on a memorial, written now from what is new since the last. */
 async function composeFollowDigest(row: OutboxRow, site: string): Promise<ComposedMail<"follow-digest"> | { skip: string }> {
   const followId = String(row.data.followId);
   const facts = await digestFacts(followId);
@@ -380,7 +380,7 @@ async function composeFollowDigest(row: OutboxRow, site: string): Promise<Compos
   };
 }
 
-/** A follower's anniversary reminder (issue 28 item 3), checked again when it is sent. */
+/** A follower's anniversary reminder, checked again when it is sent. */
 async function composeAnniversaryReminder(row: OutboxRow, site: string): Promise<ComposedMail<"anniversary-reminder"> | { skip: string }> {
   const followId = String(row.data.followId);
   const kind = row.data.kind === "passing" ? "passing" : "birthday";
@@ -408,7 +408,7 @@ async function composeAnniversaryReminder(row: OutboxRow, site: string): Promise
   };
 }
 
-/** A memorial's copy is ready (issue 27 item 3): skipped once it has expired or its memorial is gone. */
+/** A memorial's copy is ready: skipped once it has expired or its memorial is gone. */
 async function composeExportReady(row: OutboxRow, site: string): Promise<ComposedMail<"memorial-export-ready"> | { skip: string }> {
   const facts = await exportReadyFacts(String(row.data.exportId));
   if (!facts) return { skip: "the copy is no longer there" };
@@ -434,7 +434,7 @@ function planAccount(data: OutboxRow["data"]) {
   };
 }
 
-/** The plan's money emails (issue 24 §9): a receipt, a refund, payments cancelled or resumed. */
+/** The plan's money emails: a receipt, a refund, payments cancelled or resumed. */
 function composePlanMail(row: OutboxRow, site: string): ComposedMail | { skip: string } {
   const data = row.data;
   const planName = PLANS[data.planId === "forever_plus" ? "forever_plus" : "forever"].name;
@@ -503,7 +503,7 @@ async function composeTributesWaiting(row: OutboxRow, site: string): Promise<Com
   };
 }
 
-// Transactional (issue 16 §5): sent whatever the member chose under Notifications, as a receipt is.
+// Transactional: sent whatever the member chose under Notifications, as a receipt is.
 async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<ComposedMail<"order-confirmation"> | { skip: string }> {
   const order = await prisma().order.findUnique({
     where: { id: String(row.data.orderId) },
@@ -668,7 +668,7 @@ function wants(preferences: unknown, topic: NotificationKey) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Notifications a family expects (issue 15 §4), queued in the caller's transaction.
+// Notifications a family expects, queued in the caller's transaction.
 
 /** The hourly limit of waiting-tribute emails per memorial. */
 export const TRIBUTE_NOTICE_INTERVAL_MS = 60 * 60_000;
@@ -691,7 +691,7 @@ export function tributeNotificationInsert(memorialId: string, now = new Date(), 
     ON CONFLICT DO NOTHING`;
 }
 
-/** A friend request waits (issue 18): its receiver hears of it, if they want to (Account → Notifications). */
+/** A friend request waits: its receiver hears of it, if they want to (Account → Notifications). */
 export async function queueFriendRequestMail(db: Db, requestId: string) {
   const request = await db.friendRequest.findUnique({
     where: { id: requestId },
@@ -701,7 +701,7 @@ export async function queueFriendRequestMail(db: Db, requestId: string) {
   await queueMail(db, { to: request.receiver.email, kind: "friend-request", data: { requestId } });
 }
 
-/** A contact message was stored (issue 18): its sender gets an acknowledgement and the support address a copy. */
+/** A contact message was stored: its sender gets an acknowledgement and the support address a copy. */
 export async function queueContactMail(db: Db, message: { id: string; email: string }) {
   await queueMail(db, { to: message.email, kind: "contact-received", data: { messageId: message.id } });
   await queueMail(db, { to: getEnv().SUPPORT_EMAIL, kind: "contact-copy", data: { messageId: message.id } });
@@ -730,7 +730,7 @@ export function hashResetToken(token: string) {
 
 /**
  * "Forgot your password?" queues a row for every address asked about, known or not, so that the answer
- * takes the same time either way (issue 25 §2); the link is made when the email is sent. Its token's id
+ * takes the same time either way; the link is made when the email is sent. Its token's id
  * is the row's id (a retry sends the same link), it is valid for an hour from the request, and making it
  * uses up every earlier link of the member. No link is made for a request older than a newer one or than
  * the last password change. Answers why nothing is to be sent, or null.
@@ -768,13 +768,13 @@ export function resetTokenFor(tokenId: string) {
   return sign("password-reset", tokenId);
 }
 
-/** The token in an invitation to co-manage a memorial (issue 27 item 4): made from the invitation's id. */
+/** The token in an invitation to co-manage a memorial: made from the invitation's id. */
 export function invitationTokenFor(invitationId: string) {
   return sign("memorial-invitation", invitationId);
 }
 
 /**
- * The key in a memorial's private calendar link (issue 28 item 2, decision 022): made from the memorial's id,
+ * The key in a memorial's private calendar link (decision 022): made from the memorial's id,
  * so it is never stored, and it is the same link every time the family looks. Anyone holding it sees the dates.
  */
 export function calendarKeyFor(memorialId: string) {
@@ -786,7 +786,7 @@ export function isValidCalendarKey(memorialId: string, key: string) {
   return !!memorialId && !!key && matchesAnySecret("memorial-calendar", memorialId, key);
 }
 
-/** The token in a visitor's link to confirm following a memorial (issue 28 item 1): made from the follow's id. */
+/** The token in a visitor's link to confirm following a memorial: made from the follow's id. */
 export function followConfirmTokenFor(followId: string) {
   return sign("follow-confirm", followId);
 }
@@ -809,7 +809,7 @@ export function followUnsubscribeUrlFor(followId: string, site = publicUrl()) {
   return `${site}/unsubscribe?${new URLSearchParams({ follow: followId, sig: sign("unsubscribe", `follow:${followId}`) })}`;
 }
 
-/** The "stop the anniversary reminders only" link of a reminder email (issue 28 item 3): the follow stays. */
+/** The "stop the anniversary reminders only" link of a reminder email: the follow stays. */
 export function followRemindersOffUrlFor(followId: string, site = publicUrl()) {
   return `${site}/unsubscribe?${new URLSearchParams({ follow: followId, only: "reminders", sig: sign("unsubscribe", `follow-reminders:${followId}`) })}`;
 }

@@ -10,7 +10,7 @@ import { deleteObject, getObject, keyFromUrl, objectUrl, putObject } from "~/ser
 import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { describeBytes, MEDIA_LIMITS } from "~/utils/upload-limits";
 
-// Photos and videos of memorials (memorial-core.md §3 "Memorial media"). What a file is comes from its
+// Photos and videos of memorials. What a file is comes from its
 // bytes, never its name. Photos are stored as an upright "original" with every piece of metadata
 // (EXIF, GPS) removed, plus WebP copies at three widths for phones; videos are stored as uploaded.
 // Every file of a memorial lives under memorials/<memorialId>/, which is how the media route knows
@@ -142,7 +142,7 @@ export function imageSources(mediaUrl: string): { src: string; srcSet?: string; 
   };
 }
 
-// Social cards (issue 29 item 1, docs/decisions/027-sharing-and-unlisted.md): a memorial portrait's link
+// Social cards (docs/decisions/027-sharing-and-unlisted.md): a memorial portrait's link
 // preview picture lives beside its other copies as card.jpg, made from the largest copy the first time it
 // is asked for (portraits stored before cards existed get theirs too), then kept and served like the rest.
 const SOCIAL_CARD_FILE = "card.jpg";
@@ -185,7 +185,7 @@ export async function addMemorialMedia(
   const stored = await storeMemorialFile(memorialId, bytes);
   try {
     // The memorial's version (updatedAt) moves with its gallery in the database (a trigger); its
-    // followers hear of the photo in their next digest (issue 28 item 1).
+    // followers hear of the photo in their next digest.
     return await prisma().$transaction(async (tx) => {
       const created = await tx.memorialMedia.create({
         data: {
@@ -254,7 +254,7 @@ export async function deleteMediaItem(mediaId: string, owner: { id: string }) {
 // /api additions (app/routes/api.memorials.*): the media list and the /api shape of an item.
 // ---------------------------------------------------------------------------------------------------
 
-/** A media item in the /api shape (memorial-core.md §3 "Memorial media"). */
+/** A media item in the /api shape. */
 export function toApiMedia(item: {
   id: string;
   memorialId: string;

@@ -53,7 +53,7 @@ describe("decideAccess", () => {
   }
 });
 
-// Co-managers (issue 27 item 4): a manager or an editor sees the memorial in every state; the role
+// Co-managers: a manager or an editor sees the memorial in every state; the role
 // functions say who may do what, for every role.
 
 describe("co-manager roles", () => {

@@ -1,4 +1,4 @@
-// Who may see a memorial (memorial-core.md §4 "Viewing rules"), as one pure function so that the
+// Who may see a memorial, as one pure function so that the
 // page, the media files, the /api and every list apply the same rule. Used on the server only; the
 // database queries in memorial.server.ts express the same rule as a `where` (tested against this).
 
@@ -24,7 +24,7 @@ function readableByAddress(visibility: string) {
  */
 export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: boolean, coRole: CoManagerRole | null = null): AccessDecision {
   if (viewer && (viewer.isAdmin || viewer.id === memorial.userId)) return { allowed: true };
-  // Co-managers (issue 27 item 4) see the memorial in every state, drafts and private ones included.
+  // Co-managers see the memorial in every state, drafts and private ones included.
   if (viewer && coRole) return { allowed: true };
   if (!memorial.isPublished) return { allowed: false, reason: "draft" };
   if (readableByAddress(memorial.visibility)) return { allowed: true };
@@ -32,7 +32,7 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
   return { allowed: false, reason: "private" };
 }
 
-// What an administrator may do with a member's memorial, decided once (issue 13 §7, README), for the
+// What an administrator may do with a member's memorial, decided once (README), for the
 // pages and the /api alike: open any memorial, drafts and private ones included, as moderators must
 // (commerce-and-accounts.md §6: admins "can see all memorials"); delete a whole memorial that breaks the
 // terms (deleteMemorial); never edit it or remove single photos and videos, which are the family's
@@ -43,7 +43,7 @@ export function isOwner(memorial: { userId: string }, viewer: Viewer) {
   return !!viewer && viewer.id === memorial.userId;
 }
 
-// Co-managers (issue 27 item 4, docs/decisions/020-co-managers.md). What each role on a memorial may do,
+// Co-managers (docs/decisions/020-co-managers.md). What each role on a memorial may do,
 // decided here once for the pages, the /api and the models:
 //                         owner  manager  editor  administrator
 //   view in any state       ✓       ✓        ✓         ✓
@@ -92,7 +92,7 @@ export function canDeleteOrExport(role: MemorialRole) {
   return role === "owner";
 }
 
-// Anniversaries in the calendar (issue 28 item 2, docs/decisions/022-anniversary-calendar.md). A calendar
+// Anniversaries in the calendar (docs/decisions/022-anniversary-calendar.md). A calendar
 // that subscribes to a feed signs no one in, so the feed is judged by its link alone: a published public
 // memorial's feed is anyone's, as its page is; a published friends-only or private memorial's only through
 // its private link, which the owner and co-managers see and choose to share; a draft's nobody's. An unlisted

@@ -167,7 +167,7 @@ export function bookFileName(name: string) {
 export type ShopOffersResult = { ok: true; on: boolean } | { ok: false; reason: "not-found" };
 
 /**
- * The family's switch (issue 29 item 6): the owner or a manager (who decide who may see the memorial)
+ * The family's switch: the owner or a manager (who decide who may see the memorial)
  * turns the book offer, and any product beside the memorial, on or off. Off, the page offers nothing for
  * sale and ordering the book is refused; the change moves the page's version (a trigger), so the anonymous
  * page cache shows it at once. A manager's change is in the audit log.

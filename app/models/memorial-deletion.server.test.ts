@@ -23,7 +23,7 @@ import { createSessionRow } from "./session.server";
 import { listTributesForAdmin } from "./tribute.server";
 import { getUserById, signIn } from "./user.server";
 
-// Deletion keeps its 30-day window (issue 27 item 1), on PGlite and PostgreSQL: a deleted memorial is
+// Deletion keeps its 30-day window, on PGlite and PostgreSQL: a deleted memorial is
 // hidden from every reader at once and comes back whole; a deleted account is signed out, hidden and
 // restorable; the purge tells the owner a few days before, then removes rows and files once, however
 // many rounds (instances) run, and catches up after downtime.

@@ -10,7 +10,7 @@ import { isRecordId } from "./memorial.server";
 import { deleteAvatarObject } from "./profile-picture.server";
 import { handOverAtDeletion, type DeletionChoices } from "./succession.server";
 
-// Deletion keeps a 30-day window (issue 27 item 1; docs/decisions/019-recoverable-deletion.md).
+// Deletion keeps a 30-day window (docs/decisions/019-recoverable-deletion.md).
 // A deleted memorial stays in "memorial_records" with its "deletedAt"; the "memorials" view that every
 // other query reads leaves it out, so it is hidden everywhere at once. This module is the only one that
 // reads "memorial_records" itself: Recently deleted, restore, and the purge that removes the rows and

@@ -19,7 +19,7 @@ import { composeMail, type OutboxRow } from "./mail.server";
 import { publicMemorialVersion } from "./memorial.server";
 import { readPageVersions } from "./page-version.server";
 
-// A memorial's events (issue 28 item 4) on PGlite and PostgreSQL: the owner and co-managers add, edit and
+// A memorial's events on PGlite and PostgreSQL: the owner and co-managers add, edit and
 // delete events, a stranger and an administrator are refused; a visitor answers once per address (a second
 // answer replaces the first), is emailed a copy through the outbox, and is refused for a past event, a memorial
 // they may not see or bad input; the family sees the answers with totals and emails everyone who answered;

@@ -20,7 +20,7 @@ import type { Viewer } from "./memorial-access";
 import { auditCoEdit, contentEditorRole, findMemorialForViewer, isRecordId } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
-// A memorial's events (issue 28 item 4, docs/decisions/026-memorial-events.md). The rules, kept here once:
+// A memorial's events (docs/decisions/026-memorial-events.md). The rules, kept here once:
 // - the owner and co-managers (canEditContent) add, edit and delete events, see the answers and email those
 //   who answered; anyone else, administrators included, gets "not-found";
 // - anyone who may see the memorial (findMemorialForViewer, the one access rule) may answer an event that is

@@ -4,7 +4,7 @@ import { EVENT_KIND_LABELS, formatEventWhen, isPastEvent, type EventKind } from 
 import { EXPORT_SCHEMA, EXPORT_SCHEMA_VERSION } from "~/utils/memorial-export";
 import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, timelinePrecision, type TimelineEventFields, type TimelineKind } from "~/utils/timeline";
 
-// The files of a memorial's copy (issue 27 item 3) other than its photos and videos: the page that opens
+// The files of a memorial's copy other than its photos and videos: the page that opens
 // from the file system (data/index.html with data/style.css: no script, relative links only, laid out like
 // the memorial page and readable at 390 px), memorial.json (schema in docs/memorial-export.md) and the
 // BagIt tag files. Tributes come in pages (an async iterable), so a memorial with thousands of them is
@@ -45,7 +45,7 @@ export type ExportPortrait = { file: string | null; contentType: string | null; 
 
 export type ExportTribute = { id: string; authorName: string; content: string; createdAt: Date };
 
-/** A life-timeline event (issue 28 item 5); `photoFile` is the path of its photo inside data/, when that photo is in the ZIP. */
+/** A life-timeline event; `photoFile` is the path of its photo inside data/, when that photo is in the ZIP. */
 export type ExportTimelineEvent = TimelineEventFields & {
   id: string;
   photoId: string | null;
@@ -55,7 +55,7 @@ export type ExportTimelineEvent = TimelineEventFields & {
 };
 
 /**
- * A gathering on the memorial (issue 28 item 4): its date and times as the family gave them, in its own time
+ * A gathering on the memorial: its date and times as the family gave them, in its own time
  * zone, and its reply totals as the family's replies page counts them (not who replied: docs/memorial-export.md).
  */
 export type ExportMemorialEvent = {

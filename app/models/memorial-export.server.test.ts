@@ -26,7 +26,7 @@ import {
 } from "./memorial-export.server";
 import { exportUserData, getUserById } from "./user.server";
 
-// "Take a memorial away" (issue 27 item 3) on both databases: the copy holds the page, the files and the
+// "Take a memorial away" on both databases: the copy holds the page, the files and the
 // approved tributes (and nothing pending), its BagIt manifests verify, it is built once across instances,
 // a dead builder's export is taken again, failures end as "failed" with a reason, missing files are listed,
 // and expired copies go with their stored ZIPs. The memorial's events travel in it, past and coming, with
@@ -141,7 +141,7 @@ describe.each(databaseKinds)("memorial exports on $name", (kind) => {
         { memorialId: memorial.id, authorName: "Pending Person", content: "Not yet approved", isApproved: false },
       ],
     });
-    // The life timeline (issue 28 item 5): one event with a photo that is in the ZIP, one known to the year only.
+    // The life timeline: one event with a photo that is in the ZIP, one known to the year only.
     await app.db.prisma.memorialTimelineEvent.createMany({
       data: [
         { memorialId: memorial.id, kind: "marriage", year: 1955, month: 6, day: 4, title: "Married Arthur <3", photoId: photo!.id },

@@ -29,7 +29,7 @@ import {
   type ExportTribute,
 } from "./memorial-export-files.server";
 
-// "Take a memorial away" (issue 27 item 3). The owner asks (requestMemorialExport); a background round in
+// "Take a memorial away". The owner asks (requestMemorialExport); a background round in
 // every instance (server/app.ts) claims one queued export at a time with a conditional UPDATE … SKIP LOCKED,
 // so two instances never build the same one; the builder streams the ZIP (app/services/zip-stream.server.ts)
 // to a temp file under DATA_DIR, photo by photo, writing its progress (and renewing its lease) as it goes;

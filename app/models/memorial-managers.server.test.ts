@@ -4,7 +4,7 @@ import { composeMail, invitationTokenFor, type OutboxRow } from "./mail.server";
 import { answerInvitation, findInvitation, inviteCoManager, listCoManagedMemorials, listMemorialPeople } from "./memorial-managers.server";
 import { listMemorialsForViewer, memorialRole, updateOwnMemorial, MemorialRoleError } from "./memorial.server";
 
-// Co-managers (issue 27 item 4) on PGlite and PostgreSQL: an invitation is used once even when two
+// Co-managers on PGlite and PostgreSQL: an invitation is used once even when two
 // answers race, expires after 7 days, and makes the invitee see and edit the memorial; an editor cannot
 // change its visibility; the invitation email carries the link only while it can be used.
 

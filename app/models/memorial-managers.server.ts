@@ -8,7 +8,7 @@ import { isRecordId, memorialRole } from "./memorial.server";
 import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 import { lockSuccession } from "./succession.server";
 
-// Co-managers by invitation (issue 27 item 4; docs/decisions/020-co-managers.md). The owner or a manager
+// Co-managers by invitation (docs/decisions/020-co-managers.md). The owner or a manager
 // invites someone by email as an editor or a manager; the emailed link is the credential: valid once, for
 // INVITATION_VALID_DAYS, only a hash of its token stored (the token is made from the row's id with the
 // server's secret, like a password-reset link). Every step is written to the audit log in the same

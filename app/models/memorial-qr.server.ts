@@ -6,7 +6,7 @@ import { formatLifeDates } from "~/utils/dates";
 import type { QrFormat } from "~/utils/short-id";
 import { editableWhere, isRecordId, permanentUrl } from "./memorial.server";
 
-// The headstone QR code (issue 29 item 4, docs/decisions/028-permanent-address-and-qr.md). The code
+// The headstone QR code (docs/decisions/028-permanent-address-and-qr.md). The code
 // carries the memorial's permanent address (/m/<shortId> on PUBLIC_URL), which never changes with its
 // title, so a code cut in stone keeps working. The family (the owner and co-managers: the same rule as
 // editing the content, editableWhere) downloads it as SVG, as a 1200 px PNG, or as an A4 sheet to print

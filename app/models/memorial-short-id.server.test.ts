@@ -5,7 +5,7 @@ import { parseShortId, SHORT_ID_ALPHABET } from "~/utils/short-id";
 import { deleteMemorial, restoreMemorial } from "./memorial-deletion.server";
 import { findMemorialIdByShortId, toApiMemorial } from "./memorial.server";
 
-// Short ids, the permanent addresses' keys (issue 29 item 3), as the database makes them
+// Short ids, the permanent addresses' keys, as the database makes them
 // (memorial_short_id(), migration 20261128110000_memorial_short_ids), on PGlite and PostgreSQL: every new
 // memorial gets one however it is made, from the alphabet app/utils/short-id.ts reads, all different; a
 // collision is tried again; the migration gives one to each memorial that existed before it.

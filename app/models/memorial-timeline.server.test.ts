@@ -4,7 +4,7 @@ import { TIMELINE_MAX_EVENTS, type TimelineInput } from "~/utils/timeline";
 import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent } from "./memorial-timeline.server";
 import { publicMemorialVersion } from "./memorial.server";
 
-// The life timeline (issue 28 item 5) on PGlite and PostgreSQL: the owner and co-managers add, edit and
+// The life timeline on PGlite and PostgreSQL: the owner and co-managers add, edit and
 // remove events; a stranger and an administrator are refused; events come back in date order with a date
 // known to the year before one known to the day in the same year; at most TIMELINE_MAX_EVENTS; the photo must
 // be one of the memorial's own photos and, when deleted, leaves the event's words; every change moves the

@@ -4,7 +4,7 @@ import { TIMELINE_MAX_EVENTS, type TimelineInput } from "~/utils/timeline";
 import type { Actor } from "./audit.server";
 import { auditCoEdit, contentEditorRole, isRecordId } from "./memorial.server";
 
-// A life timeline (issue 28 item 5, docs/decisions/024-life-timeline.md). The rules, kept here once:
+// A life timeline (docs/decisions/024-life-timeline.md). The rules, kept here once:
 // - the owner and co-managers (canEditContent) add, edit and remove events; anyone else, administrators
 //   included, gets "not-found" (they may not even learn the memorial exists);
 // - at most TIMELINE_MAX_EVENTS per memorial, counted under a per-memorial lock so two quick posts cannot both

@@ -62,7 +62,7 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
         { visibility: "private" as const, isPublished: true },
       ].map((state) => createMemorial(owner, input(state))),
     );
-    // Co-managers (issue 27 item 4): an editor and a manager of every one of the owner's memorials.
+    // Co-managers: an editor and a manager of every one of the owner's memorials.
     const editor = await user();
     const manager = await user();
     await app.db.prisma.memorialManager.createMany({
@@ -87,7 +87,7 @@ describe.each(databaseKinds)("memorials on $name", (kind) => {
       );
       for (const m of memorials) {
         const allowed = decideAccess(m, viewer, isFriend, coRole).allowed;
-        // Unlisted (issue 29 item 2): opens by its address for anyone, listed only for those who run it.
+        // Unlisted: opens by its address for anyone, listed only for those who run it.
         const listable = allowed && (m.visibility !== "unlisted" || ["owner", "admin", "editor", "manager"].includes(who));
         expect(listed.has(m.id), `${who} × ${m.visibility}/${m.isPublished}`).toBe(listable);
         expect(byAddress.has(m.id), `by address: ${who} × ${m.visibility}/${m.isPublished}`).toBe(allowed);

@@ -58,7 +58,7 @@ export const LIVE: Prisma.MemorialScalarRelationFilter = { is: {} };
 
 /**
  * The memorials a viewer may find in a list, as a Prisma filter (the list form of decideAccess). An unlisted
- * memorial is in no list but its owner's, its co-managers' and the administrators' (issue 29 item 2): anyone
+ * memorial is in no list but its owner's, its co-managers' and the administrators': anyone
  * else reads it only by its address, through findMemorialForViewer or byAddressWhere.
  */
 export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
@@ -68,7 +68,7 @@ export function visibleWhere(viewer: Viewer): Prisma.MemorialWhereInput {
   return {
     OR: [
       { userId: viewer.id },
-      // Co-managers see the memorials they help with in any state (issue 27 item 4).
+      // Co-managers see the memorials they help with in any state.
       { managers: { some: { userId: viewer.id } } },
       published,
       // Friendships are stored in both directions: the owner's row naming the viewer is enough.
@@ -172,7 +172,7 @@ function toDate(value: string | null | undefined) {
   return value ? new Date(`${value}T00:00:00Z`) : null;
 }
 
-/** "If no title is given it is set to first and last name joined" (memorial-core.md §4). */
+/** "If no title is given it is set to first and last name joined". */
 export function titleFor(input: { title?: string | null; firstName: string; lastName: string }) {
   return input.title?.trim() || `${input.firstName} ${input.lastName}`.trim();
 }
@@ -181,7 +181,7 @@ type MemorialOwner = { id: string; subscriptionPlan: string; subscriptionExpiryD
 
 /**
  * Whether the member has already reached the free plan's limit, so Create Memorial can say so before
- * the form is filled in (issue 13). createMemorial checks again under its lock: this is only a forecast.
+ * the form is filled in. createMemorial checks again under its lock: this is only a forecast.
  */
 export async function hasReachedMemorialLimit(owner: MemorialOwner): Promise<boolean> {
   if (isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) return false;
@@ -331,7 +331,7 @@ export async function discardNewMemorial(id: string, ownerId: string): Promise<v
   await deleteStoredMedia([...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u));
 }
 
-// The view counter (memorial-core.md §4 "View counter"). Page views are added up in memory and written
+// The view counter. Page views are added up in memory and written
 // in one statement about once a second, so that a busy memorial page does not write a row per visitor
 // (and a view never touches updatedAt, which the anonymous page cache keys on). The server writes what
 // is left when it stops (server/app.ts).
@@ -407,7 +407,7 @@ export const SITEMAP_PAGE_SIZE = 10_000;
 export const SITEMAP_MAX_CHILDREN = 50_000;
 
 /**
- * The memorials a search engine may list (issue 29 item 2): published and public only, never an unlisted,
+ * The memorials a search engine may list: published and public only, never an unlisted,
  * friends-only, private, draft or deleted one ("memorials" leaves deleted ones out). Read on every request,
  * so a change of visibility shows at once.
  */
@@ -447,7 +447,7 @@ export async function listSitemapChild(child: number, size = SITEMAP_PAGE_SIZE):
 }
 
 /**
- * The memorial in the /api shape: dates as YYYY-MM-DD (DESIGN.md), plus ours beside the spec's fields
+ * The memorial in the /api shape: dates as YYYY-MM-DD, plus ours beside the spec's fields
  * (docs/decisions/028-permanent-address-and-qr.md): its short id and permanent address.
  */
 export function toApiMemorial(m: {
@@ -516,7 +516,7 @@ export async function listMemorialsForViewer(viewer: Viewer, filters: ListFilter
 }
 
 // ---------------------------------------------------------------------------------------------
-// The public gallery (/memorials and /market, memorial-core.md §2 "Memorial browse"): published
+// The public gallery (/memorials and /market): published
 // public memorials only, searched, filtered, sorted and paged in the database.
 
 export { BROWSE_CATEGORIES, BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, BROWSE_SORTS, type BrowseQuery } from "~/utils/browse";
@@ -660,12 +660,12 @@ export async function countView(id: string): Promise<number | null> {
     );
     return rows[0]?.viewCount ?? null;
   } catch {
-    // As recordView: a view that could not be counted is not worth an error (memorial-core.md §4).
+    // As recordView: a view that could not be counted is not worth an error.
     return null;
   }
 }
 
-/** The share channels of the memorial page (memorial-core.md §3 "Memorial share"). */
+/** The share channels of the memorial page. */
 export const SHARE_TYPES = ["facebook", "twitter", "copy_link"] as const;
 export type ShareType = (typeof SHARE_TYPES)[number];
 
@@ -685,8 +685,8 @@ export async function recordShare(memorialId: string, sharedByUserId: string | n
 }
 
 // ---------------------------------------------------------------------------------------------
-// My Memorials (memorial-core.md §2): the member's own memorials only, searched case-insensitively on
-// title, first and last name (§5), newest first, paged.
+// My Memorials: the member's own memorials only, searched case-insensitively on
+// title, first and last name, newest first, paged.
 
 export const OWN_PAGE_SIZE = 24;
 
@@ -728,7 +728,7 @@ export async function listOwnMemorials(userId: string, query: { search?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
-// The members' dashboard (memorial-core.md §2 "Dashboard", §9): counters counted in the database, the
+// The members' dashboard: counters counted in the database, the
 // newest own memorials, and the community's newest public ones (listRecentPublicMemorials).
 
 export const DASHBOARD_RECENT = 3;

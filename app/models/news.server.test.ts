@@ -7,7 +7,7 @@ import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startFeedServer, type FeedTestServer } from "../../test/feed-server";
 import { fetchNews, listNews, NEWS_DRAFTS_PER_FETCH, NEWS_MESSAGES, newsStatus, newsVersion } from "./news.server";
 
-// The news fetch (issue 18) against a local news site (test/feed-server.ts): RSS and Atom read with the
+// The news fetch against a local news site (test/feed-server.ts): RSS and Atom read with the
 // real parser, articles stored once across fetches, at most 2 draft memorials per fetch owned by the
 // administrator, pictures copied into our storage, and every kind of bad feed refused with a sentence
 // and nothing changed.

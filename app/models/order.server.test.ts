@@ -15,7 +15,7 @@ import { MAX_ORDER_PENCE, ORDERS_PER_PAGE, SHOP_MESSAGES } from "~/utils/shop";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 import type { ShippingDetails } from "~/utils/validation/shop";
 
-// Checkout and orders with the built-in test provider (issue 16 §3–§6), on PGlite and PostgreSQL: what is
+// Checkout and orders with the built-in test provider, on PGlite and PostgreSQL: what is
 // charged comes from the database; an order is made once, only for a succeeded payment, with the stock
 // taken, the basket emptied and the confirmation email queued in its transaction; a sold-out item means a
 // refund and no order.

@@ -4,7 +4,7 @@ import { EVENT_DEFAULT_DURATION_MS } from "~/utils/events";
 import { isRecordId } from "./memorial.server";
 
 // The versions the anonymous page cache (server/page-cache.ts) keys its kept pages by, read from the
-// database on every request that could be served from it (DESIGN.md "Running at scale"; issue 20):
+// database on every request that could be served from it:
 // - per public page kind, a number in `page_versions` that triggers move at the commit of any change to
 //   what the kind shows (migration 20261124000000_page_versions);
 // - per public memorial, its "updatedAt" (moved by its edits and by triggers for its photos, tributes, timeline

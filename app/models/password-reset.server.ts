@@ -7,11 +7,11 @@ import { publicUserSelect, toPublic, type PublicUser } from "./user.server";
 
 export { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 
-// "Forgot your password?" (issue 15 §3). Asking gives the same answer, in the same time, whether or not an
+// "Forgot your password?". Asking gives the same answer, in the same time, whether or not an
 // account exists: the request only queues an email row; the mail worker makes the link (mail.server.ts,
 // issueResetToken). The link is valid once, for an hour; only a hash of its token is stored (the token
 // itself is derived from the row's id with the server's secret). A newer link, a password changed in
-// Account → Security, or a reset use up every earlier link (issue 25 §2), also the ones the mail worker
+// Account → Security, or a reset use up every earlier link, also the ones the mail worker
 // has not made yet: a request from before the user's passwordChangedAt gets no link.
 // Choosing a new password ends every session of the member, tells them by email, and signs them in.
 

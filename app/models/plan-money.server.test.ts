@@ -13,7 +13,7 @@ import { completePlanPayment } from "./commerce/plan-completion.server";
 import { getPendingPlanPayment, payTestPlanPayment, startPlanPurchase } from "./commerce/plan-checkout.server";
 import { retryPlanRefunds } from "./commerce/plan-refunds.server";
 
-// Money you can trust, for plans (issue 24 §1–3, §9), on PGlite and PostgreSQL: a payment that completes
+// Money you can trust, for plans, on PGlite and PostgreSQL: a payment that completes
 // after the member's plan moved on (a tab left open) never downgrades, never turns a plan paid in full into
 // instalments and is never kept twice: it grants nothing and is refunded once, or, at a price above what
 // the plan now costs, grants it and gives the difference back. Continue to Payment pressed ten times at

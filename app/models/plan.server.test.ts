@@ -16,7 +16,7 @@ import { payTestPlanPayment, startPlanCheckout, startPlanPurchase } from "./comm
 import { retryPlanRefunds } from "./commerce/plan-refunds.server";
 
 // Plans paid for real, on PGlite and PostgreSQL, with the built-in provider and an injected clock
-// (issue 17 §1–6): a plan is granted only for a payment the provider says succeeded, for the amount
+//: a plan is granted only for a payment the provider says succeeded, for the amount
 // recorded, to its own member, once; monthly instalments are charged when due, a declined one emails the
 // member and the plan lapses after the grace period with nothing deleted; cancelling keeps access to the
 // end of the month paid for; the endowment figure is 15% of what was taken.

@@ -10,7 +10,7 @@ import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, type ProductInput } from "~/utils/vali
 import { recordAudit, type AdminActor } from "./audit.server";
 import { deleteStoredMedia, imageSources, storeImage } from "./media.server";
 
-// Products (commerce-and-accounts.md §2 "Products", §3 "products"): the shop shows active products only,
+// Products: the shop shows active products only,
 // with real data (the spec's original made up ratings, review counts and badges on the client; we show
 // none). Prices are pence. Creating, editing and removing products is the admin dashboard's (below); the
 // picture it uploads is stored here, resized like memorial photos.
@@ -58,7 +58,7 @@ export async function countProductsByGroup(): Promise<Record<ShopGroup, number>>
   return counts;
 }
 
-/** GET /api/products (§7): every active product, or those of one shop group (?category=physical…). */
+/** GET /api/products: every active product, or those of one shop group (?category=physical…). */
 export function listActiveProductsForApi(group: ShopGroup | null) {
   return prisma().product.findMany({
     where: { isActive: true, ...groupWhere(group) },
@@ -94,7 +94,7 @@ export async function storeProductImage(bytes: Uint8Array): Promise<string> {
   }
 }
 
-// ───────────────────────────── the admin dashboard's Products tab (issue 19) ─────────────────────────────
+// ───────────────────────────── the admin dashboard's Products tab ─────────────────────────────
 
 /** Every product, active or not, newest first, searched by name or category. */
 export async function listProductsForAdmin({ search = "", page = 1 }: { search?: string; page?: number } = {}) {
@@ -113,7 +113,7 @@ export async function listProductsForAdmin({ search = "", page = 1 }: { search?:
   return { items: rows.map(({ _count, ...p }) => ({ ...p, orders: _count.orderItems })), total, page: w.page, pages: w.pages };
 }
 
-/** GET /api/admin/products (§7): every product, bounded. */
+/** GET /api/admin/products: every product, bounded. */
 export function listProductsForApi({ limit = 100, offset = 0 } = {}) {
   return prisma().product.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, select: productFields });
 }
@@ -122,7 +122,7 @@ export function findProduct(id: string) {
   return prisma().product.findUnique({ where: { id }, select: productFields });
 }
 
-/** Creates a product (§4 "Product", §5 "Product form": the input is already checked), recorded. */
+/** Creates a product (§5 "Product form": the input is already checked), recorded. */
 export async function createProduct(actor: AdminActor, input: ProductInput) {
   return prisma().$transaction(async (tx) => {
     const product = await tx.product.create({ data: productData(input), select: productFields });
@@ -140,8 +140,8 @@ export type UpdateProductResult =
   { ok: true; product: ProductRow } | { ok: false; reason: "not-found" } | { ok: false; reason: "stock-changed"; stock: number; message: string };
 
 /**
- * Edits a product; a replaced uploaded picture's files are removed (issue 19 §4). The stock is never
- * written back as it was when the editor loaded it (issue 24 §5): with `expectedStock` (the figure the
+ * Edits a product; a replaced uploaded picture's files are removed. The stock is never
+ * written back as it was when the editor loaded it: with `expectedStock` (the figure the
  * form or the /api client read), a stock left as it was is not touched, so whatever sold meanwhile stays
  * sold; a changed stock is set only if it is still the figure the editor saw (a conditional update), and
  * otherwise nothing is saved and the editor is told the current figure. Without `expectedStock` (an /api
@@ -185,7 +185,7 @@ function stockChanged(stock: number): UpdateProductResult {
 export type RemoveProductResult = { ok: true; outcome: "deleted" | "deactivated"; name: string } | { ok: false };
 
 /**
- * Deletes a product, or deactivates it when it has been ordered (issue 19 §4): the orders keep pointing
+ * Deletes a product, or deactivates it when it has been ordered: the orders keep pointing
  * at it, and it leaves the shop and every basket either way.
  */
 export async function removeProduct(actor: AdminActor, id: string): Promise<RemoveProductResult> {

@@ -3,7 +3,7 @@ import { getUserById, updateProfileImage, type PublicUser } from "~/models/user.
 import { detectImageType, ImageRejectedError, MAX_IMAGE_BYTES, toWebp } from "~/services/images.server";
 import { deleteObject, keyFromUrl, objectUrl, putObject } from "~/services/storage.server";
 
-// Profile pictures (commerce-and-accounts.md §5 "Images"), shared by the Profile tab's form and the
+// Profile pictures, shared by the Profile tab's form and the
 // /api's PUT /api/auth/profile-picture. Each upload gets a fresh random key, so its URL can be cached
 // forever (app/routes/media.$.ts) and an old picture's address stops working once it is replaced.
 

@@ -12,7 +12,7 @@ export type RateLimitRule = { name: string; limit: number; windowMs: number };
 /** The limits, in one place (and shown to users in words by `describeRetry`). */
 export const RATE_LIMITS = {
   /**
-   * Sign-in (README "Sign-in lockout", issue 25 §9): 5 wrong passwords for one account from one address a
+   * Sign-in (README "Sign-in lockout"): 5 wrong passwords for one account from one address a
    * quarter of an hour, so a stranger's guesses never lock the owner out of their own address; and a slower
    * ceiling per account from everywhere, for guessing spread over many addresses.
    */
@@ -27,7 +27,7 @@ export const RATE_LIMITS = {
   /** "Forgot your password?": per address, and per email address asked about (from anywhere). */
   resetPerIp: { name: "reset-ip", limit: 10, windowMs: 60 * 60_000 },
   resetPerEmail: { name: "reset-email", limit: 3, windowMs: 60 * 60_000 },
-  /** The vault's password, per member and per address (issue 17 §10). */
+  /** The vault's password, per member and per address. */
   vaultUnlockPerUser: { name: "vault-user", limit: 5, windowMs: 15 * 60_000 },
   vaultUnlockPerIp: { name: "vault-ip", limit: 20, windowMs: 15 * 60_000 },
   /** Anonymous tributes: a grieving family may post several, a spammer many more. */
@@ -38,21 +38,21 @@ export const RATE_LIMITS = {
   aiPerIp: { name: "ai-ip", limit: 30, windowMs: 60 * 60_000 },
   /** Starting a checkout asks the payment provider for a payment: plenty for a buyer, few for a script. */
   checkoutPerUser: { name: "checkout-user", limit: 30, windowMs: 60 * 60_000 },
-  /** Friend search by exact email (issue 18): plenty for people, too few to sweep a list of addresses. */
+  /** Friend search by exact email: plenty for people, too few to sweep a list of addresses. */
   friendSearchPerUser: { name: "friend-search-user", limit: 30, windowMs: 10 * 60_000 },
-  /** Each invitation to co-manage a memorial emails someone (issue 27): a family, not a mailing list. */
+  /** Each invitation to co-manage a memorial emails someone: a family, not a mailing list. */
   invitePerUser: { name: "invite-user", limit: 20, windowMs: 60 * 60_000 },
   /** Each friend request emails someone: a member adding their family, not a spammer. */
   friendRequestPerUser: { name: "friend-request-user", limit: 20, windowMs: 60 * 60_000 },
-  /** Contact messages (issue 18): per address (visitors and members alike) and per member. */
+  /** Contact messages: per address (visitors and members alike) and per member. */
   contactPerIp: { name: "contact-ip", limit: 5, windowMs: 60 * 60_000 },
   contactPerUser: { name: "contact-user", limit: 10, windowMs: 60 * 60_000 },
   /** Each message sends the address typed an acknowledgement: the form must not become a way to mail-bomb someone. */
   contactPerEmail: { name: "contact-email", limit: 3, windowMs: 60 * 60_000 },
-  /** Following a memorial by email (issue 28 item 1): each request emails the address typed a confirmation link. */
+  /** Following a memorial by email: each request emails the address typed a confirmation link. */
   followPerIp: { name: "follow-ip", limit: 10, windowMs: 60 * 60_000 },
   followPerEmail: { name: "follow-email", limit: 3, windowMs: 60 * 60_000 },
-  /** Answering a memorial's event (issue 28 item 4): each answer emails the address typed a copy. */
+  /** Answering a memorial's event: each answer emails the address typed a copy. */
   rsvpPerEmail: { name: "rsvp-email", limit: 5, windowMs: 60 * 60_000 },
   rsvpPerIp: { name: "rsvp-ip", limit: 20, windowMs: 60 * 60_000 },
   /** The family's updates to those who answered an event: each one emails every one of them. */
@@ -108,7 +108,7 @@ export function rateLimitState(rule: RateLimitRule, hit: CountedHit, now: Date):
   return state(rule, hit.count, new Date(hit.windowStart), now, hit.count <= rule.limit);
 }
 
-/** Registration's two limits (commerce-and-accounts.md security baseline): per address, then per email. */
+/** Registration's two limits: per address, then per email. */
 export async function hitRegistrationLimits(ip: string, email: string): Promise<RateLimitState & { message: string }> {
   const perIp = await hitRateLimit(RATE_LIMITS.registerPerIp, ip);
   if (!perIp.allowed) return { ...perIp, message: RATE_LIMIT_MESSAGES.register };

@@ -3,7 +3,7 @@ import { batchedRead } from "~/services/batched-read.server";
 import { getDatabase, prisma } from "~/services/db.server";
 
 // Server-side sessions (the `sessions` table): the cookie carries only the random sid, so deleting the
-// row ends the session everywhere at once (DESIGN.md, sessions).
+// row ends the session everywhere at once (sessions).
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 

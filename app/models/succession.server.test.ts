@@ -9,7 +9,7 @@ import { memorialRole } from "./memorial.server";
 import { clearSuccessor, handOverForAbsentOwners, nameSuccessor, successionPlanFor } from "./succession.server";
 import { getSignedInUser } from "./user.server";
 
-// A successor (issue 27 item 5) on PGlite and PostgreSQL: one per memorial, always a co-manager; the
+// A successor on PGlite and PostgreSQL: one per memorial, always a co-manager; the
 // memorial passes to them when the owner deletes the account (or to whom the owner chooses), and after the
 // owner's chosen absence, only after two reminders a week apart, once however many instances run the
 // round, and never if the owner comes back.

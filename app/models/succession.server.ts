@@ -6,7 +6,7 @@ import { queueMail } from "./mail.server";
 import { canDeleteOrExport } from "./memorial-access";
 import { isRecordId, memorialRole } from "./memorial.server";
 
-// A successor (issue 27 item 5; docs/decisions/021-successor.md). The owner names one of a memorial's
+// A successor (docs/decisions/021-successor.md). The owner names one of a memorial's
 // co-managers as its successor (or invites someone by email to be one: memorial-managers.server.ts).
 // When the owner deletes their account, or has not been seen for the months they chose (after two
 // reminder emails), the memorial passes to the successor instead of going with the account. Without a

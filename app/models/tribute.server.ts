@@ -8,14 +8,14 @@ import { canModerateAs, roleOf } from "./memorial-access";
 import { isRecordId, LIVE } from "./memorial.server";
 import { describeRetry, RATE_LIMITS, rateLimitHitSql, rateLimitState, type CountedHit, type RateLimited } from "./rate-limit.server";
 
-// Tributes (memorial-core.md §3–§4): they start pending, become public only when approved, and are
+// Tributes: they start pending, become public only when approved, and are
 // removed when rejected. Who may moderate: the memorial's owner; an administrator only where the
-// memorial's creator is an administrator too (commerce-and-accounts.md §6).
+// memorial's creator is an administrator too.
 
 export const TRIBUTES_PER_PAGE = 10;
 export const PENDING_LIST_LIMIT = 50;
 
-/** Only approved tributes are public and counted (memorial-core.md §4). */
+/** Only approved tributes are public and counted. */
 export function countApprovedTributes(memorialId: string) {
   return prisma().tribute.count({ where: { memorialId, isApproved: true } });
 }
@@ -61,7 +61,7 @@ export async function leaveTribute(memorialId: string, input: TributeInput, ip: 
   // One statement: the hit counted against the address, the tribute stored if the count allows it, and the
   // family's email about it queued if it was stored (no email for a tribute not saved).
   type Tribute = Awaited<ReturnType<typeof createTribute>>;
-  // Past Prisma, as approving is (issue 30); times come back with their zone (UTC), as rateLimitHitSql's does.
+  // Past Prisma, as approving is; times come back with their zone (UTC), as rateLimitHitSql's does.
   const statement = Prisma.sql`
     WITH "hit" AS (${rateLimitHitSql(rule, ip, now)}),
     "created" AS (
@@ -106,7 +106,7 @@ function coManagerRole(memorial: ModeratedMemorial, viewer: { id: string; isAdmi
 /** Whether this person may approve or reject tributes on a memorial with this owner. */
 export function canModerate(actor: { id: string; isAdmin: boolean } | null, memorial: ModeratedMemorial & { user: { isAdmin: boolean } }) {
   if (!actor) return false;
-  // The owner, a manager or an editor (issue 27 item 4, memorial-access.ts).
+  // The owner, a manager or an editor (memorial-access.ts).
   if (canModerateAs(coManagerRole(memorial, actor))) return true;
   return actor.isAdmin && memorial.user.isAdmin;
 }
@@ -145,7 +145,7 @@ export type ModerationIntent = "approve" | "reject";
 
 /**
  * Approves a tribute, in one statement: approved now the first time only, and then its memorial's followers
- * hear of it in their next digest (issue 28 item 1). Approved already counts as done; gone, as none.
+ * hear of it in their next digest. Approved already counts as done; gone, as none.
  */
 async function approve(tributeId: string) {
   const statement = Prisma.sql`
@@ -178,7 +178,7 @@ export async function moderateTribute(intent: ModerationIntent, tributeId: strin
       summary: `by ${found.tribute.authorName} on ${found.tribute.memorial.title}`,
     });
   } else if (actor.id !== found.tribute.memorial.userId) {
-    // A co-manager's moderation goes into the memorial's history (issue 27 item 4).
+    // A co-manager's moderation goes into the memorial's history.
     await recordAudit(prisma(), actor, {
       action: "memorial.co-moderate",
       targetType: "memorial",
@@ -215,7 +215,7 @@ export async function listTributesForAdmin(approved: boolean, limit = PENDING_LI
   return rows.map(({ memorial, ...t }) => ({ ...t, memorial: { id: memorial.id, title: memorial.title }, memorialCreatorIsAdmin: memorial.user.isAdmin }));
 }
 
-/** What the member is told after approving or rejecting, the toast the spec gives for each outcome (§8). */
+/** What the member is told after approving or rejecting, the toast the spec gives for each outcome. */
 export function moderationToast(intent: ModerationIntent, result: ModerationResult) {
   if (result === "ok") {
     return intent === "approve"

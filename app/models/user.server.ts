@@ -79,7 +79,7 @@ export function getSessionUser(sid: string, now = new Date()): Promise<PublicUse
 
 /**
  * One statement past Prisma, for every signed-in request that is not a kept page: Prisma's own way cost a form
- * post more than the statement itself (issue 30). The test beside it holds it to getUserById's answer.
+ * post more than the statement itself. The test beside it holds it to getUserById's answer.
  */
 async function findSignedIn(fromWhere: string, params: unknown[], now: Date): Promise<PublicUser | null> {
   const [row] = await getDatabase().sql.query<UserRow & { lastActiveAt: Date }>(
@@ -121,7 +121,7 @@ export async function createUser(input: { email: string; password: string; first
 }
 
 // A real hash of a throw-away password, computed once: an unknown email costs the same scrypt work as
-// a wrong password, so the response time does not tell which it was (DESIGN.md security notes).
+// a wrong password, so the response time does not tell which it was.
 let dummyHash: Promise<string> | undefined;
 
 /**
@@ -199,7 +199,7 @@ export async function turnOffNotification(userId: string, topic: NotificationKey
 
 /**
  * Everything we hold about the user, for the Account tab's download (UK GDPR right of access). The vault's
- * file names are vault content: listed only for a session that has unlocked the vault (issue 25 §3).
+ * file names are vault content: listed only for a session that has unlocked the vault.
  */
 export async function exportUserData(caller: VaultCaller) {
   const userId = caller.user.id;

@@ -20,7 +20,7 @@ import {
   type VaultCaller,
 } from "./vault.server";
 
-// The encrypted vault's use cases in one process, on PGlite and PostgreSQL (issue 17 §7–10): what is
+// The encrypted vault's use cases in one process, on PGlite and PostgreSQL: what is
 // stored is ciphertext only, a flipped byte or a blob moved to another member fails to open, key rotation
 // keeps every file readable, the lock holds per session and lapses, and only the allowed kinds get in.
 

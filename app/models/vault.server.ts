@@ -7,7 +7,7 @@ import { isPaidPlan, PLANS } from "~/utils/plans";
 import { passwordStrength, VAULT_LIMITS, VAULT_MESSAGES, vaultTypeOf, type VaultCategory } from "~/utils/vault-rules";
 import { describeRetry, forgiveRateLimitHit, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
 
-// The encrypted vault (commerce-and-accounts.md §2 "Vault", §4, §5, §6; issue 17 §7–10): use cases for
+// The encrypted vault: use cases for
 // its page and its /api alike. Who may use it: members on a plan that opens it (Forever Plus; README);
 // a member whose plan no longer does keeps reading and deleting what is there, but adds nothing. A vault
 // with a password is open only to a session that gave it, until it has been idle for 15 minutes or the
@@ -103,7 +103,7 @@ export async function unlockVault(caller: VaultCaller, password: string, ip: str
     create: { sid: caller.sessionId, userId: caller.user.id, lastUsedAt: now },
     update: { lastUsedAt: now },
   });
-  // The right password is not an attempt against the limit (issue 25 §3): only wrong ones add up.
+  // The right password is not an attempt against the limit: only wrong ones add up.
   await Promise.all([forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerUser, caller.user.id), forgiveRateLimitHit(RATE_LIMITS.vaultUnlockPerIp, ip)]);
   return { ok: true };
 }
@@ -142,7 +142,7 @@ export async function listVaultFiles(caller: VaultCaller, now = new Date()): Pro
 /**
  * The vault's files as the account download lists them: names only for a session that has unlocked the
  * vault (a name like "Mum diagnosis.pdf" is itself private); otherwise how many there are and how to get
- * the list (issue 25 §3).
+ * the list.
  */
 export async function vaultFilesForExport(caller: VaultCaller, now = new Date()) {
   const access = await vaultAccess(caller, now);
@@ -234,7 +234,7 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
   await putObject(storageKey, sealed.ciphertext, "application/octet-stream");
   try {
     const stored = await prisma().$transaction(async (tx) => {
-      // Parallel uploads of one member take turns here (issue 25 §3): the sum and the new row are one step.
+      // Parallel uploads of one member take turns here: the sum and the new row are one step.
       await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${caller.user.id} FOR UPDATE`;
       const [used, before] = await Promise.all([usedVaultBytes(tx, caller.user.id), tx.vaultFile.count({ where: { userId: caller.user.id } })]);
       if (used + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return null;

@@ -6,7 +6,7 @@ import { requireAdmin } from "./auth.server";
 import { clientIp } from "./facts.server";
 import { redirectWithToast, type ToastInput } from "./toast.server";
 
-// The admin dashboard's request plumbing (issue 19). Every /admin loader and action calls
+// The admin dashboard's request plumbing. Every /admin loader and action calls
 // requireAdminActor itself: a layout's check does not cover a child route's action, which React Router
 // runs without the layout's loader.
 

@@ -4,7 +4,7 @@ import type { PublicUser } from "~/models/user.server";
 import { apiError, json, NOT_SIGNED_IN, readJsonBody, readJsonBodyWithFile } from "~/request/api.server";
 import { ADMIN_DENIED, getOptionalUser } from "~/request/auth.server";
 
-// Every /api endpoint goes through here (DESIGN.md "The /api contract"; issue 14): a route module says,
+// Every /api endpoint goes through here: a route module says,
 // per method, who may call it (`public` | `member` | `admin`), the schema of its JSON body and what it
 // does; the method check (405 with Allow), the access check (401/403 `{ message }`), the record ids in
 // the path (404 for a malformed one), the memorial the path names (seen or owned, else 404), the bounded
@@ -49,7 +49,7 @@ export type Endpoint<A extends Access = Access, S extends z.ZodType | undefined 
   body?: S;
   /**
    * The body field that carries a file as base64 (a data URL): decoded to a temporary file as the body
-   * arrives, never held in memory (issue 25 item 5), and given to the handler as `file`.
+   * arrives, never held in memory, and given to the handler as `file`.
    */
   file?: string;
   /** A larger bound for this body (uploads as base64); the route's `handle` must raise the server's too. */

@@ -8,7 +8,7 @@ import { JsonUploadError, readJsonUpload, type JsonUpload } from "./json-upload.
 import { BodyTooLargeError } from "./multipart.server";
 import { rateLimitedInit } from "./rate-limited.server";
 
-// Helpers for the /api resource routes (DESIGN.md "The /api contract"): JSON in and out, never cached,
+// Helpers for the /api resource routes: JSON in and out, never cached,
 // `{ message }` on every error, 401 when not signed in. Guards throw Responses, which React Router
 // returns as they are from a resource route's loader or action.
 

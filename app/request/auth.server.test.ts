@@ -4,7 +4,7 @@ import { getUserById } from "~/models/user.server";
 import { getOptionalUser } from "./auth.server";
 import { startSession } from "./session.server";
 
-// Who is asking (issue 30): the session and its member are read in one statement. A request counts as
+// Who is asking: the session and its member are read in one statement. A request counts as
 // signed in only with a live session of an account that still exists; the member's activity is noted.
 
 process.env.SESSION_SECRET ??= "auth-test-secret-that-is-long-enough-0123456789";
@@ -30,7 +30,7 @@ describe.each(databaseKinds)("who is asking, on $name", (kind) => {
     const found = await asking(cookie);
     expect(found).toMatchObject({ id: user.id, email: user.email, firstName: "Mara" });
     expect(found).not.toHaveProperty("password");
-    // Read past Prisma (issue 30), the member is the one Prisma reads, to the millisecond and the last preference.
+    // Read past Prisma, the member is the one Prisma reads, to the millisecond and the last preference.
     await app.db.prisma.user.update({
       where: { id: user.id },
       data: { subscriptionPlan: "premium", subscriptionExpiryDate: new Date("2027-03-04T05:06:07.089Z"), notificationPreferences: { news: false } },
@@ -59,7 +59,7 @@ describe.each(databaseKinds)("who is asking, on $name", (kind) => {
     await app.db.prisma.user.update({ where: { id: deleted.user.id }, data: { deletedAt: new Date() } });
     expect(await asking(deleted.cookie)).toBeNull();
 
-    // A cookie's signature is checked once and remembered (issue 30), its session row read every time: ending
+    // A cookie's signature is checked once and remembered, its session row read every time: ending
     // the session signs it out at once.
     const ended = await member();
     expect(await asking(ended.cookie)).toMatchObject({ id: ended.user.id });

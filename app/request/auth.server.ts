@@ -7,7 +7,7 @@ import { MESSAGES } from "~/utils/validation/account";
 import { clientIp } from "./facts.server";
 import { sessionIdFromCookie } from "./session.server";
 
-// Who is asking, and the guards every route uses (STYLE.md "Server code is named for what it guards").
+// Who is asking, and the guards every route uses.
 
 /** A sign-in the signIn use case refused: why, for the form to say. */
 export class SignInRefusedError extends Error {

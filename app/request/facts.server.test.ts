@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientAddress, parseTrustProxy } from "./facts.server";
 
-// TRUST_PROXY (issue 25 §1): the client writes the left of X-Forwarded-For; only what our proxies
+// TRUST_PROXY: the client writes the left of X-Forwarded-For; only what our proxies
 // appended on the right is believed.
 
 describe("clientAddress", () => {

@@ -44,7 +44,7 @@ function isTrusted(list: BlockList, address: string) {
 /**
  * The client's address: the right-most address of the chain (X-Forwarded-For hops, then the socket's
  * peer) that was not added by a proxy we trust. A client writes whatever it likes on the left of
- * X-Forwarded-For; only what our own proxies appended on the right can be believed (issue 25 §1).
+ * X-Forwarded-For; only what our own proxies appended on the right can be believed.
  */
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trust: TrustedProxies): string {
   const peer = plainAddress(socketAddress ?? "") || "unknown";

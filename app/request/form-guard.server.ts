@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { getSessionSecrets } from "~/services/secrets.server";
 import { HONEYPOT_FIELD, STAMP_FIELD } from "~/utils/form-guard";
 
-// Anonymous forms (tributes, contact) carry two spam checks (DESIGN.md security notes): a honeypot
+// Anonymous forms (tributes, contact) carry two spam checks: a honeypot
 // field people never see, and a signed "started at" stamp so that a form sent back within seconds of
 // being served (as bots do) is refused. The stamp is signed, so it cannot simply be back-dated. The
 // fields' names live in utils/form-guard.ts, shared with the form that renders them (AntiSpamFields).

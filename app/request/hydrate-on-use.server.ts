@@ -21,7 +21,7 @@ import type { EntryContext } from "react-router";
 // The preloads are not put back: inserting a dozen of them costs a long task on a slow phone, and the
 // modules find each other through their imports.
 
-// Every page a visitor opens without signing in opts in (issue 30); a route that shows members another
+// Every page a visitor opens without signing in opts in; a route that shows members another
 // screen at the same address (`/`: the landing page or the dashboard) says which with a test of its loader's data.
 export type HydrateOnUseHandle = { hydrateOnUse?: boolean | ((loaderData: unknown) => boolean) };
 

@@ -7,7 +7,7 @@ import { BodyTooLargeError, spoolFolder } from "./multipart.server";
 
 // A JSON body that carries one file as base64 (the /api uploads: memorial-core.md §3 "Media is sent as
 // base64 data URLs", commerce-and-accounts.md §7 vault fileData), read without holding the file in
-// memory (issue 25 item 5; docs/decisions/018-uploads-off-the-heap.md). The body is scanned as it
+// memory (docs/decisions/018-uploads-off-the-heap.md). The body is scanned as it
 // arrives: the top-level string value of `fileField` is unescaped and base64-decoded on the fly into a
 // temporary file (DATA_DIR/incoming), and everything else of the body (a few small fields) is kept as
 // JSON text with that value replaced by a placeholder, then parsed and validated as before. The data URL

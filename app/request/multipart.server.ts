@@ -101,7 +101,7 @@ const TEXT_BYTES = 1024 * 1024;
 
 /**
  * Reads a form post whose files may be large (photos and videos of a memorial) without holding them in
- * memory (issue 25 item 5): each file part is streamed to its own temporary file and cut off past its
+ * memory: each file part is streamed to its own temporary file and cut off past its
  * limit, `imageBytes` for a part declared as an image (`image/*`), `fileBytes` for any other (it is then
  * in `tooLarge`, and the rest of its bytes is read and dropped, so that the fields after it still arrive
  * and nothing typed is lost); the text fields are kept, up to 1 MB in

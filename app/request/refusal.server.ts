@@ -1,7 +1,7 @@
 import type { RateLimited } from "~/models/rate-limit.server";
 import { apiError, rateLimitedAnswer } from "./api.server";
 
-// How the /api answers a use case's refusal (issue 18): the spec's own words as `message` (§8: "Failed to
+// How the /api answers a use case's refusal: the spec's own words as `message` (§8: "Failed to
 // send request." and the like, which the spec's client shows as they are), and our sentence saying why
 // as `detail`, with the status that fits (404 not found, 409 conflict, 400 bad request; 429 for a limit).
 

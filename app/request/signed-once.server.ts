@@ -1,5 +1,5 @@
 // React Router's cookies check and make each signature with WebCrypto, importing the key anew every time: a
-// good part of what a signed-in request or a form post costs (issue 30, decision 036). A cookie signs and
+// good part of what a signed-in request or a form post costs (decision 036). A cookie signs and
 // checks the same every time (the secrets are the process's), so each answer is worked out once and kept.
 
 /**

@@ -4,7 +4,7 @@ import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 import { signedOnce } from "./signed-once.server";
 
-// Flash toasts that survive a redirect (STYLE.md "Toasts survive redirects"): a short-lived signed
+// Flash toasts that survive a redirect: a short-lived signed
 // cookie carries { type, title, description }; the root loader reads and clears it.
 
 export const toastSchema = z.object({

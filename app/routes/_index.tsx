@@ -21,8 +21,8 @@ import {
 import { SITE_NAME } from "~/utils/site";
 import { siteSocialMeta } from "~/utils/social-meta";
 
-// "/" (memorial-core.md §2): visitors get the landing page, signed-in members their dashboard, which
-// hosts the UX feedback popup (§4). The popup's answers are posted here, with or without JavaScript.
+// "/": visitors get the landing page, signed-in members their dashboard, which
+// hosts the UX feedback popup. The popup's answers are posted here, with or without JavaScript.
 
 // The landing page is complete as plain HTML: its scripts wait for the visitor's first use
 // (app/request/hydrate-on-use.server.ts). A member's dashboard at the same address loads them at once.
@@ -30,7 +30,7 @@ export const handle: HydrateOnUseHandle = { hydrateOnUse: (loaderData) => (loade
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);
-  // `site` (PUBLIC_URL) for the link preview's absolute addresses (issue 29 item 1).
+  // `site` (PUBLIC_URL) for the link preview's absolute addresses.
   if (!user) return data({ kind: "landing" as const, site: publicUrl(), memorials: await listRecentPublicMemorials(4) });
   const [counts, pendingTributes, recent, highlights, feedbackDue] = await Promise.all([
     countOwnMemorials(user.id),

@@ -16,7 +16,7 @@ import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
 import { describeBytes, MAX_IMAGE_BYTES, MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { BIO_MAX, profileSchema } from "~/utils/validation/account";
 
-// Profile tab (commerce-and-accounts.md §2, §5 "Profile" and "Images", §8 "Account"). Three forms on
+// Profile tab. Three forms on
 // one page, told apart by `intent`: the details, a picture upload (multipart) and removing the picture.
 
 const actionSchema = z.discriminatedUnion("intent", [

@@ -6,8 +6,8 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
-// Following tab (issue 28 item 1): the memorials this member follows, each with Unfollow (a plain form),
-// and a button that turns its anniversary reminders on or off (issue 28 item 3).
+// Following tab: the memorials this member follows, each with Unfollow (a plain form),
+// and a button that turns its anniversary reminders on or off.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -19,7 +19,7 @@ import { deleteAccountSchema } from "~/utils/validation/account";
 
 // Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
 // access (download everything we hold) and erasure (delete the account), and what becomes of the
-// member's memorials when they go (issue 27 item 5): when they pass to their successors if the member is
+// member's memorials when they go: when they pass to their successors if the member is
 // away, and, at deletion, which pass on, which the member decides about, and which go with the account.
 
 // The tick box is this form's own safeguard against a slip, so it lives here, not in the shared schema.

@@ -13,7 +13,7 @@ import { getSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { changePasswordSchema } from "~/utils/validation/account";
 
-// Security tab: password change (commerce-and-accounts.md §2, §5 "Password change"). A changed
+// Security tab: password change. A changed
 // password ends every other session, so whoever knew the old one is signed out everywhere else.
 
 const HIDE = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };

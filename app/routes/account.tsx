@@ -3,7 +3,7 @@ import type { Route } from "./+types/account";
 import { TabBar } from "~/components/tab-bar";
 import { requireUser } from "~/request/auth.server";
 
-// Account settings (commerce-and-accounts.md §2 "Account settings"): six tabs, each its own URL, so
+// Account settings: six tabs, each its own URL, so
 // they work as plain links without JavaScript and can be bookmarked. The spec shows signed-out
 // visitors an "Access Denied" message; like every login-required route we send them to sign in
 // instead (requireUser), and bring them back here afterwards.

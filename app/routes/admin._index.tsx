@@ -13,10 +13,10 @@ import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
 
-// Memorials tab (issue 19 §2): every memorial with its owner, visibility, state and counts, newest first,
+// Memorials tab: every memorial with its owner, visibility, state and counts, newest first,
 // searched and paged; open one (administrators may see any: memorial-access.ts), or delete it after a
 // confirmation: hidden at once, kept 30 days. Recently deleted memorials are listed under the others,
-// with Restore (audited), until the purge removes them (issue 27 item 1).
+// with Restore (audited), until the purge removes them.
 
 const actionSchema = z.object({ intent: z.enum(["delete", "restore"]), memorialId: recordIdSchema });
 

@@ -4,7 +4,7 @@ import { PagedList } from "~/components/admin/paged-list";
 import { listAudit } from "~/models/audit.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
 
-// The audit log (issue 19 §8): every administrator's action, newest first, searched by who, what or the
+// The audit log: every administrator's action, newest first, searched by who, what or the
 // record. Read only: there is no form here, and the database refuses changes to it.
 
 export async function loader({ request }: Route.LoaderArgs) {

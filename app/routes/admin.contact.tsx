@@ -8,7 +8,7 @@ import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.ser
 import { CONTACT_STATUSES, contactStatusSchema, recordIdSchema } from "~/utils/validation/admin";
 import { CONTACT_TYPE_LABELS, type ContactType } from "~/utils/validation/contact";
 
-// Contact tab (commerce-and-accounts.md §4 "Contact message status", §6; issue 19 §6): messages newest
+// Contact tab: messages newest
 // first, filtered by status and searched; an administrator sets any of new, read, replied, resolved.
 
 const actionSchema = z.object({ intent: z.literal("status"), messageId: recordIdSchema, status: contactStatusSchema });

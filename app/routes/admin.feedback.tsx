@@ -5,7 +5,7 @@ import { listFeedbackForAdmin } from "~/models/admin.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
 import { RATING_MAX } from "~/utils/feedback";
 
-// Feedback tab (commerce-and-accounts.md §6 "can see … feedback"; issue 19 §6): the UX answers and
+// Feedback tab: the UX answers and
 // ratings, newest first, with the average rating over all of them.
 
 export async function loader({ request }: Route.LoaderArgs) {

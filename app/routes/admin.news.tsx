@@ -5,7 +5,7 @@ import { fetchNewsAsAdmin } from "~/models/admin.server";
 import { NEWS_MESSAGES, newsStatus } from "~/models/news.server";
 import { backWithToast, requireAdminActor } from "~/request/admin.server";
 
-// News tab (commerce-and-accounts.md §6 "trigger news fetching", §8; issue 19 §6): how many articles
+// News tab: how many articles
 // there are, what the last fetch did, and Fetch news now with its result (the same use case as
 // POST /api/admin/news/fetch).
 

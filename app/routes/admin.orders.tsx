@@ -12,12 +12,12 @@ import { formatPence } from "~/utils/money";
 import { ORDER_STATUS_BADGES } from "~/utils/shop";
 import { ORDER_STATUSES, orderStatusSchema, recordIdSchema, SHIP_LIMITS, shipOrderSchema } from "~/utils/validation/admin";
 
-// Orders tab (commerce-and-accounts.md §3 "Admin views also carry user and items", §4; issue 19 §5): every
+// Orders tab: every
 // order with its customer, items, total, test marker and status, filtered by status and searched. The
 // status changes between pending, processing and completed with a select; cancelling is its own button
 // behind a confirmation, because cancelling a paid order refunds it (once), puts its items back in stock
 // (once) and emails the customer. Mark as shipped takes the carrier and tracking number, shown to the buyer
-// in My Orders and emailed (issue 24 §8); a mistake there comes back beside its field with what was typed.
+// in My Orders and emailed; a mistake there comes back beside its field with what was typed.
 
 const actionSchema = z.object({ intent: z.literal("status"), orderId: recordIdSchema, status: orderStatusSchema.exclude(["shipped"]) });
 const shipSchema = z.object({ intent: z.literal("ship"), orderId: recordIdSchema }).and(shipOrderSchema);
@@ -196,7 +196,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-/** Mark as shipped (issue 24 §8): a plain form per order, its carrier and tracking number beside their messages. */
+/** Mark as shipped: a plain form per order, its carrier and tracking number beside their messages. */
 function ShipForm({
   order,
   failure,

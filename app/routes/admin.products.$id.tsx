@@ -7,7 +7,7 @@ import { requireAdminActor } from "~/request/admin.server";
 import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { productFormAction } from "./admin.products.server";
 
-// Edit product (issue 19 §4): the same form, filled in; the price shown in pounds.
+// Edit product: the same form, filled in; the price shown in pounds.
 
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
 

@@ -9,7 +9,7 @@ import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.ser
 import { formatPence } from "~/utils/money";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
-// Products tab (commerce-and-accounts.md §4 "Product", §6 "Admin"; issue 19 §4): every product, active
+// Products tab: every product, active
 // or not, with New product, Edit and Delete. A product that has been ordered is deactivated instead of
 // deleted (its orders keep pointing at it); the confirmation says which will happen.
 

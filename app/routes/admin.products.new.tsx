@@ -4,7 +4,7 @@ import { requireAdminActor } from "~/request/admin.server";
 import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { productFormAction } from "./admin.products.server";
 
-// New product (issue 19 §4): the form of admin.products.server.ts; the shop shows it once it is active.
+// New product: the form of admin.products.server.ts; the shop shows it once it is active.
 
 // The form carries one picture: the server lets this route read that much (after the admin check).
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };

@@ -9,7 +9,7 @@ import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.ser
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 
-// Tributes tab (commerce-and-accounts.md §6 "Admin"; issue 19 §2): pending tributes across the site.
+// Tributes tab: pending tributes across the site.
 // Approve or delete only where the memorial's creator is an administrator; otherwise the actions are
 // not offered and the spec's note says why. The rule is canModerate (tribute.server.ts), the one the
 // memorial page and the /api use, and the use case applies it again whatever the form sends.

@@ -7,7 +7,7 @@ import { formatLongDate } from "~/utils/dates";
 import { describeSize } from "~/utils/vault-rules";
 import { ADMIN_TABS } from "~/utils/validation/admin";
 
-// The admin dashboard (commerce-and-accounts.md §2 "Admin dashboard", §6 "Admin"; issue 19): nine tabs,
+// The admin dashboard: nine tabs,
 // each its own address so it works without JavaScript and can be bookmarked, and the audit log beside
 // them. A visitor is sent to sign in; a member who is not an administrator gets the spec's Access Denied
 // (403, the error boundary). This check covers this loader only: every tab's loader and action checks

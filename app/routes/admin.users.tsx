@@ -12,7 +12,7 @@ import { RECOVERY_DAYS } from "~/utils/deletion";
 import { PLANS, type PlanId } from "~/utils/plans";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 
-// Users tab (commerce-and-accounts.md §4 "User role", §6 "Admin"; issue 19 §3): search, delete with the
+// Users tab: search, delete with the
 // warning that all their memorials go too, grant or remove administrator rights with a confirmation.
 // The last administrator keeps their rights; one's own go only with a tick box; one's own account is
 // deleted from Account settings, not here (admin.server.ts).

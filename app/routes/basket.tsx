@@ -10,7 +10,7 @@ import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
 import { basketFormSchema } from "~/utils/validation/shop";
 
-// The basket (commerce-and-accounts.md §2 "Cart page"; issue 16 §2): product and memorial items with −
+// The basket: product and memorial items with −
 // and + and a quantity field (never below 1, never above the stock: + is disabled there), remove, clear,
 // and the subtotal, tax and total, all computed on the server. Every control is a form, so it works
 // without JavaScript; a refused quantity comes back next to its field with what was typed.

@@ -19,7 +19,7 @@ import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TEST_PAYMENT_TITLE } from "~/utils/shop";
 import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
 
-// Checkout (commerce-and-accounts.md §2 "Checkout", §4, §5 "Shipping"; issue 16 §3–§4): step 1 the
+// Checkout: step 1 the
 // shipping form, step 2 the payment, beside the order summary. Every amount is computed on the server
 // from the database. Continue to Payment makes the checkout and its payment (commerce/order-checkout.server.ts startCheckout):
 // - with the built-in test provider, step 2 here is a clearly labelled test payment, a form (with or

@@ -20,7 +20,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// Contact (commerce-and-accounts.md §2 "Contact", §5 "Contact form"): the form, prefilled for a signed-in
+// Contact: the form, prefilled for a signed-in
 // member, with the spec's messages beside the fields and what was typed kept; for visitors a honeypot and
 // a minimum fill time (form-guard.server.ts), and a limit per address for everyone (contact.server.ts).
 // Beside it: how to reach us, our hours (one sentence, app/utils/site.ts, the same as Help's), a short
@@ -250,7 +250,7 @@ const FAQ = [
  * while the action answers on this page (a refusal keeps what was typed), and a new one once a message
  * sent has brought a new page (a redirect), so the fields start afresh with JavaScript too. The
  * location's key alone differed between the server ("default") and the browser (the history entry's own
- * after a reload or a way back): the form kept the server's id and every submit threw (issue 25 item 10).
+ * after a reload or a way back): the form kept the server's id and every submit threw.
  */
 function useContactFormId(answered: boolean) {
   const { key } = useLocation();

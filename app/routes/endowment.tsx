@@ -10,7 +10,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// The endowment fund in public (issue 27 §6): the annual public report the Forever policy promises,
+// The endowment fund in public: the annual public report the Forever policy promises,
 // computed from the plan payments as they are recorded (per calendar year and in total, net of what was
 // given back), with the policy and the succession plan. Public, and kept rendered like the other public
 // pages: its version moves with every plan payment and refund (server/page-cache.ts).

@@ -3,7 +3,7 @@ import type { Route } from "./+types/follow.$token";
 import { confirmFollow, findFollowConfirmation } from "~/models/follow.server";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
-// A visitor's link to confirm following a memorial (issue 28 item 1), opened from its email. Opening it
+// A visitor's link to confirm following a memorial, opened from its email. Opening it
 // asks (a link scanner must not confirm anyone: nothing changes on GET); the button confirms, once. A link
 // already used says so; an unknown or expired one answers 404.
 

@@ -18,7 +18,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// "Forgot your password?" (issue 15 §3): an email address in, the same answer out whether or not an
+// "Forgot your password?": an email address in, the same answer out whether or not an
 // account exists (so the page cannot be used to find out who has one), and a link by email.
 
 const schema = z.object({

@@ -10,7 +10,7 @@ import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";
 import { FRIEND_MESSAGES, friendSearchSchema, type FriendshipStatus } from "~/utils/validation/friends";
 
-// Find Friends (commerce-and-accounts.md §2, §5 "Friend search needs a non-blank e-mail"): a search by exact
+// Find Friends: a search by exact
 // email address, as a GET form so it works without JavaScript and the result stays in the address while
 // the member acts on it. It finds only members who allow it (Account → Privacy); anyone else, and an
 // address nobody has, get the same sentence (README).

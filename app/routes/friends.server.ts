@@ -3,7 +3,7 @@ import { requireUser } from "~/request/auth.server";
 import { redirectWithToast, type ToastInput } from "~/request/toast.server";
 import { FRIEND_MESSAGES, friendActionSchema, REQUEST_AGAIN_AFTER_DAYS } from "~/utils/validation/friends";
 
-// The /friends screens' forms (issue 18), the screen's server half beside its routes: every tab posts
+// The /friends screens' forms, the screen's server half beside its routes: every tab posts
 // `intent` and the id it acts on to its own address; the use case decides (app/models/friend.server.ts)
 // and the member comes back to the same tab (and the same search) with a toast saying what happened.
 

@@ -4,7 +4,7 @@ import { TabBar, type Tab } from "~/components/tab-bar";
 import { friendCounts } from "~/models/friend.server";
 import { requireUser } from "~/request/auth.server";
 
-// Friends (commerce-and-accounts.md §2 "Friends"): three tabs, each its own address, so they work as plain
+// Friends: three tabs, each its own address, so they work as plain
 // links without JavaScript and can be bookmarked: My Friends (count), Requests (count), Find Friends. The
 // spec shows a signed-out visitor a login prompt; like every login-required page we send them to sign in
 // and bring them back here.

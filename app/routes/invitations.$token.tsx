@@ -6,7 +6,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS } from "~/utils/co-managers";
 import { formatLongDate } from "~/utils/dates";
 
-// An invitation to help manage a memorial (issue 27 item 4), opened from its email. Signing in comes
+// An invitation to help manage a memorial, opened from its email. Signing in comes
 // first (the login page brings the member back here, token and all); then Accept and Decline are two
 // plain forms. Any signed-in member holding the link may answer (docs/decisions/020-co-managers.md).
 // A link that was used, declined, revoked or has expired answers 410 with what happened; an unknown one 404.

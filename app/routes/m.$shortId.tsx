@@ -3,7 +3,7 @@ import type { Route } from "./+types/m.$shortId";
 import { MemorialNotFound } from "~/components/memorial/lock-panel";
 import { findMemorialIdByShortId } from "~/models/memorial.server";
 
-// A memorial's permanent address (issue 29 item 3, docs/decisions/028-permanent-address-and-qr.md):
+// A memorial's permanent address (docs/decisions/028-permanent-address-and-qr.md):
 // /m/<shortId>, printed under its QR code and cut into stone, sends anyone on to the memorial's page
 // with a permanent redirect; the page decides who may see it. An address that is not a short id, names
 // no memorial, or names a deleted one is the memorial page's own "Memorial Not Found" (404).

@@ -8,7 +8,7 @@ import { resourceNotFound } from "~/request/not-found.server";
 // Serves stored uploads at /media/<key>, each prefix with its own access rule:
 // - avatars/<uuid>.webp: public (shown beside a member's name); random per upload, so cached for a year;
 // - products/<uuid>/…: a product's picture and its resized copies, public like the shop; random per upload;
-// - news/<uuid>-<width>.webp: public, our own copies of news pictures (issue 18), random per article,
+// - news/<uuid>-<width>.webp: public, our own copies of news pictures, random per article,
 //   so cached for a year too;
 // - memorials/<memorialId>/…: only to those who may see that memorial (memorial-access.ts) — an unlisted one's
 //   to anyone who has the address, as its page is, and its portrait's card.jpg to link previews — cached
@@ -34,7 +34,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const access = await canViewMemorial(memorialId, await getOptionalUser(request));
     if (!access?.allowed) return resourceNotFound();
     // A memorial can turn private later: its files must then stop being served from shared caches within
-    // minutes (issue 25 §9; a day plus a week of stale-while-revalidate kept them out there for 8 days).
+    // minutes (a day plus a week of stale-while-revalidate kept them out there for 8 days).
     cacheControl = access.isPublic ? PUBLIC_MEMORIAL_MEDIA_CACHE : "private, no-cache";
   }
   // A portrait's social card (card.jpg) is made the first time a link preview asks for it (media.server.ts).

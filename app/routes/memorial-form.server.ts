@@ -123,7 +123,7 @@ function isAiIntent(value: unknown): value is AiIntent {
 }
 
 /**
- * "Generate AI Biography" and "Generate AI Tribute" without JavaScript (memorial-core.md §2, §5, §8):
+ * "Generate AI Biography" and "Generate AI Tribute" without JavaScript:
  * the memorial form comes back with every field as it was typed, the biography written into the Life
  * story box (or the tribute shown under the form), and nothing saved. With JavaScript the same writers
  * are reached through /api/ai/*, and this path is not used.
@@ -294,13 +294,13 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
     for (const id of added) await deleteMediaItem(id, user).catch(() => {});
     return storingFailed(error, MEMORIAL_MESSAGES.updateFailed);
   }
-  // Taken offline by Save Draft: say so, since visitors can no longer see it (issue 13).
+  // Taken offline by Save Draft: say so, since visitors can no longer see it.
   const unpublished = existing.isPublished && !input.isPublished;
   const toast = unpublished ? { title: "Memorial updated", description: MEMORIAL_MESSAGES.unpublished } : { title: "Memorial updated" };
   return redirectWithToast(`/memorials/${existing.id}`, { type: "success", ...toast });
 }
 
-/** The memorial this user may delete: their own, or any for an administrator (§6). */
+/** The memorial this user may delete: their own, or any for an administrator. */
 export async function findDeletableMemorial(id: string, user: PublicUser) {
   const lookup = await findMemorialForViewer(id, user);
   if (lookup.status !== "ok") return null;

@@ -3,7 +3,7 @@ import { fitText, tributeFactsFor, writeTribute, type MemorialFacts, type Writer
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { AI_MESSAGES, assistantErrors, tributeAssistantSchema, type AssistantResult } from "~/utils/validation/ai";
 
-// The memorial page's tribute assistant without JavaScript (memorial-core.md §2, §5, §8): the screen's
+// The memorial page's tribute assistant without JavaScript: the screen's
 // server half, beside its route. The writing itself is the writeTribute use case (models/ai-writing),
 // shared with POST /api/ai/stream-tribute and /api/ai/generate-tribute.
 

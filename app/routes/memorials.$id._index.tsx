@@ -59,7 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const { memorial, isOwner } = lookup;
   // Counted once per page load, with or without JavaScript, but not for a link prefetch
-  // (memorial-core.md §4 "View counter"); it never fails or delays the page.
+  //; it never fails or delays the page.
   if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) await recordView(memorial.id);
   const url = new URL(request.url);
   // Links to share and the canonical address: the site's own address (PUBLIC_URL), never the Host header's.
@@ -82,16 +82,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     status: "ok" as const,
     isOwner,
-    // Owner, manager or editor (issue 27 item 4): the Edit button.
+    // Owner, manager or editor: the Edit button.
     canEdit: canEditContent(lookup.role),
-    // "Remember the dates" (issue 28 item 2): the same public links for every visitor, so the anonymous page
+    // "Remember the dates": the same public links for every visitor, so the anonymous page
     // cache may keep them; a private link only for the owner and co-managers, who are never served a kept copy.
     calendar: calendarLinksFor(memorial, lookup.role),
     url: `${site}/memorials/${memorial.id}`,
     site,
-    // The portrait's 1200×630 social card (or the site's own) for link previews (issue 29 item 1).
+    // The portrait's 1200×630 social card (or the site's own) for link previews.
     card: socialCardPath(memorial.profileImageUrl),
-    // The life timeline (issue 28 item 5): dated events in date order, each with its photo when it has one.
+    // The life timeline: dated events in date order, each with its photo when it has one.
     timeline: timeline.map((e) => ({
       id: e.id,
       kind: e.kind,
@@ -160,8 +160,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   if (!(await mayView())) throw data(null, { status: 404 });
 
-  // The spam checks are for anonymous visitors (DESIGN.md security notes): a signed-in member is known,
-  // and is never told they were "quicker than expected" (issue 13).
+  // The spam checks are for anonymous visitors: a signed-in member is known,
+  // and is never told they were "quicker than expected".
   const guard = viewer ? "ok" : checkFormGuard(form);
 
   if (intent === "ai-tribute") {
@@ -174,7 +174,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     return data(result, { status });
   }
 
-  // Leave Tribute: anyone who may see the memorial, signed in or not (memorial-core.md §6).
+  // Leave Tribute: anyone who may see the memorial, signed in or not.
   const submission = parseWithZod(form, { schema: tributeSchema });
   const refuse = (refusal: string, status: number, headers?: HeadersInit) => data({ tribute: submission.reply(), refusal }, { status, headers });
   if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
@@ -216,7 +216,7 @@ export default function MemorialPage({ loaderData, actionData }: Route.Component
           ) : null}
           {isOwner ? (
             <>
-              {/* Take the memorial away as a ZIP (issue 27 item 3): prepared in the background, on its own page. */}
+              {/* Take the memorial away as a ZIP: prepared in the background, on its own page. */}
               <Form method="post" action={`/memorials/${memorial.id}/export`}>
                 <button type="submit" className="btn-secondary">
                   {EXPORT_MESSAGES.action}
@@ -362,7 +362,7 @@ export const meta: Route.MetaFunction = ({ data: d }) => {
   if (d.status === "locked") return [{ title: "Memorial · Everlight" }, { name: "robots", content: "noindex" }];
   const name = `${d.memorial.firstName} ${d.memorial.lastName}`;
   const description = truncate(d.memorial.biography, 160) || `A memorial for ${name} on Everlight.`;
-  // Only a published public memorial may be indexed: an unlisted one is read by its link alone (issue 29 item 2).
+  // Only a published public memorial may be indexed: an unlisted one is read by its link alone.
   const isPublic = d.memorial.isPublished && d.memorial.visibility === "public";
   return [
     { title: `${name} · Everlight` },

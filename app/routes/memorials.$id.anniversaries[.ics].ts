@@ -3,7 +3,7 @@ import { readMemorialCalendar } from "~/models/anniversary-calendar.server";
 import { matchesEtag } from "~/services/etag.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 
-// A memorial's anniversaries as an iCalendar feed (issue 28 item 2, docs/decisions/022-anniversary-calendar.md):
+// A memorial's anniversaries as an iCalendar feed (docs/decisions/022-anniversary-calendar.md):
 // /memorials/{id}/anniversaries.ics for a published public memorial, `?key=…` (its private link) for a
 // friends-only or private one, `&download=1` for a one-off file. Everyone else, whatever the reason, gets
 // the same 404 as for a memorial that does not exist.

@@ -8,7 +8,7 @@ import { findDeletableMemorial } from "~/routes/memorial-form.server";
 import { safeRedirect } from "~/utils/validation/account";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
-// Deleting a memorial asks for confirmation first (memorial-core.md §4, §8), as a page of its own so it
+// Deleting a memorial asks for confirmation first, as a page of its own so it
 // works without JavaScript. Only the owner or an administrator may see or use it; to anyone else it
 // does not exist (404), which also does not tell a stranger that the memorial is there.
 
@@ -25,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /**
- * Cancel goes back where the member came from (issue 13): a `?returnTo=` path, else the page that linked
+ * Cancel goes back where the member came from: a `?returnTo=` path, else the page that linked
  * here (the Referer, this site only), else the memorial. Never off-site, and never this page itself (a
  * refused post reloads it).
  */

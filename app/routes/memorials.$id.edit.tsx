@@ -16,11 +16,11 @@ import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import type { Visibility } from "~/utils/validation/account-rules";
 
-// Edit Memorial (memorial-core.md §2, §8): the create form prefilled, plus the Media Gallery (delete
+// Edit Memorial: the create form prefilled, plus the Media Gallery (delete
 // one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
-// The owner and co-managers edit (issue 27 item 4): an editor the content only (no visibility or
+// The owner and co-managers edit: an editor the content only (no visibility or
 // publishing), a manager also who may see it and who helps manage it; only the owner sees the danger
-// zone. Anyone else is sent to /memorials with "Access denied" (§8).
+// zone. Anyone else is sent to /memorials with "Access denied".
 
 // One post carries the photos and videos: the server lets this route read that much, once the owner is known.
 export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
@@ -59,7 +59,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       values: {
         firstName: memorial.firstName,
         lastName: memorial.lastName,
-        // A title that is just the names was filled in for the owner (§4): shown empty, so that it
+        // A title that is just the names was filled in for the owner: shown empty, so that it
         // follows a corrected name instead of keeping the old one.
         title: memorial.title === name ? "" : memorial.title,
         dateOfBirth: toIsoDate(memorial.dateOfBirth),

@@ -23,7 +23,7 @@ import {
   type EventFormValues,
 } from "~/utils/events";
 
-// A memorial's events, for the family (issue 28 item 4, docs/decisions/026-memorial-events.md): the owner and
+// A memorial's events, for the family (docs/decisions/026-memorial-events.md): the owner and
 // co-managers add, edit (?edit=<event id>) and delete events with plain forms, and open each event's replies.
 // Anyone else: 404. The events show on the memorial page and in its calendar feed.
 

@@ -9,7 +9,7 @@ import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { EVENT_MAIL_MESSAGE_MAX, EVENT_MAIL_SUBJECT_MAX, EVENT_MESSAGES, parseEventMailForm, type EventMailErrors, type EventMailValues } from "~/utils/events";
 
-// One event's replies, for the family (issue 28 item 4): who is coming, how many, their messages, with the
+// One event's replies, for the family: who is coming, how many, their messages, with the
 // totals; and "Email everyone who replied" (a subject and a message, through the outbox, with how many it
 // went to). The owner and co-managers only; anyone else: 404.
 

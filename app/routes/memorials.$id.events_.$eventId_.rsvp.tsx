@@ -10,7 +10,7 @@ import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { EVENT_MESSAGES, parseRsvpForm, type RsvpErrors, type RsvpFormValues } from "~/utils/events";
 
-// Replying to a memorial's event (issue 28 item 4): where the reply form on the memorial page posts. A
+// Replying to a memorial's event: where the reply form on the memorial page posts. A
 // mistake is shown here, next to the field, with what was typed; a reply that is taken goes back to the
 // memorial's events with the thanks shown there (#events). Only a memorial the person may see (404 otherwise,
 // never which), and only an event that is not over (a past one answers 400 with why).

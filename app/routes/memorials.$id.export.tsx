@@ -8,7 +8,7 @@ import { formatLongDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { describeBytes } from "~/utils/upload-limits";
 
-// "Download a copy" of a memorial (issue 27 item 3): the owner asks here (or from the memorial page and My
+// "Download a copy" of a memorial: the owner asks here (or from the memorial page and My
 // Memorials, which post to this action), watches it being prepared, and downloads it. To anyone but the
 // owner, administrators included, the page does not exist (404). Personal, so never cached
 // (server/request-handler.ts). Without JavaScript the page refreshes itself (a meta refresh inside

@@ -4,7 +4,7 @@ import { openMemorialExportDownload } from "~/models/memorial-export.server";
 import { requireUser } from "~/request/auth.server";
 import { resourceNotFound } from "~/request/not-found.server";
 
-// The memorial's copy itself (issue 27 item 3): streamed from storage as an attachment, to its owner only
+// The memorial's copy itself: streamed from storage as an attachment, to its owner only
 // (404 for anyone else, administrators included), and never kept by any cache.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

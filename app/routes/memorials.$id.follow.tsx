@@ -13,7 +13,7 @@ import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { FOLLOW_MESSAGES, visitorFollowSchema } from "~/utils/follow";
 
-// Follow a memorial (issue 28 item 1): where the memorial page's Follow box posts. A member follows or
+// Follow a memorial: where the memorial page's Follow box posts. A member follows or
 // unfollows with one click and is sent back to the memorial; a visitor's email address is checked here,
 // and a mistake is shown on this page next to the field with what was typed. Only a memorial the person
 // may see can be followed (anything else is 404, never which).

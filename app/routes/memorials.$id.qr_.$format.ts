@@ -5,7 +5,7 @@ import { getOptionalUser } from "~/request/auth.server";
 import { isQrFormat } from "~/utils/short-id";
 import { resourceNotFound } from "~/request/not-found.server";
 
-// The QR code's downloads (issue 29 item 4): /memorials/<id>/qr/svg, /png and /pdf, made on request, for
+// The QR code's downloads: /memorials/<id>/qr/svg, /png and /pdf, made on request, for
 // the memorial's owner and co-managers only. Anyone else, signed in or not, gets the same 404 as for a
 // memorial that does not exist, so nothing says whether it does.
 export async function loader({ request, params }: Route.LoaderArgs) {

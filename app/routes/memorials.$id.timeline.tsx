@@ -23,7 +23,7 @@ import {
   type TimelineKind,
 } from "~/utils/timeline";
 
-// The life timeline's edit page (issue 28 item 5, docs/decisions/024-life-timeline.md): the owner and
+// The life timeline's edit page (docs/decisions/024-life-timeline.md): the owner and
 // co-managers add, edit (?edit=<event id>) and remove dated events with plain forms; the photo is chosen
 // from the memorial's own photos. Anyone else: 404. The events show on the memorial page.
 

@@ -12,7 +12,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// The public gallery at /memorials and /market (memorial-core.md §2 "Memorial browse", §9): published
+// The public gallery at /memorials and /market: published
 // public memorials only, searched, filtered, sorted and paged in the database (memorial.server.ts).
 // Every choice lives in the address (?search=&category=&sort=&view=&page=), so the page works without
 // JavaScript, can be bookmarked and shared; with JavaScript the selects apply at once.
@@ -50,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = readBrowseQuery(new URL(request.url));
   // `browseFound`: the page cache looked the memorials up already, for words the address holds a placeholder for.
   const [results, featured] = await Promise.all([browseMemorials(query, context.browseFound), featuredMemorials(3, context.memorialsVersion)]);
-  // `site` (PUBLIC_URL): the link preview's and the canonical address, /memorials also when opened as /market (issue 29 item 1).
+  // `site` (PUBLIC_URL): the link preview's and the canonical address, /memorials also when opened as /market.
   return { query, site: publicUrl(), featured: featured.map(toCard), items: results.items.map(toCard), hasMore: results.hasMore, page: results.page };
 }
 

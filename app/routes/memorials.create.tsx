@@ -8,7 +8,7 @@ import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, PLANS_HREF } from "~/utils/plans";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
-// Create Memorial (memorial-core.md §2, §4 "Create flow", §8). The form, its checks and the saving of
+// Create Memorial. The form, its checks and the saving of
 // files live in app/components/memorial/memorial-form.tsx and app/models/memorial-form.server.ts,
 // shared with Edit Memorial.
 
@@ -17,9 +17,9 @@ export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.reques
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  // A member at the free limit is told before filling in the form, not after (issue 13).
+  // A member at the free limit is told before filling in the form, not after.
   if (await hasReachedMemorialLimit(user)) return { limitReached: true as const };
-  // The account's default visibility preselects the radio group (commerce-and-accounts.md "Privacy").
+  // The account's default visibility preselects the radio group.
   return { limitReached: false as const, defaultVisibility: user.defaultVisibility, rules: uploadRules() };
 }
 

@@ -42,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 // Approve or reject a pending tribute from this list (memorial-core.md §4: "Owner approval is
 // available from My Memorials"); the model checks that the tribute is on one of the member's memorials.
-// Restore brings back a memorial from Recently deleted (issue 27), within the free plan's limit.
+// Restore brings back a memorial from Recently deleted, within the free plan's limit.
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
@@ -159,7 +159,7 @@ export default function MyMemorialsPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The memorials the member helps manage (issue 27 item 4), with their role. */
+/** The memorials the member helps manage, with their role. */
 function SharedWithMe({ shared }: { shared: Route.ComponentProps["loaderData"]["shared"] }) {
   return (
     <section aria-labelledby="shared-heading" className="mt-10">

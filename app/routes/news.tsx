@@ -12,7 +12,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// News (commerce-and-accounts.md §2 "News"): the articles, newest first, 10 a page, each with its title,
+// News: the articles, newest first, 10 a page, each with its title,
 // source, date, the person it is about, its description and a link out that hands the other site neither
 // this page nor a way back into it (rel="noopener noreferrer"). Pictures are our own resized copies,
 // never another site's (app/models/news.server.ts). Administrators also see the fetch: how many articles,
@@ -147,7 +147,7 @@ export default function NewsPage({ loaderData }: Route.ComponentProps) {
 
 type AdminStatus = NonNullable<Route.ComponentProps["loaderData"]["admin"]>;
 
-/** For administrators: the fetch (commerce-and-accounts.md §6), until the dashboard's News tab exists. */
+/** For administrators: the fetch, until the dashboard's News tab exists. */
 function AdminFetch({ status }: { status: AdminStatus }) {
   const busy = useNavigation().state === "submitting";
   const last = status.lastFetch;

@@ -7,7 +7,7 @@ import { requireUser } from "~/request/auth.server";
 import { formatLongDate } from "~/utils/dates";
 import { SHOP_MESSAGES, WHATS_NEXT } from "~/utils/shop";
 
-// Order confirmation (commerce-and-accounts.md §2 "Order confirmation", §4, §8; issue 16 §5–§6). Stripe
+// Order confirmation. Stripe
 // sends the buyer here with ?payment_intent=… (the Payment Element) or ?session_id=… (Stripe Checkout, the
 // page without JavaScript); the test provider's Pay button does too. Opening it asks the provider whether
 // the payment succeeded and makes the order if the webhook has not already (completePayment: once, however

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/order-success";
 import { requireUser } from "~/request/auth.server";
 
-// The older confirmation view (commerce-and-accounts.md §2): it leads to the same place as
+// The older confirmation view: it leads to the same place as
 // /order-confirmation, with the same address query (payment_intent or session_id), so one page and one
 // use case make the order. (The spec's original cleared the basket on load; here only a paid order does.)
 export async function loader({ request }: Route.LoaderArgs) {

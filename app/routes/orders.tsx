@@ -8,7 +8,7 @@ import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
-// My Orders (commerce-and-accounts.md §2 "My Orders"; issue 16 §6): the member's orders, newest first,
+// My Orders: the member's orders, newest first,
 // a page at a time, each with its status badge (a paid order reads Paid; processing, shipped with its carrier
 // and tracking number, completed, cancelled; any other value destructive) and, for test payments, a Test order badge. Links to the account, the shop and memorials.
 

@@ -16,7 +16,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// The shop (commerce-and-accounts.md §2 "Products"; issue 16 §1): active products with their picture,
+// The shop: active products with their picture,
 // name, a 50-character description, price and stock, filtered by the shop's groups (digital, physical,
 // service, mapped onto the admin categories in app/utils/shop.ts). Add to cart is a form, so it works
 // without JavaScript; a visitor is sent to sign in ("Please log in to add items to cart") and brought back

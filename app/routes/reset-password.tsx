@@ -11,7 +11,7 @@ import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { resetPasswordSchema as schema } from "~/utils/validation/account";
 
-// The page a password-reset email links to (issue 15 §3): a new password with the registration rules;
+// The page a password-reset email links to: a new password with the registration rules;
 // a link that is used, expired or altered gets a clear page with the way to ask again. The token travels
 // in the address and back in a hidden field, never in a cookie.
 

@@ -2,7 +2,7 @@ import type { Route } from "./+types/robots[.]txt";
 import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 
-// /robots.txt (issue 29 item 2): crawlers are welcome on the public pages and memorials and pointed to the
+// /robots.txt: crawlers are welcome on the public pages and memorials and pointed to the
 // sitemap at the site's own address (PUBLIC_URL); the members' and administrators' pages and the /api are
 // nothing to index. Which memorials may be indexed is said by the sitemap and by each page's `noindex`, which
 // follow a change of visibility at once; this file names no memorial, so it never goes stale.

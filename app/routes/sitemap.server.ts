@@ -3,7 +3,7 @@ import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 import { resourceNotFound } from "~/request/not-found.server";
 
-// The sitemap (issue 29 item 2, docs/decisions/027-sharing-and-unlisted.md and 032-sitemap-index.md):
+// The sitemap (docs/decisions/027-sharing-and-unlisted.md and 032-sitemap-index.md):
 // /sitemap.xml is always a sitemap index naming /sitemaps/pages.xml and /sitemaps/memorials-1.xml …
 // memorials-N.xml, SITEMAP_PAGE_SIZE memorials to a child. Every address is at PUBLIC_URL. Read from the
 // database on every request and kept by no cache without asking (`public, no-cache` with an ETag), so it

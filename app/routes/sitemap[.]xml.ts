@@ -1,7 +1,7 @@
 import type { Route } from "./+types/sitemap[.]xml";
 import { sitemapIndexXml, sitemapResponse } from "./sitemap.server";
 
-// /sitemap.xml (issue 29 item 2, docs/decisions/032-sitemap-index.md): always a sitemap index, naming
+// /sitemap.xml (docs/decisions/032-sitemap-index.md): always a sitemap index, naming
 // /sitemaps/pages.xml and one /sitemaps/memorials-N.xml per 10,000 published public memorials, at their
 // PUBLIC_URL addresses; the address robots.txt names. One count per request; `public, no-cache` with an ETag.
 export async function loader({ request }: Route.LoaderArgs) {

@@ -30,7 +30,7 @@ import {
 } from "~/utils/plans";
 import { paymentTypeSchema, planIdSchema, testCardSchema } from "~/utils/validation/subscription";
 
-// Plans (commerce-and-accounts.md §2 "Subscription", §4, §8; issue 17 §1–6). Every step is a plain
+// Plans. Every step is a plain
 // address or form: Upgrade Now opens the payment choice (?plan=…), Continue to Payment records the
 // purchase and goes to the payment screen (/subscription/pay/…), Downgrade to Free says how (?downgrade),
 // Cancel Subscription stops the instalments for real. The endowment policy is a section of the page, and a
@@ -167,7 +167,7 @@ function CurrentPlan({ subscription, confirmCancel }: { subscription: Subscripti
   const purchase = subscription.purchase && subscription.purchase.planId === plan.id ? subscription.purchase : null;
   const monthly = purchase?.paymentType === "monthly";
   const billing = plan.id === "free" ? "No billing required" : monthly ? describeInstalments(plan) : "Paid in full, one time";
-  // What this member pays or paid, never the other way to pay (issue 24 §3).
+  // What this member pays or paid, never the other way to pay.
   const price =
     plan.id === "free"
       ? "Free"

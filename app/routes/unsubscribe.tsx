@@ -5,14 +5,14 @@ import { isValidFollowUnsubscribe, isValidRemindersOff, isValidUnsubscribe } fro
 import { turnOffNotification } from "~/models/user.server";
 import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/account";
 
-// The unsubscribe link in our notification emails (issue 15 §4): it works without signing in, because it
+// The unsubscribe link in our notification emails: it works without signing in, because it
 // is signed for one member and one kind of email. Opening it asks once (a link scanner or a preview must
 // not unsubscribe anyone, so nothing changes on GET); the button, or a mail program's own one-click
 // Unsubscribe (RFC 8058: a POST of "List-Unsubscribe=One-Click" to the same address), turns it off.
 
-// A follower's emails (issue 28 item 1) carry the same kind of link, signed for one follow instead of one
+// A follower's emails carry the same kind of link, signed for one follow instead of one
 // member and topic (?follow=…&sig=…): a visitor who follows has no account. Using it ends the follow.
-// An anniversary reminder (issue 28 item 3) also has one signed to stop the reminders only
+// An anniversary reminder also has one signed to stop the reminders only
 // (?follow=…&only=reminders&sig=…): the follow, and its digest, stay.
 
 type Link =

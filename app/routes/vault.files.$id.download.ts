@@ -5,7 +5,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { vaultCaller, vaultDownloadHeaders } from "~/request/vault.server";
 import { VAULT_MESSAGES } from "~/utils/vault-rules";
 
-// Downloading one vault file from the page (issue 17 §10): the owner's, decrypted, as an attachment that
+// Downloading one vault file from the page: the owner's, decrypted, as an attachment that
 // no cache keeps. Anything that stops it sends the member back to the vault with the reason.
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

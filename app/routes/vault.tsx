@@ -25,7 +25,7 @@ import {
   type VaultCategory,
 } from "~/utils/vault-rules";
 
-// The encrypted vault (commerce-and-accounts.md §2 "Vault", §5, §8; issue 17 §7–10). Every part is a
+// The encrypted vault. Every part is a
 // plain form: unlocking, uploading, deleting (after a confirmation), and the first-upload prompt to set a
 // password or skip it with an acknowledgement. The lock is the server's (app/models/vault.server.ts): a
 // locked vault shows only its unlock form, whatever the address asks for.
@@ -223,7 +223,7 @@ function Upload({ failure, usedBytes }: { failure: string | null; usedBytes: num
             accept={VAULT_ACCEPT}
             aria-invalid={failure ? true : undefined}
             aria-describedby={["vault-file-hint", errorId].filter(Boolean).join(" ")}
-            // The browser's own "Choose file" looked like plain text (issue 24 item 14): styled as our secondary
+            // The browser's own "Choose file" looked like plain text: styled as our secondary
             // button, with the focus ring on the control when it is reached by keyboard.
             className="mt-1 block w-full max-w-full cursor-pointer rounded-md text-sm text-stone-800 file:mr-3 file:cursor-pointer file:rounded-md file:border file:border-stone-400 file:bg-white file:px-4 file:py-2 file:font-semibold file:text-stone-800 hover:file:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-heather-600"
           />

@@ -5,7 +5,7 @@ import { AiUnavailableError, getWritingProvider, OFFLINE_LABEL, readAiConfig } f
 import { parseEnv } from "./env.server";
 
 // The writing adapter with the real `openai` package pointed (through OPENAI_BASE_URL) at a local
-// server speaking chat completions (TESTING.md "Outside services, offline"): what is sent, what comes
+// server speaking chat completions: what is sent, what comes
 // back, streaming, and every way the service can fail turning into AiUnavailableError.
 
 let openai: OpenAiTestServer;

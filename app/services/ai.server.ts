@@ -3,13 +3,13 @@ import type { BiographyFacts, TributeFacts } from "~/utils/validation/ai";
 import { readAiVariables, type Env } from "./env.server";
 import { formatFactDate, tributeSentences, writeBiography } from "./offline-writer.server";
 
-// The AI writing helpers' adapter (DESIGN.md "AI writing"; memorial-core.md §2, §7). One interface, two
+// The AI writing helpers' adapter. One interface, two
 // writers: OpenAI's chat completions (or any OpenAI-compatible server through OPENAI_BASE_URL) when
 // OPENAI_API_KEY is set, else Everlight's offline writer, which composes text from the facts alone.
 // Either way the text says who wrote it (`label`), so nobody mistakes a template for a model or the
 // other way round. Whatever goes wrong with the service (an error status, a refused connection, a
 // timeout, an empty answer) reaches callers as one AiUnavailableError, which they show as the spec's
-// "Failed to generate … Please try again." (§8).
+// "Failed to generate … Please try again.".
 
 export class AiUnavailableError extends Error {
   constructor(message = "The writing service is unavailable", options?: { cause?: unknown }) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { discardAbandonedUploads } from "./data-dir.server";
 
-// Uploads wait under DATA_DIR/incoming while their post is read (issue 25 item 5); a server that
+// Uploads wait under DATA_DIR/incoming while their post is read; a server that
 // stopped hard leaves them there, and the next start removes the ones a day old, never one that
 // another instance on the same folder may be receiving.
 

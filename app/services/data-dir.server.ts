@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * DATA_DIR holds the embedded database, uploads, the vault's keys, the session secret and unsent mail: only
- * the server's own user may read any of it (issue 25 §9). From here on everything the process creates is
+ * the server's own user may read any of it. From here on everything the process creates is
  * 0700 (folders) or 0600 (files), PGlite's own files included; what is already there (an older version's
  * files, a database made by a script) is tightened once at start-up.
  */

@@ -2,7 +2,7 @@ import { messages, PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { boundEmbeddedWal, openDatabase, PGLITE_EXTENSIONS, PREPARED_MAX, type Database } from "./db.server";
 
-// The embedded database answers a statement in one call (answerInOneCall, db.server.ts, issue 30): the
+// The embedded database answers a statement in one call (answerInOneCall; db.server.ts): the
 // same rows, types and errors as PGlite's own `query`, which asks for the parameters' types first.
 
 describe("PGlite statements in one call", () => {

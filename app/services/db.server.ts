@@ -152,7 +152,7 @@ function postgresDriver(pool: pg.Pool): SqlDriver {
  * The column types PGlite turns into JavaScript values: those Prisma's PGlite adapter reads (it refuses any
  * other type, so no Prisma query returns one; our own SQL, through `sql`, reads these too), and their arrays. PGlite registers a parser for each
  * of the ~300 array types of its catalogue and copies the whole table for every query it answers: keeping
- * these alone makes a simple query about 40 % cheaper (issue 30). A type left out comes back as its text.
+ * these alone makes a simple query about 40 % cheaper. A type left out comes back as its text.
  */
 const PARSED_TYPES = new Set<number>([
   ...[types.BOOL, types.BYTEA, types.CHAR, 19 /* name */, types.INT8, types.INT2, types.INT4, types.TEXT, types.OID, types.JSON, types.XML],

@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "~/utils/validation/zod";
 
-// One place that reads the environment (STYLE.md "Configuration"). Every optional service has a
+// One place that reads the environment. Every optional service has a
 // local default so the app runs with nothing configured; .env.example lists every variable.
 
 /** AI writing helpers (app/services/ai.server.ts): OpenAI or any compatible server; unset = offline writer. */
@@ -100,7 +100,7 @@ const envSchema = z
     /** The vault's master keys (app/services/vault-crypto.server.ts); default DATA_DIR/vault-keys.json, made 0600 on first use. */
     VAULT_KEY_FILE: z.string().min(1).optional(),
     /**
-     * RSS or Atom feeds the news fetch reads (issue 18), comma-separated, e.g. a newspaper's obituaries feed.
+     * RSS or Atom feeds the news fetch reads, comma-separated, e.g. a newspaper's obituaries feed.
      * Unset: no feeds, and the administrators are told how to add one.
      */
     NEWS_FEEDS: z

@@ -1,7 +1,7 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { fetchBounded, hostAndPort, type FetchOptions } from "./fetch-bounded.server";
 
-// Reading one RSS or Atom feed (issue 18): fetched within bounds (fetch-bounded.server.ts), parsed by
+// Reading one RSS or Atom feed: fetched within bounds (fetch-bounded.server.ts), parsed by
 // @rowanmanning/feed-parser (fast-xml-parser underneath, lenient with real-world feeds), and turned into
 // plain entries. An adapter: it knows feeds, not articles or memorials (app/models/news.server.ts).
 

@@ -93,7 +93,7 @@ export async function newsImageVariants(bytes: Uint8Array): Promise<{ width: num
 export const SOCIAL_CARD = { width: 1200, height: 630 } as const;
 
 /**
- * A memorial's portrait as its social card (issue 29 item 1): cover-cropped to 1200×630 around what draws
+ * A memorial's portrait as its social card: cover-cropped to 1200×630 around what draws
  * the eye (sharp's attention strategy keeps a face rather than the middle), as a JPEG, which every network
  * reads. Unreadable input: ImageRejectedError("unreadable").
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BiographyFacts, TributeFacts } from "~/utils/validation/ai";
 import { cleanRelationship, formatFactDate, splitMemories, splitQualities, tributeSentences, writeBiography, writeTribute } from "./offline-writer.server";
 
-// The offline writer must say everything it was told and nothing it was not (DESIGN.md "AI writing"):
+// The offline writer must say everything it was told and nothing it was not:
 // every fact appears in the text, and no name or date appears that the facts did not contain.
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

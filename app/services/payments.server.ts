@@ -3,7 +3,7 @@ import type { PaymentProvider } from "./payments/provider.server";
 import { stripeProvider } from "./payments/stripe-provider.server";
 import { testProvider } from "./payments/test-provider.server";
 
-// Which payments provider this process uses (DESIGN.md "payments"; issue 16 §4): Stripe when
+// Which payments provider this process uses: Stripe when
 // STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set, else the built-in test provider. The interface is
 // app/services/payments/provider.server.ts; each provider has its own file beside it.
 

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 
-// QR codes with the `qrcode` package (issue 29 item 4). For a headstone: error correction level H, so
+// QR codes with the `qrcode` package. For a headstone: error correction level H, so
 // the code still reads with up to about 30% of it worn, chipped or covered by lichen, and the standard
 // quiet zone of 4 modules around it, which readers need to find the code at all.
 

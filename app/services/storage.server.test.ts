@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // Object storage behind one interface (storage.server.ts): on local disk, and in an S3-compatible
 // bucket through the real @aws-sdk/client-s3 against a local S3 server (s3rver) started here
-// (TESTING.md "Outside services, offline"). The environment is read once per module instance
+//. The environment is read once per module instance
 // (env.server.ts caches it), so each backend gets fresh modules after the variables are set.
 
 type S3rverInstance = { run(): Promise<{ port: number }>; close(): Promise<void> };

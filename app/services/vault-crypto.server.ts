@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import path from "node:path";
 import { getEnv } from "./env.server";
 
-// Encryption at rest for the vault (issue 17 §9; DESIGN.md security notes). Each file has its own random
+// Encryption at rest for the vault. Each file has its own random
 // 256-bit data key; the file is sealed with AES-256-GCM under a random 96-bit nonce, with the file's id
 // and its owner's id bound as associated data (a blob moved to another file or member fails to open).
 // The data key is kept only wrapped — sealed the same way under a master key of a known version — and

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { crc32, ZipWriter } from "./zip-stream.server";
 
-// The streamed ZIP writer (issue 27 item 3) against real unzippers: Info-ZIP's unzip and Python's zipfile
+// The streamed ZIP writer against real unzippers: Info-ZIP's unzip and Python's zipfile
 // both read back every entry byte for byte, with its CRC checked, also through the ZIP64 records.
 
 const folder = mkdtempSync(path.join(tmpdir(), "everlight-zip-"));

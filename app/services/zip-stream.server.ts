@@ -1,4 +1,4 @@
-// A ZIP written as a stream (issue 27 item 3, "take a memorial away"): each entry is stored as it is read
+// A ZIP written as a stream: each entry is stored as it is read
 // (method STORE: photos and videos are compressed already), its CRC-32 computed on the way and written
 // after it in a data descriptor, so no entry is ever held in memory whole, however large the memorial.
 // Entries over 4 GB are refused (ours are 100 MB at most); an archive that passes 4 GB in total gets the

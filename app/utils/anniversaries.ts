@@ -1,7 +1,7 @@
 import { formatLongDate } from "./dates";
 import type { CalendarDate, CalendarEvent } from "./icalendar";
 
-// Anniversaries in the calendar (issue 28 item 2, docs/decisions/022-anniversary-calendar.md): what the
+// Anniversaries in the calendar (docs/decisions/022-anniversary-calendar.md): what the
 // feed's events and the memorial page's "Remember the dates" block say, in one place, and the yearly
 // events made from a memorial's dates.
 
@@ -111,7 +111,7 @@ export function anniversaryEvents(memorial: AnniversarySubject, memorialUrl: str
 }
 
 // ------------------------------------------------------------------------------------------------
-// Anniversary reminders (issue 28 item 3, docs/decisions/025-anniversary-reminders.md): the days are UTC
+// Anniversary reminders (docs/decisions/025-anniversary-reminders.md): the days are UTC
 // calendar days, written YYYY-MM-DD.
 
 /** A week before, or on the day. */

@@ -1,4 +1,4 @@
-// The public gallery's constants (memorial-core.md §9 "Browse"), shared by the model that queries it
+// The public gallery's constants, shared by the model that queries it
 // (app/models/memorial.server.ts) and the page that shows it (app/routes/memorials._index.tsx).
 
 export const BROWSE_PAGE_SIZE = 8;

@@ -1,7 +1,7 @@
 import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
-// Co-managers (issue 27 item 4): what the pages and emails say, and the invite form's rules, in one place.
+// Co-managers: what the pages and emails say, and the invite form's rules, in one place.
 
 export const INVITATION_VALID_DAYS = 7;
 

@@ -1,4 +1,4 @@
-// Countries for the shipping form (commerce-and-accounts.md §3 "Shipping data", §9 "Default country: US"):
+// Countries for the shipping form:
 // ISO 3166-1 alpha-2 codes with their English names, sorted by name. Written out rather than asked of
 // Intl.DisplayNames, whose first use in a phone browser loads locale data (README "Performance").
 // Generated once from Node's ICU (en-GB), leaving out the codes that are not countries; XK (Kosovo, a

@@ -4,7 +4,7 @@
 //
 // Written out rather than with Intl.DateTimeFormat, which gives the same text (dates.test.ts holds them
 // to it) but whose first use in a browser loads the locale data: about 70 ms of a fast machine's main
-// thread, four times that on a slow phone, in the middle of the memorial page's start-up (issue 7).
+// thread, four times that on a slow phone, in the middle of the memorial page's start-up.
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 type DateLike = Date | string | null | undefined;

@@ -1,4 +1,4 @@
-// How long a deleted memorial or account is kept before it goes for good (issue 27 item 1), for the
+// How long a deleted memorial or account is kept before it goes for good, for the
 // pages that say so and the purge that does it (app/models/memorial-deletion.server.ts).
 
 export const RECOVERY_DAYS = 30;

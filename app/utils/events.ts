@@ -1,7 +1,7 @@
 import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
-// A memorial's events (issue 28 item 4, docs/decisions/026-memorial-events.md): the kinds, what the pages and
+// A memorial's events (docs/decisions/026-memorial-events.md): the kinds, what the pages and
 // emails say, the forms' rules, and local date-and-time in an IANA time zone turned into instants and back.
 // Pure values, shared by the family's pages, the memorial page, the models, the emails and the calendar.
 

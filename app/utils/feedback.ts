@@ -14,7 +14,7 @@ export type PopupType = (typeof POPUP_TYPES)[number];
 export const FEEDBACK_TYPES = [UX_FEEDBACK] as const;
 
 export const FEEDBACK_POPUP_DELAY_MS = 2000;
-/** The popup shows at exactly these (owned memorials, skips so far) pairs (§4, §9). */
+/** The popup shows at exactly these (owned memorials, skips so far) pairs. */
 export const FEEDBACK_POPUP_TRIGGERS = [
   { memorials: 1, skipCount: 0 },
   { memorials: 2, skipCount: 1 },
@@ -38,7 +38,7 @@ export const FEEDBACK_QUESTIONS = [
 export type FeedbackQuestion = (typeof FEEDBACK_QUESTIONS)[number];
 export type QuestionId = FeedbackQuestion["id"];
 
-// The spec asks only that these answers be non-empty (§5); the wording is ours.
+// The spec asks only that these answers be non-empty; the wording is ours.
 export const FEEDBACK_MESSAGES = {
   rating: `Please choose a rating from ${RATING_MIN} to ${RATING_MAX} stars to continue.`,
   features: "Please choose at least one feature to continue.",

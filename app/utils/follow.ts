@@ -1,7 +1,7 @@
 import { z } from "~/utils/validation/zod";
 import { text } from "./validation/text";
 
-// Following a memorial (issue 28 item 1; docs/decisions/023-follow.md): what the pages and emails say,
+// Following a memorial (docs/decisions/023-follow.md): what the pages and emails say,
 // and the visitor form's rules, in one place.
 
 /** How long a visitor's confirmation link works; an unconfirmed follow is deleted after it. */

@@ -1,7 +1,7 @@
 // An iCalendar (RFC 5545) writer: just what Everlight's calendar feeds need (issue 28 item 2,
 // docs/decisions/022-anniversary-calendar.md), written out rather than taken from a library so that every
-// line is ours to test. Lines end in CRLF and are folded at 75 octets (§3.1) without splitting a UTF-8
-// character; TEXT values escape backslashes, semicolons, commas and newlines (§3.3.11).
+// line is ours to test. Lines end in CRLF and are folded at 75 octets without splitting a UTF-8
+// character; TEXT values escape backslashes, semicolons, commas and newlines.
 
 /** A calendar date, YYYY-MM-DD. */
 export type CalendarDate = string;
@@ -14,25 +14,25 @@ export type CalendarDate = string;
 export type EventStart = { date: CalendarDate } | { at: Date };
 
 export type CalendarEvent = {
-  /** Stable across requests: a calendar recognises an event it already has by its UID (§3.8.4.7). */
+  /** Stable across requests: a calendar recognises an event it already has by its UID. */
   uid: string;
-  /** When the event's information last changed (§3.8.7.2, as no METHOD is given). */
+  /** When the event's information last changed (as no METHOD is given). */
   stamp: Date;
   start: EventStart;
   /** An all-day event lasts one day unless `end` says otherwise; a timed event needs an end. */
   end?: EventStart;
-  /** The recurrence rule's value, e.g. "FREQ=YEARLY" (§3.8.5.3). */
+  /** The recurrence rule's value, e.g. "FREQ=YEARLY". */
   rrule?: string;
   summary: string;
   description?: string;
   url?: string;
   location?: string;
-  /** Shown as free time: an anniversary does not block the day (§3.8.2.7). */
+  /** Shown as free time: an anniversary does not block the day. */
   transparent?: boolean;
 };
 
 export type Calendar = {
-  /** PRODID (§3.7.3), e.g. "-//Everlight//Anniversaries//EN". */
+  /** PRODID, e.g. "-//Everlight//Anniversaries//EN". */
   productId: string;
   /** The name a subscribing calendar shows (RFC 7986 NAME, and X-WR-CALNAME for the clients that read only that). */
   name: string;
@@ -45,7 +45,7 @@ export type Calendar = {
 const CRLF = "\r\n";
 const MAX_OCTETS = 75;
 
-/** A TEXT value (§3.3.11): backslash, semicolon, comma and newlines escaped; other control characters dropped. */
+/** A TEXT value: backslash, semicolon, comma and newlines escaped; other control characters dropped. */
 export function escapeText(value: string): string {
   return (
     value
@@ -58,7 +58,7 @@ export function escapeText(value: string): string {
 }
 
 /**
- * One content line folded into lines of at most 75 octets (§3.1): each continuation starts with a
+ * One content line folded into lines of at most 75 octets: each continuation starts with a
  * space, which counts toward its 75. A multi-byte character is never split across lines.
  */
 export function foldLine(line: string): string {
@@ -88,7 +88,7 @@ function dateValue(date: CalendarDate): string {
   return date.replace(/-/g, "");
 }
 
-/** A UTC DATE-TIME (§3.3.5, form #2), to the second. */
+/** A UTC DATE-TIME (form #2), to the second. */
 function utcValue(at: Date): string {
   return at
     .toISOString()
@@ -96,7 +96,7 @@ function utcValue(at: Date): string {
     .replace(/[-:]/g, "");
 }
 
-/** The day after a calendar date (the exclusive end of an all-day event, §3.6.1). */
+/** The day after a calendar date (the exclusive end of an all-day event). */
 export function nextDay(date: CalendarDate): CalendarDate {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + 1);
@@ -120,7 +120,7 @@ function eventLines(event: CalendarEvent): string[] {
     `SUMMARY:${escapeText(event.summary)}`,
     ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
     ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
-    // A URI value is not TEXT: it is written as it is (§3.3.13), never backslash-escaped.
+    // A URI value is not TEXT: it is written as it is, never backslash-escaped.
     ...(event.url ? [`URL:${event.url}`] : []),
     ...(event.transparent ? ["TRANSP:TRANSPARENT"] : []),
     "END:VEVENT",

@@ -1,4 +1,4 @@
-// "Take a memorial away" (issue 27 item 3): what the pages and the email say about a memorial's copy.
+// "Take a memorial away": what the pages and the email say about a memorial's copy.
 // Pure values, so the route modules and the models share one wording.
 
 /** The schema name and version written into memorial.json (docs/memorial-export.md). */

@@ -1,7 +1,7 @@
 import { withThousands } from "./text";
 
-// Money (commerce-and-accounts.md §1, §9): amounts are integer pence from end to end, shown as £ with
-// two decimals; the only formatter and the only tax rule live here (STYLE.md "Money and plans").
+// Money: amounts are integer pence from end to end, shown as £ with
+// two decimals; the only formatter and the only tax rule live here.
 
 /** £1,234.56 for 123456; a minus sign before the £ for a refund. */
 export function formatPence(pence: number): string {

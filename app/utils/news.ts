@@ -1,4 +1,4 @@
-// News pictures (issue 18): every article's picture is our own WebP copy at these widths, stored as
+// News pictures: every article's picture is our own WebP copy at these widths, stored as
 // /media/news/<id>-<width>.webp, the widest being the address kept in news_articles.urlToImage.
 export const NEWS_IMAGE_WIDTHS = [320, 640] as const;
 
@@ -12,7 +12,7 @@ export function newsImageSources(urlToImage: string | null): { src: string; srcS
   return { src: urlToImage, srcSet: NEWS_IMAGE_WIDTHS.map((w) => `/media/news/${id}-${w}.webp ${w}w`).join(", ") };
 }
 
-/** The fetch's words (commerce-and-accounts.md §8 "News fetched", "Failed to fetch news. Please try again."). */
+/** The fetch's words. */
 export const NEWS_MESSAGES = {
   fetched: "News fetched",
   failed: "Failed to fetch news. Please try again.",

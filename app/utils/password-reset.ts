@@ -1,4 +1,4 @@
-// "Forgot your password?" in words and numbers (issue 15 §3), for its pages and its use case alike.
+// "Forgot your password?" in words and numbers, for its pages and its use case alike.
 
 export const RESET_VALID_MINUTES = 60;
 export const RESET_MESSAGES = {

@@ -1,4 +1,4 @@
-// Whom a news article is about (issue 18): obituary and tribute headlines name one person in a few
+// Whom a news article is about: obituary and tribute headlines name one person in a few
 // common shapes ("Obituary: Jane Smith", "Jane Smith obituary", "Jane Smith, 1931–2024", "Tributes paid
 // to Jane Smith", "Jane Smith dies aged 92"). A headline in none of these shapes names nobody we can be
 // sure of, and then no memorial is drafted from it: better none than one for the wrong words.

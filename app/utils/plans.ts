@@ -2,7 +2,7 @@ import { formatPence } from "./money";
 
 // The plans, their prices and limits, in one place (memorial-core.md §6 and §9, commerce-and-accounts.md
 // §2 "Subscription" and §9): the subscription screen, the memorial limit, Help and the Terms all read
-// them from here. Prices are integer pence (STYLE.md "Money and plans").
+// them from here. Prices are integer pence.
 
 export type PlanId = "free" | "forever" | "forever_plus";
 
@@ -13,7 +13,7 @@ export type Plan = {
   pricePence: number;
   /** Memorials a member on this plan may hold; null for unlimited. */
   memorialLimit: number | null;
-  /** Whether the plan opens the encrypted vault: Forever Plus only (README; issue 17 §5). */
+  /** Whether the plan opens the encrypted vault: Forever Plus only (README). */
   vault: boolean;
   /** Paying in monthly instalments instead of at once (see instalments()). */
   monthlyPayments: number | null;
@@ -114,7 +114,7 @@ export type OvertakenReason = "downgrade" | "same-plan" | "monthly-after-paid" |
 export type PaymentVerdict = { grant: true; excessPence: number } | { grant: false; reason: OvertakenReason };
 
 /**
- * The one rule for a plan payment that has just succeeded (issue 24 §1): it is honoured only if it still
+ * The one rule for a plan payment that has just succeeded: it is honoured only if it still
  * improves what the member holds at that moment. Never a downgrade, never the same plan twice, never
  * monthly instalments on top of a paid plan; a full payment above what the plan now costs this member
  * (Forever paid in another tab meanwhile) grants the plan and the difference is given back.

@@ -55,7 +55,7 @@ export function stockState(stock: number): StockState {
 }
 
 /**
- * A memorial as a basket item (§3 "cart_items", "Payment intent request item"): the spec gives it a price
+ * A memorial as a basket item: the spec gives it a price
  * of £29.99 and a name, "{name} Memorial", and no more. We sell it as a printed keepsake book of the
  * memorial's page, posted to the shipping address (README "The shop"); printed to order, so no stock,
  * but at most this many copies at a time.
@@ -79,7 +79,7 @@ export const ORDERS_PER_PAGE = 10;
 /** Products per page on /products. */
 export const PRODUCTS_PER_PAGE = 24;
 
-/** The spec's words (§2, §8) and ours beside them. A message about stock always contains "stock" (§8). */
+/** The spec's words and ours beside them. A message about stock always contains "stock". */
 export const SHOP_MESSAGES = {
   loginToAdd: "Please log in to add items to cart",
   added: "Added to cart",
@@ -92,7 +92,7 @@ export const SHOP_MESSAGES = {
       : `Only ${stock} in stock and your basket holds ${inBasket}: you can add ${stock - inBasket} more.`,
   quantityAboveStock: (stock: number) => `Only ${stock} in stock. Please choose ${stock === 1 ? "1" : `${stock} or fewer`}.`,
   quantityMin: `Quantity must be at least ${MIN_QUANTITY}`,
-  // 2.5 is not "below 1": say what is wrong with it (issue 24 item 13).
+  // 2.5 is not "below 1": say what is wrong with it.
   quantityWhole: "Quantity must be a whole number",
   memorialLimit: `You can order up to ${MEMORIAL_ITEM.maxQuantity} copies at a time.`,
   notFound: "That item is no longer in your basket.",
@@ -128,7 +128,7 @@ export const MAX_ORDER_PENCE = 99_999_999;
 
 /**
  * §2 "My Orders": the known statuses and their badges; any other value is shown as destructive. An order
- * exists only once it is paid, so "pending" (the spec's first status) reads "Paid" (issue 24 §8); "shipped"
+ * exists only once it is paid, so "pending" (the spec's first status) reads "Paid"; "shipped"
  * is ours (issue 24 §8: carrier and tracking number).
  */
 export const ORDER_STATUS_BADGES: Record<string, { label: string; tone: "success" | "warning" | "info" | "muted" }> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isQrFormat, parseShortId, permanentPath, SHORT_ID_ALPHABET, SHORT_ID_LENGTH } from "./short-id";
 
-// The permanent address's short id as read from an address (issue 29 item 3). The database makes them
+// The permanent address's short id as read from an address. The database makes them
 // (app/models/memorial-short-id.server.test.ts holds what it makes to this alphabet).
 
 describe("short ids", () => {

@@ -24,7 +24,7 @@ export function permanentPath(shortId: string): string {
   return `/m/${shortId}`;
 }
 
-/** The QR code's downloads (issue 29 item 4): /memorials/<id>/qr/<format>. */
+/** The QR code's downloads: /memorials/<id>/qr/<format>. */
 export const QR_FORMATS = ["svg", "png", "pdf"] as const;
 export type QrFormat = (typeof QR_FORMATS)[number];
 

@@ -1,17 +1,17 @@
 // Facts about the site shown on many pages: one place for each.
 export const SITE_NAME = "Everlight";
 export const SUPPORT_EMAIL = "support@everlight.uk";
-/** The spec shows this year in the footer's copyright line (memorial-core.md §9). */
+/** The spec shows this year in the footer's copyright line. */
 export const COPYRIGHT_YEAR = 2024;
 export const PLACEHOLDER_PORTRAIT = "/images/placeholder-portrait.svg";
 export const PLACEHOLDER_PRODUCT = "/images/placeholder-product.svg";
-/** The link preview picture (1200×630 JPEG) of pages and of memorials without a stored portrait (issue 29 item 1). */
+/** The link preview picture (1200×630 JPEG) of pages and of memorials without a stored portrait. */
 export const DEFAULT_SOCIAL_CARD = "/images/social-card.jpg";
 /**
- * When the support team answers (issue 18). The spec says "9AM to 6PM EST", but Everlight is a UK company
+ * When the support team answers. The spec says "9AM to 6PM EST", but Everlight is a UK company
  * and keeps UK hours, so we state those, in the UK's own time (GMT in winter, BST in summer); the Help
  * Center, the contact page and the contact acknowledgement all say this one sentence.
  */
 export const SUPPORT_HOURS = "Monday to Friday, 9am to 6pm UK time";
-/** The reply promised after a contact message (commerce-and-accounts.md §8 "Message sent"). */
+/** The reply promised after a contact message. */
 export const SUPPORT_REPLY_TIME = "We'll get back to you within 24 hours.";

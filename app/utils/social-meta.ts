@@ -2,7 +2,7 @@ import { formatLifeDates } from "./dates";
 import { DEFAULT_SOCIAL_CARD, SITE_NAME } from "./site";
 import { truncate } from "./text";
 
-// How a page looks when its link is shared (issue 29 item 1, docs/decisions/027-sharing-and-unlisted.md):
+// How a page looks when its link is shared (docs/decisions/027-sharing-and-unlisted.md):
 // Open Graph and Twitter card tags, the canonical address and, for a memorial, a schema.org Person. Every
 // address here is absolute and built from PUBLIC_URL (publicUrl() on the server, handed over by the
 // loader as `site`), never from the Host header a request happened to carry.

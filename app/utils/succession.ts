@@ -1,4 +1,4 @@
-// A successor (issue 27 item 5; docs/decisions/021-successor.md): what the pages and emails say, and the
+// A successor (docs/decisions/021-successor.md): what the pages and emails say, and the
 // timings of the absence rule, in one place.
 
 /** The periods of absence an owner may choose, in months; 0 hands on only when the account is deleted. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatTimelineDate, parseTimelineForm, TIMELINE_MESSAGES, timelineDateTime, timelinePrecision } from "./timeline";
 
-// The timeline form's rules and how its dates are written (issue 28 item 5).
+// The timeline form's rules and how its dates are written.
 
 const form = (fields: Record<string, string>) => {
   const f = new FormData();

@@ -2,7 +2,7 @@ import { z } from "~/utils/validation/zod";
 import { EARLIEST_YEAR } from "./validation/text-rules";
 import { text } from "./validation/text";
 
-// A life timeline (issue 28 item 5, docs/decisions/024-life-timeline.md): the kinds of event, what the pages
+// A life timeline (docs/decisions/024-life-timeline.md): the kinds of event, what the pages
 // say, the form's rules and how a date known to the year, the month or the day is written. Pure values,
 // shared by the timeline page, the memorial page, the models and the export.
 

@@ -1,4 +1,4 @@
-// How much a request may carry (issue 13, DESIGN.md "Every request body is bounded before it is read").
+// How much a request may carry.
 // Every request body is bounded by the server before any route reads it (server/request-handler.ts):
 // DEFAULT_BODY_BYTES for every form and /api call, raised only by the routes that take files, which say
 // so in their `handle` (e.g. `export const handle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } }`)
@@ -12,7 +12,7 @@ export type RequestBodyHandle = { body?: { maxBytes: number } };
 
 const MB = 1024 * 1024;
 
-/** Photos and videos of memorials (memorial-core.md §3 "Memorial media"; our limits, README). */
+/** Photos and videos of memorials (our limits; README). */
 export const MEDIA_LIMITS = {
   /** Phone photos are 3–12 MB; 20 MB leaves room for good cameras. */
   imageBytes: 20 * MB,

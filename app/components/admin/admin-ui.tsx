@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 
-// The admin dashboard's shared pieces (issue 19): a search box (a GET form, so it works without
+// The admin dashboard's shared pieces: a search box (a GET form, so it works without
 // JavaScript and the address can be bookmarked), the card a list's item sits in (the list itself is
 // PagedList), and a confirmation that needs no script (a <details> that opens onto the warning and the
 // real button).
@@ -58,7 +58,7 @@ export function ConfirmAction({
     Object.entries(fields).every(([k, v]) => navigation.formData?.get(k) === v);
   return (
     // min-w-0/max-w-full and wrap-anywhere: a long unbroken name in the warning wraps inside a 390 px phone
-    // instead of widening the page (issue 24 item 10).
+    // instead of widening the page.
     <details className="group min-w-0 max-w-full rounded-md">
       <summary className={`btn-secondary cursor-pointer list-none ${danger ? "text-red-800" : ""}`}>{summary}</summary>
       <Form method="post" className="mt-2 space-y-3 rounded-md border border-stone-300 bg-stone-50 p-3 wrap-anywhere">

@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from "react";
 import { Pager } from "~/components/pager";
 
-// An admin tab's list, a page at a time (issue 19): how many there are (and what was searched for), the
+// An admin tab's list, a page at a time: how many there are (and what was searched for), the
 // items or a sentence saying there are none, and the previous/next links that keep the search and filters.
 // Every admin list is this; what an item shows is the tab's own.
 

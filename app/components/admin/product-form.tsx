@@ -7,7 +7,7 @@ import { ADMIN_CATEGORIES } from "~/utils/shop";
 import { describeBytes, MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 import { productFormSchema } from "~/utils/validation/admin";
 
-// The product form (commerce-and-accounts.md §5 "Product form"): name, description, category, price in
+// The product form: name, description, category, price in
 // pounds, stock, active, and an optional picture. A plain multipart form; with JavaScript the fields are
 // checked as they are sent and a picture over 5MB is refused before it is uploaded.
 
@@ -110,7 +110,7 @@ export function ProductForm({
       </div>
       {defaults.stockLoaded !== undefined ? <input type="hidden" name="stockLoaded" value={defaults.stockLoaded} readOnly /> : null}
       <div className="flex items-center gap-2">
-        {/* Unticked is a valid answer (inactive): never `required` (issue 24 §11). */}
+        {/* Unticked is a valid answer (inactive): never `required`. */}
         <input {...getInputProps(fields.isActive, { type: "checkbox" })} required={false} key={fields.isActive.key} className="h-4 w-4" />
         <label htmlFor={fields.isActive.id} className="text-sm font-medium text-stone-800">
           Active (shown in the shop)

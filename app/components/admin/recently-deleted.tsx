@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { formatLongDate } from "~/utils/dates";
 import { RECOVERY_DAYS } from "~/utils/deletion";
 
-// The dashboard's "Recently deleted" (issue 27 item 1): memorials or accounts within their 30 days, each
+// The dashboard's "Recently deleted": memorials or accounts within their 30 days, each
 // with who it belongs to, when it goes for good, and Restore (a plain form: it works without JavaScript).
 
 export type DeletedEntry = { id: string; title: string; detail: string; deletedAt: Date; purgeAt: Date; restorable: boolean; note?: string };

@@ -9,9 +9,9 @@ import type { FeedbackView } from "~/utils/feedback";
 import { fullName } from "~/utils/text";
 import { FeedbackPopup } from "./feedback-popup";
 
-// The signed-in member's home at / (memorial-core.md §2 "Dashboard"): greeting, counters, actions, the
+// The signed-in member's home at /: greeting, counters, actions, the
 // pending-tributes notice, their newest memorials (or the first-memorial invitation), the community's
-// newest public memorials, and the UX feedback popup (§4). Links only: it works without JavaScript.
+// newest public memorials, and the UX feedback popup. Links only: it works without JavaScript.
 
 export type DashboardProps = {
   firstName: string;
@@ -36,7 +36,7 @@ export function Dashboard({ firstName, counts, recent, highlights, feedback }: D
     <div className="mx-auto max-w-6xl px-4 py-10">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0 wrap-anywhere">
-          {/* A member who has made nothing yet (as anyone just registered) is new here, not back (issue 13). */}
+          {/* A member who has made nothing yet (as anyone just registered) is new here, not back. */}
           <h1 className="text-3xl font-bold text-stone-900">{counts.total === 0 ? `Welcome, ${firstName}!` : `Welcome back, ${firstName}!`}</h1>
           <p className="mt-1 text-stone-700">Manage your digital memorials and keep the stories of your loved ones alive.</p>
         </div>

@@ -16,7 +16,7 @@ import {
   type FeedbackView,
 } from "~/utils/feedback";
 
-// The UX feedback popup "Help Us Improve" (memorial-core.md §4): three questions, Previous / Next /
+// The UX feedback popup "Help Us Improve": three questions, Previous / Next /
 // Submit, Skip for now and a close icon that record a skip.
 // - With JavaScript: a modal <dialog> opened 2 s after the page loads while the popup is due. showModal
 //   moves focus in and keeps it there; Escape closes and counts as a skip; focus returns to where it was.
@@ -124,7 +124,7 @@ function FeedbackDialog({ view }: { view: FeedbackView | null }) {
         if (submitting) event.preventDefault();
       }}
       onClose={() => {
-        // Closed while still due (Skip for now, the close icon, Escape): that is a skip (§4).
+        // Closed while still due (Skip for now, the close icon, Escape): that is a skip.
         if (dueRef.current) void skipper.submit({ intent: "feedback-skip" }, { method: "post", action: ACTION, preventScrollReset: true });
         if (returnTo.current instanceof HTMLElement && returnTo.current.isConnected) returnTo.current.focus();
       }}

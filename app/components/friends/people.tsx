@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 
-// What the /friends tabs show of a member (issue 18): a picture or initials, the name, the address, and
+// What the /friends tabs show of a member: a picture or initials, the name, the address, and
 // the one action that fits where the two stand. Every action is a plain form post, so it works without
 // JavaScript; removing a friend asks first, in place (a disclosure holding the button that removes).
 

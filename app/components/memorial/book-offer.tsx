@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { formatPence } from "~/utils/money";
 import { MEMORIAL_ITEM } from "~/utils/shop";
 
-// The printed memorial book on the memorial page (issue 29 item 5): shown to the owner, co-managers and the
+// The printed memorial book on the memorial page: shown to the owner, co-managers and the
 // owner's friends while the family offers it (never to a visitor, so the anonymous page cache holds none).
 // A plain form posted to /memorials/:id/book: it works without JavaScript and lands in the basket.
 

@@ -6,7 +6,7 @@ import { cardImage } from "~/components/memorial/memorial-card";
 import { MemorialCounts } from "~/components/memorial/memorial-counts";
 import type { GalleryMemorial } from "~/components/memorial/gallery-results";
 
-// The browse page's Featured carousel (memorial-core.md §2, §9): the 3 most viewed memorials. Without
+// The browse page's Featured carousel: the 3 most viewed memorials. Without
 // JavaScript it is a plain row that scrolls sideways. With JavaScript the row moves on by one every 4
 // seconds, stopping while the pointer is over it or the keyboard is in it, when paused with its button,
 // and always for people who ask their system for reduced motion (WCAG 2.2.2).
@@ -96,7 +96,7 @@ export function FeaturedCarousel({ memorials }: { memorials: GalleryMemorial[] }
         ref={list}
         aria-live={hydrated && !rotating ? "polite" : "off"}
         // `relative`: the slides' visually hidden labels (absolutely positioned) stay inside this scroller
-        // instead of making the whole page as wide as the row (issue 13); it also makes the list the
+        // instead of making the whole page as wide as the row; it also makes the list the
         // slides' offsetParent, so a slide's offsetLeft is where the row scrolls to show it.
         className="relative mt-4 flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2"
         // A row that scrolls sideways must be reachable by keyboard (axe: scrollable-region-focusable).

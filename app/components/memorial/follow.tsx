@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Tick } from "~/components/forms";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
-// The memorial page's Follow box (issue 28 item 1): plain forms that work without JavaScript, posted to
+// The memorial page's Follow box: plain forms that work without JavaScript, posted to
 // /memorials/:id/follow. A member follows with one click (two tick boxes, both off unless ticked); a
 // visitor types an email address and gets a confirmation link. No zod here: the memorial page ships none.
 

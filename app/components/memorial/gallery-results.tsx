@@ -4,7 +4,7 @@ import { cardImage, MemorialCard, type CardMemorial } from "~/components/memoria
 import { MemorialCounts } from "~/components/memorial/memorial-counts";
 import { formatShortDate } from "~/utils/dates";
 
-// The browse page's results in its three views (memorial-core.md §2 "Memorial browse", §9): a grid of
+// The browse page's results in its three views: a grid of
 // the shared memorial cards, a masonry of taller cards (labelled Featured above 10 views), and a
 // compact list. Each result carries an id (result-1, result-2…) so Load More can bring the reader to
 // the first new one, with or without JavaScript.

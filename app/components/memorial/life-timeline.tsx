@@ -6,7 +6,7 @@ export type LifeTimelineEvent = TimelineEventFields & {
   photo: { src: string; srcSet?: string; full: string; caption: string | null } | null;
 };
 
-// The life timeline on the memorial page (issue 28 item 5): an ordered list in date order, one column with
+// The life timeline on the memorial page: an ordered list in date order, one column with
 // a line down the left so it reads on a 390 px phone; each date is a <time> (year, month or day precision).
 // Plain HTML: nothing here needs JavaScript.
 export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineEvent[]; name: string; editHref?: string }) {

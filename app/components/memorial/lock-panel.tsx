@@ -25,7 +25,7 @@ export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason;
       <div className="mt-6 flex flex-wrap justify-center gap-3">
         {signedIn ? (
           reason === "friends" ? (
-            // Friendship is what opens it (issue 18): the way to ask is one tap away.
+            // Friendship is what opens it: the way to ask is one tap away.
             <Link to="/friends/find" className="btn-primary">
               Find Friends
             </Link>

@@ -6,7 +6,7 @@ import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 import { MemorialCounts } from "~/components/memorial/memorial-counts";
 
-// The memorial card of My Memorials and the browse page (memorial-core.md §2 "Memorial card"): the
+// The memorial card of My Memorials and the browse page: the
 // picture (profile image, else the first photo, else the placeholder — also when it fails to load),
 // visibility badge, name, dates when both exist, created date, biography clamped to two lines, tribute
 // and view counts, a Draft badge when unpublished; the owner's actions or a single View Memorial.

@@ -3,7 +3,7 @@ import { ErrorList, Field } from "~/components/forms";
 import { ToastInPlace } from "~/components/toaster";
 import { RSVP_MESSAGE_MAX, RSVP_NAME_MAX, RSVP_PARTY_MAX, type RsvpErrors, type RsvpFormValues } from "~/utils/events";
 
-// A memorial's events on its page (issue 28 item 4): the coming ones, each with where and when in its own
+// A memorial's events on its page: the coming ones, each with where and when in its own
 // time zone, a map link, the livestream and the family's note, and a reply form that is a plain HTML form
 // (no JavaScript needed); then the past ones under "Past events", kept as part of the story, without a form.
 

@@ -10,7 +10,7 @@ import { VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/valid
 import { CATEGORY_LABELS, MEMORIAL_LIMITS, memorialFormSchema } from "~/utils/validation/memorial";
 import { CO_MANAGER_MESSAGES } from "~/utils/co-managers";
 
-// The Create Memorial and Edit Memorial form (memorial-core.md §2). Without JavaScript it is one plain
+// The Create Memorial and Edit Memorial form. Without JavaScript it is one plain
 // multipart form: fields, a profile photo and several photos or videos, saved with one button. With
 // JavaScript it adds inline validation, previews of the chosen files (with Remove, Add More Files and
 // Remove All, kept in a DataTransfer so the post sends exactly what is shown), checks of sizes and
@@ -71,7 +71,7 @@ type Props = {
   mediaGallery?: React.ReactNode;
   /** Edit: whether the memorial is published now, so Save Draft says that it takes it offline. */
   published?: boolean;
-  /** An editor (co-manager, issue 27 item 4): visibility and publishing stay as they are, one Save button. */
+  /** An editor (co-manager): visibility and publishing stay as they are, one Save button. */
   contentOnly?: boolean;
 };
 
@@ -217,7 +217,7 @@ export function MemorialForm({
             <ErrorList id={`${fields.visibility.id}-error`} errors={fields.visibility.errors} />
           </fieldset>
         )}
-        {/* The browse page filters by category (memorial-core.md §2 "Memorial browse"). */}
+        {/* The browse page filters by category. */}
         <fieldset aria-describedby={fields.category.errors?.length ? `${fields.category.id}-error` : undefined}>
           <legend className="text-sm font-medium text-stone-800">Category</legend>
           <div className="mt-2 space-y-2">
@@ -302,12 +302,12 @@ export function MemorialForm({
           Biography
         </h2>
         <BiographyField field={fields.biography} lastResult={failure?.result} tools={<AiBiography state={failure?.ai} />} />
-        {/* Edit Memorial only (memorial-core.md §2): a short tribute from the names and key details. */}
+        {/* Edit Memorial only: a short tribute from the names and key details. */}
         {mode === "edit" ? <AiTribute state={failure?.ai} /> : null}
       </section>
 
       <div className="flex flex-wrap justify-end gap-3 border-t border-stone-200 pt-6">
-        {/* Save Draft unpublishes (memorial-core.md §4): on a published memorial the button says so. */}
+        {/* Save Draft unpublishes: on a published memorial the button says so. */}
         {contentOnly ? (
           <button type="submit" name="intent" value={published ? "publish" : "draft"} className="btn-primary" disabled={!!busy}>
             {busy ? "Saving..." : "Save changes"}

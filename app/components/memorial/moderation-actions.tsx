@@ -2,7 +2,7 @@ import { Form } from "react-router";
 
 /**
  * Approve and Reject for one pending tribute, on the memorial page and in My Memorials. Rejecting deletes
- * a stranger's words for good, so it is confirmed first (issue 13): Reject opens a disclosure holding the
+ * a stranger's words for good, so it is confirmed first: Reject opens a disclosure holding the
  * button that deletes, which works the same without JavaScript. Both forms post `intent` and
  * `tributeId` to the page's own action, which answers with a toast.
  */

@@ -1,7 +1,7 @@
 import type { CalendarLinks } from "~/models/anniversary-calendar.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 
-// "Remember the dates" on the memorial page (issue 28 item 2, docs/decisions/022-anniversary-calendar.md):
+// "Remember the dates" on the memorial page (docs/decisions/022-anniversary-calendar.md):
 // plain links, so it works without JavaScript. A public memorial's block is the same for every visitor (the
 // anonymous page cache keeps it); a private link is shown only to the owner and co-managers, who are signed
 // in, so it is never in a kept copy.

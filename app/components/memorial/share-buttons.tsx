@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useHydrated } from "~/components/forms";
 
-// Share buttons (memorial-core.md §2): Facebook and Twitter as plain links, so they work without
+// Share buttons: Facebook and Twitter as plain links, so they work without
 // JavaScript; with it, each share is recorded and "Copy link" copies the address (toast "Link copied").
 export function ShareButtons({ memorialId, url, name }: { memorialId: string; url: string; name: string }) {
   const hydrated = useHydrated();

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { Tick } from "~/components/forms";
 
-// The family's switch (issue 29 item 6) on the memorial's edit page, for the owner and managers: whether
+// The family's switch on the memorial's edit page, for the owner and managers: whether
 // the printed memorial book (and any product) is offered beside the memorial. A plain form posted to
 // /memorials/:id/book; it works without JavaScript. Everlight shows no advertising anywhere (the Terms).
 

@@ -9,7 +9,7 @@ import { AI_LIMITS, AI_MESSAGES, checkAssistant, TRIBUTE_TONES, type AssistantFi
 import { checkTributeField, TRIBUTE_FIELDS, TRIBUTE_LIMITS, TRIBUTE_MESSAGES, type TributeField } from "~/utils/validation/tribute-rules";
 import { withThousands } from "~/utils/text";
 
-// The tribute section of a memorial page (memorial-core.md §2): approved tributes newest first, paged;
+// The tribute section of a memorial page: approved tributes newest first, paged;
 // for the owner (and an administrator where allowed) the pending ones with Approve and Reject; and the
 // Leave Tribute form with its AI tribute assistant ("Help me write"). Tribute text is rendered as text by
 // React: markup in it never runs.
@@ -141,12 +141,12 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
   // The assistant's round-trip comes back to the form, where the draft now is (a #fragment, which works
   // without JavaScript).
   const assistantAction = `${useFormAction()}#${LEAVE_TRIBUTE}`;
-  // Checked on Leave Tribute (memorial-core.md §5), then again as the visitor types in a field with an
+  // Checked on Leave Tribute, then again as the visitor types in a field with an
   // error. Not when a field is left: an error appearing then would push the button down under the
-  // finger that is about to tap it (issue 13).
+  // finger that is about to tap it.
   const [errors, setErrors] = useState<TributeErrors>(() => replyErrors(lastResult));
   useEffect(() => setErrors(replyErrors(lastResult)), [lastResult]);
-  // A refused tribute comes back at its errors (issue 13): the reason it was not sent, else the first
+  // A refused tribute comes back at its errors: the reason it was not sent, else the first
   // field refused, has the focus as the page loads. Without JavaScript that is `autofocus`, which also
   // brings the page to it (no #fragment on the form: the browser skips autofocus when the address names
   // an element); with JavaScript the page stays where it was and the effect below moves the focus.
@@ -169,7 +169,7 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
       sent.current = false;
       if (!lastResult) {
         formRef.current?.reset();
-        // The emptied box no longer holds the assistant's draft: its note goes too (issue 24 item 14).
+        // The emptied box no longer holds the assistant's draft: its note goes too.
         setWriter({ state: "idle" });
       }
     }
@@ -395,7 +395,7 @@ function AssistantDialog({ dialogRef, memorialId, personName, initial, contentId
         body: JSON.stringify({ memorialId, ...values }),
       }).catch(() => null);
       if (!response?.ok || !response.body) {
-        // A limit says when to come back; anything else gets the spec's wording (memorial-core.md §8).
+        // A limit says when to come back; anything else gets the spec's wording.
         const limited = response?.status === 429 ? ((await response.json().catch(() => null)) as { message?: string } | null)?.message : null;
         return setFailure(limited ?? AI_MESSAGES.formTributeFailed);
       }
@@ -473,7 +473,7 @@ async function streamInto(contentId: string, response: Response, onWriter: (stat
 
 /**
  * Relationship, Tone and Memories, labelled, with their errors tied to them. A missing field points at
- * the spec's summary ("Please fill in all fields" / "We need all information…", memorial-core.md §5)
+ * the spec's summary ("Please fill in all fields" / "We need all information…")
  * instead of repeating it under each field; any other problem (too long) is shown under its field.
  */
 function AssistantFields({ values, errors }: { values?: Record<AssistantField, string>; errors: AssistantResult["errors"] }) {

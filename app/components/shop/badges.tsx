@@ -1,6 +1,6 @@
 import { orderStatusBadge, TEST_ORDER_LABEL } from "~/utils/shop";
 
-// Order badges (commerce-and-accounts.md §2 "My Orders"): completed, pending, processing and cancelled
+// Order badges: completed, pending, processing and cancelled
 // have their own colours; any other status is shown as destructive. A test order says so wherever it is shown.
 
 const TONES = {

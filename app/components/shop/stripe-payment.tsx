@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { FormAlert } from "~/components/forms";
 import { PAYMENT_FORM_TIMEOUT_MS, SHOP_MESSAGES } from "~/utils/shop";
 
-// Checkout step 2 with Stripe and JavaScript (commerce-and-accounts.md §2, §4, §8): the embedded Payment
+// Checkout step 2 with Stripe and JavaScript: the embedded Payment
 // Element for the PaymentIntent the server made; confirming it sends the buyer to Stripe if the bank asks
 // (3-D Secure), then to /order-confirmation?payment_intent=…, where the order is made. Loaded only on this
 // step (a lazy import), so no other page carries Stripe's code. If the form has not appeared within

@@ -45,7 +45,7 @@ export type StartCheckoutResult =
   | { ok: false; reason: "empty" | "stock" | "provider" | "too-large"; message: string };
 
 /**
- * Which basket a checkout pays for (issue 24 §4): the member, and each line's id, quantity and unit price.
+ * Which basket a checkout pays for: the member, and each line's id, quantity and unit price.
  * An unchanged basket has the same key; a changed one (a quantity, a price, a line) another. A basket
  * ordered loses its lines, so buying the same things again later makes new lines and a new key.
  */
@@ -59,7 +59,7 @@ function basketKeyOf(userId: string, lines: { id: string; quantity: number; unit
  * `hosted` (a browser without JavaScript) and Stripe, the payment is taken on a Stripe Checkout page the
  * buyer is sent to; otherwise on our own step 2 (the Payment Element, or the test provider's button).
  *
- * One basket, one payment (issue 24 §4; Stripe: one PaymentIntent per cart): a second Continue to Payment
+ * One basket, one payment (Stripe: one PaymentIntent per cart): a second Continue to Payment
  * for an unchanged basket (another tab, the back button, a double click, ten at once) reuses the open
  * checkout and its payment, with the newest shipping details. Finding or making that checkout happens
  * under a per-member advisory lock, and its payment is made with an idempotency key of the checkout, so
@@ -169,7 +169,7 @@ export type CheckoutSummary = {
 
 export type CheckoutForPayment = { status: "pay"; checkout: CheckoutSummary } | { status: "done"; paymentId: string } | { status: "not-found" };
 
-/** Step 2 (§2 "Checkout"): an open checkout of this member, with what its payment form needs. */
+/** Step 2: an open checkout of this member, with what its payment form needs. */
 export async function getCheckoutForPayment(user: Member, checkoutId: string): Promise<CheckoutForPayment> {
   const checkout = isRecordId(checkoutId) ? await prisma().checkout.findFirst({ where: { id: checkoutId, userId: user.id } }) : null;
   if (!checkout?.paymentId) return { status: "not-found" };

@@ -10,7 +10,7 @@ import { itemsOf, providerFor, shippingOf, type CheckoutItem, type CheckoutRow, 
 import { finishRefund } from "./order-refunds.server";
 import { loadOrder, SoldOutError, toOrderView, type OrderView } from "./orders.server";
 
-// Completing a checkout's payment (commerce-and-accounts.md §2 "Order confirmation", §4, §7; issue 16 §5–§6).
+// Completing a checkout's payment.
 // The rules:
 // - An order is created only once the provider says the payment succeeded, by whichever comes first of
 //   the confirmation page, the /api call and the signed webhook; one use case (completePayment) for all.

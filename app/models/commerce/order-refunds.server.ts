@@ -5,7 +5,7 @@ import { providerFor, shippingOf, type CheckoutRow } from "./order-checkout.serv
 
 // A checkout paid for but not made into an order (sold out meanwhile, a wrong amount, a second payment of
 // one basket) is refunded in full through the provider that took it: once (an idempotent refund keyed by
-// the checkout), retried until it goes through, and the buyer told once (issue 16 §6; issue 24 §4, §9).
+// the checkout), retried until it goes through, and the buyer told once.
 
 /** Refunds a checkout's payment through its provider (idempotent); left "refunding" to retry if it fails. */
 export async function finishRefund(checkout: CheckoutRow): Promise<CheckoutRow> {
@@ -17,7 +17,7 @@ export async function finishRefund(checkout: CheckoutRow): Promise<CheckoutRow> 
     `Refund of checkout ${checkout.id} failed (it is retried on the next confirmation or webhook)`,
   );
   if (refund.ok) {
-    // Recorded once, and the buyer told once (issue 24 §9), by the one update that moves it to refunded.
+    // Recorded once, and the buyer told once, by the one update that moves it to refunded.
     await prisma().$transaction(async (tx) => {
       const moved = await tx.checkout.updateMany({ where: { id: checkout.id, status: "refunding" }, data: { status: "refunded", refundId: refund.value.id } });
       const email = shippingOf(checkout).email;

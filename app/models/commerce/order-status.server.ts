@@ -11,14 +11,14 @@ import { queueMail } from "../mail.server";
 import { isRecordId } from "../memorial.server";
 import { SoldOutError } from "./orders.server";
 
-// An administrator moves an order on (issue 19 §5; issue 24 §6, §8): shipped with its tracking, or
+// An administrator moves an order on: shipped with its tracking, or
 // cancelled, which refunds a paid order and puts its items back in stock, once.
 
 export type OrderStatusResult =
   | { ok: true; status: OrderStatus; refunded: boolean; unchanged: boolean; number: string }
   | { ok: false; reason: "not-found" | "refunded" | "refund-failed" | "invalid"; message: string };
 
-/** Puts a cancelled order's products back in stock, once (issue 24 §6): restockedAt is claimed by a conditional update. */
+/** Puts a cancelled order's products back in stock, once: restockedAt is claimed by a conditional update. */
 async function restockOrder(tx: Prisma.TransactionClient, orderId: string) {
   const claimed = await tx.order.updateMany({ where: { id: orderId, restockedAt: null }, data: { restockedAt: new Date() } });
   if (!claimed.count) return false;
@@ -28,7 +28,7 @@ async function restockOrder(tx: Prisma.TransactionClient, orderId: string) {
 }
 
 /**
- * Changes an order's status (§4; issue 19 §5; issue 24 §6, §8). Cancelling a paid order refunds it through
+ * Changes an order's status. Cancelling a paid order refunds it through
  * its payments provider first (an idempotent refund keyed by the order), then records the refund on the
  * order, puts its items back in stock and emails the customer, in one transaction behind a conditional
  * update: however many times it is cancelled, at once or again later, one refund, one restock, one email
@@ -135,7 +135,7 @@ async function unrestockOrder(tx: Prisma.TransactionClient, orderId: string) {
 export type ShipOrderResult = { ok: true; number: string; unchanged: boolean } | { ok: false; reason: "not-found" | "invalid"; message: string };
 
 /**
- * Marks an order shipped with its carrier and tracking number (issue 24 §8), shown in My Orders and emailed
+ * Marks an order shipped with its carrier and tracking number, shown in My Orders and emailed
  * to the buyer. Saving the same details again changes nothing and sends nothing; corrected details are
  * saved and emailed again. A cancelled order cannot be shipped.
  */

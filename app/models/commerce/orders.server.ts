@@ -5,7 +5,7 @@ import { pageWindow } from "~/utils/paging";
 import { orderNumber, orderStatusBadge, ORDERS_PER_PAGE } from "~/utils/shop";
 import { ADMIN_PAGE_SIZE } from "~/utils/validation/admin";
 
-// Orders as they are read (commerce-and-accounts.md §2 "My Orders", §3, §7; issue 19): the member's list,
+// Orders as they are read: the member's list,
 // the /api's answers and the admin dashboard's Orders tab. An order is made in order-completion.server.ts
 // and its status changed in order-status.server.ts.
 
@@ -47,7 +47,7 @@ export function toOrderView(order: OrderRow) {
       lineTotal: i.price * i.quantity,
       productId: i.productId,
       memorialId: i.memorialId,
-      // A memorial line is a printed book (issue 29): its PDF, for the buyer and administrators.
+      // A memorial line is a printed book: its PDF, for the buyer and administrators.
       bookHref: i.productId === null ? `/orders/${order.id}/book/${i.id}` : null,
     })),
     customerName: order.customerName,
@@ -61,7 +61,7 @@ export function toOrderView(order: OrderRow) {
   };
 }
 
-/** My Orders (§2): the member's orders, newest first, a page at a time. */
+/** My Orders: the member's orders, newest first, a page at a time. */
 export async function listOrders(userId: string, page = 1) {
   const total = await prisma().order.count({ where: { userId } });
   const pages = Math.max(1, Math.ceil(total / ORDERS_PER_PAGE));
@@ -76,7 +76,7 @@ export async function listOrders(userId: string, page = 1) {
   return { orders: rows.map(toOrderView), total, page: current, pages };
 }
 
-/** GET /api/orders (§7): the member's orders, newest first (at most 100 from `offset`). */
+/** GET /api/orders: the member's orders, newest first (at most 100 from `offset`). */
 export async function listOrdersForApi(userId: string, { limit = 50, offset = 0 } = {}) {
   const rows = await prisma().order.findMany({
     where: { userId },
@@ -126,11 +126,11 @@ export async function apiOrder(orderId: string) {
   return toApiOrder(await loadOrder(orderId));
 }
 
-// ───────────────────────────── the admin dashboard's Orders tab (issue 19) ─────────────────────────────
+// ───────────────────────────── the admin dashboard's Orders tab ─────────────────────────────
 
 const adminOrderInclude = { ...orderInclude, user: { select: { email: true, firstName: true, lastName: true } } } satisfies Prisma.OrderInclude;
 
-/** Every order with its customer, items, total, test marker and status, newest first (§3 "Admin views"). */
+/** Every order with its customer, items, total, test marker and status, newest first. */
 export async function listOrdersForAdmin({ search = "", status = null, page = 1 }: { search?: string; status?: string | null; page?: number }) {
   const where: Prisma.OrderWhereInput = {
     ...(status ? { status } : {}),
@@ -168,7 +168,7 @@ export async function listOrdersForAdmin({ search = "", status = null, page = 1 
   };
 }
 
-/** GET /api/admin/orders (§7): every order with its user and items, bounded. */
+/** GET /api/admin/orders: every order with its user and items, bounded. */
 export async function listOrdersForAdminApi({ limit = 50, offset = 0 } = {}) {
   const rows = await prisma().order.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, include: adminOrderInclude });
   return rows.map((o) => ({ ...toApiOrder(o), refundId: o.refundId, refundedAt: o.refundedAt, user: o.user }));

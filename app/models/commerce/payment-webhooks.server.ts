@@ -31,7 +31,7 @@ export async function handleStripeWebhook(rawBody: string, signature: string | n
   if (await prisma().stripeEvent.findUnique({ where: { id: event.id }, select: { id: true } }))
     return { ok: true, duplicate: true, handled: "already handled" };
   let handled = "ignored";
-  // Plans (issue 17): their payments carry metadata kind=plan; invoices belong to plan subscriptions.
+  // Plans: their payments carry metadata kind=plan; invoices belong to plan subscriptions.
   const plan = event.subject ? await handlePlanWebhook(event.subject) : null;
   if (plan) {
     if ("retry" in plan) return { ok: false, reason: "retry", message: plan.retry };

@@ -16,7 +16,7 @@ import {
 import { completePlanPayment, type CompletePlanResult } from "./plan-completion.server";
 import { getSubscription, holdingOf, instalmentPhases, planIdOf, planOffer, planProduct, type Member } from "./plan-subscription.server";
 
-// Starting a plan's payment (issue 17 §1–3; issue 24 §1–2). The rule: what a plan costs is decided here,
+// Starting a plan's payment. The rule: what a plan costs is decided here,
 // from app/utils/plans.ts and what the member already paid: a purchase and its first payment are recorded
 // (plan, way to pay, amount) before the provider is asked for a payment, and the plan is granted from that
 // record (plan-completion.server.ts), never from what a client sends.
@@ -164,7 +164,7 @@ export async function getPendingPlanPayment(user: Member, paymentId: string) {
   if (!paymentId || paymentId.length > 255) return null;
   const row = await prisma().planPayment.findUnique({ where: { paymentId }, include: { purchase: true } });
   if (!row || row.purchase.userId !== user.id || row.status !== "pending" || row.purchase.status !== "awaiting_payment") return null;
-  // A tab left open: the member's plan may have moved on since this payment was set up (issue 24 §1).
+  // A tab left open: the member's plan may have moved on since this payment was set up.
   const holding = holdingOf(await getSubscription(user));
   const verdict = judgePlanPayment(holding, {
     planId: planIdOf(row.purchase.planId),

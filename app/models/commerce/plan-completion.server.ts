@@ -6,7 +6,7 @@ import { instalments, judgePlanPayment, OVERTAKEN_WHY, PLANS, SUBSCRIPTION_MESSA
 import { finishPlanRefund, refundSecondPayment, type RefundRecord, type TakenPayment } from "./plan-refunds.server";
 import { addMonths, graceAfter, holdingOf, instalmentPhases, planIdOf, planProduct, queueReceipt, subscriptionOf } from "./plan-subscription.server";
 
-// Granting a plan (issue 17 §4; issue 24 §1; docs/decisions/013-plan-payments-judged-at-completion.md).
+// Granting a plan (docs/decisions/013-plan-payments-judged-at-completion.md).
 // The rule: a plan is granted only after the provider itself says the payment succeeded, for the amount and
 // currency recorded, to this member, and only once: the payment row moves from pending to succeeded in
 // one conditional update, and a provider payment id is unique among plan payments.
@@ -182,7 +182,7 @@ async function overtakenAnswer(rowId: string): Promise<CompletePlanResult> {
 type Judged = { kind: "lost" } | { kind: "granted"; excess: RefundRecord | null } | { kind: "overtaken"; refund: RefundRecord };
 
 /**
- * The grant, judged (issue 24 §1): under a lock on the member's row, what they hold now is read and the
+ * The grant, judged: under a lock on the member's row, what they hold now is read and the
  * payment is honoured only if it still improves it (judgePlanPayment). Then, in the same transaction, the
  * payment row is claimed (only one caller moves it from pending), and either the plan is granted and a
  * receipt queued, or the purchase reads "refunded" and a refund is recorded. The refunds themselves are

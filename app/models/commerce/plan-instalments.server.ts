@@ -20,7 +20,7 @@ import {
   type Member,
 } from "./plan-subscription.server";
 
-// Monthly payments (issue 17 §5–6; issue 24 §3). The rules:
+// Monthly payments. The rules:
 // - Monthly means instalments: access runs to the next due date plus a grace period; the worker
 //   (an interval in server/app.ts) charges each one when due. A missed one is retried, the member is
 //   emailed, and when the grace period ends new memorials and vault uploads are refused (the plan's
@@ -227,7 +227,7 @@ function queueLapsedMail(db: Db, user: { id: string; email: string; firstName: s
 }
 
 /**
- * The round's other half (issue 27 §2): a cancelled plan whose paid time has run out is told to its
+ * The round's other half: a cancelled plan whose paid time has run out is told to its
  * member once: nothing was deleted, what now waits for a plan. Claimed by a conditional update, so two
  * instances (or a round that catches up after downtime) send it once.
  */
@@ -337,7 +337,7 @@ export async function cancelPlan(user: Member, now = new Date(), options: { prov
 export type ResumeResult = { ok: true; message: string } | { ok: false; reason: "nothing" | "ended" | "provider"; message: string };
 
 /**
- * Resume payments (issue 24 §3): a cancelled monthly plan whose paid month has not run out takes up its
+ * Resume payments: a cancelled monthly plan whose paid month has not run out takes up its
  * instalments again where they stopped, with its grace period back. With Stripe, the subscription stops
  * ending at the period's end and is put back on the schedule of the instalments that are left (the current,
  * paid month first); Stripe is asked first, so if it cannot be reached nothing changes here.
@@ -422,7 +422,7 @@ function queueInstalmentMissed(
   });
 }
 
-/** What a monthly plan has taken so far and what is left of its price, for the cancel and resume emails (issue 24 §9). */
+/** What a monthly plan has taken so far and what is left of its price, for the cancel and resume emails. */
 function paidSoFar(purchase: { planId: string; paymentType: string; instalmentCount: number; instalmentsPaid: number }) {
   const amounts = purchaseAmounts(purchase);
   const paid = amounts.slice(0, purchase.instalmentsPaid).reduce((sum, amount) => sum + amount, 0);

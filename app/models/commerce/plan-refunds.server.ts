@@ -4,7 +4,7 @@ import { askProvider, PaymentProviderError, type PaymentProvider } from "~/servi
 import { SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { queueMail } from "../mail.server";
 
-// A plan payment given back (issue 24 §1): a second payment of one plan payment, one that the member's plan
+// A plan payment given back: a second payment of one plan payment, one that the member's plan
 // had overtaken by the time it completed, or the part of one above what the plan cost by then. Recorded in
 // plan_refunds first, then asked of the provider; retried until it goes through, and emailed once.
 

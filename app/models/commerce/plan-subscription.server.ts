@@ -174,7 +174,7 @@ export const planProduct = (planId: PlanId) => ({ id: `everlight_plan_${planId}`
 
 type ReceiptFacts = { planId: PlanId; paymentType: PaymentType; number: number; count: number; amount: number; paymentRef: string; nextDueAt: Date | null };
 
-/** Every plan payment taken is receipted by email (issue 24 §9), queued in the transaction that records it. */
+/** Every plan payment taken is receipted by email, queued in the transaction that records it. */
 export async function queueReceipt(db: Db, member: { id: string; email: string; firstName: string }, facts: ReceiptFacts) {
   await queueMail(db, {
     to: member.email,
@@ -189,7 +189,7 @@ export type EndowmentYear = { year: number; payments: number; takenPence: number
 export type EndowmentReport = { years: EndowmentYear[]; pence: number; payments: number; takenPence: number; givenBackPence: number };
 
 /**
- * The endowment fund's public report (issue 27 §6), from the plan payments themselves: per calendar year
+ * The endowment fund's public report, from the plan payments themselves: per calendar year
  * (UTC) of payment, what the plans took and gave back, and the fund's share of the rest; the total is the
  * sum of the years. Net of what was given back: a payment refunded whole reads "refunded", not succeeded;
  * the part of a payment above the plan's price by then is an "excess" refund of a succeeded one, counted in

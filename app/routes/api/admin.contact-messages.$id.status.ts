@@ -5,7 +5,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, contactStatusSchema } from "~/utils/validation/admin";
 
-// PATCH /api/admin/contact-messages/{id}/status { status } (commerce-and-accounts.md §4, §7): any of new,
+// PATCH /api/admin/contact-messages/{id}/status { status }: any of new,
 // read, replied, resolved.
 const api = apiRoute({
   PATCH: endpoint({

@@ -1,7 +1,7 @@
 import { newsStatus } from "~/models/news.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
-// GET /api/admin/news/count (commerce-and-accounts.md §7 "Admin"): how many articles there are, with how
+// GET /api/admin/news/count: how many articles there are, with how
 // many feeds are set up (NEWS_FEEDS) and what the last fetch did, for the dashboard's News tab.
 
 const api = apiRoute({

@@ -7,7 +7,7 @@ import { ADMIN_MESSAGES, orderStatusSchema, shipOrderSchema } from "~/utils/vali
 
 // Ours, beside the spec's §7 (which gives no call for it): PATCH /api/admin/orders/{id}/status { status },
 // the Orders tab's status change. Cancelling a paid order refunds it once, puts its items back in stock once
-// and emails the customer; "shipped" takes carrier and trackingNumber and emails them (issue 24 §6, §8).
+// and emails the customer; "shipped" takes carrier and trackingNumber and emails them.
 const api = apiRoute({
   PATCH: endpoint({
     access: "admin",

@@ -2,7 +2,7 @@ import { listOrdersForAdminApi } from "~/models/commerce/orders.server";
 import { apiWindow } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
-// GET /api/admin/orders (commerce-and-accounts.md §3 "Admin views also carry user and items", §7).
+// GET /api/admin/orders.
 const api = apiRoute({
   GET: endpoint({ access: "admin", handle: ({ url }) => listOrdersForAdminApi(apiWindow(url)) }),
 });

@@ -4,9 +4,9 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, apiProductSchema } from "~/utils/validation/admin";
 
-// PUT and DELETE /api/admin/products/{id} (commerce-and-accounts.md §7). DELETE answers what happened:
-// a product with orders is deactivated rather than deleted (issue 19 §4). PUT takes an optional
-// expectedStockQuantity, the stock the client read (issue 24 §5): a sale meanwhile is then never undone.
+// PUT and DELETE /api/admin/products/{id}. DELETE answers what happened:
+// a product with orders is deactivated rather than deleted. PUT takes an optional
+// expectedStockQuantity, the stock the client read: a sale meanwhile is then never undone.
 const api = apiRoute({
   PUT: endpoint({
     access: "admin",

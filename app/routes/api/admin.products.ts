@@ -4,7 +4,7 @@ import { apiWindow } from "~/request/admin.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiProductSchema } from "~/utils/validation/admin";
 
-// GET and POST /api/admin/products (commerce-and-accounts.md §7): every product, active or not; a new
+// GET and POST /api/admin/products: every product, active or not; a new
 // one from { name, description, price (pence), imageUrl or null, category, stockQuantity, isActive }.
 const api = apiRoute({
   GET: endpoint({ access: "admin", handle: ({ url }) => listProductsForApi(apiWindow(url)) }),

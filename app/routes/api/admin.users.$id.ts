@@ -5,7 +5,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 
-// DELETE /api/admin/users/{id} and PATCH /api/admin/users/{id} { isAdmin } (commerce-and-accounts.md §7):
+// DELETE /api/admin/users/{id} and PATCH /api/admin/users/{id} { isAdmin }:
 // the Users tab's use cases, with the same guards: never the last administrator, never one's own rights
 // unless `confirmOwn: true` is sent too, never one's own account (README "Admin dashboard").
 

@@ -3,7 +3,7 @@ import { apiWindow } from "~/request/admin.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { cleanSearch } from "~/utils/validation/admin";
 
-// GET /api/admin/users (commerce-and-accounts.md §7 "Admin"): users newest first, ?search= by name or
+// GET /api/admin/users: users newest first, ?search= by name or
 // email, ?limit= (at most 100) and ?offset=; never a password hash.
 const api = apiRoute({
   GET: endpoint({ access: "admin", handle: ({ url }) => listUsersForApi({ search: cleanSearch(url.searchParams.get("search")), ...apiWindow(url) }) }),

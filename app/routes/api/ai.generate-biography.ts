@@ -5,9 +5,9 @@ import { clientIp } from "~/request/facts.server";
 import { AI_LIMITS, AI_MESSAGES, biographyRequestSchema } from "~/utils/validation/ai";
 
 // POST /api/ai/generate-biography { firstName, lastName, dateOfBirth, dateOfPassing, personalStory,
-// keyQualities } → { biography, provider, providerLabel } (memorial-core.md §7). Members only: it sits
-// on the Create and Edit screens. First and last name are required (§5); a writer that fails or times
-// out gives the spec's "Failed to generate biography. Please try again." (§8) as a 502.
+// keyQualities } → { biography, provider, providerLabel }. Members only: it sits
+// on the Create and Edit screens. First and last name are required; a writer that fails or times
+// out gives the spec's "Failed to generate biography. Please try again." as a 502.
 
 const api = apiRoute({
   POST: endpoint({

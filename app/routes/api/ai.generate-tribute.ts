@@ -4,11 +4,11 @@ import { writingAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
 import { AI_LIMITS, AI_MESSAGES, tributeRequestSchema } from "~/utils/validation/ai";
 
-// POST /api/ai/generate-tribute (memorial-core.md §7), either { personalDetails: { firstName, lastName },
+// POST /api/ai/generate-tribute, either { personalDetails: { firstName, lastName },
 // keyDetails } (the Edit screen's Generate AI Tribute) or { memorialInfo: { name, title, biography },
 // relationship, tone, memories } (the tribute assistant) → { tribute, provider, providerLabel }.
 // Open to visitors, since the assistant is (limited per address; per member when signed in). A writer
-// that fails or times out gives "Failed to generate AI tribute. Please try again." (§8) as a 502.
+// that fails or times out gives "Failed to generate AI tribute. Please try again." as a 502.
 const api = apiRoute({
   POST: endpoint({
     access: "public",

@@ -9,11 +9,11 @@ import { AI_LIMITS, AI_MESSAGES, streamTributeRequestSchema, type StreamTributeR
 import { TRIBUTE_LIMITS } from "~/utils/validation/tribute";
 
 // POST /api/ai/stream-tribute { memorialId, relationship, tone, memories }: the tribute assistant with
-// JavaScript on (memorial-core.md §2), answering the tribute as plain UTF-8 text while it is written, so
+// JavaScript on, answering the tribute as plain UTF-8 text while it is written, so
 // the visitor sees it appear in the tribute box. Same checks, limits and facts as the form round-trip
 // (app/models/ai-writing.server.ts), and only for a memorial the caller may see. Errors before the
 // first words are JSON { message } (400, 404, 429, 502); a failure after them cuts the stream short,
-// which the page reports as "Failed to generate tribute. Please try again." (§8).
+// which the page reports as "Failed to generate tribute. Please try again.".
 
 const api = apiRoute({
   POST: endpoint({

@@ -5,7 +5,7 @@ import { AI_MESSAGES } from "~/utils/validation/ai";
 import { client, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
 import { startOpenAiServer, type OpenAiTestServer } from "../../../test/openai-server";
 
-// The AI writing /api (memorial-core.md §7, §5, §8) over real HTTP against the built server: with no
+// The AI writing /api over real HTTP against the built server: with no
 // OPENAI_API_KEY (the offline writer), then with the real `openai` package talking to a local
 // chat-completions server, to see a model's answer and its failures come through.
 

@@ -5,7 +5,7 @@ import { clientIp } from "~/request/facts.server";
 import { getSession } from "~/request/session.server";
 import { apiChangePasswordSchema } from "~/utils/validation/account";
 
-// PUT /api/auth/change-password { currentPassword, newPassword } (commerce-and-accounts.md §7): the
+// PUT /api/auth/change-password { currentPassword, newPassword }: the
 // Security tab's use case (changePassword): every attempt counted first, every other session ended.
 const api = apiRoute({
   PUT: endpoint({

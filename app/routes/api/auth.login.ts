@@ -8,7 +8,7 @@ import { formatLongDate } from "~/utils/dates";
 import { loginSchema, MESSAGES } from "~/utils/validation/account";
 import { ACCOUNT_REMOVED_MESSAGE, accountDeletedMessage } from "~/utils/validation/account-rules";
 
-// POST /api/auth/login { email, password } (memorial-core.md §7): the same use case, limits and
+// POST /api/auth/login { email, password }: the same use case, limits and
 // messages as the /login form (signIn). Answers the PublicUser and a cookie for a brand-new session.
 const api = apiRoute({
   POST: endpoint({

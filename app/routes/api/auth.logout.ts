@@ -2,7 +2,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { json } from "~/request/api.server";
 import { destroySessionCookie } from "~/request/session.server";
 
-// POST /api/auth/logout (memorial-core.md §7): deletes the session row, so a copied cookie stops
+// POST /api/auth/logout: deletes the session row, so a copied cookie stops
 // working at once, and clears the cookie. Fine when nobody is signed in.
 const api = apiRoute({
   POST: endpoint({

@@ -5,7 +5,7 @@ import { apiError } from "~/request/api.server";
 import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
 import { base64BodyBytes, MAX_IMAGE_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 
-// PUT /api/auth/profile-picture { profileImage } (commerce-and-accounts.md §7): an image data URL, or bare
+// PUT /api/auth/profile-picture { profileImage }: an image data URL, or bare
 // base64 (stored media appears with or without the `data:` prefix). The image rules and their messages
 // (type by magic bytes, 5MB) live in the images service; here only the transport is checked.
 
@@ -24,7 +24,7 @@ const api = apiRoute({
     maxBodyBytes: MAX_BODY_BYTES,
     tooLargeMessage: IMAGE_REJECTIONS.size.message,
     handle: async ({ user, file }) => {
-      // Decoded to a temporary file as it arrived (issue 25 item 5); an image of 5 MB at most is read here.
+      // Decoded to a temporary file as it arrived; an image of 5 MB at most is read here.
       if (!file) return apiError(400, INVALID_DATA);
       try {
         return await setProfilePicture(user.id, new Uint8Array(await file.arrayBuffer()));

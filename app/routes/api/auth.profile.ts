@@ -9,7 +9,7 @@ const apiProfileSchema = z.preprocess(
   profileSchema,
 );
 
-// PUT /api/auth/profile { firstName, lastName, bio } (commerce-and-accounts.md §7): the updated user.
+// PUT /api/auth/profile { firstName, lastName, bio }: the updated user.
 const api = apiRoute({
   PUT: endpoint({ access: "member", body: apiProfileSchema, handle: ({ user, body }) => updateProfile(user.id, body) }),
 });

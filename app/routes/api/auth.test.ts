@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/utils/validation/account";
 import { client, startServer, type ApiResponse, type TestServer } from "../../../test/http";
 
-// The auth and account /api (memorial-core.md §7, commerce-and-accounts.md §7) over real HTTP against
+// The auth and account /api over real HTTP against
 // the built server: every endpoint's success, validation, signed-out and abuse cases.
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
-// GET /api/auth/user (memorial-core.md §7): the signed-in user, or 401 `{ message }`.
+// GET /api/auth/user: the signed-in user, or 401 `{ message }`.
 const api = apiRoute({
   GET: endpoint({ access: "member", handle: ({ user }) => user }),
 });

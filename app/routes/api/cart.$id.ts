@@ -4,8 +4,8 @@ import { SHOP_MESSAGES } from "~/utils/shop";
 import { apiUpdateCartSchema } from "~/utils/validation/shop";
 import { cartFailure } from "./shop-answers.server";
 
-// PUT and DELETE /api/cart/{id} (commerce-and-accounts.md §7): a line of the caller's own basket only
-// (anyone else's is not found). The quantity stays between 1 and the stock (§2, §5).
+// PUT and DELETE /api/cart/{id}: a line of the caller's own basket only
+// (anyone else's is not found). The quantity stays between 1 and the stock.
 const api = apiRoute({
   PUT: endpoint({
     access: "member",

@@ -4,9 +4,9 @@ import { apiError } from "~/request/api.server";
 import { PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { completeSubscriptionSchema } from "~/utils/validation/subscription";
 
-// POST /api/complete-subscription-upgrade (commerce-and-accounts.md §7): body paymentIntentId. The plan is
+// POST /api/complete-subscription-upgrade: body paymentIntentId. The plan is
 // granted only after the provider says that payment succeeded for the amount recorded for this member's
-// plan, and only once (issue 17 §2): someone else's, an unpaid, a wrong-amount, a wrong-plan or a used
+// plan, and only once: someone else's, an unpaid, a wrong-amount, a wrong-plan or a used
 // payment grants nothing.
 const STATUS: Record<Exclude<CompletePlanResult, { ok: true }>["reason"], number> = {
   "not-found": 404,

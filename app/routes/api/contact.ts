@@ -9,7 +9,7 @@ import { HONEYPOT_FIELD } from "~/utils/form-guard";
 import { SUPPORT_REPLY_TIME } from "~/utils/site";
 import { CONTACT_MESSAGES, contactSchema } from "~/utils/validation/contact";
 
-// POST /api/contact with name, email, subject, message and type (commerce-and-accounts.md §5, §7): stored
+// POST /api/contact with name, email, subject, message and type: stored
 // with status new; the sender's acknowledgement and the support copy go through the email outbox. The same
 // guard as the form (docs/decisions/015-contact-guard.md): the honeypot field, if sent filled, refuses it;
 // the limits per address, per email address and per member are the use case's, for both paths.

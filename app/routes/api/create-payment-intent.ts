@@ -5,9 +5,9 @@ import { getPaymentProvider } from "~/services/payments.server";
 import { publicUrl } from "~/services/env.server";
 import { apiCreatePaymentSchema } from "~/utils/validation/shop";
 
-// POST /api/create-payment-intent (commerce-and-accounts.md §3 "Payment session", §7): body amount,
+// POST /api/create-payment-intent: body amount,
 // shipping and items; answers clientSecret and paymentIntentId. The amount and items the spec's client
-// computed are ignored: the payment is for the caller's basket as the database prices it (issue 16 §3).
+// computed are ignored: the payment is for the caller's basket as the database prices it.
 const api = apiRoute({
   POST: endpoint({
     access: "member",

@@ -4,7 +4,7 @@ import { apiError } from "~/request/api.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { createSubscriptionPaymentSchema } from "~/utils/validation/subscription";
 
-// POST /api/create-subscription-payment (commerce-and-accounts.md §7): body planId and, for plans with
+// POST /api/create-subscription-payment: body planId and, for plans with
 // options, paymentType (full or monthly); answers clientSecret and paymentIntentId. What is charged is
 // decided on the server (the plan's price, less what the member already paid for the plan they hold).
 // With the built-in provider, testCard picks the saved test card (README).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEEDBACK_MESSAGES } from "~/utils/feedback";
 import { client, registerMember, startServer, type TestServer } from "../../../test/http";
 
-// The feedback popup's /api over real HTTP (memorial-core.md §7): popup state (read, complete, skip) and
+// The feedback popup's /api over real HTTP: popup state (read, complete, skip) and
 // feedback (the caller's own list, save), each signed in, signed out and with bad input.
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import { apiError } from "~/request/api.server";
 import { FEEDBACK_MESSAGES, FEEDBACK_TYPES, RATING_MAX, RATING_MIN, uxFeedbackAnswersSchema } from "~/utils/feedback";
 
 // GET /api/feedback: the caller's own feedback, newest first (an administrator's: everyone's). POST /api/feedback { type, content, rating }
-// (memorial-core.md §3, §7): content is a JSON string of the answers keyed by question id, checked like
+//: content is a JSON string of the answers keyed by question id, checked like
 // the dialog's answers; rating, when given, is the ease_of_use answer.
 
 const MESSAGES = {

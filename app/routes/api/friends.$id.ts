@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES } from "~/utils/validation/friends";
 
-// DELETE /api/friends/{id} (commerce-and-accounts.md §7): ends the friendship with the member whose user
+// DELETE /api/friends/{id}: ends the friendship with the member whose user
 // id this is, both ways at once; their friends-only memorials close to each other from the next request.
 
 const api = apiRoute({

@@ -3,7 +3,7 @@ import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, friendRequestSchema } from "~/utils/validation/friends";
 
-// POST /api/friends/request with receiverId (commerce-and-accounts.md §7): 201 with the waiting request;
+// POST /api/friends/request with receiverId: 201 with the waiting request;
 // the receiver is emailed if they want to be. Refusals carry the spec's "Failed to send request." and why.
 
 const api = apiRoute({

@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, respondSchema } from "~/utils/validation/friends";
 
-// POST /api/friends/requests/{id}/respond with response accepted or rejected (commerce-and-accounts.md §7):
+// POST /api/friends/requests/{id}/respond with response accepted or rejected:
 // only the request's receiver, only while it waits. Accepting makes both friends at once.
 
 const api = apiRoute({

@@ -4,7 +4,7 @@ import { apiError } from "~/request/api.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, friendSearchSchema } from "~/utils/validation/friends";
 
-// GET /api/friends/search?email= (commerce-and-accounts.md §5 "Friend search needs a non-blank e-mail"):
+// GET /api/friends/search?email=:
 // an array of at most one member, found by their exact address and only if they allow it (Account →
 // Privacy), with their friendshipStatus. An unknown address, a member who opted out and the caller's own
 // address all answer [] (README: search never tells whether an address is registered).

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRIEND_MESSAGES } from "~/utils/validation/friends";
 import { client, registerMember, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
 
-// The friends /api over real HTTP (commerce-and-accounts.md §7 "Friends", §8 "Friends"; issue 18): the whole
+// The friends /api over real HTTP: the whole
 // path from search to friendship and back, the friends-only memorial (page, file, /api) opening and closing
 // with it, and every error the spec names, with its words.
 

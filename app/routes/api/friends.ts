@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, json } from "~/request/api.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
-// GET /api/friends (commerce-and-accounts.md §7 "Friends"): the caller's friends, by name, 50 a page
+// GET /api/friends: the caller's friends, by name, 50 a page
 // (?page=N; X-Total-Count says how many in all). Each carries the friend's user id as `id`, which is what
 // the spec's client matches a memorial's owner against, and DELETE /api/friends/{id} takes.
 

@@ -5,12 +5,12 @@ import { apiError } from "~/request/api.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { text } from "~/utils/validation/text";
 
-// GET and POST /api/memorials/{id}/media (memorial-core.md §7). The list goes only to those who may
+// GET and POST /api/memorials/{id}/media. The list goes only to those who may
 // see the memorial; anyone else learns nothing, not even whether it exists (memorialNotFound).
 
 // The largest acceptable file is a video of MEDIA_LIMITS.videoBytes, as base64 with the JSON around it.
 // The server lets this route read that much; the route reads it only for the memorial's owner, and
-// mediaData is decoded to a temporary file as it arrives, never held in memory (`file`, issue 25 item 5).
+// mediaData is decoded to a temporary file as it arrives, never held in memory (`file`).
 const MAX_BODY_BYTES = base64BodyBytes(MEDIA_LIMITS.videoBytes);
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
 

@@ -5,13 +5,13 @@ import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server
 import { apiError } from "~/request/api.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
-// POST /api/memorials/{id}/profile-image { imageData, fileName, fileType } (memorial-core.md §7): the
+// POST /api/memorials/{id}/profile-image { imageData, fileName, fileType }: the
 // owner replaces the memorial's photo. imageData is a data URL or bare base64; what the file is comes
 // from its bytes (media.server.ts), so fileName and fileType are accepted and not trusted.
 
 // A photo of MEDIA_LIMITS.imageBytes as base64 with the JSON around it: a larger body cannot hold an
 // acceptable photo. The server lets this route read that much; the route reads it only for the owner,
-// and imageData is decoded to a temporary file as it arrives (`file`, issue 25 item 5).
+// and imageData is decoded to a temporary file as it arrives (`file`).
 const MAX_BODY_BYTES = base64BodyBytes(MEDIA_LIMITS.imageBytes);
 export const handle: RequestBodyHandle = { body: { maxBytes: MAX_BODY_BYTES } };
 

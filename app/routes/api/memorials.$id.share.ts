@@ -4,7 +4,7 @@ import { recordShare, SHARE_TYPES } from "~/models/memorial.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { jsonHasControlCharacters, TEXT_MESSAGES } from "~/utils/validation/text-rules";
 
-// POST /api/memorials/{id}/share { shareType, shareData? } (memorial-core.md §3 "Memorial share"):
+// POST /api/memorials/{id}/share { shareType, shareData? }:
 // records a share by anyone who may see the memorial, signed in or not. The page's share buttons send it
 // with navigator.sendBeacon, whose body may arrive as text/plain: such a body is read as JSON too.
 

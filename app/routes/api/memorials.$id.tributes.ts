@@ -6,7 +6,7 @@ import { clientIp } from "~/request/facts.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { TRIBUTE_MESSAGES, tributeSchema } from "~/utils/validation/tribute";
 
-// GET /api/memorials/{id}/tributes?approved=true&page=N and POST …/tributes (memorial-core.md §7),
+// GET /api/memorials/{id}/tributes?approved=true&page=N and POST …/tributes,
 // under the memorial's own access rules: nothing of a memorial the caller may not see.
 
 const api = apiRoute({

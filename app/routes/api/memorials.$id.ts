@@ -6,7 +6,7 @@ import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server
 import { apiError } from "~/request/api.server";
 import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 
-// GET, PUT and DELETE /api/memorials/{id} (memorial-core.md §7). A memorial the caller may not see or
+// GET, PUT and DELETE /api/memorials/{id}. A memorial the caller may not see or
 // write is answered exactly like a missing one (memorialNotFound), so the API never tells a stranger that
 // a private memorial exists; the page says more (its lock panel), as the spec asks.
 
@@ -22,7 +22,7 @@ const api = apiRoute({
     },
   }),
   /**
-   * The owner or a co-manager (issue 27 item 4): any subset of the memorial's fields, or just
+   * The owner or a co-manager: any subset of the memorial's fields, or just
    * profileImageUrl; visibility and isPublished only by the owner or a manager (an editor: 403).
    */
   PUT: endpoint({

@@ -2,7 +2,7 @@ import { countView } from "~/models/memorial.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { json } from "~/request/api.server";
 
-// POST /api/memorials/{id}/view (memorial-core.md §4 "View counter"): counts a view of a memorial the
+// POST /api/memorials/{id}/view: counts a view of a memorial the
 // caller may see. Its failures are ignored by the client, so a count that could not be made is a 202
 // with viewCount null rather than an error.
 const api = apiRoute({

@@ -10,7 +10,7 @@ import { MEMORIAL_LIMIT_MESSAGE } from "~/utils/plans";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import { client, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
 
-// The memorial /api (memorial-core.md §4, §7) over real HTTP against the built server, with the access
+// The memorial /api over real HTTP against the built server, with the access
 // matrix: who sees which memorial, on the page, its stored files, the /api and the list (DESIGN.md:
 // nothing hidden ever leaves the server). Friends and administrators are made with SQL, so this file
 // runs where the server gets the throw-away PostgreSQL cluster (test/http.ts), not on PGlite.
@@ -218,7 +218,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
           viewCount: expect.any(Number),
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
-          // Ours beside the spec's (issue 29, docs/decisions/028-permanent-address-and-qr.md).
+          // Ours beside the spec's (docs/decisions/028-permanent-address-and-qr.md).
           shortId: expect.stringMatching(/^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
           permanentUrl: expect.stringMatching(/^https?:\/\/[^/]+\/m\/[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
         },

@@ -6,8 +6,8 @@ import { MEMORIAL_LIMIT_MESSAGE } from "~/utils/plans";
 import { VISIBILITIES } from "~/utils/validation/account-rules";
 import { apiCreateMemorialSchema } from "~/utils/validation/memorial";
 
-// GET and POST /api/memorials (memorial-core.md §7). The list holds only what the caller may see,
-// decided on the server (DESIGN.md "Rules that hold everywhere"): the spec's original client filtered
+// GET and POST /api/memorials. The list holds only what the caller may see,
+// decided on the server: the spec's original client filtered
 // the whole table in the browser, which leaked every private memorial.
 
 const DEFAULT_LIMIT = 50;

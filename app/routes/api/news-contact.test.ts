@@ -7,7 +7,7 @@ import { CONTACT_MESSAGES } from "~/utils/validation/contact";
 import { startFeedServer, type FeedTestServer } from "../../../test/feed-server";
 import { client, registerMember, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
 
-// News and contact over real HTTP (commerce-and-accounts.md §7 "News and contact", "Admin"; §8; issue 18):
+// News and contact over real HTTP:
 // GET /api/news from its version-keyed cache with an ETag, the administrators' count and fetch against a
 // local feed server (a feed that is down refused with the spec's words), POST /api/contact with every
 // validation message, the stored message and both emails, and the /contact form's honeypot, fill time and
@@ -160,7 +160,7 @@ describe("contact over HTTP", () => {
       description: "We'll get back to you within 24 hours.",
     });
     const [ack] = await mailTo(body.email, 1);
-    // A visitor's address is not known to be theirs: nothing they wrote is repeated to it (issue 25 §7).
+    // A visitor's address is not known to be theirs: nothing they wrote is repeated to it.
     expect(ack.subject).toBe("We have your message");
     expect(ack.text).not.toContain("Could you tell me more about the Forever plan?");
     expect(ack.text).toContain("Monday to Friday, 9am to 6pm UK time");

@@ -4,7 +4,7 @@ import { apiError } from "~/request/api.server";
 import { matchesEtag } from "~/services/etag.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
-// GET /api/news (commerce-and-accounts.md §7): the articles, newest first, 10 a page (?page=N;
+// GET /api/news: the articles, newest first, 10 a page (?page=N;
 // X-Total-Count). The spec's client keeps the answer 5 minutes; ours stays right on every instance
 // instead: the list comes from a cache keyed by the table's version (app/models/news.server.ts), and the
 // answer carries that version as its ETag with `public, no-cache`, so a browser or CDN may keep it but

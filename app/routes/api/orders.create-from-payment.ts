@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiCreateOrderSchema } from "~/utils/validation/shop";
 import { orderAnswer } from "./shop-answers.server";
 
-// POST /api/orders/create-from-payment (commerce-and-accounts.md §7): body paymentIntentId (or, ours, a
+// POST /api/orders/create-from-payment: body paymentIntentId (or, ours, a
 // Checkout Session's sessionId). The order is made only if the provider says the payment succeeded, and
 // once, whoever asks first (the confirmation page, this call, the webhook): see commerce/order-completion.server.ts.
 const api = apiRoute({

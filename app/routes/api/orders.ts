@@ -1,7 +1,7 @@
 import { listOrdersForApi } from "~/models/commerce/orders.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
-// GET /api/orders (commerce-and-accounts.md §7): the caller's orders, newest first, with their items
+// GET /api/orders: the caller's orders, newest first, with their items
 // (?limit up to 100, ?offset).
 function intParam(value: string | null, fallback: number, min: number, max: number) {
   const n = value === null || value.trim() === "" ? NaN : Number(value);

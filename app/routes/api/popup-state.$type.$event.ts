@@ -4,7 +4,7 @@ import { apiError } from "~/request/api.server";
 import { popupTypeOf } from "~/utils/feedback";
 import { UNKNOWN_POPUP } from "./popup-state.$type";
 
-// POST /api/popup-state/{type}/complete and /skip (memorial-core.md §7): record that the caller finished
+// POST /api/popup-state/{type}/complete and /skip: record that the caller finished
 // or skipped the popup; the answer is the new { popupType, completed, skipCount }.
 
 const EVENTS = { complete: recordPopupComplete, skip: recordPopupSkip } as const;

@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { popupTypeOf } from "~/utils/feedback";
 
-// GET /api/popup-state/{type} (memorial-core.md §7): the caller's { popupType, completed, skipCount }.
+// GET /api/popup-state/{type}: the caller's { popupType, completed, skipCount }.
 // Only ux_feedback exists; any other type is not found.
 
 export const UNKNOWN_POPUP = "Popup not found";

@@ -3,7 +3,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { isShopGroup, SHOP_GROUP_IDS } from "~/utils/shop";
 
-// GET /api/products (commerce-and-accounts.md §7): the active products, newest first; ?category= one of
+// GET /api/products: the active products, newest first; ?category= one of
 // the shop's groups (digital, physical, service: app/utils/shop.ts maps them onto the admin categories).
 const api = apiRoute({
   GET: endpoint({

@@ -3,7 +3,7 @@ import { apiOrder } from "~/models/commerce/orders.server";
 import type { CompletePaymentResult } from "~/models/commerce/order-completion.server";
 import { apiError, json } from "~/request/api.server";
 
-// How the shop's use cases answer over the /api (commerce-and-accounts.md §7, §8): `{ message }` on every
+// How the shop's use cases answer over the /api: `{ message }` on every
 // error, and a message about stock always says "stock", which the spec's client titles Stock Limitation.
 
 /** A basket use case's refusal. */

@@ -2,7 +2,7 @@ import { handleStripeWebhook } from "~/models/commerce/payment-webhooks.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 
-// POST /api/stripe/webhook (issue 16 §5): Stripe tells us a payment succeeded. Public, because its
+// POST /api/stripe/webhook: Stripe tells us a payment succeeded. Public, because its
 // signature is its authentication (and the cross-origin check lets it through: server/security.ts). The
 // signature is computed over the raw body, so the body is read here as text, never parsed and re-encoded;
 // the server's 64 KB bound (server/request-handler.ts) is far above any event we handle. A 400 tells

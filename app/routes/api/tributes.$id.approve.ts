@@ -4,7 +4,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { moderationAnswer } from "~/request/api.server";
 
 // PUT /api/tributes/{id}/approve: the memorial's owner, or an admin on an admin's memorial; the use case
-// decides, and records an administrator's act in the audit log (issue 19 §8).
+// decides, and records an administrator's act in the audit log.
 const api = apiRoute({
   PUT: endpoint({
     access: "member",

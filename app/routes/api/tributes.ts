@@ -1,7 +1,7 @@
 import { listTributesForAdmin } from "~/models/tribute.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
-// GET /api/tributes?approved=false (commerce-and-accounts.md §7, administrators): every pending tribute
+// GET /api/tributes?approved=false (administrators): every pending tribute
 // with the memorialCreatorIsAdmin flag that decides whether the admin may act on it.
 const api = apiRoute({
   GET: endpoint({ access: "admin", handle: ({ url }) => listTributesForAdmin(url.searchParams.get("approved") === "true") }),

@@ -2,7 +2,7 @@ import { downloadVaultFile } from "~/models/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { vaultCaller, vaultDownloadHeaders, vaultRefusal } from "~/request/vault.server";
 
-// GET /api/vault/files/{id}/download (commerce-and-accounts.md §7): the decrypted bytes as an attachment
+// GET /api/vault/files/{id}/download: the decrypted bytes as an attachment
 // with a safe RFC 6266 name, never cached; a file that does not open says so (422), nothing is sent.
 const api = apiRoute({
   GET: endpoint({

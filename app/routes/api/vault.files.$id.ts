@@ -2,7 +2,7 @@ import { deleteVaultFile } from "~/models/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { vaultCaller, vaultRefusal } from "~/request/vault.server";
 
-// DELETE /api/vault/files/{id} (commerce-and-accounts.md §7): the member's own file; anyone else's is not found.
+// DELETE /api/vault/files/{id}: the member's own file; anyone else's is not found.
 const api = apiRoute({
   DELETE: endpoint({
     access: "member",

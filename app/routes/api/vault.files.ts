@@ -49,7 +49,7 @@ const api = apiRoute({
       return null;
     },
     handle: async ({ request, user, body, file }) => {
-      // Decoded to a temporary file as it arrived (issue 25 item 5); a file of 10 MB at most is read here.
+      // Decoded to a temporary file as it arrived; a file of 10 MB at most is read here.
       if (!file) return apiError(400, "fileData must be a data URL");
       const bytes = new Uint8Array(await file.arrayBuffer());
       const result = await uploadVaultFile(await vaultCaller(request, user), { fileName: body.fileName, mimeType: body.fileType, bytes });

@@ -20,7 +20,7 @@ const api = apiRoute({
   }),
   POST: endpoint({
     access: "member",
-    // The API's caller confirms the password on its own form: the body carries it once (§7).
+    // The API's caller confirms the password on its own form: the body carries it once.
     body: z.object({ password: z.string({ error: VAULT_MESSAGES.passwordRequired }).min(1, VAULT_MESSAGES.passwordRequired).max(200) }),
     handle: async ({ request, user, body }) => {
       const result = await setVaultPassword(await vaultCaller(request, user), body.password, body.password);

@@ -6,7 +6,7 @@ import { clientIp } from "~/request/facts.server";
 import { vaultCaller } from "~/request/vault.server";
 import { VAULT_MESSAGES } from "~/utils/vault-rules";
 
-// POST /api/vault/verify { password } → { valid } (commerce-and-accounts.md §7): a right password opens
+// POST /api/vault/verify { password } → { valid }: a right password opens
 // the vault for this session (15 idle minutes); wrong ones are limited per member and address.
 const api = apiRoute({
   POST: endpoint({

@@ -1,4 +1,4 @@
-// The payments adapter's one interface (DESIGN.md "payments"; issue 16 §4; docs/decisions/016-money-by-lifecycle.md).
+// The payments adapter's one interface (docs/decisions/016-money-by-lifecycle.md).
 // Two providers answer it: Stripe (./stripe-provider.server.ts) when STRIPE_SECRET_KEY and
 // STRIPE_PUBLISHABLE_KEY are set, the built-in test provider (./test-provider.server.ts) otherwise;
 // app/services/payments.server.ts chooses one.

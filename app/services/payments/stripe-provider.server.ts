@@ -17,7 +17,7 @@ import {
   type WebhookEvent,
 } from "./provider.server";
 
-// Stripe, when STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set (issue 16 §4, issue 17): a PaymentIntent
+// Stripe, when STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are set: a PaymentIntent
 // for the embedded Payment Element (with JavaScript), a Checkout Session for the page without it, refunds,
 // subscriptions that pay a plan in instalments, and signed webhooks. Each call below takes the client
 // stripeProvider made; every failure reaches the models as a PaymentProviderError.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { prisma } from "../db.server";
 import { PaymentProviderError, WebhookRejectedError, type PaymentProvider, type ProviderPayment } from "./provider.server";
 
-// The built-in test provider (issue 16 §4), used when Stripe is not configured, so that `npm start` has a
+// The built-in test provider, used when Stripe is not configured, so that `npm start` has a
 // working shop: its payments live in the `test_payments` table, are paid by pressing a clearly labelled
 // button, and move no money.
 

@@ -38,7 +38,7 @@ export const PASSWORD_RULES = [
   { label: "One number", test: (p: string) => /[0-9]/.test(p), message: MESSAGES.passwordNumber },
 ] as const;
 
-// Unlisted (issue 29 item 2, docs/decisions/027-sharing-and-unlisted.md): anyone with the link, but in no list.
+// Unlisted (docs/decisions/027-sharing-and-unlisted.md): anyone with the link, but in no list.
 export const VISIBILITIES = ["public", "unlisted", "friends", "private"] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 export const VISIBILITY_LABELS = { public: "Public", unlisted: "Unlisted", friends: "Friends Only", private: "Private" } as const;
@@ -46,7 +46,7 @@ export const VISIBILITY_LABELS = { public: "Public", unlisted: "Unlisted", frien
 export const VISIBILITY_CHOICE = "Choose Public, Unlisted, Friends Only or Private";
 
 /**
- * Who can see a memorial, as families are told it (issue 13 §7): truthful about Everlight's moderators,
+ * Who can see a memorial, as families are told it: truthful about Everlight's moderators,
  * who can open any memorial (memorial-access.ts). One wording for the memorial form, the Privacy tab,
  * Help and the Terms.
  */

@@ -6,7 +6,7 @@ import { text } from "./text";
 // The admin dashboard's rules and words (commerce-and-accounts.md §2 "Admin dashboard", §4, §5 "Product
 // form", §6 "Admin", §8 "Admin"; issue 19), pure so the screens, the /api and the models share them.
 
-/** The nine tabs, each its own address (issue 19 §1), in the spec's order. */
+/** The nine tabs, each its own address, in the spec's order. */
 export const ADMIN_TABS = [
   { to: "/admin", label: "Memorials" },
   { to: "/admin/tributes", label: "Tributes" },
@@ -104,7 +104,7 @@ export const productFormSchema = z.object({
     .preprocess((v) => v === "on" || v === "true", z.boolean())
     .optional()
     .default(false),
-  // Edit product: the stock the form was loaded with (issue 24 §5). Left as it was, the stock is not
+  // Edit product: the stock the form was loaded with. Left as it was, the stock is not
   // touched (sales meanwhile stay sold); changed, it is set only if nothing sold meanwhile.
   stockLoaded: z.preprocess(
     (v) => (v === "" || v === undefined ? undefined : v),
@@ -126,7 +126,7 @@ export type ProductInput = {
   expectedStock?: number;
 };
 
-/** POST/PUT /api/admin/products (§7): price in pence, imageUrl a URL of ours or null. */
+/** POST/PUT /api/admin/products: price in pence, imageUrl a URL of ours or null. */
 export const apiProductSchema = z.object({
   name: required(PRODUCT_LIMITS.nameMax),
   description: required(PRODUCT_LIMITS.descriptionMax),
@@ -134,7 +134,7 @@ export const apiProductSchema = z.object({
   price: z.int({ error: ADMIN_MESSAGES.price }).min(1, ADMIN_MESSAGES.price).max(PRODUCT_LIMITS.maxPricePence, ADMIN_MESSAGES.price),
   stockQuantity: z.int({ error: ADMIN_MESSAGES.stock }).min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock),
   isActive: z.boolean({ error: "isActive must be true or false" }).optional().default(true),
-  // Our own pictures only (issue 24 §11): the CSP shows no other site's images, so one would never appear.
+  // Our own pictures only: the CSP shows no other site's images, so one would never appear.
   imageUrl: text({ error: ADMIN_MESSAGES.externalImage })
     .max(500)
     // Uploaded pictures (/media/…) and the demo's own drawings (/demo/…), so a product read can be sent back.
@@ -142,11 +142,11 @@ export const apiProductSchema = z.object({
     .refine((v) => !v.includes(".."), ADMIN_MESSAGES.externalImage)
     .nullable()
     .optional(),
-  /** PUT only (issue 24 §5): the stock the client last read; with it, a sale meanwhile is never undone. */
+  /** PUT only: the stock the client last read; with it, a sale meanwhile is never undone. */
   expectedStockQuantity: z.int({ error: ADMIN_MESSAGES.stock }).min(0, ADMIN_MESSAGES.stock).max(PRODUCT_LIMITS.maxStock, ADMIN_MESSAGES.stock).optional(),
 });
 
-/** Marking an order shipped (issue 24 §8): the Orders tab's form and the /api. */
+/** Marking an order shipped: the Orders tab's form and the /api. */
 export const SHIP_LIMITS = { carrierMax: 100, trackingMax: 100 } as const;
 export const shipOrderSchema = z.object({
   carrier: text({ error: ADMIN_MESSAGES.carrier })

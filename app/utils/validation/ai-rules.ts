@@ -31,7 +31,7 @@ export const AI_MESSAGES = {
   dateOrder: "The date of passing cannot be before the date of birth.",
   biographyFailed: "Failed to generate biography. Please try again.",
   tributeFailed: "Failed to generate AI tribute. Please try again.",
-  /** The Leave Tribute form's own wording (memorial-core.md §8). */
+  /** The Leave Tribute form's own wording. */
   formTributeFailed: "Failed to generate tribute. Please try again.",
   biographyGenerated: "Biography generated",
   tributeGenerated: "AI tribute generated",
@@ -40,7 +40,7 @@ export const AI_MESSAGES = {
   memorialNotFound: "Memorial not found",
 } as const;
 
-/** The title over a writing helper's failure message: "Missing Information" for the names (§5), else "Error" (§8). */
+/** The title over a writing helper's failure message: "Missing Information" for the names, else "Error". */
 export function aiFailureTitle(message: string) {
   return message === AI_MESSAGES.missingNames || message === AI_MESSAGES.missingTributeNames ? AI_MESSAGES.missingNamesTitle : "Error";
 }
@@ -76,7 +76,7 @@ export function toneValue(text: string): TributeTone | null {
 
 /**
  * The assistant on the Leave Tribute form: all three fields are required, and a missing one gives the
- * spec's "Please fill in all fields" (memorial-core.md §5); too long or an unknown tone say so.
+ * spec's "Please fill in all fields"; too long or an unknown tone say so.
  */
 export function checkAssistant(values: Partial<Record<AssistantField, string>>): Partial<Record<AssistantField, string[]>> | null {
   const errors: Partial<Record<AssistantField, string[]>> = {};

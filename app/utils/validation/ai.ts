@@ -6,7 +6,7 @@ import { checkCalendarDate } from "./text-rules";
 export { AI_LIMITS, AI_MESSAGES, aiFailureTitle, checkAssistant, TRIBUTE_TONES } from "./ai-rules";
 export type { AssistantField, AssistantResult, TributeTone } from "./ai-rules";
 
-// The AI writing helpers' inputs (memorial-core.md §5, §7, §8): the biography generator, the two
+// The AI writing helpers' inputs: the biography generator, the two
 // shapes of POST /api/ai/generate-tribute, and the tribute assistant on the Leave Tribute form.
 // Every free-text fact is bounded (2,000 characters) so a prompt, and what it costs, stays small.
 // Shared by the /api routes and the memorial page's action; the browser's checks are in ai-rules.ts.
@@ -41,7 +41,7 @@ const toneFact = (missing: string) =>
     .transform((v) => toneValue(v) ?? v)
     .pipe(z.enum(TONE_VALUES, { error: AI_MESSAGES.tone }));
 
-/** POST /api/ai/generate-biography (memorial-core.md §7); the names are required (§5). */
+/** POST /api/ai/generate-biography; the names are required. */
 export const biographyRequestSchema = z
   .object({
     firstName: required(AI_MESSAGES.missingNames, AI_LIMITS.name, "The first name"),
@@ -103,7 +103,7 @@ const memorialTributeSchema = z.object({
 
 /**
  * POST /api/ai/generate-tribute: either { personalDetails: { firstName, lastName }, keyDetails } or
- * { memorialInfo: { name, title, biography }, relationship, tone, memories } (memorial-core.md §7).
+ * { memorialInfo: { name, title, biography }, relationship, tone, memories }.
  * The body's shape picks the schema, so a caller gets that shape's own messages rather than a vague
  * "Invalid input" from a union.
  */

@@ -1,7 +1,7 @@
 import { z } from "~/utils/validation/zod";
 import { text } from "./text";
 
-// The contact form (commerce-and-accounts.md §5 "Contact form", §8): name required, email valid, subject
+// The contact form: name required, email valid, subject
 // required, message at least 10 characters, type one of four (general unless chosen). The spec gives the
 // message rule's words; the others are ours, in the same voice. Shared by /contact and POST /api/contact.
 

@@ -2,7 +2,7 @@ import { z } from "~/utils/validation/zod";
 import { MESSAGES } from "./account-rules";
 import { text } from "./text";
 
-// Friends (commerce-and-accounts.md §2 "Friends", §5 "Friend search", §8 "Friends"): the forms' and the
+// Friends: the forms' and the
 // /api's rules and sentences, in one place for both.
 
 export const FRIEND_MESSAGES = {

@@ -3,7 +3,7 @@ import { DEFAULT_COUNTRY, isCountryCode } from "../countries";
 import { MIN_QUANTITY, SHOP_MESSAGES } from "../shop";
 import { text } from "./text";
 
-// The shop's forms and calls (commerce-and-accounts.md §5 "Shipping" and "Cart", §7): one schema each,
+// The shop's forms and calls: one schema each,
 // used by the screens (parsed with Conform, server and browser) and by the /api alike.
 
 /** §5 "Shipping", word for word; the lengths and the phone's characters are ours. */
@@ -80,7 +80,7 @@ const id = (name: string) =>
     .max(100, `${name} is not valid`);
 
 /**
- * POST /api/cart (§7): the spec's client sends productId, productName, productDescription, productImage,
+ * POST /api/cart: the spec's client sends productId, productName, productDescription, productImage,
  * quantity and price. Only the product (or memorial) and the quantity are read: the name, picture and
  * price come from the database, whatever a client says they are.
  */
@@ -92,13 +92,13 @@ export const apiAddToCartSchema = z
   })
   .refine((v) => !!v.productId !== !!v.memorialId, { message: "Send either productId or memorialId", path: ["productId"] });
 
-/** PUT /api/cart/{id} (§7): body quantity. */
+/** PUT /api/cart/{id}: body quantity. */
 export const apiUpdateCartSchema = z.object({ quantity });
 
 /** The shop's Add to cart form. */
 export const addToCartFormSchema = z.object({ productId: id("Product"), quantity: quantity.default(1) });
 
-/** The basket's forms, told apart by intent (STYLE.md). */
+/** The basket's forms, told apart by intent. */
 export const basketFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("increment"), itemId: id("Item") }),
   z.object({ intent: z.literal("decrement"), itemId: id("Item") }),
@@ -108,7 +108,7 @@ export const basketFormSchema = z.discriminatedUnion("intent", [
 ]);
 
 /**
- * POST /api/create-payment-intent (§7): body amount, shipping and items. The amount and the items are
+ * POST /api/create-payment-intent: body amount, shipping and items. The amount and the items are
  * the spec's client's own sums and copy of the basket: both are ignored, and what is charged is the
  * member's basket as the database holds it, priced by the server.
  */
@@ -118,7 +118,7 @@ export const apiCreatePaymentSchema = z.object({
   shipping: shippingSchema,
 });
 
-/** POST /api/orders/create-from-payment (§7): body paymentIntentId (or, ours, a Checkout Session's id). */
+/** POST /api/orders/create-from-payment: body paymentIntentId (or, ours, a Checkout Session's id). */
 export const apiCreateOrderSchema = z
   .object({
     paymentIntentId: id("paymentIntentId").optional(),

@@ -2,7 +2,7 @@ import { z } from "~/utils/validation/zod";
 import { SUBSCRIPTION_MESSAGES } from "../plans";
 import { text } from "./text";
 
-// The subscription calls and forms (commerce-and-accounts.md §7 "Subscription"): one schema each, for
+// The subscription calls and forms: one schema each, for
 // the screen and the /api alike.
 
 const PAID_PLANS = ["forever", "forever_plus"] as const;

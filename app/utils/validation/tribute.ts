@@ -2,7 +2,7 @@ import { z } from "~/utils/validation/zod";
 import { text } from "./text";
 import { EMAIL_PATTERN, TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";
 
-// The tribute form (memorial-core.md §5): author name and content required, email optional but valid.
+// The tribute form: author name and content required, email optional but valid.
 // The spec leaves lengths open; ours are shown beside the fields. The limits, messages and the browser's
 // own checks are in tribute-rules.ts, which has no zod in it.
 
