@@ -322,12 +322,3 @@ async function isGalleryPhoto(memorialId: string, url: string) {
 export async function deleteReplacedPortrait(memorialId: string, url: string | null) {
   if (url && !(await isGalleryPhoto(memorialId, url))) await deleteStoredMedia([url]);
 }
-
-/** Every stored file of a user's memorials, collected before the account is deleted (the rows go by cascade). */
-export async function storedMediaOfUser(userId: string): Promise<string[]> {
-  const memorials = await prisma().memorial.findMany({
-    where: { userId },
-    select: { profileImageUrl: true, media: { select: { mediaUrl: true } } },
-  });
-  return memorials.flatMap((m) => [m.profileImageUrl, ...m.media.map((x) => x.mediaUrl)]).filter((u): u is string => !!u);
-}

@@ -92,7 +92,6 @@ export async function listEventsWithReplyTotals(memorialId: string) {
   const totals = new Map(counted.map((c) => [c.eventId, { replies: c._count._all, people: c._sum.partySize ?? 0 } satisfies ReplyTotals]));
   return events.map((e) => ({ ...e, replyTotals: totals.get(e.id) ?? { replies: 0, people: 0 } }));
 }
-export type MemorialEventWithTotals = Awaited<ReturnType<typeof listEventsWithReplyTotals>>[number];
 
 /** What the pages show of an event (dates as the family gave them, in the event's own zone). */
 export function describeEvent(e: MemorialEventRow, now = new Date()) {
@@ -110,7 +109,6 @@ export function describeEvent(e: MemorialEventRow, now = new Date()) {
     past: isPastEvent(e, now),
   };
 }
-export type EventView = ReturnType<typeof describeEvent>;
 
 function columns(input: EventInput) {
   return {

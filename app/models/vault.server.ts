@@ -300,12 +300,6 @@ export async function deleteVaultFile(caller: VaultCaller, fileId: string, now =
   return { ok: true };
 }
 
-/** The storage keys of a member's vault, collected before the account is deleted (the rows go by cascade). */
-export async function storedVaultFilesOfUser(userId: string): Promise<string[]> {
-  const rows = await prisma().vaultFile.findMany({ where: { userId }, select: { storageKey: true } });
-  return rows.map((r) => r.storageKey).filter((k): k is string => !!k);
-}
-
 /**
  * Key rotation (`npm run vault:rotate-key`): a new master key version becomes current, every file's data
  * key is re-wrapped with it (the files themselves are not touched), and with `retire` the older versions

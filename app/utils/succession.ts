@@ -4,7 +4,6 @@
 /** The periods of absence an owner may choose, in months; 0 hands on only when the account is deleted. */
 export const HAND_OVER_PERIODS = [6, 12, 24, 0] as const;
 export type HandOverPeriod = (typeof HAND_OVER_PERIODS)[number];
-export const DEFAULT_HAND_OVER_MONTHS: HandOverPeriod = 12;
 
 export const HAND_OVER_PERIOD_LABELS: Record<HandOverPeriod, string> = {
   6: "After 6 months without a visit",
