@@ -300,7 +300,7 @@ function writeMemorialUpdate(id: string, existing: { title: string; firstName: s
 }
 
 /** Whether the user may edit this memorial (owner or co-manager): checked before a route reads an upload's body. */
-export async function ownsMemorial(id: string, userId: string): Promise<boolean> {
+export async function mayEditMemorial(id: string, userId: string): Promise<boolean> {
   if (!isRecordId(id)) return false;
   return (await prisma().memorial.count({ where: { id, ...editableWhere(userId) } })) > 0;
 }
@@ -312,7 +312,7 @@ export async function memorialExists(id: string): Promise<boolean> {
 }
 
 /** The memorial if the user may edit it, owner or co-manager (for edit screens and writes), else null. */
-export function findOwnMemorial(id: string, userId: string) {
+export function findEditableMemorial(id: string, userId: string) {
   return prisma().memorial.findFirst({ where: { id, ...editableWhere(userId) }, include: memorialWithMedia });
 }
 

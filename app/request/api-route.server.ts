@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, ownsMemorial } from "~/models/memorial.server";
+import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, mayEditMemorial } from "~/models/memorial.server";
 import type { PublicUser } from "~/models/user.server";
 import { apiError, json, NOT_SIGNED_IN, readJsonBody, readJsonBodyWithFile } from "~/request/api.server";
 import { ADMIN_DENIED, getOptionalUser } from "~/request/auth.server";
@@ -142,7 +142,7 @@ export function memorialNotFound(): Response {
 
 async function mayUseMemorial(rule: "visible" | "owned", id: string | undefined, user: PublicUser | null): Promise<boolean> {
   if (!isRecordId(id)) return false;
-  if (rule === "owned") return !!user && (await ownsMemorial(id, user.id));
+  if (rule === "owned") return !!user && (await mayEditMemorial(id, user.id));
   return (await canViewMemorial(id, user))?.allowed ?? false;
 }
 

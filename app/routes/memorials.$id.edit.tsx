@@ -6,7 +6,7 @@ import { ShopOffersSwitch } from "~/components/memorial/shop-offers";
 import { DeleteMediaDialog, MediaGalleryEditor, MemorialForm, type DeleteTarget } from "~/components/memorial/memorial-form";
 import { imageSources } from "~/models/media.server";
 import { canChangeVisibility, canDeleteOrExport, canManagePeople } from "~/models/memorial-access";
-import { findOwnMemorial, memorialExists, roleOnMemorial } from "~/models/memorial.server";
+import { findEditableMemorial, memorialExists, roleOnMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
@@ -28,7 +28,7 @@ export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.reques
 /** The owner's memorial, a 404 when there is none, or the §8 redirect for anyone else. */
 async function requireOwnMemorial(request: Request, id: string) {
   const user = await requireUser(request);
-  const memorial = await findOwnMemorial(id, user.id);
+  const memorial = await findEditableMemorial(id, user.id);
   if (memorial) return { user, memorial };
   if (!(await memorialExists(id))) return { user, memorial: null };
   throw await redirectWithToast("/memorials", { type: "error", title: "Access denied", description: MEMORIAL_MESSAGES.notAuthorized });

@@ -3,7 +3,7 @@ import type { Route } from "./+types/memorials.$id.events";
 import { ErrorList, Field } from "~/components/forms";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import { addEvent, describeEvent, listEvents, removeEvent, updateEvent, type EventResult } from "~/models/memorial-events.server";
-import { findOwnMemorial } from "~/models/memorial.server";
+import { findEditableMemorial } from "~/models/memorial.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import {
@@ -29,7 +29,7 @@ import {
 
 async function requireEventManager(request: Request, id: string) {
   const user = await requireUser(request);
-  const memorial = await findOwnMemorial(id, user.id);
+  const memorial = await findEditableMemorial(id, user.id);
   if (!memorial) throw data(null, { status: 404 });
   return { user, memorial };
 }

@@ -2,7 +2,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.media.$mediaId.delete";
 import { MEDIA_GALLERY_HEADING, VideoIcon } from "~/components/memorial/memorial-form";
 import { deleteMediaItem, imageSources } from "~/models/media.server";
-import { findOwnMemorial } from "~/models/memorial.server";
+import { findEditableMemorial } from "~/models/memorial.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 
@@ -14,7 +14,7 @@ const MEDIA_DELETE_FAILED = "Failed to delete media.";
 
 async function requireOwnMedia(request: Request, memorialId: string, mediaId: string) {
   const user = await requireUser(request);
-  const memorial = await findOwnMemorial(memorialId, user.id);
+  const memorial = await findEditableMemorial(memorialId, user.id);
   if (!memorial) throw data(null, { status: 404 });
   return { user, memorial, item: memorial.media.find((m) => m.id === mediaId) ?? null };
 }

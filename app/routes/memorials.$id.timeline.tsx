@@ -4,7 +4,7 @@ import type { Route } from "./+types/memorials.$id.timeline";
 import { ErrorList, Field } from "~/components/forms";
 import { imageSources } from "~/models/media.server";
 import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent, type TimelineResult } from "~/models/memorial-timeline.server";
-import { findOwnMemorial } from "~/models/memorial.server";
+import { findEditableMemorial } from "~/models/memorial.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import {
@@ -29,7 +29,7 @@ import {
 
 async function requireTimelineEditor(request: Request, id: string) {
   const user = await requireUser(request);
-  const memorial = await findOwnMemorial(id, user.id);
+  const memorial = await findEditableMemorial(id, user.id);
   if (!memorial) throw data(null, { status: 404 });
   return { user, memorial };
 }
