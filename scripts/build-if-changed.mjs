@@ -1,7 +1,7 @@
 // Builds the app only when its sources changed since the last build: `npm start`
 // after a restart with nothing changed starts at once. The build's own output (hundreds of lines of
 // chunk sizes and warnings about nothing) is kept unless the build fails, when all of it is printed.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -59,8 +59,12 @@ function refuseUnderARunningServer(root) {
   process.exit(1);
 }
 
-/** Builds when needed; says what it did in one line. */
-export function buildIfChanged(root = process.cwd()) {
+/**
+ * Builds when needed, and says so: the first build takes a minute or two and writes nothing of its own
+ * until it ends, so a line every `every` ms says it is still going (a newcomer's first `npm start` would
+ * otherwise look stuck).
+ */
+export async function buildIfChanged(root = process.cwd(), { every = 15_000 } = {}) {
   const fingerprint = sourcesFingerprint(root);
   const stamp = path.join(root, STAMP);
   if (existsSync(path.join(root, "build", "server", "index.js")) && existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint) {
@@ -69,16 +73,22 @@ export function buildIfChanged(root = process.cwd()) {
   }
   refuseUnderARunningServer(root);
   const started = Date.now();
-  console.log("Build: the sources changed, building…");
-  const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (result.status !== 0) {
-    process.stdout.write(result.stdout ?? "");
-    process.stderr.write(result.stderr ?? "");
+  const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  console.log("Build: the sources changed, building (about a minute or two the first time)…");
+  const ticker = setInterval(() => console.log(`Build: still building (${seconds()})…`), every);
+  const child = spawn("npm", ["run", "--silent", "build"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
+  clearInterval(ticker);
+  if (status !== 0) {
+    process.stderr.write(output);
     console.error("Build: failed (the build's output is above)");
-    process.exit(result.status ?? 1);
+    process.exit(status ?? 1);
   }
   writeFileSync(stamp, fingerprint);
   console.log(`Build: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) buildIfChanged();
+if (process.argv[1] === fileURLToPath(import.meta.url)) await buildIfChanged();

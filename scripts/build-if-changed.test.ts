@@ -37,7 +37,7 @@ describe("the sources' fingerprint", () => {
 });
 
 describe("a start that needs a build", () => {
-  it("stops before building while a server runs on the data folder (it would replace that server's scripts under it)", () => {
+  it("stops before building while a server runs on the data folder (it would replace that server's scripts under it)", async () => {
     const site = mkdtempSync(path.join(tmpdir(), "everlight-running-"));
     try {
       mkdirSync(path.join(site, "data"));
@@ -50,7 +50,7 @@ describe("a start that needs a build", () => {
       delete process.env.DATA_DIR;
       delete process.env.DATABASE_URL;
       try {
-        expect(() => buildIfChanged(site)).toThrow("exit 1");
+        await expect(buildIfChanged(site)).rejects.toThrow("exit 1");
         expect(said).toHaveBeenCalledWith(expect.stringContaining(`An Everlight server (pid ${process.pid}) is running on this data folder`));
       } finally {
         Object.assign(process.env, Object.fromEntries(Object.entries(saved).filter(([, v]) => v !== undefined)));
@@ -58,6 +58,31 @@ describe("a start that needs a build", () => {
         said.mockRestore();
       }
     } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
+  });
+
+  it("says it is building, and keeps saying so until it is done", async () => {
+    const site = mkdtempSync(path.join(tmpdir(), "everlight-building-"));
+    const said: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((line: string) => void said.push(line));
+    const saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = path.join(site, "data");
+    try {
+      // A build that takes a second and a half and makes what a build makes.
+      const build = `require('fs').mkdirSync('build/server',{recursive:true});setTimeout(()=>require('fs').writeFileSync('build/server/index.js',''),1500)`;
+      writeFileSync(path.join(site, "package.json"), JSON.stringify({ scripts: { build: `node -e "${build}"` } }));
+      await buildIfChanged(site, { every: 400 });
+      expect(said[0]).toBe("Build: the sources changed, building (about a minute or two the first time)…");
+      expect(said.filter((line) => /^Build: still building \(\d+ s\)…$/.test(line)).length).toBeGreaterThanOrEqual(2);
+      expect(said.at(-1)).toMatch(/^Build: done in \d+\.\d s$/);
+      said.length = 0;
+      await buildIfChanged(site);
+      expect(said).toEqual(["Build: up to date"]);
+    } finally {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+      log.mockRestore();
       rmSync(site, { recursive: true, force: true });
     }
   });
