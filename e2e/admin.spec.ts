@@ -161,7 +161,7 @@ test("change an order's status, then cancel it: refunded once, the customer emai
     const stockBefore = await stockOf(product);
     await confirm(page, order, "Cancel and refund…", "Yes, cancel and refund");
     await expect(toast(page)).toContainText("refunded");
-    // Issue 24 §6: the item is back in stock.
+    // The item is back in stock.
     expect(await stockOf(product)).toBe(stockBefore + 1);
     await expect(order).toContainText("Refunded");
     await expect(order).toContainText("Cancelled");

@@ -40,7 +40,7 @@ async function seedGallery(): Promise<Seeded> {
   for (const [last, visibility, published] of [
     ["Private", "private", true],
     ["Friendsonly", "friends", true],
-    // Issue 29 item 2: anyone with the link may read it, but it is in no list.
+    // Anyone with the link may read it, but it is in no list.
     ["Unlisted", "unlisted", true],
     ["Draft", "public", false],
   ] as const) {

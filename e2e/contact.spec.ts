@@ -5,7 +5,7 @@ import { expect, expectAccessible, test } from "./fixtures";
 import { mailWithSubject } from "./mail";
 import { sendFormsBackAtOnce } from "./form-stamp";
 
-// Issue 18, Contact: a visitor writes to us. Every field's message beside it with what was typed kept,
+// Contact: a visitor writes to us. Every field's message beside it with what was typed kept,
 // the thanks where the visitor is looking, the message stored as new, an acknowledgement to the sender
 // and a copy to the support address; a member finds the form filled in. JavaScript on and off.
 

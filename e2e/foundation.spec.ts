@@ -62,7 +62,7 @@ test("the mobile menu opens without JavaScript", async ({ page }) => {
   await expectAccessible(page);
 });
 
-// Issue 30: the landing page, as every public page, runs no script until the visitor uses it
+// The landing page, as every public page, runs no script until the visitor uses it
 // (app/request/hydrate-on-use.server.ts); the first tap, on the phone menu, opens it and brings them.
 // A page of its own, not the fixture's (whose goto moves the pointer first, as a person does).
 test("the landing page runs its scripts only once the visitor uses it", async ({ browser, javaScriptEnabled }) => {

@@ -6,7 +6,7 @@ import { createTestMemorial, createTestUser, db, deleteTestUser, loginAs, type T
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 import { linkTo, nextMailTo, countMailTo } from "./mail";
 
-// Issue 18, Friends: two members find each other by email, ask, answer, and the friends-only memorial
+// Friends: two members find each other by email, ask, answer, and the friends-only memorial
 // of one opens to the other at once (page and file) and closes again when the friendship ends. Reject,
 // cancel, a request that was withdrawn meanwhile, and the search that never tells whether an address
 // has an account. JavaScript on and off.

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { createTestMemorial, db, loginAs, type TestMemorial } from "./db";
 import { expect, test } from "./fixtures";
 
-// Issue 13, item 12: a picture that fails to load (its file gone from storage) shows the placeholder
+// A picture that fails to load (its file gone from storage) shows the placeholder
 // portrait, with or without JavaScript, on every card and on the memorial page. Checked by what is
 // drawn: the placeholder's candle and ledge where the picture should be, not a broken-image icon.
 

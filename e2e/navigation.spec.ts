@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { createTestMemorial, createTestUser, deleteTestUser, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// Issue 13, item 15: no link in the navigation leads to a 404. Every same-site link on the main pages
+// No link in the navigation leads to a 404. Every same-site link on the main pages
 // (the header with its mobile and avatar menus, the footer, the dashboard, the help and legal pages) is
 // followed, as a visitor, a member and an administrator; none may answer 404. Screens not built yet
 // (app/utils/screens.ts) have no entry until they are.

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { createTestUser, db, deleteTestUser, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// Issue 18, News: the articles newest first, 10 a page, each linking out safely, its picture our own
+// News: the articles newest first, 10 a page, each linking out safely, its picture our own
 // copy; administrators see the fetch, and how to add a feed when none is set up (the e2e server has no
 // NEWS_FEEDS; fetching from real feeds is proven over HTTP against a local feed server in
 // app/routes/api/news-contact.test.ts and app/models/news.server.test.ts). JavaScript on and off.

@@ -17,7 +17,7 @@ import {
 } from "./db";
 import { expect, test } from "./fixtures";
 
-// Issue 13, item 11: no page is wider than a phone's screen. Every page is loaded at 320 and 390 px,
+// No page is wider than a phone's screen. Every page is loaded at 320 and 390 px,
 // JavaScript on and off, with the longest things people type: a name without a break, a link of 200
 // characters in a tribute and in a biography, a long word in a title. A page wider than the screen
 // scrolls sideways and cuts off its forms.

@@ -6,7 +6,7 @@ import { expect, expectAccessible, test, toast } from "./fixtures";
 import { PLANS_HREF } from "../app/utils/plans";
 import { sendFormsBackAtOnce } from "./form-stamp";
 
-// Issue 13, "What a person on a phone must see" (10 and 13), on a 390 × 844 screen with
+// "What a person on a phone must see" (10 and 13), on a 390 × 844 screen with
 // JavaScript on and off: the answer to "did it work?" appears where the person is looking, a refused
 // form comes back at its errors, and the free limit is told before the work.
 

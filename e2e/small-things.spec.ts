@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { createTestMemorial, createTestTribute, db, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 
-// Issue 13, item 14: the small things that hurt, on a 390 px phone with JavaScript on and off.
+// The small things that hurt, on a 390 px phone with JavaScript on and off.
 
 test.use({ viewport: { width: 390, height: 844 } });
 

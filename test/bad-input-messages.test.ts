@@ -3,7 +3,7 @@ import { PAGE_NUMBER_MESSAGE } from "~/utils/paging";
 import { TEXT_MESSAGES } from "~/utils/validation/text-rules";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
 
-// Issue 13 §6, the messages: what used to crash the server (a NUL byte PostgreSQL cannot store, year
+// The messages: what used to crash the server (a NUL byte PostgreSQL cannot store, year
 // 0000, an offset of 10^21 rows) or was silently changed (2023-02-29 became 1 March) is now refused
 // with a 4xx and a sentence: next to the field on a form, `{ message, errors }` from the /api.
 

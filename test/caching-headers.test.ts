@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, startServer, type ApiResponse, type Client, type TestServer } from "./http";
 import { fillPattern, routeTable } from "./route-table";
 
-// Issue 13 §4: personal pages are never stored by a shared cache. Every route, walked from the route
+// Personal pages are never stored by a shared cache. Every route, walked from the route
 // table, asked for by a signed-in member (its page and its `.data`), answers `Cache-Control: private,
 // no-store` and `Vary: Cookie`, unless the answer is the same for everyone and says `public` (a public
 // memorial's photos). Anonymous public pages keep their public caching, and still vary by Cookie.

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { client, serverDatabases, startServer, type TestServer } from "./http";
 
-// Issue 25 §4: restarts drop nothing. The built server gets SIGTERM while a request is in flight (its body
+// Restarts drop nothing. The built server gets SIGTERM while a request is in flight (its body
 // half sent) and another connection sits idle in keep-alive: the idle one is closed, new connections are
 // refused, the one in flight gets its whole answer (and Connection: close), then the process exits 0.
 // Several requests in flight at once (a sign-in, a contact message, an upload) all finish; a request whose

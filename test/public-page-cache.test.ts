@@ -7,7 +7,7 @@ import type { Database } from "~/services/db.server";
 import { startFeedServer, type FeedTestServer } from "./feed-server";
 import { addToBasket, insertProducts, SHIPPING, shopProducts } from "./shop";
 
-// Issue 20: every anonymous public page is kept rendered (server/page-cache.ts), keyed by versions read
+// Every anonymous public page is kept rendered (server/page-cache.ts), keyed by versions read
 // from the database that triggers move (migration 20261124000000_page_versions). Over real HTTP against
 // the built server:
 // - each kind of change shows on the very next anonymous request of every page that shows it; on

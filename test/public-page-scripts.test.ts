@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, startServer, type Client, type TestServer } from "./http";
 
-// Issue 30: every page a visitor opens without signing in is sent as the memorial page is, its scripts held
+// Every page a visitor opens without signing in is sent as the memorial page is, its scripts held
 // back until the visitor first uses the page (app/request/hydrate-on-use.server.ts): no script preloads, and
 // React Router's module script in a type browsers do not run. A member's dashboard, at the landing page's
 // address, loads its scripts at once. The browser tests (e2e, project js) prove the pages then hydrate.

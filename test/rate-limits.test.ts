@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "~/models/rate-limit.server";
 import { client, registerMember, serverDatabases, startServer, type ApiResponse, type TestServer } from "./http";
 
-// Issue 13 §3: rate limits hold under concurrency. Each limit counts an attempt in one statement that
+// Rate limits hold under concurrency. Each limit counts an attempt in one statement that
 // increments and returns the count, before the expensive work; 30 attempts sent at once must let no
 // more than the limit through, on PGlite and on PostgreSQL.
 

@@ -13,7 +13,7 @@ import { startFeedServer, type FeedTestServer } from "./feed-server";
 import { client, rawRequest, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { startSmtp, type TestSmtp } from "./smtp-server";
 
-// Issue 25, attacked over real HTTP against the built server, on PGlite and PostgreSQL.
+// Attacked over real HTTP against the built server, on PGlite and PostgreSQL.
 // §1: the client writes the left of X-Forwarded-For. With TRUST_PROXY=true (one proxy, as these test
 // servers run) only the right-most hop, the one our proxy appended, is the client's address: a new
 // made-up first hop on every request neither escapes a per-address limit nor reaches the audit log.

@@ -7,7 +7,7 @@ import { MEDIA_MESSAGES } from "~/models/media.server";
 import { MEDIA_LIMITS } from "~/utils/upload-limits";
 import { registerMember, startServer, type Client, type TestServer } from "./http";
 
-// Issue 25 item 5: a memorial's photos and videos never sit on the server's heap. Each file part of the
+// A memorial's photos and videos never sit on the server's heap. Each file part of the
 // form is streamed to a temporary file as it arrives, cut off past its own limit (a photo's or a
 // video's, by its declared type; the rest of it read and dropped, so the fields after it still arrive),
 // stored from there, and the temporary files are gone once the post is answered. The /api's base64

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { client, serverDatabases, startServer, type TestServer } from "./http";
 import { startSmtp } from "./smtp-server";
 
-// Issue 30: on PostgreSQL `npm start` runs several server processes sharing the port (WORKERS, server.js).
+// On PostgreSQL `npm start` runs several server processes sharing the port (WORKERS, server.js).
 // The built server with WORKERS=2 on a throw-away cluster: both processes answer (which process holds each
 // connection is read from /proc, nothing is told to clients), a message queued goes out once, a process
 // that dies is replaced (and the jobs with it), and SIGTERM stops every process. On the embedded database

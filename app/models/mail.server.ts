@@ -538,7 +538,7 @@ const addressOf = (shippingAddress: unknown) => {
   return [a.address, a.city, a.state, a.zipCode, a.country ? countryName(a.country) : undefined].filter((s): s is string => !!s);
 };
 
-// Issue 24 §8–§9: an order cancelled (and refunded) or shipped, with its items, amount and payment reference.
+// An order cancelled (and refunded) or shipped, with its items, amount and payment reference.
 async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedMail<"order-cancelled" | "order-shipped"> | { skip: string }> {
   const order = await prisma().order.findUnique({
     where: { id: String(row.data.orderId) },
@@ -571,7 +571,7 @@ async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedM
   return { to: row.to, kind: "order-shipped", props: { ...common, carrier, trackingNumber, shipping: addressOf(order.shippingAddress) } };
 }
 
-// Issue 24 §9: a payment the shop refunded instead of making an order (sold out while paying, a basket already ordered).
+// A payment the shop refunded instead of making an order (sold out while paying, a basket already ordered).
 async function composePaymentRefunded(row: OutboxRow, site: string): Promise<ComposedMail<"payment-refunded"> | { skip: string }> {
   const checkout = await prisma().checkout.findUnique({ where: { id: String(row.data.checkoutId) } });
   if (!checkout || checkout.status !== "refunded") return { skip: "the payment was not refunded" };

@@ -169,7 +169,7 @@ describe.each(databaseKinds)("plans on $name", (kind) => {
     expect(await chargeDueInstalments(addMonths(JAN, 3))).toMatchObject({ charged: 0, failed: 0 });
   });
 
-  // Issue 27 §2: a lapse never deletes. Forever Plus with 27 memorials (two past the free limit) and a
+  // A lapse never deletes. Forever Plus with 27 memorials (two past the free limit) and a
   // file in the vault; the monthly payments stop; afterwards everything reads as before, only new things wait.
   it.skipIf(skip)("a lapse never deletes: every memorial stays visible and editable, the vault stays downloadable, only new ones wait", async () => {
     const { user } = await buy("forever_plus", "monthly", "declines_later");

@@ -50,7 +50,7 @@ export async function productFormAction(request: Request, productId: string | nu
   const result = await updateProduct(actor, productId, input);
   if (!result.ok && result.reason === "not-found")
     return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.productNotFound }, "/admin/products");
-  // Issue 24 §5: sold (or edited) meanwhile; the form comes back as typed, the current figure beside it.
+  // Sold (or edited) meanwhile; the form comes back as typed, the current figure beside it.
   // stockNow: the figure the form now carries as loaded (loaders are not run again after a 4xx).
   if (!result.ok) return data({ result: submission.reply({ fieldErrors: { stockQuantity: [result.message] } }), stockNow: result.stock }, { status: 409 });
   return backWithToast(request, { type: "success", title: "Product updated", description: `${result.product.name} has been saved.` }, "/admin/products");

@@ -102,10 +102,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       description: e.description,
       photo: e.photo && e.photo.mediaType.startsWith("image/") ? { ...imageSources(e.photo.mediaUrl), caption: e.photo.caption } : null,
     })),
-    // Issue 28 item 4: the funeral, services and gatherings; coming ones take replies, past ones stay as part of the story.
+    // The funeral, services and gatherings; coming ones take replies, past ones stay as part of the story.
     events: events.map((e) => describeEvent(e)),
-    // Issue 28 item 1: a member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
-    // Issue 29 item 5: the printed book, for the family and the owner's friends while the family offers it.
+    // A member's Follow button ("Following" with Unfollow); null for a visitor (the email form).
+    // The printed book, for the family and the owner's friends while the family offers it.
     book,
     follow: viewer ? { following: !!follow, reminders: follow?.anniversaryReminders ?? false, showName: follow?.showName ?? false } : null,
     tributes: {
@@ -128,7 +128,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       visibility: memorial.visibility as keyof typeof VISIBILITY_LABELS,
       isPublished: memorial.isPublished,
       createdAt: memorial.createdAt.toISOString(),
-      // Issue 29 item 3: the address that never changes (the one on its QR code), in the share area.
+      // The address that never changes (the one on its QR code), in the share area.
       permanentUrl: permanentUrl(memorial.shortId),
       portrait,
       media: memorial.media.map((m) => ({

@@ -46,7 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     coManagers: people.coManagers.map((m) => ({ ...m, since: formatLongDate(m.since) })),
     pending: manages ? people.pending.map((p) => ({ ...p, expiresOn: formatLongDate(p.expiresAt) })) : [],
     history: manages ? await listMemorialAudit(params.id) : [],
-    // Issue 28 item 1: how many follow; names only of members who agreed to show theirs.
+    // How many follow; names only of members who agreed to show theirs.
     followers: await followerSummary(params.id),
   };
 }

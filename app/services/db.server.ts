@@ -205,7 +205,7 @@ export const PREPARED_MAX = 256;
  * time its text is seen (Parse): PostgreSQL then parses it once and may keep its plan, as it does for any
  * client that prepares statements (Prisma's own engine did). PostgreSQL infers the parameter types as
  * before; errors, locking and results are PGlite's own. Others (bytes, arrays, objects) take PGlite's path.
- * Issue 30: a simple statement about half as costly.
+ * A simple statement about half as costly.
  *
  * A statement that matches a pattern (LIKE, ILIKE, a regular expression, a trigram similarity) is not kept: it
  * goes as an unnamed statement, planned for its own values each time, as PGlite's own path plans every statement.

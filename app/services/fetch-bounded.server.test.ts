@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fetchBounded, hostAndPort } from "./fetch-bounded.server";
 import { readFeed } from "./feeds.server";
 
-// Issue 25 §8: news fetching cannot reach inside. A feed (configured by an administrator, here on
+// News fetching cannot reach inside. A feed (configured by an administrator, here on
 // 127.0.0.1) redirects to another port of the same machine, an "internal service"; the feed's own host
 // is trusted only with its own port; a name is resolved once per hop and the connection goes to the
 // address that was checked (a name that answers a public address first and a private one next, DNS

@@ -115,10 +115,10 @@ export const SHOP_MESSAGES = {
   soldOut: (names: string, amount: string) =>
     `Sorry: ${names} sold out while you were paying, so no order was placed. Your payment of ${amount} has been refunded in full; the refund may take a few days to appear. The item is no longer in stock.`,
   unavailable: "Payments are not available right now. Please try again in a few minutes.",
-  // Issue 24 §4: a second payment for a basket already ordered.
+  // A second payment for a basket already ordered.
   duplicatePayment: (amount: string) =>
     `This basket had already been ordered, so this second payment of ${amount} has been refunded in full and no second order was placed. Your first order stands; see My Orders.`,
-  // Issue 24 §7: what one order may come to (Stripe's largest charge in pounds; it also fits the database).
+  // What one order may come to (Stripe's largest charge in pounds; it also fits the database).
   orderTooLarge: (total: string) =>
     `Your basket comes to ${total}, more than the ${formatPence(MAX_ORDER_PENCE)} one order can take. Please lower a quantity or split it into smaller orders.`,
 } as const;

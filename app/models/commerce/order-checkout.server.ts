@@ -69,7 +69,7 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
   const basket = await getBasket(user);
   if (!basket.lines.length) return { ok: false, reason: "empty", message: SHOP_MESSAGES.basketEmpty };
   if (basket.hasProblems) return { ok: false, reason: "stock", message: SHOP_MESSAGES.basketChanged };
-  // Issue 24 §7: more than one payment can take (and far below what an amount column holds).
+  // More than one payment can take (and far below what an amount column holds).
   if (basket.total > MAX_ORDER_PENCE) return { ok: false, reason: "too-large", message: SHOP_MESSAGES.orderTooLarge(formatPence(basket.total)) };
 
   const provider = getPaymentProvider();

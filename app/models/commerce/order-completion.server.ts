@@ -146,7 +146,7 @@ async function createOrder(checkout: CheckoutRow, payment: ProviderPayment): Pro
     });
   } catch (error) {
     if (isBasketOrderedError(error)) {
-      // Issue 24 §4: another payment for this same basket already made its order (at most one checkout of a
+      // Another payment for this same basket already made its order (at most one checkout of a
       // basket is ever completed: a partial unique index). This one is refunded, once, and makes no order.
       await prisma().checkout.updateMany({ where: { id: checkout.id, status: "open" }, data: { status: "refunding", refundReason: "duplicate" } });
       return settled((await prisma().checkout.findUnique({ where: { id: checkout.id } }))!);

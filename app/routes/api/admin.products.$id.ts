@@ -17,7 +17,7 @@ const api = apiRoute({
       const result = await updateProduct(actorOf(user, request), params.id!, { ...input, expectedStock: expectedStockQuantity });
       if (result.ok) return result.product;
       if (result.reason === "not-found") return apiError(404, ADMIN_MESSAGES.productNotFound);
-      // Issue 24 §5: a sale (or another edit) changed the stock since the client read it; the current figure.
+      // A sale (or another edit) changed the stock since the client read it; the current figure.
       return apiError(409, result.message, { stockQuantity: result.stock });
     },
   }),

@@ -177,7 +177,7 @@ describe("POST /api/auth/login", () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(res.headers.get("set-cookie")).toBeNull();
-    // Issue 25 §9: the stranger's guesses do not lock the rightful owner out of their own address.
+    // The stranger's guesses do not lock the rightful owner out of their own address.
     expect((await newClient().post("/api/auth/login", { email, password: PASSWORD })).status).toBe(200);
   });
 

@@ -23,7 +23,7 @@ describe("register rules (memorial-core.md §5)", () => {
     expect(messages(registerSchema.safeParse({ ...valid, ...change }))[field]).toBe(message);
   });
 
-  // Issue 13: each problem is told once, and "don't match" only when there is something to compare.
+  // Each problem is told once, and "don't match" only when there is something to compare.
   const issuesOf = (input: Record<string, unknown>) => registerSchema.safeParse(input).error?.issues.map((i) => `${String(i.path[0])}: ${i.message}`) ?? [];
   it("tells a name of spaces once", () => {
     expect(issuesOf({ ...valid, firstName: "   " })).toEqual([`firstName: ${MESSAGES.firstNameMin}`]);
