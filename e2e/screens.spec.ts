@@ -78,7 +78,11 @@ const SCREENS: Record<Who, Screen[]> = {
   ],
 };
 
-const fileOf = (who: Who, screen: Screen, width: number) => `${who}-${screen.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${width}.png`;
+const fileOf = (who: Who, screen: Screen, width: number) =>
+  `${who}-${screen.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")}-${width}.png`;
 
 /** The index: every screen, both widths side by side, grouped by who sees it. Written from the list above. */
 function writeIndex() {

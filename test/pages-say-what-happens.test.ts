@@ -154,6 +154,9 @@ describe("pages that say what happens", () => {
     expect(memorials).toContain("Listed Byname Forever in our hearts");
     expect(memorials).toMatch(/created [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect(memorials).not.toMatch(/created \d{4}-\d\d-\d\d/);
+    // A new memorial is not a row of zeros there either: only what it has, then when it was made.
+    expect(memorials).not.toMatch(/\b0 (tributes|photos|views)/);
+    expect(memorials).toMatch(/(Published|Draft) created [A-Z][a-z]{2} \d{1,2}, \d{4}/);
 
     const member = await registerMember(server.url, { firstName: "Plan", lastName: "Holder" });
     const payment = await member.api.post("/api/create-subscription-payment", { planId: "forever_plus", paymentType: "full" });

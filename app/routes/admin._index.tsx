@@ -7,7 +7,7 @@ import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
 import { listDeletedMemorialsForAdmin, restoreMemorial } from "~/models/memorial-deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
-import { countOf } from "~/utils/counts";
+import { countsOf } from "~/utils/counts";
 import { formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
@@ -99,8 +99,14 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
                   <Tag>{VISIBILITY_LABELS[m.visibility as keyof typeof VISIBILITY_LABELS] ?? m.visibility}</Tag>
                   <Tag tone={m.state === "Draft" ? "warning" : "success"}>{m.state}</Tag>
                   <span>
-                    {[countOf(m.tributes, "tribute"), countOf(m.media, "photo or video", "photos and videos"), countOf(m.views, "view")].join(" · ")} · created{" "}
-                    {formatShortDate(m.createdAt)}
+                    {[
+                      ...countsOf([
+                        [m.tributes, "tribute"],
+                        [m.media, "photo or video", "photos and videos"],
+                        [m.views, "view"],
+                      ]),
+                      `created ${formatShortDate(m.createdAt)}`,
+                    ].join(" · ")}
                   </span>
                 </p>
               </div>
