@@ -14,7 +14,7 @@ export default [
   route("market", "routes/memorials._index.tsx", { id: "market" }),
 
   ...prefix("api", [
-    // memorial-core.md §7
+    // Signing in, memorials, tributes, the AI helpers and feedback
     route("auth/user", "routes/api/auth.user.ts"), //                          GET (member)
     route("auth/login", "routes/api/auth.login.ts"), //                        POST
     route("auth/register", "routes/api/auth.register.ts"), //                  POST
@@ -35,30 +35,30 @@ export default [
     route("popup-state/:type/:event", "routes/api/popup-state.$type.$event.ts"), // POST complete|skip (member)
     route("feedback", "routes/api/feedback.ts"), //                            GET, POST (member)
 
-    // commerce-and-accounts.md §7: auth and account
+    // Auth and account
     route("auth/profile", "routes/api/auth.profile.ts"), //                    PUT (member)
     route("auth/change-password", "routes/api/auth.change-password.ts"), //    PUT (member)
     route("auth/profile-picture", "routes/api/auth.profile-picture.ts"), //    PUT (member)
-    // commerce-and-accounts.md §7: cart and shop
+    // Cart and shop
     route("products", "routes/api/products.ts"), //                            GET ?category
     route("cart", "routes/api/cart.ts"), //                                    GET, POST, DELETE (member)
     route("cart/:id", "routes/api/cart.$id.ts"), //                            PUT, DELETE (member)
-    // commerce-and-accounts.md §7: checkout and orders; Stripe's webhook
+    // Checkout and orders; Stripe's webhook
     route("create-payment-intent", "routes/api/create-payment-intent.ts"), //  POST (member)
     route("orders/create-from-payment", "routes/api/orders.create-from-payment.ts"), // POST (member)
     route("orders", "routes/api/orders.ts"), //                                GET (member)
     route("stripe/webhook", "routes/api/stripe.webhook.ts"), //                POST (Stripe, by its signature)
-    // commerce-and-accounts.md §7: subscription, and ours: cancelling for real
+    // Subscription, and ours: cancelling for real
     route("create-subscription-payment", "routes/api/create-subscription-payment.ts"), // POST (member)
     route("complete-subscription-upgrade", "routes/api/complete-subscription-upgrade.ts"), // POST (member)
     route("cancel-subscription", "routes/api/cancel-subscription.ts"), //      POST (member)
-    // commerce-and-accounts.md §7: vault
+    // Vault
     route("vault/password", "routes/api/vault.password.ts"), //                GET, POST (member)
     route("vault/verify", "routes/api/vault.verify.ts"), //                    POST (member)
     route("vault/files", "routes/api/vault.files.ts"), //                      GET, POST (member)
     route("vault/files/:id", "routes/api/vault.files.$id.ts"), //              DELETE (member)
     route("vault/files/:id/download", "routes/api/vault.files.$id.download.ts"), // GET (member)
-    // commerce-and-accounts.md §7: friends, news and contact
+    // Friends, news and contact
     route("friends", "routes/api/friends.ts"), //                              GET ?page (member)
     route("friends/requests", "routes/api/friends.requests.ts"), //            GET ?direction=received|sent (member)
     route("friends/search", "routes/api/friends.search.ts"), //                GET ?email= (member)
@@ -67,7 +67,7 @@ export default [
     route("friends/:id", "routes/api/friends.$id.ts"), //                      DELETE (member)
     route("news", "routes/api/news.ts"), //                                    GET ?page
     route("contact", "routes/api/contact.ts"), //                              POST
-    // commerce-and-accounts.md §7: admin
+    // Admin
     // (GET /api/memorials?admin=true, PUT /api/tributes/{id}/approve and DELETE /api/tributes/{id} are above;
     // GET /api/feedback answers an administrator everyone's.)
     route("tributes", "routes/api/tributes.ts"), //                            GET ?approved=false (admin)

@@ -5,7 +5,7 @@ import { requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ANALYTICS_DAYS } from "~/utils/validation/admin";
 
-// Analytics tab (commerce-and-accounts.md §2: "contents: not shown"; our design; README):
+// Analytics tab (the product description leaves its contents to us; the README says what it shows):
 // the last 30 days per day, as SVG charts drawn on the server and one table of the same numbers (for
 // screen readers, and for anyone who wants the figures), computed by one SQL aggregation
 // (analytics.server.ts).
