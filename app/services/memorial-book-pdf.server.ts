@@ -34,10 +34,15 @@ export type BookContent = {
  */
 export type BookPhotos = { portrait: Uint8Array | null; photos: (Uint8Array | null)[] };
 
-/** Where the photos are printed, in millimetres: what they are made ready for. */
-export const BOOK_PHOTO_BOXES = { portrait: { widthMm: 90, heightMm: 90 }, photo: { widthMm: 60, heightMm: 60 } } as const;
+const COLUMN_MM = 135;
+const PHOTO_GAP_MM = 5;
+/** A photograph's square cell: half the column, less half the gap between two. */
+const CELL_MM = (COLUMN_MM - PHOTO_GAP_MM) / 2;
 
-const COLUMN = mm(135);
+/** Where the photos are printed, in millimetres: what they are made ready for. */
+export const BOOK_PHOTO_BOXES = { portrait: { widthMm: 90, heightMm: 90 }, photo: { widthMm: CELL_MM, heightMm: CELL_MM } } as const;
+
+const COLUMN = mm(COLUMN_MM);
 const LEFT = (A4.width - COLUMN) / 2;
 const TOP = A4.height - mm(30);
 const BOTTOM = mm(28);
@@ -51,8 +56,8 @@ const SOFT = rgb(0.36, 0.33, 0.31);
 const ACCENT = rgb(0.39, 0.17, 0.28);
 const GOLD = rgb(0.82, 0.6, 0.3);
 
-const PHOTO_GAP = mm(5);
-const CELL = (COLUMN - PHOTO_GAP) / 2;
+const PHOTO_GAP = mm(PHOTO_GAP_MM);
+const CELL = mm(CELL_MM);
 const CAPTION = 9;
 
 /** Sizes of a heading at the top of a part's first page. */
@@ -140,7 +145,6 @@ function drawInCell(page: PDFPage, image: PDFImage, x: number, bottom: number, w
   const dw = image.width * scale;
   const dh = image.height * scale;
   page.drawImage(image, { x: x + (w - dw) / 2, y: bottom, width: dw, height: dh });
-  return { width: dw, height: dh };
 }
 
 /** A candle, drawn: the cover's ornament when there is no portrait (the site's placeholder, in its own coordinates). */
