@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/error-page";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
 import { Toaster } from "~/components/toaster";
-import { countCartItems } from "~/models/cart.server";
+import { countCartItems } from "~/models/commerce/cart.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { readToast } from "~/request/toast.server";
 import { useNonce } from "~/utils/nonce";

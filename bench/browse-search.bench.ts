@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { startCluster } from "../test/postgres-cluster";
-import { browseMemorials, featuredMemorials, type BrowseQuery } from "~/models/memorial.server";
+import { browseMemorials, featuredMemorials, type BrowseQuery } from "~/models/memorials/gallery.server";
 import { openDatabase, setDatabase } from "~/services/db.server";
 import { migrate } from "~/services/migrate.server";
 

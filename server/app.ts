@@ -1,12 +1,12 @@
 import "react-router";
 import express from "express";
 import { seedDemoData } from "../prisma/seed";
-import { flushViews } from "~/models/memorial.server";
+import { flushViews } from "~/models/memorials/views.server";
 import { closeDatabase as closeDb, dataFolderLock, getDatabase } from "~/services/db.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
-import { runAnniversaryReminders } from "~/models/follow.server";
+import { runAnniversaryReminders } from "~/models/community/anniversary-reminders.server";
 import { keepHouse } from "~/models/housekeeping.server";
-import { runExportRound, whenExportRequested } from "~/models/memorial-export.server";
+import { runExportRound, whenExportRequested } from "~/models/memorials/export.server";
 import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
 import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
 import { getEnv, paymentSettings } from "~/services/env.server";
@@ -98,7 +98,7 @@ const REFUND_RETRY_MS = 5 * 60_000;
 const HOUSEKEEPING_MS = 60 * 60_000;
 
 /**
- * Whether the day's anniversary reminders are due is checked this often, and at start (app/models/follow.server.ts):
+ * Whether the day's anniversary reminders are due is checked this often, and at start (app/models/community/anniversary-reminders.server.ts):
  * the first instance to claim the day sends them, and catches up the days no instance ran.
  */
 const REMINDER_CHECK_MS = 60 * 60_000;
@@ -114,7 +114,7 @@ const FIRST_BACKUP_CHECK_MS = 60_000;
 /** The advisory lock the demo data is loaded under (any constant the same for every instance, unlike the migrations'). */
 const SEED_LOCK_KEY = 7_207_369_002;
 
-/** Memorial copies asked for on another instance are looked for this often (app/models/memorial-export.server.ts). */
+/** Memorial copies asked for on another instance are looked for this often (app/models/memorials/export.server.ts). */
 const EXPORT_ROUND_MS = 15_000;
 
 /**

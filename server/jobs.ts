@@ -2,11 +2,11 @@ import { makeBackup, runBackupRound } from "~/models/backups/backups.server";
 import { retryPendingRefunds } from "~/models/commerce/order-refunds.server";
 import { chargeDueInstalments, noticeEndedPlans } from "~/models/commerce/plan-instalments.server";
 import { retryPlanRefunds } from "~/models/commerce/plan-refunds.server";
-import { runAnniversaryReminders } from "~/models/follow.server";
+import { runAnniversaryReminders } from "~/models/community/anniversary-reminders.server";
 import { keepHouse } from "~/models/housekeeping.server";
-import { purgeDeleted } from "~/models/memorial-deletion.server";
-import { runExportRound } from "~/models/memorial-export.server";
-import { handOverForAbsentOwners } from "~/models/succession.server";
+import { purgeDeleted } from "~/models/memorials/deletion.server";
+import { runExportRound } from "~/models/memorials/export.server";
+import { handOverForAbsentOwners } from "~/models/memorials/succession.server";
 import { createMailTransport } from "~/services/mail.server";
 import { deliverDueMail } from "./mail-worker";
 

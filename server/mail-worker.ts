@@ -1,8 +1,9 @@
 import { isEmailKind, renderEmail } from "~/emails";
-import { claimDueMail, composeMail, markMailFailed, markMailSent, markMailSkipped } from "~/models/mail.server";
+import { claimDueMail, markMailFailed, markMailSent, markMailSkipped } from "~/models/mail/outbox.server";
+import { composeMail } from "~/models/mail/compose.server";
 import { createMailTransport, type MailTransport } from "~/services/mail.server";
 
-// The worker that delivers the email outbox (app/models/mail.server.ts), running in the server process:
+// The worker that delivers the email outbox (app/models/mail/outbox.server.ts), running in the server process:
 // it wakes every second (so mail queued by any instance goes out promptly), claims what is due, and sends
 // each message; a failure is put back for later. Pages never wait for it.
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes, type ServerBuild } from "react-router";
-import { recordView } from "~/models/memorial.server";
-import { readSignedInSessions } from "~/models/session.server";
+import { recordView } from "~/models/memorials/views.server";
+import { readSignedInSessions } from "~/models/accounts/sessions.server";
 import { REQUEST_KEY_HEADER } from "~/request/auth.server";
 import { isPrefetch } from "~/request/facts.server";
 import { sessionIdFromCookie } from "~/request/session.server";
@@ -17,7 +17,7 @@ import { clientIpOf } from "./security";
 // - Kept per session: the key is the session cookie exactly as sent (checked when the page was rendered), the
 //   host and the address. Nothing rendered for one session is ever answered to another.
 // - Right on the very next request: each page is kept with the database's snapshot read before it was
-//   rendered (app/models/session.server.ts readSignedInSessions). Any write that commits anywhere moves the
+//   rendered (app/models/accounts/sessions.server.ts readSignedInSessions). Any write that commits anywhere moves the
 //   snapshot, so the page is rendered again; with the same snapshot the database holds the same data. The same
 //   read checks that the session is still live and signed in (signed out elsewhere, expired or the account
 //   deleted: the app answers). Read-only page loads write nothing, so they leave the snapshot as it is.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
-import { recordView } from "~/models/memorial.server";
+import { recordView } from "~/models/memorials/views.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { isPrefetch } from "~/request/facts.server";
 import { matchesEtag } from "~/services/etag.server";

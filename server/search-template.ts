@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { findPublicMemorials, type BrowseFound } from "~/models/memorial.server";
+import { findPublicMemorials, type BrowseFound } from "~/models/memorials/gallery.server";
 import { readBrowseQuery } from "~/utils/browse";
 import { keepTemplate, keptFrom, type KeptPage, type Rendered } from "./kept-page";
 import { fillTemplate, KEPT_LEVEL, repackTemplate, type PageTemplate } from "./packed-page";

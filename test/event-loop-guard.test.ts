@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "~/services/password.server";
 import { TRIBUTE_LIMITS } from "~/utils/validation/tribute-rules";
 import { MEMORIAL_LIMITS } from "~/utils/validation/memorial";
-import { BOOK_LIMITS } from "~/models/memorial-book.server";
+import { BOOK_LIMITS } from "~/models/memorials/book.server";
 import { BROWSE_SEARCH_MAX } from "~/utils/browse";
 import { client, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { pdfText } from "./pdf";

@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MEDIA_MESSAGES } from "~/models/media.server";
+import { MEDIA_MESSAGES } from "~/models/memorials/media.server";
 import { MEDIA_LIMITS } from "~/utils/upload-limits";
 import { registerMember, startServer, type Client, type TestServer } from "./http";
 

@@ -8,7 +8,7 @@ import { useCallback, type SyntheticEvent } from "react";
 // resize it, and object-cover keeps it undistorted.
 export type ImageWithFallbackProps = {
   src: string | null | undefined;
-  /** Resized copies (media.server.ts imageSources), with the sizes the layout shows it at. */
+  /** Resized copies (memorials/media.server.ts imageSources), with the sizes the layout shows it at. */
   srcSet?: string;
   sizes?: string;
   alt: string;

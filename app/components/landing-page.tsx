@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { Icon, IconBadge } from "~/components/icons";
 import { countOf } from "~/utils/counts";
 import { MemorialPortrait } from "~/components/memorial-portrait";
-import type { MemorialCard } from "~/models/memorial.server";
+import type { MemorialCard } from "~/models/memorials/gallery.server";
 import { SITE_NAME } from "~/utils/site";
 import { fullName, truncate } from "~/utils/text";
 

@@ -1,5 +1,6 @@
-import { Column, Link, Row, Section, Text } from "@react-email/components";
+import { Link, Text } from "@react-email/components";
 import { button, EmailLayout, text } from "./layout";
+import { OrderLines } from "./order-lines";
 
 // The order confirmation: what was bought, for how much, where it goes, and what happens
 // next (the confirmation page's What's Next list). Transactional: always sent, no unsubscribe link.
@@ -22,8 +23,6 @@ export type OrderConfirmationProps = {
 export const orderConfirmationSubject = ({ orderNumber, isTest }: Pick<OrderConfirmationProps, "orderNumber" | "isTest">) =>
   `${isTest ? "[Test order] " : ""}Your Everlight order ${orderNumber} is confirmed`;
 
-const cell = { fontSize: "15px", lineHeight: "24px", margin: 0 };
-const right = { ...cell, textAlign: "right" as const };
 const notice = { ...text, backgroundColor: "#fef3c7", border: "1px solid #fcd34d", borderRadius: "6px", padding: "8px 12px" };
 
 export function OrderConfirmationEmail(props: OrderConfirmationProps) {
@@ -32,45 +31,16 @@ export function OrderConfirmationEmail(props: OrderConfirmationProps) {
       <Text style={text}>Dear {props.customerName},</Text>
       <Text style={text}>Thank you for your order. We have received your payment and your order {props.orderNumber} is confirmed.</Text>
       {props.isTest ? <Text style={notice}>This was a test order: no card was charged and nothing will be sent.</Text> : null}
-      <Section>
-        {props.lines.map((line, i) => (
-          <Row key={i}>
-            <Column>
-              <Text style={cell}>
-                {line.quantity} × {line.name}
-              </Text>
-            </Column>
-            <Column>
-              <Text style={right}>{line.lineTotal}</Text>
-            </Column>
-          </Row>
-        ))}
-        <Row>
-          <Column>
-            <Text style={cell}>Subtotal</Text>
-          </Column>
-          <Column>
-            <Text style={right}>{props.subtotal}</Text>
-          </Column>
-        </Row>
-        <Row>
-          <Column>
-            <Text style={cell}>{props.taxLabel}</Text>
-          </Column>
-          <Column>
-            <Text style={right}>{props.tax}</Text>
-          </Column>
-        </Row>
-        <Row>
-          <Column>
-            <Text style={{ ...cell, fontWeight: "bold" }}>Total paid</Text>
-          </Column>
-          <Column>
-            <Text style={{ ...right, fontWeight: "bold" }}>{props.total}</Text>
-          </Column>
-        </Row>
-      </Section>
-      <Text style={{ ...text, marginTop: "16px" }}>Sending to: {props.shipping.join(", ")}</Text>
+      <OrderLines
+        lines={props.lines}
+        subtotals={[
+          { label: "Subtotal", amount: props.subtotal },
+          { label: props.taxLabel, amount: props.tax },
+        ]}
+        total={props.total}
+        totalLabel="Total paid"
+      />
+      <Text style={text}>Sending to: {props.shipping.join(", ")}</Text>
       <Text style={text}>Payment reference: {props.paymentId}</Text>
       <Text style={{ ...text, fontWeight: "bold", marginBottom: "4px" }}>What&apos;s next</Text>
       {props.whatsNext.map((line) => (

@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { deleteUserAsAdmin, listPendingTributesForAdmin, setAdminRights } from "./admin.server";
-import { moderateTribute } from "./tribute.server";
+import { moderateTribute } from "./tributes/tributes.server";
 import { dailyFigures } from "./analytics.server";
 import { listAudit, type AdminActor } from "./audit.server";
 import { changeOrderStatus } from "./commerce/order-status.server";
-import { createProduct, removeProduct, updateProduct } from "./product.server";
+import { createProduct, removeProduct, updateProduct } from "./commerce/products.server";
 import { ADMIN_MESSAGES } from "~/utils/validation/admin";
 
 // The admin dashboard's rules on PGlite and PostgreSQL: the last administrator keeps their

@@ -2,17 +2,17 @@ import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
 import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE, type ContactStatus } from "~/utils/validation/admin";
-import { stopPaymentsOf } from "./account.server";
+import { stopPaymentsOf } from "./accounts/account.server";
 import { recordAudit, type AdminActor } from "./audit.server";
-import { closeAccount, deleteMemorial } from "./memorial-deletion.server";
+import { closeAccount, deleteMemorial } from "./memorials/deletion.server";
 import { purgeDateOf } from "~/utils/deletion";
-import { isRecordId, LIVE } from "./memorial.server";
+import { isRecordId, LIVE } from "./memorials/access.server";
 import { fetchNews, type FetchNewsResult } from "./news.server";
-import { canModerate } from "./tribute.server";
-import { getUserById, publicUserSelect, toPublic } from "./user.server";
+import { canModerate } from "./tributes/tributes.server";
+import { getUserById, publicUserSelect, toPublic } from "./accounts/users.server";
 
 // The admin dashboard's use cases (commerce-and-accounts.md §2 "Admin dashboard", §4, §6 "Admin"; issue
-// 19): memorials, tributes, users, contact messages and feedback. Products are in product.server.ts,
+// 19): memorials, tributes, users, contact messages and feedback. Products are in commerce/products.server.ts,
 // orders in commerce/orders.server.ts and commerce/order-status.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
 // that changes something writes its audit record (audit.server.ts); every list is searched and paged in
 // the database, never sent whole.
@@ -73,7 +73,7 @@ export async function listMemorialsForAdmin({ search = "", page = 1 }: { search?
   };
 }
 
-/** Deletes any memorial (memorial-access.ts: administrators may), its files too; false when it was gone. */
+/** Deletes any memorial (memorials/access-rules.ts: administrators may), its files too; false when it was gone. */
 export async function deleteMemorialAsAdmin(actor: AdminActor, memorialId: string): Promise<{ ok: true; name: string } | { ok: false }> {
   if (!isRecordId(memorialId)) return { ok: false };
   const memorial = await prisma().memorial.findUnique({
@@ -125,7 +125,7 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
       content: t.content,
       createdAt: t.createdAt.toISOString(),
       memorial: { id: t.memorial.id, title: t.memorial.title, ownerEmail: t.memorial.user.email },
-      // The one rule the memorial page uses too (tribute.server.ts canModerate).
+      // The one rule the memorial page uses too (tributes/tributes.server.ts canModerate).
       canAct: canModerate(actor, t.memorial),
     })),
     total,
@@ -232,7 +232,7 @@ export async function setAdminRights(actor: AdminActor, userId: string, isAdmin:
 
 /**
  * Deletes a user with all their memorials, kept 30 days and restorable (closeAccount in
- * memorial-deletion.server.ts); their monthly plan payments stop first. Never oneself, never the last admin.
+ * memorials/deletion.server.ts); their monthly plan payments stop first. Never oneself, never the last admin.
  */
 export async function deleteUserAsAdmin(actor: AdminActor, userId: string): Promise<AdminUserResult> {
   if (userId === actor.id) return { ok: false, reason: "own-account" };

@@ -5,7 +5,8 @@ import { getEnv } from "~/services/env.server";
 import { SUPPORT_HOURS } from "~/utils/site";
 import { contactSchema, CONTACT_MESSAGES } from "~/utils/validation/contact";
 import { sendContactMessage } from "./contact.server";
-import { composeMail, type OutboxRow } from "./mail.server";
+import { composeMail } from "./mail/compose.server";
+import { type OutboxRow } from "./mail/outbox.server";
 import { RATE_LIMITS } from "./rate-limit.server";
 
 // Contact messages: every validation message, the stored message with status new, the

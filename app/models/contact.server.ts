@@ -1,7 +1,9 @@
 import { prisma } from "~/services/db.server";
 import type { ContactInput } from "~/utils/validation/contact";
-import { queueContactMail } from "./mail.server";
+
 import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./rate-limit.server";
+import { getEnv } from "~/services/env.server";
+import { queueMail, type Db } from "./mail/outbox.server";
 
 // Contact messages (commerce-and-accounts.md §2 "Contact", §3 contact_messages, §4 "Contact message
 // status"): one use case for the /contact form and POST /api/contact. The message is stored with status
@@ -47,4 +49,10 @@ export async function sendContactMessage(input: ContactInput, from: { user: { id
     return stored;
   });
   return { ok: true, message: { id: message.id, status: message.status, type: message.type, createdAt: message.createdAt } };
+}
+
+/** A contact message was stored: its sender gets an acknowledgement and the support address a copy. */
+export async function queueContactMail(db: Db, message: { id: string; email: string }) {
+  await queueMail(db, { to: message.email, kind: "contact-received", data: { messageId: message.id } });
+  await queueMail(db, { to: getEnv().SUPPORT_EMAIL, kind: "contact-copy", data: { messageId: message.id } });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { keepHouse } from "./housekeeping.server";
 import { hitRateLimit, RATE_LIMITS } from "./rate-limit.server";
-import { createSessionRow } from "./session.server";
+import { createSessionRow } from "./accounts/sessions.server";
 
 // Housekeeping: expired sessions and rate-limit windows long over are deleted, and
 // nothing still in use is touched, on both databases.

@@ -1,7 +1,7 @@
 import { batchedRead } from "~/services/batched-read.server";
 import { getDatabase } from "~/services/db.server";
 import { EVENT_DEFAULT_DURATION_MS } from "~/utils/events";
-import { isRecordId } from "./memorial.server";
+import { isRecordId } from "./memorials/access.server";
 
 // The versions the anonymous page cache (server/page-cache.ts) keys its kept pages by, read from the
 // database on every request that could be served from it:

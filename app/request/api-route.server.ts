@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, mayEditMemorial } from "~/models/memorial.server";
-import type { PublicUser } from "~/models/user.server";
+import { canViewMemorial, isRecordId, MEMORIAL_NOT_FOUND, mayEditMemorial } from "~/models/memorials/access.server";
+import type { PublicUser } from "~/models/accounts/users.server";
 import { apiError, json, NOT_SIGNED_IN, readJsonBody, readJsonBodyWithFile } from "~/request/api.server";
 import { ADMIN_DENIED, getOptionalUser } from "~/request/auth.server";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { RateLimited } from "~/models/rate-limit.server";
 import type { WritingResult } from "~/models/ai-writing.server";
-import type { ModerationResult } from "~/models/tribute.server";
+import type { ModerationResult } from "~/models/tributes/tributes.server";
 import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute";
 import { JsonUploadError, readJsonUpload, type JsonUpload } from "./json-upload.server";

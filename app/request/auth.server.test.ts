@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
-import { getUserById } from "~/models/user.server";
+import { getUserById } from "~/models/accounts/users.server";
 import { getOptionalUser } from "./auth.server";
 import { startSession } from "./session.server";
 

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Actor } from "~/models/audit.server";
-import { getSessionUser, signIn, type PublicUser, type SignInResult } from "~/models/user.server";
+import { getSessionUser, signIn, type PublicUser, type SignInResult } from "~/models/accounts/users.server";
 import { MESSAGES } from "~/utils/validation/account";
 import { clientIp } from "./facts.server";
 import { sessionIdFromCookie } from "./session.server";

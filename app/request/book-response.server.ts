@@ -1,4 +1,4 @@
-import { bookFileName, type PrintedBook } from "~/models/memorial-book.server";
+import { bookFileName, type PrintedBook } from "~/models/memorials/book.server";
 
 // The answer to opening a printed book: the PDF, shown in the browser or saved as a file; or, when it cannot
 // be made now, a short page saying so (503: worth trying again; the browser is told when).

@@ -1,5 +1,5 @@
 import { createCookie, createSessionStorage, type Session } from "react-router";
-import { createSessionRow, deleteSessionRow, readSessionRow, SESSION_TTL_MS, updateSessionRow, type SessionData } from "~/models/session.server";
+import { createSessionRow, deleteSessionRow, readSessionRow, SESSION_TTL_MS, updateSessionRow, type SessionData } from "~/models/accounts/sessions.server";
 import { secureCookies } from "~/services/env.server";
 import { getSessionSecrets } from "~/services/secrets.server";
 import { signedOnce } from "./signed-once.server";

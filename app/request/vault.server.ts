@@ -1,9 +1,9 @@
-import type { VaultCaller } from "~/models/vault.server";
-import type { PublicUser } from "~/models/user.server";
+import type { VaultCaller } from "~/models/accounts/vault.server";
+import type { PublicUser } from "~/models/accounts/users.server";
 import { apiError } from "./api.server";
 import { getSession } from "./session.server";
 
-// The vault's lock belongs to a session, not to a member (app/models/vault.server.ts): its use cases are
+// The vault's lock belongs to a session, not to a member (app/models/accounts/vault.server.ts): its use cases are
 // told which session is asking.
 export async function vaultCaller(request: Request, user: PublicUser): Promise<VaultCaller> {
   return { user, sessionId: (await getSession(request)).id || undefined };

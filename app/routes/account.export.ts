@@ -1,5 +1,5 @@
 import type { Route } from "./+types/account.export";
-import { exportUserData } from "~/models/user.server";
+import { exportUserData } from "~/models/accounts/users.server";
 import { requireUser } from "~/request/auth.server";
 import { vaultCaller } from "~/request/vault.server";
 

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/account.following";
-import { listFollowedMemorials, setRemindersById, unfollowById } from "~/models/follow.server";
+import { listFollowedMemorials, setRemindersById, unfollowById } from "~/models/community/follows.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";

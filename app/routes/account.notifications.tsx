@@ -3,13 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.notifications";
 import { useSchemaForm } from "~/components/schema-form";
-import { updateNotifications } from "~/models/user.server";
+import { updateNotifications } from "~/models/accounts/users.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
 
 // Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours): which emails a member
-// gets (app/models/mail.server.ts reads these choices when it writes each one). Emails about the account
+// gets (app/models/mail/compose.server.ts reads these choices when it writes each one). Emails about the account
 // itself — a changed password, a deleted account — are always sent.
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.privacy";
 import { ErrorList } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
-import { updatePrivacy } from "~/models/user.server";
+import { updatePrivacy } from "~/models/accounts/users.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";

@@ -5,7 +5,7 @@ import type { Route } from "./+types/account.security";
 import { FormAlert, PasswordField } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
-import { changePassword } from "~/models/account.server";
+import { changePassword } from "~/models/accounts/account.server";
 import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";

@@ -5,7 +5,7 @@ import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-u
 import { PagedList } from "~/components/admin/paged-list";
 import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
-import { listDeletedMemorialsForAdmin, restoreMemorial } from "~/models/memorial-deletion.server";
+import { listDeletedMemorialsForAdmin, restoreMemorial } from "~/models/memorials/deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { countsOf } from "~/utils/counts";
 import { formatShortDate } from "~/utils/dates";
@@ -14,7 +14,7 @@ import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
 
 // Memorials tab: every memorial with its owner, visibility, state and counts, newest first,
-// searched and paged; open one (administrators may see any: memorial-access.ts), or delete it after a
+// searched and paged; open one (administrators may see any: memorials/access-rules.ts), or delete it after a
 // confirmation: hidden at once, kept 30 days. Recently deleted memorials are listed under the others,
 // with Restore (audited), until the purge removes them.
 

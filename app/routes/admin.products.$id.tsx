@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.products.$id";
 import { ProductForm } from "~/components/admin/product-form";
-import { isRecordId } from "~/models/memorial.server";
-import { findProduct } from "~/models/product.server";
+import { isRecordId } from "~/models/memorials/access.server";
+import { findProduct } from "~/models/commerce/products.server";
 import { requireAdminActor } from "~/request/admin.server";
 import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { productFormAction } from "./admin.products.server";

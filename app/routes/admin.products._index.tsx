@@ -4,7 +4,7 @@ import type { Route } from "./+types/admin.products._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { ProductImage } from "~/components/shop/product-image";
-import { listProductsForAdmin, productImage, removeProduct } from "~/models/product.server";
+import { listProductsForAdmin, productImage, removeProduct } from "~/models/commerce/products.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";

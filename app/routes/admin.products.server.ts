@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { createProduct, storeProductImage, updateProduct } from "~/models/product.server";
+import { createProduct, storeProductImage, updateProduct } from "~/models/commerce/products.server";
 import { backWithToast, requireAdminActor } from "~/request/admin.server";
 import { readImageUploadForm } from "~/request/multipart.server";
 import { ImageRejectedError } from "~/services/images.server";

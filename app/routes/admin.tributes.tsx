@@ -4,14 +4,14 @@ import type { Route } from "./+types/admin.tributes";
 import { Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listPendingTributesForAdmin } from "~/models/admin.server";
-import { moderateTribute } from "~/models/tribute.server";
+import { moderateTribute } from "~/models/tributes/tributes.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 
 // Tributes tab: pending tributes across the site.
 // Approve or delete only where the memorial's creator is an administrator; otherwise the actions are
-// not offered and the spec's note says why. The rule is canModerate (tribute.server.ts), the one the
+// not offered and the spec's note says why. The rule is canModerate (tributes/tributes.server.ts), the one the
 // memorial page and the /api use, and the use case applies it again whatever the form sends.
 
 const actionSchema = z.object({ intent: z.enum(["approve", "delete"]), tributeId: recordIdSchema });

@@ -4,7 +4,7 @@ import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-u
 import { PagedList } from "~/components/admin/paged-list";
 import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
-import { listDeletedAccountsForAdmin, restoreAccount } from "~/models/memorial-deletion.server";
+import { listDeletedAccountsForAdmin, restoreAccount } from "~/models/memorials/deletion.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { countOf } from "~/utils/counts";
 import { formatShortDate } from "~/utils/dates";

@@ -3,7 +3,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/basket";
 import { FormAlert } from "~/components/forms";
 import { ProductImage } from "~/components/shop/product-image";
-import { clearCart, getBasket, removeCartItem, setCartQuantity, stepCartQuantity, type BasketLine } from "~/models/cart.server";
+import { clearCart, getBasket, removeCartItem, setCartQuantity, stepCartQuantity, type BasketLine } from "~/models/commerce/cart.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatPence } from "~/utils/money";

@@ -5,7 +5,7 @@ import type { Route } from "./+types/checkout";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { ShippingForm } from "~/components/shop/shipping-form";
-import { getBasket } from "~/models/cart.server";
+import { getBasket } from "~/models/commerce/cart.server";
 import { getCheckoutForPayment, shippingOfCheckout, startCheckout, type CheckoutSummary } from "~/models/commerce/order-checkout.server";
 import { payTestPayment } from "~/models/commerce/order-completion.server";
 import { requireUser } from "~/request/auth.server";

@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/events.reply.$rsvpId";
-import { isValidReplyLink } from "~/models/mail.server";
-import { confirmReply, replyByLink, stopReplyUpdates } from "~/models/memorial-events.server";
+import { isValidReplyLink } from "~/services/signed-links.server";
+import { confirmReply, replyByLink, stopReplyUpdates } from "~/models/memorials/events.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { EVENT_MESSAGES } from "~/utils/events";
 

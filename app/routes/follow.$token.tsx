@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/follow.$token";
-import { confirmFollow, findFollowConfirmation } from "~/models/follow.server";
+import { confirmFollow, findFollowConfirmation } from "~/models/community/follows.server";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
 
 // A visitor's link to confirm following a memorial, opened from its email. Opening it

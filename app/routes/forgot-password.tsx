@@ -5,7 +5,7 @@ import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/forgot-password";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
-import { requestPasswordReset } from "~/models/password-reset.server";
+import { requestPasswordReset } from "~/models/accounts/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";

@@ -1,7 +1,7 @@
 import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/friends._index";
 import { EmptyState, PersonRow, RemoveFriend } from "~/components/friends/people";
-import { listFriends } from "~/models/friend.server";
+import { listFriends } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";

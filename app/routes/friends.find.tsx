@@ -4,7 +4,7 @@ import type { Route } from "./+types/friends.find";
 import { ActionButton, fullName, PersonRow, RemoveFriend } from "~/components/friends/people";
 import { Field, lowerCaseAsTyped } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
-import { searchMemberByEmail } from "~/models/friend.server";
+import { searchMemberByEmail } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";

@@ -1,7 +1,7 @@
 import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/friends.requests";
 import { ActionButton, EmptyState, fullName, PersonRow } from "~/components/friends/people";
-import { listReceivedRequests, listSentRequests } from "~/models/friend.server";
+import { listReceivedRequests, listSentRequests } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";

@@ -1,10 +1,10 @@
-import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/friend.server";
+import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast, type ToastInput } from "~/request/toast.server";
 import { FRIEND_MESSAGES, friendActionSchema, REQUEST_AGAIN_AFTER_DAYS } from "~/utils/validation/friends";
 
 // The /friends screens' forms, the screen's server half beside its routes: every tab posts
-// `intent` and the id it acts on to its own address; the use case decides (app/models/friend.server.ts)
+// `intent` and the id it acts on to its own address; the use case decides (app/models/community/friends.server.ts)
 // and the member comes back to the same tab (and the same search) with a toast saying what happened.
 
 const name = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();

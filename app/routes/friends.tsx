@@ -1,7 +1,7 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/friends";
 import { TabBar, type Tab } from "~/components/tab-bar";
-import { friendCounts } from "~/models/friend.server";
+import { friendCounts } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 
 // Friends: three tabs, each its own address, so they work as plain

@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/invitations.$token";
-import { answerInvitation, findInvitation, type InvitationState } from "~/models/memorial-managers.server";
+import { answerInvitation, findInvitation, type InvitationState } from "~/models/memorials/managers.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS } from "~/utils/co-managers";

@@ -4,7 +4,7 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
-import { restoreAccount } from "~/models/memorial-deletion.server";
+import { restoreAccount } from "~/models/memorials/deletion.server";
 import { purgeDateOf } from "~/utils/deletion";
 import { clearRestoreOffer, offerRestore, restorableAccount } from "~/request/account-restore.server";
 import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";

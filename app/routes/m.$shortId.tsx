@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/m.$shortId";
 import { MemorialNotFound } from "~/components/memorial/lock-panel";
-import { findMemorialIdByShortId } from "~/models/memorial.server";
+import { findMemorialIdByShortId } from "~/models/memorials/records.server";
 
 // A memorial's permanent address (docs/decisions/028-permanent-address-and-qr.md):
 // /m/<shortId>, printed under its QR code and cut into stone, sends anyone on to the memorial's page

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/media.$";
-import { socialCardObject } from "~/models/media.server";
-import { canViewMemorial } from "~/models/memorial.server";
+import { socialCardObject } from "~/models/memorials/media.server";
+import { canViewMemorial } from "~/models/memorials/access.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { getObject, isValidKey } from "~/services/storage.server";
 import { resourceNotFound } from "~/request/not-found.server";
@@ -10,7 +10,7 @@ import { resourceNotFound } from "~/request/not-found.server";
 // - products/<uuid>/…: a product's picture and its resized copies, public like the shop; random per upload;
 // - news/<uuid>-<width>.webp: public, our own copies of news pictures, random per article,
 //   so cached for a year too;
-// - memorials/<memorialId>/…: only to those who may see that memorial (memorial-access.ts) — an unlisted one's
+// - memorials/<memorialId>/…: only to those who may see that memorial (memorials/access-rules.ts) — an unlisted one's
 //   to anyone who has the address, as its page is, and its portrait's card.jpg to link previews — cached
 //   publicly (a CDN may keep them) only while the memorial is published and public.
 // Anything else is a 404, so nothing stored elsewhere (the vault) can be fetched here by accident.
@@ -37,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     // minutes (a day plus a week of stale-while-revalidate kept them out there for 8 days).
     cacheControl = access.isPublic ? PUBLIC_MEMORIAL_MEDIA_CACHE : "private, no-cache";
   }
-  // A portrait's social card (card.jpg) is made the first time a link preview asks for it (media.server.ts).
+  // A portrait's social card (card.jpg) is made the first time a link preview asks for it (memorials/media.server.ts).
   const object = key.endsWith("/card.jpg") ? await socialCardObject(key) : await getObject(key);
   if (!object) return resourceNotFound();
   return serve(request, object.body, object.contentType, cacheControl);

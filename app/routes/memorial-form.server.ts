@@ -12,19 +12,12 @@ import {
   MediaRejectedError,
   removeMemorialPortrait,
   setMemorialPortrait,
-} from "~/models/media.server";
-import {
-  createMemorial,
-  discardNewMemorial,
-  findMemorialForViewer,
-  MemorialLimitError,
-  roleOnMemorial,
-  updateOwnMemorial,
-  type MemorialWithMedia,
-} from "~/models/memorial.server";
-import { canChangeVisibility } from "~/models/memorial-access";
+} from "~/models/memorials/media.server";
+import { createMemorial, discardNewMemorial, MemorialLimitError, updateOwnMemorial } from "~/models/memorials/records.server";
+import { findMemorialForViewer, roleOnMemorial, type MemorialWithMedia } from "~/models/memorials/access.server";
+import { canChangeVisibility } from "~/models/memorials/access-rules";
 import { actorOf } from "~/request/auth.server";
-import type { PublicUser } from "~/models/user.server";
+import type { PublicUser } from "~/models/accounts/users.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { detectImageType } from "~/services/images.server";
 import { clientIp } from "~/request/facts.server";
@@ -224,7 +217,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
   const { intent, ...fields } = submission.value;
   const input: MemorialInput = { ...fields, isPublished: intent === "publish" };
   // An editor (co-manager) changes the content only: who may see it and whether it is published stay
-  // as they are, whatever the post says (memorial-access.ts canChangeVisibility).
+  // as they are, whatever the post says (memorials/access-rules.ts canChangeVisibility).
   if (existing && !canChangeVisibility(roleOnMemorial(existing, user))) {
     input.visibility = existing.visibility as MemorialInput["visibility"];
     input.isPublished = existing.isPublished;

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
-import { canEditContent } from "~/models/memorial-access";
+import { canEditContent } from "~/models/memorials/access-rules";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { Gallery } from "~/components/memorial/gallery";
 import { LockPanel, MemorialNotFound } from "~/components/memorial/lock-panel";
@@ -11,16 +11,18 @@ import { LifeTimeline } from "~/components/memorial/life-timeline";
 import { MemorialEvents } from "~/components/memorial/memorial-events";
 import { TRIBUTES_SECTION, TributeSection } from "~/components/memorial/tributes";
 
-import { calendarLinksFor } from "~/models/anniversary-calendar.server";
+import { calendarLinksFor } from "~/models/memorials/calendar.server";
 import { FollowBox } from "~/components/memorial/follow";
 import { BookOffer } from "~/components/memorial/book-offer";
-import { bookOfferFor } from "~/models/memorial-book.server";
+import { bookOfferFor } from "~/models/memorials/book.server";
 import { countOf, nonZeroCounts } from "~/utils/counts";
-import { followOf } from "~/models/follow.server";
-import { imageSources, socialCardPath } from "~/models/media.server";
-import { canViewMemorial, findMemorialForViewer, permanentUrl, recordView } from "~/models/memorial.server";
-import { describeEvent, listEvents } from "~/models/memorial-events.server";
-import { listTimeline } from "~/models/memorial-timeline.server";
+import { followOf } from "~/models/community/follows.server";
+import { imageSources, socialCardPath } from "~/models/memorials/media.server";
+import { canViewMemorial, findMemorialForViewer } from "~/models/memorials/access.server";
+import { permanentUrl } from "~/models/memorials/records.server";
+import { recordView } from "~/models/memorials/views.server";
+import { describeEvent, listEvents } from "~/models/memorials/events.server";
+import { listTimeline } from "~/models/memorials/timeline.server";
 import {
   canModerate,
   canSeePendingTributes,
@@ -29,7 +31,7 @@ import {
   listPendingTributes,
   moderateTribute,
   moderationToast,
-} from "~/models/tribute.server";
+} from "~/models/tributes/tributes.server";
 import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
 import { publicUrl } from "~/services/env.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";

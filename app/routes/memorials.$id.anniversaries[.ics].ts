@@ -1,5 +1,5 @@
 import type { Route } from "./+types/memorials.$id.anniversaries[.ics]";
-import { readMemorialCalendar } from "~/models/anniversary-calendar.server";
+import { readMemorialCalendar } from "~/models/memorials/calendar.server";
 import { matchesEtag } from "~/services/etag.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 

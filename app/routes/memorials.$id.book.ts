@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/memorials.$id.book";
-import { addToCart } from "~/models/cart.server";
-import { BOOK_MESSAGES, previewBook, setShopOffers } from "~/models/memorial-book.server";
+import { addToCart } from "~/models/commerce/cart.server";
+import { BOOK_MESSAGES, previewBook, setShopOffers } from "~/models/memorials/book.server";
 import { bookResponse } from "~/request/book-response.server";
 import { actorOf, getOptionalUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";

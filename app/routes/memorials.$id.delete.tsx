@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.delete";
 import { FormAlert } from "~/components/forms";
-import { deleteMemorial } from "~/models/memorial-deletion.server";
+import { deleteMemorial } from "~/models/memorials/deletion.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { findDeletableMemorial } from "~/routes/memorial-form.server";

@@ -2,8 +2,8 @@ import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id.events";
 import { ErrorList, Field } from "~/components/forms";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
-import { addEvent, describeEvent, listEvents, removeEvent, updateEvent, type EventResult } from "~/models/memorial-events.server";
-import { findEditableMemorial } from "~/models/memorial.server";
+import { addEvent, describeEvent, listEvents, removeEvent, updateEvent, type EventResult } from "~/models/memorials/events.server";
+import { findEditableMemorial } from "~/models/memorials/access.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import {

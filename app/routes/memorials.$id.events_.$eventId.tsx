@@ -3,7 +3,7 @@ import type { Route } from "./+types/memorials.$id.events_.$eventId";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
 import { EventDetails } from "~/components/memorial/memorial-events";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
-import { describeEvent, emailAttendees, eventWithAnswers } from "~/models/memorial-events.server";
+import { describeEvent, emailAttendees, eventWithAnswers } from "~/models/memorials/events.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";

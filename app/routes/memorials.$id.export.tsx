@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/memorials.$id.export";
-import { latestMemorialExport, requestMemorialExport } from "~/models/memorial-export.server";
+import { latestMemorialExport, requestMemorialExport } from "~/models/memorials/export.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";

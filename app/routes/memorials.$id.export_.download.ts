@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/memorials.$id.export_.download";
-import { openMemorialExportDownload } from "~/models/memorial-export.server";
+import { openMemorialExportDownload } from "~/models/memorials/export.server";
 import { requireUser } from "~/request/auth.server";
 import { resourceNotFound } from "~/request/not-found.server";
 

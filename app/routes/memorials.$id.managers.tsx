@@ -3,11 +3,11 @@ import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-lin
 import type { Route } from "./+types/memorials.$id.managers";
 import { ErrorList, Field } from "~/components/forms";
 import { listMemorialAudit } from "~/models/audit.server";
-import { canDeleteOrExport, canManagePeople, isCoManagerRole } from "~/models/memorial-access";
-import { followerSummary } from "~/models/follow.server";
-import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManager, revokeInvitation } from "~/models/memorial-managers.server";
-import { memorialRole } from "~/models/memorial.server";
-import { clearSuccessor, handOverPeriodOf, nameSuccessor } from "~/models/succession.server";
+import { canDeleteOrExport, canManagePeople, isCoManagerRole } from "~/models/memorials/access-rules";
+import { followerSummary } from "~/models/community/follows.server";
+import { changeCoManagerRole, inviteCoManager, listMemorialPeople, removeCoManager, revokeInvitation } from "~/models/memorials/managers.server";
+import { memorialRole } from "~/models/memorials/access.server";
+import { clearSuccessor, handOverPeriodOf, nameSuccessor } from "~/models/memorials/succession.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";

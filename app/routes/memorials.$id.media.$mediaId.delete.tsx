@@ -1,8 +1,8 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.media.$mediaId.delete";
 import { MEDIA_GALLERY_HEADING, VideoIcon } from "~/components/memorial/memorial-form";
-import { deleteMediaItem, imageSources } from "~/models/media.server";
-import { findEditableMemorial } from "~/models/memorial.server";
+import { deleteMediaItem, imageSources } from "~/models/memorials/media.server";
+import { findEditableMemorial } from "~/models/memorials/access.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 

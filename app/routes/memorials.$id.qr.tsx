@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/memorials.$id.qr";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
-import { findQrMemorial, qrPreviewSvg } from "~/models/memorial-qr.server";
+import { findQrMemorial, qrPreviewSvg } from "~/models/memorials/qr.server";
 import { requireUser } from "~/request/auth.server";
 
 // The memorial's permanent link and its QR code (issue 29 items 3 and 4,

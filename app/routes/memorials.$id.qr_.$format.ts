@@ -1,5 +1,5 @@
 import type { Route } from "./+types/memorials.$id.qr_.$format";
-import { findQrMemorial, renderQrDownload } from "~/models/memorial-qr.server";
+import { findQrMemorial, renderQrDownload } from "~/models/memorials/qr.server";
 import { attachment } from "~/request/vault.server";
 import { getOptionalUser } from "~/request/auth.server";
 import { isQrFormat } from "~/utils/short-id";

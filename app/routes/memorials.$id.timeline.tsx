@@ -2,9 +2,9 @@ import { data, Form, Link } from "react-router";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.timeline";
 import { ErrorList, Field } from "~/components/forms";
-import { imageSources } from "~/models/media.server";
-import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent, type TimelineResult } from "~/models/memorial-timeline.server";
-import { findEditableMemorial } from "~/models/memorial.server";
+import { imageSources } from "~/models/memorials/media.server";
+import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent, type TimelineResult } from "~/models/memorials/timeline.server";
+import { findEditableMemorial } from "~/models/memorials/access.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import {

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/memorials._index";
 import { FeaturedCarousel } from "~/components/memorial/featured-carousel";
 import { GalleryResults, type GalleryView } from "~/components/memorial/gallery-results";
-import { browseMemorials, featuredMemorials, type GalleryCard } from "~/models/memorial.server";
+import { browseMemorials, featuredMemorials, type GalleryCard } from "~/models/memorials/gallery.server";
 import { publicUrl } from "~/services/env.server";
 import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { DEFAULT_SOCIAL_CARD_ALT, socialMeta } from "~/utils/social-meta";
@@ -13,7 +13,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
 // The public gallery at /memorials and /market: published
-// public memorials only, searched, filtered, sorted and paged in the database (memorial.server.ts).
+// public memorials only, searched, filtered, sorted and paged in the database (memorials/gallery.server.ts).
 // Every choice lives in the address (?search=&category=&sort=&view=&page=), so the page works without
 // JavaScript, can be bookmarked and shared; with JavaScript the selects apply at once.
 

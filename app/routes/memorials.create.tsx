@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/memorials.create";
 import { MemorialForm } from "~/components/memorial/memorial-form";
-import { hasReachedMemorialLimit } from "~/models/memorial.server";
+import { hasReachedMemorialLimit } from "~/models/memorials/records.server";
 import { requireUser } from "~/request/auth.server";
 import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, PLANS_HREF } from "~/utils/plans";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/orders_.$id.book.$itemId";
-import { orderBook } from "~/models/memorial-book.server";
+import { orderBook } from "~/models/memorials/book.server";
 import { bookResponse } from "~/request/book-response.server";
 import { requireUser } from "~/request/auth.server";
 import { resourceNotFound } from "~/request/not-found.server";

@@ -6,7 +6,7 @@ import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms
 import { NameFields } from "~/components/name-fields";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
-import { registerAccount } from "~/models/account.server";
+import { registerAccount } from "~/models/accounts/account.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";

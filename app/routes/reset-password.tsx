@@ -5,7 +5,7 @@ import type { Route } from "./+types/reset-password";
 import { AuthCard } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
-import { checkResetToken, resetPassword } from "~/models/password-reset.server";
+import { checkResetToken, resetPassword } from "~/models/accounts/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
 import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";

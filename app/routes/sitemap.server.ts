@@ -1,4 +1,4 @@
-import { countSitemapChildren, listSitemapChild, SITEMAP_MAX_CHILDREN, SITEMAP_PAGE_SIZE } from "~/models/memorial.server";
+import { countSitemapChildren, listSitemapChild, SITEMAP_MAX_CHILDREN, SITEMAP_PAGE_SIZE } from "~/models/memorials/sitemap.server";
 import { etagOf, matchesEtag } from "~/services/etag.server";
 import { publicUrl } from "~/services/env.server";
 import { resourceNotFound } from "~/request/not-found.server";

@@ -1,8 +1,8 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/unsubscribe";
-import { stopRemindersByLink, unfollowByLink } from "~/models/follow.server";
-import { isValidFollowUnsubscribe, isValidRemindersOff, isValidUnsubscribe } from "~/models/mail.server";
-import { turnOffNotification } from "~/models/user.server";
+import { stopRemindersByLink, unfollowByLink } from "~/models/community/follows.server";
+import { isValidFollowUnsubscribe, isValidRemindersOff, isValidUnsubscribe } from "~/services/signed-links.server";
+import { turnOffNotification } from "~/models/accounts/users.server";
 import { NOTIFICATION_TOPICS, type NotificationKey } from "~/utils/validation/account";
 
 // The unsubscribe link in our notification emails: it works without signing in, because it

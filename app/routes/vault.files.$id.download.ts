@@ -1,5 +1,5 @@
 import type { Route } from "./+types/vault.files.$id.download";
-import { downloadVaultFile } from "~/models/vault.server";
+import { downloadVaultFile } from "~/models/accounts/vault.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { vaultCaller, vaultDownloadHeaders } from "~/request/vault.server";

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/vault";
 import { ErrorList, FormAlert, PasswordField, useHydrated } from "~/components/forms";
-import { deleteVaultFile, listVaultFiles, lockVault, setVaultPassword, unlockVault, uploadVaultFile, vaultAccess } from "~/models/vault.server";
+import { deleteVaultFile, listVaultFiles, lockVault, setVaultPassword, unlockVault, uploadVaultFile, vaultAccess } from "~/models/accounts/vault.server";
 import { requireUser } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { BodyTooLargeError, MalformedFormError, readMultipartForm } from "~/request/multipart.server";
@@ -27,7 +27,7 @@ import {
 
 // The encrypted vault. Every part is a
 // plain form: unlocking, uploading, deleting (after a confirmation), and the first-upload prompt to set a
-// password or skip it with an acknowledgement. The lock is the server's (app/models/vault.server.ts): a
+// password or skip it with an acknowledgement. The lock is the server's (app/models/accounts/vault.server.ts): a
 // locked vault shows only its unlock form, whatever the address asks for.
 
 // One file and the form around it: the server lets this route read that much, once it knows the member.

@@ -1,5 +1,5 @@
 // One query for every request waiting on it (the page caches' version reads: app/models/page-version.server.ts,
-// app/models/session.server.ts). A caller never gets an answer from a read that started before it asked (so a
+// app/models/accounts/sessions.server.ts). A caller never gets an answer from a read that started before it asked (so a
 // change committed before a request arrived is always seen by that request), yet under load one small query
 // serves every request that arrived while the last one ran.
 

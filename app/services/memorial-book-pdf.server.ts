@@ -3,7 +3,7 @@ import { formatLifeDates, formatLongDate } from "~/utils/dates";
 import { A4, drawCentred, mm, newPdf, wrapText, type PdfFonts } from "./pdf.server";
 
 // The printed memorial book: an A4 PDF ready for the printer, laid out here from the book's content
-// (app/models/memorial-book.server.ts decides what goes in and freezes it when the book is paid for).
+// (app/models/memorials/book.server.ts decides what goes in and freezes it when the book is paid for).
 // It is set as a keepsake rather than a report: a book face (DejaVu Serif) at a reading size and measure
 // (11 pt on a 135 mm column, about 65 characters a line); a cover with the portrait, or an ornament when
 // there is none, and no brand on it; each part (life story, timeline, photographs, tributes) opening a new

@@ -27,7 +27,7 @@ async function loadModules(env: Partial<Record<(typeof ENV_KEYS)[number], string
   Object.assign(process.env, env);
   vi.resetModules();
   const storage = await import("./storage.server");
-  const media = await import("~/models/media.server");
+  const media = await import("~/models/memorials/media.server");
   storage.resetStorageBackend();
   return { storage, media };
 }

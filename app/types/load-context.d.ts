@@ -13,7 +13,7 @@ declare module "react-router" {
     memorialsVersion?: string;
     /**
      * Set by the page cache's search templates (server/search-template.ts): the gallery's memorials found for the
-     * words searched, when the address holds a placeholder in their place (a BrowseFound, memorial.server.ts).
+     * words searched, when the address holds a placeholder in their place (a BrowseFound, memorials/gallery.server.ts).
      */
     browseFound?: { ids: string[]; hasMore: boolean; page: number };
     /**

@@ -1,5 +1,5 @@
 // The public gallery's constants, shared by the model that queries it
-// (app/models/memorial.server.ts) and the page that shows it (app/routes/memorials._index.tsx).
+// (app/models/memorials/gallery.server.ts) and the page that shows it (app/routes/memorials._index.tsx).
 
 export const BROWSE_PAGE_SIZE = 8;
 /** Load More stops somewhere: 50 presses (400 memorials); search narrows beyond that. */

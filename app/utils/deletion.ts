@@ -1,5 +1,5 @@
 // How long a deleted memorial or account is kept before it goes for good, for the
-// pages that say so and the purge that does it (app/models/memorial-deletion.server.ts).
+// pages that say so and the purge that does it (app/models/memorials/deletion.server.ts).
 
 export const RECOVERY_DAYS = 30;
 /** The owner is told this many days before a deletion becomes final. */

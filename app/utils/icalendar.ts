@@ -143,3 +143,22 @@ export function writeCalendar(calendar: Calendar): string {
   ];
   return lines.map(foldLine).join(CRLF) + CRLF;
 }
+
+/** What a calendar source is given about the memorial. */
+export type CalendarMemorial = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: Date | null;
+  dateOfPassing: Date | null;
+  updatedAt: Date;
+};
+
+/** The site's facts a source needs to write its events. */
+export type CalendarSite = {
+  /** The memorial's page, for the events' links. */
+  memorialUrl: string;
+};
+
+/** One kind of event in a memorial's calendar. */
+export type CalendarSource = (memorial: CalendarMemorial, site: CalendarSite) => CalendarEvent[] | Promise<CalendarEvent[]>;

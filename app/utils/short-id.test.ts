@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isQrFormat, parseShortId, permanentPath, SHORT_ID_ALPHABET, SHORT_ID_LENGTH } from "./short-id";
 
 // The permanent address's short id as read from an address. The database makes them
-// (app/models/memorial-short-id.server.test.ts holds what it makes to this alphabet).
+// (app/models/memorials/short-id.server.test.ts holds what it makes to this alphabet).
 
 describe("short ids", () => {
   it("use 31 characters that cannot be misread: no 0, 1, i, l or o, and each once", () => {

@@ -3,7 +3,7 @@ import { Icon, IconBadge, type IconName } from "~/components/icons";
 import { MemorialPortrait } from "~/components/memorial-portrait";
 import { cardImage, statusBadge } from "~/components/memorial/memorial-card";
 import { countOf } from "~/utils/counts";
-import type { MemorialCard } from "~/models/memorial.server";
+import type { MemorialCard } from "~/models/memorials/gallery.server";
 import { formatShortDate } from "~/utils/dates";
 import type { FeedbackView } from "~/utils/feedback";
 import { fullName } from "~/utils/text";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { LockReason } from "~/models/memorial-access";
+import type { LockReason } from "~/models/memorials/access-rules";
 
 const TITLES: Record<LockReason, string> = {
   private: "Private Memorial",

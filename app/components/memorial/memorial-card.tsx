@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { MemorialPortrait } from "~/components/memorial-portrait";
-import type { GalleryCard } from "~/models/memorial.server";
+import type { GalleryCard } from "~/models/memorials/gallery.server";
 import { formatShortDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";

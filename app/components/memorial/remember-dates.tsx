@@ -1,4 +1,4 @@
-import type { CalendarLinks } from "~/models/anniversary-calendar.server";
+import type { CalendarLinks } from "~/models/memorials/calendar.server";
 import { ANNIVERSARY_MESSAGES } from "~/utils/anniversaries";
 
 // "Remember the dates" on the memorial page (docs/decisions/022-anniversary-calendar.md):

@@ -1,6 +1,6 @@
 import { rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { queueMails } from "~/models/mail.server";
+import { queueMails } from "~/models/mail/outbox.server";
 import { backupName, backupStore, type BackupKind } from "~/services/backup-store.server";
 import { getDatabase, prisma } from "~/services/db.server";
 import { getEnv } from "~/services/env.server";

@@ -7,10 +7,10 @@ import { testProvider } from "~/services/payments/test-provider.server";
 import { formatPence } from "~/utils/money";
 import { MAX_ORDER_PENCE, SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
 import type { ShippingDetails } from "~/utils/validation/shop";
-import type { RateLimited } from "../account.server";
-import { getBasket } from "../cart.server";
-import { isRecordId } from "../memorial.server";
-import type { Viewer } from "../memorial-access";
+import type { RateLimited } from "../rate-limit.server";
+import { getBasket } from "./cart.server";
+import { isRecordId } from "../memorials/access.server";
+import type { Viewer } from "../memorials/access-rules";
 import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "../rate-limit.server";
 
 // Checkout (commerce-and-accounts.md §2 "Checkout", §4, §7; issue 16 §3–§4; DESIGN.md security notes on

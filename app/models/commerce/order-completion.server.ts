@@ -4,8 +4,8 @@ import { askProvider, type ProviderPayment } from "~/services/payments/provider.
 import { testProvider } from "~/services/payments/test-provider.server";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES } from "~/utils/shop";
-import { queueMail } from "../mail.server";
-import { freezeBooks } from "../memorial-book.server";
+import { queueMail } from "../mail/outbox.server";
+import { freezeBooks } from "../memorials/book.server";
 import { itemsOf, providerFor, shippingOf, type CheckoutItem, type CheckoutRow, type Member } from "./order-checkout.server";
 import { finishRefund } from "./order-refunds.server";
 import { loadOrder, SoldOutError, toOrderView, type OrderView } from "./orders.server";

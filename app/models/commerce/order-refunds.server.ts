@@ -1,6 +1,6 @@
 import { prisma } from "~/services/db.server";
 import { askProvider } from "~/services/payments/provider.server";
-import { queueMail } from "../mail.server";
+import { queueMail } from "../mail/outbox.server";
 import { providerFor, shippingOf, type CheckoutRow } from "./order-checkout.server";
 
 // A checkout paid for but not made into an order (sold out meanwhile, a wrong amount, a second payment of

@@ -7,8 +7,8 @@ import { formatPence } from "~/utils/money";
 import { orderNumber } from "~/utils/shop";
 import { ADMIN_MESSAGES, type OrderStatus, type ShipInput } from "~/utils/validation/admin";
 import { recordAudit, type AdminActor } from "../audit.server";
-import { queueMail } from "../mail.server";
-import { isRecordId } from "../memorial.server";
+import { queueMail } from "../mail/outbox.server";
+import { isRecordId } from "../memorials/access.server";
 import { SoldOutError } from "./orders.server";
 
 // An administrator moves an order on: shipped with its tracking, or

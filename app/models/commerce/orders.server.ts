@@ -18,7 +18,7 @@ export class SoldOutError extends Error {
 
 export type OrderView = ReturnType<typeof toOrderView>;
 
-// A memorial book's frozen content (order_items.book) is read only to print it (memorial-book.server.ts).
+// A memorial book's frozen content (order_items.book) is read only to print it (memorials/book.server.ts).
 const orderInclude = { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } } satisfies Prisma.OrderInclude;
 type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
 

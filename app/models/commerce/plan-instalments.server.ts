@@ -5,7 +5,7 @@ import { askProvider, PaymentProviderError, type InvoiceFacts, type PaymentProvi
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { INSTALMENT_RETRY_DAYS, isPaidPlan, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { queueMail } from "../mail.server";
+import { queueMail } from "../mail/outbox.server";
 import {
   addMonths,
   DAY_MS,

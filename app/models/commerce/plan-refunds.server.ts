@@ -2,7 +2,7 @@ import { prisma } from "~/services/db.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { askProvider, PaymentProviderError, type PaymentProvider } from "~/services/payments/provider.server";
 import { SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { queueMail } from "../mail.server";
+import { queueMail } from "../mail/outbox.server";
 
 // A plan payment given back: a second payment of one plan payment, one that the member's plan
 // had overtaken by the time it completed, or the part of one above what the plan cost by then. Recorded in

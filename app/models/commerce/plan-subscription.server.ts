@@ -13,7 +13,7 @@ import {
   type PlanId,
   SUBSCRIPTION_MESSAGES,
 } from "~/utils/plans";
-import { queueMail } from "../mail.server";
+import { queueMail } from "../mail/outbox.server";
 
 // Permanence plans paid for real (commerce-and-accounts.md §2 "Subscription", §4 "Subscription purchase",
 // §7; issue 17 §1–6): what a member holds and what moving to a plan costs them. The stages of a plan's

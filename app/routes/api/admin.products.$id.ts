@@ -1,4 +1,4 @@
-import { removeProduct, updateProduct } from "~/models/product.server";
+import { removeProduct, updateProduct } from "~/models/commerce/products.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

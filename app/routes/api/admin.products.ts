@@ -1,4 +1,4 @@
-import { createProduct, listProductsForApi } from "~/models/product.server";
+import { createProduct, listProductsForApi } from "~/models/commerce/products.server";
 import { actorOf } from "~/request/auth.server";
 import { apiWindow } from "~/request/admin.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";

@@ -1,6 +1,6 @@
 import { hitAiRateLimit, tributeFactsFor } from "~/models/ai-writing.server";
-import { findMemorialForViewer, isRecordId } from "~/models/memorial.server";
-import type { PublicUser } from "~/models/user.server";
+import { findMemorialForViewer, isRecordId } from "~/models/memorials/access.server";
+import type { PublicUser } from "~/models/accounts/users.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

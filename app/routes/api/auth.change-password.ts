@@ -1,4 +1,4 @@
-import { changePassword } from "~/models/account.server";
+import { changePassword } from "~/models/accounts/account.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

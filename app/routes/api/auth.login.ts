@@ -1,5 +1,5 @@
 import { purgeDateOf } from "~/utils/deletion";
-import { signIn } from "~/models/user.server";
+import { signIn } from "~/models/accounts/users.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, json, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { setProfilePicture } from "~/models/profile-picture.server";
+import { setProfilePicture } from "~/models/accounts/profile-picture.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";

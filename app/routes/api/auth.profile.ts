@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { updateProfile } from "~/models/user.server";
+import { updateProfile } from "~/models/accounts/users.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { profileSchema } from "~/utils/validation/account";
 

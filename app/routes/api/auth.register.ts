@@ -1,4 +1,4 @@
-import { registerAccount } from "~/models/account.server";
+import { registerAccount } from "~/models/accounts/account.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

@@ -1,4 +1,4 @@
-import { removeCartItem, setCartQuantity } from "~/models/cart.server";
+import { removeCartItem, setCartQuantity } from "~/models/commerce/cart.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { apiUpdateCartSchema } from "~/utils/validation/shop";

@@ -1,4 +1,4 @@
-import { addToCart, cartItemForApi, clearCart, listCartForApi } from "~/models/cart.server";
+import { addToCart, cartItemForApi, clearCart, listCartForApi } from "~/models/commerce/cart.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { apiAddToCartSchema } from "~/utils/validation/shop";

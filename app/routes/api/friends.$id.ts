@@ -1,4 +1,4 @@
-import { removeFriend } from "~/models/friend.server";
+import { removeFriend } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES } from "~/utils/validation/friends";

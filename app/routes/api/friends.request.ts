@@ -1,4 +1,4 @@
-import { sendFriendRequest, toApiPerson } from "~/models/friend.server";
+import { sendFriendRequest, toApiPerson } from "~/models/community/friends.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, friendRequestSchema } from "~/utils/validation/friends";

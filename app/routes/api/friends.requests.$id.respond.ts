@@ -1,4 +1,4 @@
-import { respondToFriendRequest, toApiPerson } from "~/models/friend.server";
+import { respondToFriendRequest, toApiPerson } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, respondSchema } from "~/utils/validation/friends";

@@ -1,4 +1,4 @@
-import { cancelFriendRequest } from "~/models/friend.server";
+import { cancelFriendRequest } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES } from "~/utils/validation/friends";

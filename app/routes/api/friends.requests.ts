@@ -1,4 +1,4 @@
-import { listReceivedRequests, listSentRequests, toApiPerson } from "~/models/friend.server";
+import { listReceivedRequests, listSentRequests, toApiPerson } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 

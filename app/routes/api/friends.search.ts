@@ -1,4 +1,4 @@
-import { searchMemberByEmail, toApiPerson } from "~/models/friend.server";
+import { searchMemberByEmail, toApiPerson } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";

@@ -1,4 +1,4 @@
-import { listFriends, toApiPerson } from "~/models/friend.server";
+import { listFriends, toApiPerson } from "~/models/community/friends.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError, json } from "~/request/api.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";

@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { addMemorialMedia, listMediaForMemorial, MEDIA_MESSAGES, MediaRejectedError, toApiMedia } from "~/models/media.server";
+import { addMemorialMedia, listMediaForMemorial, MEDIA_MESSAGES, MediaRejectedError, toApiMedia } from "~/models/memorials/media.server";
 import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";

@@ -1,13 +1,13 @@
 import { z } from "~/utils/validation/zod";
-import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/models/media.server";
-import { toApiMemorial } from "~/models/memorial.server";
+import { MEDIA_MESSAGES, MediaRejectedError, setMemorialPortrait } from "~/models/memorials/media.server";
+import { toApiMemorial } from "~/models/memorials/records.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { base64BodyBytes, MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 
 // POST /api/memorials/{id}/profile-image { imageData, fileName, fileType }: the
 // owner replaces the memorial's photo. imageData is a data URL or bare base64; what the file is comes
-// from its bytes (media.server.ts), so fileName and fileType are accepted and not trusted.
+// from its bytes (memorials/media.server.ts), so fileName and fileType are accepted and not trusted.
 
 // A photo of MEDIA_LIMITS.imageBytes as base64 with the JSON around it: a larger body cannot hold an
 // acceptable photo. The server lets this route read that much; the route reads it only for the owner,

@@ -1,6 +1,6 @@
 import { z } from "~/utils/validation/zod";
 import type { Prisma } from "~/generated/prisma/client";
-import { recordShare, SHARE_TYPES } from "~/models/memorial.server";
+import { recordShare, SHARE_TYPES } from "~/models/memorials/views.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { jsonHasControlCharacters, TEXT_MESSAGES } from "~/utils/validation/text-rules";
 

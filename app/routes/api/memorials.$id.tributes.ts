@@ -1,5 +1,5 @@
-import { findMemorialForViewer, MEMORIAL_NOT_FOUND } from "~/models/memorial.server";
-import { canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tribute.server";
+import { findMemorialForViewer, MEMORIAL_NOT_FOUND } from "~/models/memorials/access.server";
+import { canSeePendingTributes, leaveTribute, listApprovedTributes, listPendingTributes } from "~/models/tributes/tributes.server";
 import { apiRoute, created, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError, json, rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

@@ -1,6 +1,7 @@
-import { isUsablePortraitUrl } from "~/models/media.server";
-import { deleteMemorial } from "~/models/memorial-deletion.server";
-import { findMemorialForViewer, MEMORIAL_NOT_FOUND, MemorialDatesError, MemorialRoleError, toApiMemorial, updateOwnMemorial } from "~/models/memorial.server";
+import { isUsablePortraitUrl } from "~/models/memorials/media.server";
+import { deleteMemorial } from "~/models/memorials/deletion.server";
+import { findMemorialForViewer, MEMORIAL_NOT_FOUND } from "~/models/memorials/access.server";
+import { MemorialDatesError, MemorialRoleError, toApiMemorial, updateOwnMemorial } from "~/models/memorials/records.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint, memorialNotFound } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";

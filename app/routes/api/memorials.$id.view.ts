@@ -1,4 +1,4 @@
-import { countView } from "~/models/memorial.server";
+import { countView } from "~/models/memorials/views.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { json } from "~/request/api.server";
 

@@ -1,10 +1,10 @@
-import { deleteMediaItem } from "~/models/media.server";
+import { deleteMediaItem } from "~/models/memorials/media.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 
 // DELETE /api/memorials/media/{mediaId}: the memorial's owner removes one photo
 // or video, row and stored files. Anyone else's item, an administrator's included, is "not found"
-// (memorial-access.ts: administrators delete whole memorials, never single photos).
+// (memorials/access-rules.ts: administrators delete whole memorials, never single photos).
 const MEDIA_NOT_FOUND = "Media not found";
 
 const api = apiRoute({

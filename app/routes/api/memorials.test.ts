@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MEDIA_MESSAGES } from "~/models/media.server";
+import { MEDIA_MESSAGES } from "~/models/memorials/media.server";
 import { MEMORIAL_LIMIT_MESSAGE } from "~/utils/plans";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import { client, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
@@ -427,7 +427,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
         expect((await who.get(portrait.json.profileImageUrl)).status).toBe(404);
         expectJsonError(await who.get(`/api/memorials/${memorial.id}`), 404, "Memorial not found");
       }
-      // Kept for the window (the purge removes them afterwards: memorial-deletion.server.test.ts).
+      // Kept for the window (the purge removes them afterwards: memorials/deletion.server.test.ts).
       expect(filesUnder(folder)).toHaveLength(16);
       expect(await count(`SELECT count(*) FROM memorial_media WHERE "memorialId" = $1`, [memorial.id])).toBe(1);
       expectJsonError(await people.owner.api.delete(`/api/memorials/${memorial.id}`), 404, "Memorial not found");

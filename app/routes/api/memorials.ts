@@ -1,4 +1,4 @@
-import { createMemorial, listMemorialsForViewer, MemorialLimitError, toApiMemorial, type ListFilters } from "~/models/memorial.server";
+import { createMemorial, listMemorialsForViewer, MemorialLimitError, toApiMemorial, type ListFilters } from "~/models/memorials/records.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError, NOT_SIGNED_IN } from "~/request/api.server";
 import { ADMIN_DENIED } from "~/request/auth.server";

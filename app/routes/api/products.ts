@@ -1,4 +1,4 @@
-import { listActiveProductsForApi, toApiProduct } from "~/models/product.server";
+import { listActiveProductsForApi, toApiProduct } from "~/models/commerce/products.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { isShopGroup, SHOP_GROUP_IDS } from "~/utils/shop";

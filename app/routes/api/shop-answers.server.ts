@@ -1,4 +1,4 @@
-import type { CartFailure } from "~/models/cart.server";
+import type { CartFailure } from "~/models/commerce/cart.server";
 import { apiOrder } from "~/models/commerce/orders.server";
 import type { CompletePaymentResult } from "~/models/commerce/order-completion.server";
 import { apiError, json } from "~/request/api.server";

@@ -1,4 +1,4 @@
-import { moderateTribute } from "~/models/tribute.server";
+import { moderateTribute } from "~/models/tributes/tributes.server";
 import { actorOf } from "~/request/auth.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { moderationAnswer } from "~/request/api.server";

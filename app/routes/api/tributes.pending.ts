@@ -1,4 +1,4 @@
-import { listPendingForOwner } from "~/models/tribute.server";
+import { listPendingForOwner } from "~/models/tributes/tributes.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
 // GET /api/tributes/pending: pending tributes on the caller's own memorials only.

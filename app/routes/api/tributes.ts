@@ -1,4 +1,4 @@
-import { listTributesForAdmin } from "~/models/tribute.server";
+import { listTributesForAdmin } from "~/models/tributes/tributes.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 
 // GET /api/tributes?approved=false (administrators): every pending tribute

@@ -1,4 +1,4 @@
-import { downloadVaultFile } from "~/models/vault.server";
+import { downloadVaultFile } from "~/models/accounts/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { vaultCaller, vaultDownloadHeaders, vaultRefusal } from "~/request/vault.server";
 

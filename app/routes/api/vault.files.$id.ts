@@ -1,4 +1,4 @@
-import { deleteVaultFile } from "~/models/vault.server";
+import { deleteVaultFile } from "~/models/accounts/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { vaultCaller, vaultRefusal } from "~/request/vault.server";
 

@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { listVaultFiles, uploadVaultFile, vaultAccess } from "~/models/vault.server";
+import { listVaultFiles, uploadVaultFile, vaultAccess } from "~/models/accounts/vault.server";
 import { apiRoute, created, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { vaultCaller, vaultRefusal } from "~/request/vault.server";

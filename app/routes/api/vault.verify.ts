@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { unlockVault } from "~/models/vault.server";
+import { unlockVault } from "~/models/accounts/vault.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { rateLimitedAnswer } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";

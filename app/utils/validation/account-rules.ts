@@ -47,7 +47,7 @@ export const VISIBILITY_CHOICE = "Choose Public, Unlisted, Friends Only or Priva
 
 /**
  * Who can see a memorial, as families are told it: truthful about Everlight's moderators,
- * who can open any memorial (memorial-access.ts). One wording for the memorial form, the Privacy tab,
+ * who can open any memorial (memorials/access-rules.ts). One wording for the memorial form, the Privacy tab,
  * Help and the Terms.
  */
 export const MODERATION_POLICY =

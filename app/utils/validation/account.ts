@@ -153,3 +153,8 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     return fallback;
   }
 }
+
+/** Whether a member wants this kind of email, from their stored choices (older rows miss newer keys). */
+export function wantsEmail(preferences: unknown, topic: NotificationKey) {
+  return { ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) }[topic];
+}
