@@ -26,9 +26,9 @@ export const completeSubscriptionSchema = z.object({
 });
 
 /**
- * The plans page's "Continue to Payment" form. A plan with one way to pay shows no choice, so no choice
- * means paying in full; the test card only steers the built-in test provider, so an unknown one is the
- * card that pays.
+ * The plans page's "Continue to Payment" form: a paid plan and a way to pay, in full when none is sent (as
+ * POST /api/create-subscription-payment). The test card only steers the built-in test provider, so an
+ * unknown one is the card that pays.
  */
 export const startPlanFormSchema = z.object({
   planId: planIdSchema.exclude(["free"]),
