@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -41,11 +42,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success)
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
-  if (parsed.data.intent === "restore") {
-    const restored = await restoreMemorial(parsed.data.memorialId, actor);
+  if (submission.value.intent === "restore") {
+    const restored = await restoreMemorial(submission.value.memorialId, actor);
     if (!restored.ok)
       return backWithToast(request, {
         type: "error",
@@ -54,7 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
       });
     return backWithToast(request, { type: "success", title: "Memorial restored", description: RESTORE_MESSAGES.restored(restored.title) });
   }
-  const result = await deleteMemorialAsAdmin(actor, parsed.data.memorialId);
+  const result = await deleteMemorialAsAdmin(actor, submission.value.memorialId);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.memorialNotFound });
   return backWithToast(request, {
     type: "success",

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.contact";
 import { Card, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -25,9 +26,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
-  const updated = await setContactStatus(actor, parsed.data.messageId, parsed.data.status);
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  if (submission.status !== "success")
+    return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+  const updated = await setContactStatus(actor, submission.value.messageId, submission.value.status);
   if (!updated) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
   return backWithToast(request, {
     type: "success",

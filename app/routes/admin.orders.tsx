@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.orders";
@@ -37,11 +38,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const form = Object.fromEntries(await request.formData());
-  if (form.intent === "ship") return shipAction(request, actor, form);
-  const parsed = actionSchema.safeParse(form);
-  if (!parsed.success) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
-  const result = await changeOrderStatus(actor, parsed.data.orderId, parsed.data.status);
+  const form = await request.formData();
+  if (form.get("intent") === "ship") return shipAction(request, actor, form);
+  const submission = parseWithZod(form, { schema: actionSchema });
+  if (submission.status !== "success")
+    return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+  const result = await changeOrderStatus(actor, submission.value.orderId, submission.value.status);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
   const description = result.refunded
     ? `Order ${result.number} is cancelled and its payment refunded; the customer has been emailed.`
@@ -49,17 +51,21 @@ export async function action({ request }: Route.ActionArgs) {
   return backWithToast(request, { type: "success", title: "Status updated", description });
 }
 
-async function shipAction(request: Request, actor: Awaited<ReturnType<typeof requireAdminActor>>, form: Record<string, FormDataEntryValue>) {
-  const values = { carrier: String(form.carrier ?? "").slice(0, 500), trackingNumber: String(form.trackingNumber ?? "").slice(0, 500) };
-  const orderId = String(form.orderId ?? "");
-  const parsed = shipSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = z.flattenError(parsed.error).fieldErrors as ShipFailure["errors"];
-    if (!recordIdSchema.safeParse(orderId).success)
-      return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+async function shipAction(request: Request, actor: Awaited<ReturnType<typeof requireAdminActor>>, form: FormData) {
+  const typed = (name: string) => String(form.get(name) ?? "").slice(0, 500);
+  const values = { carrier: typed("carrier"), trackingNumber: typed("trackingNumber") };
+  const orderId = String(form.get("orderId") ?? "");
+  const submission = parseWithZod(form, { schema: shipSchema });
+  if (submission.status !== "success") {
+    // An order id the page never sends means there is no form to show the mistakes beside.
+    if (submission.error?.orderId) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
+    const errors: ShipFailure["errors"] = {};
+    if (submission.error?.carrier) errors.carrier = submission.error.carrier;
+    if (submission.error?.trackingNumber) errors.trackingNumber = submission.error.trackingNumber;
     return data({ ship: { orderId, values, errors } satisfies ShipFailure }, { status: 400 });
   }
-  const result = await shipOrder(actor, parsed.data.orderId, { carrier: parsed.data.carrier, trackingNumber: parsed.data.trackingNumber });
+  const { carrier, trackingNumber } = submission.value;
+  const result = await shipOrder(actor, submission.value.orderId, { carrier, trackingNumber });
   if (!result.ok && result.reason === "not-found")
     return backWithToast(request, { type: "error", title: "Failed to update status", description: result.message });
   if (!result.ok) return data({ ship: { orderId, values, errors: { form: [result.message] } } satisfies ShipFailure }, { status: 409 });

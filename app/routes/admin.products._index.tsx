@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.products._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -24,10 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success)
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
-  const result = await removeProduct(actor, parsed.data.productId);
+  const result = await removeProduct(actor, submission.value.productId);
   if (!result.ok) return backWithToast(request, { type: "error", title: "Error", description: ADMIN_MESSAGES.deleteProductFailed });
   return backWithToast(
     request,

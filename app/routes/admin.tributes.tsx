@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.tributes";
 import { Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
@@ -24,10 +25,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success)
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
-  const { intent, tributeId } = parsed.data;
+  const { intent, tributeId } = submission.value;
   const result = await moderateTribute(intent === "approve" ? "approve" : "reject", tributeId, actor);
   if (result === "ok") {
     return backWithToast(

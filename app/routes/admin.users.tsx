@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.users";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -46,10 +47,10 @@ const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string>
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success)
+  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
-  const input = parsed.data;
+  const input = submission.value;
   if (input.intent === "restore") {
     if (!(await restoreAccount(input.userId, actor)))
       return backWithToast(request, { type: "error", title: "Not restored", description: ADMIN_MESSAGES.restoreFailed });

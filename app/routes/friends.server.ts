@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast, type ToastInput } from "~/request/toast.server";
@@ -23,11 +24,11 @@ function backTo(request: Request) {
 
 export async function friendAction(request: Request) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await request.formData());
-  const parsed = friendActionSchema.safeParse(form);
-  const toast = parsed.success
-    ? await perform(user, parsed.data)
-    : { type: "error" as const, title: "Nothing was changed", description: "The form was incomplete. Please try again." };
+  const submission = parseWithZod(await request.formData(), { schema: friendActionSchema });
+  const toast =
+    submission.status === "success"
+      ? await perform(user, submission.value)
+      : { type: "error" as const, title: "Nothing was changed", description: "The form was incomplete. Please try again." };
   return redirectWithToast(backTo(request), toast);
 }
 

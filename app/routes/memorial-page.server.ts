@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { fitText, tributeFactsFor, writeTribute, type MemorialFacts, type Writer } from "~/models/ai-writing.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
-import { AI_MESSAGES, assistantErrors, tributeAssistantSchema, type AssistantResult } from "~/utils/validation/ai";
+import { AI_MESSAGES, tributeAssistantSchema, type AssistantField, type AssistantResult } from "~/utils/validation/ai";
 
 // The memorial page's tribute assistant without JavaScript: the screen's
 // server half, beside its route. The writing itself is the writeTribute use case (models/ai-writing),
@@ -46,9 +47,21 @@ export async function draftTributeWithAi(
   // The page's spam checks refused the form (a bot fills every field): it gets its fields back, no text.
   if (refusal) return answer(400, text("content"), {});
 
-  const parsed = tributeAssistantSchema.safeParse(values);
-  if (!parsed.success) return answer(400, text("content"), { errors: assistantErrors(parsed.error) });
-  const result = await writeTribute(tributeFactsFor(memorial, parsed.data), who, provider, AI_MESSAGES.formTributeFailed);
+  const submission = parseWithZod(form, { schema: tributeAssistantSchema });
+  if (submission.status !== "success") return answer(400, text("content"), { errors: fieldErrors(submission.error) });
+  const result = await writeTribute(tributeFactsFor(memorial, submission.value), who, provider, AI_MESSAGES.formTributeFailed);
   if (result.ok) return answer(200, fitText(result.text), { writtenBy: result.writtenBy });
   return answer(result.reason === "rate-limited" ? 429 : 502, text("content"), { failure: result.message });
+}
+
+const ASSISTANT_FIELDS: AssistantField[] = ["relationship", "tone", "memories"];
+
+/** The assistant's own fields' messages: the tribute form it sits in reports its fields separately. */
+function fieldErrors(error: Record<string, string[] | null> | null | undefined): Partial<Record<AssistantField, string[]>> {
+  const errors: Partial<Record<AssistantField, string[]>> = {};
+  for (const field of ASSISTANT_FIELDS) {
+    const messages = error?.[field];
+    if (messages?.length) errors[field] = messages;
+  }
+  return errors;
 }

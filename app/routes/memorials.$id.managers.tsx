@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.managers";
@@ -14,12 +15,17 @@ import { redirectWithToast } from "~/request/toast.server";
 import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS, CO_MANAGER_ROLE_LABELS, INVITATION_VALID_DAYS, inviteSchema } from "~/utils/co-managers";
 import { formatLongDate } from "~/utils/dates";
 import { HAND_OVER_PERIOD_LABELS, isHandOverPeriod, SUCCESSION_MESSAGES } from "~/utils/succession";
+import { z } from "~/utils/validation/zod";
 
 // "People who manage this memorial" (issue 27 items 4 and 5): the owner, the managers and editors, and
 // the invitations waiting for an answer. The owner and managers invite (email and role), change roles,
 // remove people and revoke invitations, with plain forms; an editor sees the list and may leave. The owner
 // alone names the successor (one of the co-managers, or someone invited to be it). The memorial's
 // co-manager history (the audit entries) is listed below. Anyone else: 404.
+
+// A ticked box posts "on" and an unticked one posts nothing; any other value counts as not ticked
+// rather than refusing the invitation.
+const inviteFormSchema = inviteSchema.extend({ successor: z.boolean().catch(false) });
 
 async function requireManagerView(request: Request, id: string) {
   const user = await requireUser(request);
@@ -61,23 +67,25 @@ export async function action({ request, params }: Route.ActionArgs) {
   const here = `/memorials/${params.id}/managers`;
   if (intent === "invite") {
     const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? ""), successor: form.get("successor") === "on" };
-    const parsed = inviteSchema.safeParse(values);
-    if (!parsed.success) {
+    const submission = parseWithZod(form, { schema: inviteFormSchema });
+    if (submission.status !== "success") {
+      // The form shows messages under two fields: the role's under the role, any other under the email.
       const errors: InviteFailure["errors"] = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] === "role" ? "role" : "email";
-        errors[key] = [...(errors[key] ?? []), issue.message];
+      for (const [name, messages] of Object.entries(submission.error ?? {})) {
+        const key = name === "role" ? "role" : "email";
+        if (messages) errors[key] = [...(errors[key] ?? []), ...messages];
       }
       return data({ invite: { values, errors } satisfies InviteFailure }, { status: 400 });
     }
-    const result = await inviteCoManager(params.id, actor, parsed.data);
+    const invitation = submission.value;
+    const result = await inviteCoManager(params.id, actor, invitation);
     if (!result.ok && result.reason === "forbidden") throw data(null, { status: 403 });
     if (!result.ok && result.reason === "rate-limited") {
       const errors: InviteFailure["errors"] = { email: [result.message] };
       return data({ invite: { values, errors } satisfies InviteFailure }, rateLimitedInit(result));
     }
     if (!result.ok) return data({ invite: { values, errors: result.errors } satisfies InviteFailure }, { status: 400 });
-    return redirectWithToast(here, { type: "success", title: CO_MANAGER_MESSAGES.invited, description: `We emailed ${parsed.data.email}.` });
+    return redirectWithToast(here, { type: "success", title: CO_MANAGER_MESSAGES.invited, description: `We emailed ${invitation.email}.` });
   }
   const target = String(form.get("target") ?? "");
   let result;

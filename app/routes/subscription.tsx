@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
@@ -28,7 +29,7 @@ import {
   type PaymentType,
   type PlanId,
 } from "~/utils/plans";
-import { paymentTypeSchema, planIdSchema, testCardSchema } from "~/utils/validation/subscription";
+import { planIdSchema, startPlanFormSchema } from "~/utils/validation/subscription";
 
 // Plans. Every step is a plain
 // address or form: Upgrade Now opens the payment choice (?plan=…), Continue to Payment records the
@@ -110,12 +111,12 @@ export async function action({ request }: Route.ActionArgs) {
     return redirectWithToast("/subscription", toast);
   }
   if (intent === "start") {
-    const plan = planIdSchema.safeParse(form.get("planId"));
-    if (!plan.success || plan.data === "free") return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.createFailed }, { status: 400 });
-    const type = paymentTypeSchema.safeParse(form.get("paymentType") ?? "full");
-    if (!type.success) return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.choosePaymentType, field: "paymentType" }, { status: 400 });
-    const card = testCardSchema.safeParse(form.get("testCard") ?? "ok");
-    const result = await startPlanPurchase(user, plan.data, type.data, { testCard: card.success ? card.data : "ok" });
+    const submission = parseWithZod(form, { schema: startPlanFormSchema });
+    // The plan is a hidden field: a wrong one is the page's fault, not the member's, so it is said first.
+    if (submission.status !== "success" && submission.error?.planId) return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.createFailed }, { status: 400 });
+    if (submission.status !== "success") return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.choosePaymentType, field: "paymentType" }, { status: 400 });
+    const { planId, paymentType, testCard } = submission.value;
+    const result = await startPlanPurchase(user, planId, paymentType, { testCard });
     if (!result.ok) return data<ActionData>({ message: result.message }, { status: result.reason === "provider" ? 502 : 400 });
     return redirect(`/subscription/pay/${encodeURIComponent(result.paymentId)}`, { status: 303 });
   }

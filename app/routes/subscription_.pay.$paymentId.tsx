@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription_.pay.$paymentId";
@@ -13,7 +14,7 @@ import { getPaymentProvider } from "~/services/payments.server";
 import { PaymentProviderError } from "~/services/payments/provider.server";
 import { formatPence } from "~/utils/money";
 import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
-import { testCardSchema } from "~/utils/validation/subscription";
+import { payTestPlanFormSchema } from "~/utils/validation/subscription";
 
 // The payment screen of a plan (commerce-and-accounts.md §2 "Subscription": Complete Your Payment,
 // Upgrading to {plan} with price and billing; §4 "Subscription purchase"). With the built-in provider
@@ -57,8 +58,8 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
     return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
   }
-  const card = testCardSchema.safeParse(form.get("testCard"));
-  const result = await payTestPlanPayment(user, params.paymentId, card.success ? card.data : undefined);
+  const submission = parseWithZod(form, { schema: payTestPlanFormSchema });
+  const result = await payTestPlanPayment(user, params.paymentId, submission.status === "success" ? submission.value.testCard : undefined);
   if (!result) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
   // Paid, or paid and refunded because the plan had moved on meanwhile (a tab left open): said on the plans page.
   if (result.ok || result.reason === "superseded") return redirectWithToast("/subscription", completionToast(result, UPGRADED));

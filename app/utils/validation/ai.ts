@@ -1,5 +1,5 @@
 import { z } from "~/utils/validation/zod";
-import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type AssistantField, type TributeTone } from "./ai-rules";
+import { AI_LIMITS, AI_MESSAGES, tooLong, toneValue, TRIBUTE_TONES, type TributeTone } from "./ai-rules";
 import { text } from "./text";
 import { checkCalendarDate } from "./text-rules";
 
@@ -148,13 +148,3 @@ export const streamTributeRequestSchema = tributeAssistantSchema.extend({
   memorialId: text({ error: AI_MESSAGES.memorialNotFound }).trim().min(1, AI_MESSAGES.memorialNotFound).max(100, AI_MESSAGES.memorialNotFound),
 });
 export type StreamTributeRequest = z.output<typeof streamTributeRequestSchema>;
-
-/** Field errors of a failed assistant check, by field. */
-export function assistantErrors(error: z.ZodError): Partial<Record<AssistantField, string[]>> {
-  const errors: Partial<Record<AssistantField, string[]>> = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as AssistantField | undefined;
-    if (field) (errors[field] ??= []).push(issue.message);
-  }
-  return errors;
-}

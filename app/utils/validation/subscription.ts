@@ -24,3 +24,17 @@ export const completeSubscriptionSchema = z.object({
   planId: planIdSchema.optional(),
   paymentType: paymentTypeSchema.optional(),
 });
+
+/**
+ * The plans page's "Continue to Payment" form: a paid plan and a way to pay, in full when none is sent (as
+ * POST /api/create-subscription-payment). The test card only steers the built-in test provider, so an
+ * unknown one is the card that pays.
+ */
+export const startPlanFormSchema = z.object({
+  planId: planIdSchema.exclude(["free"]),
+  paymentType: paymentTypeSchema.default("full"),
+  testCard: testCardSchema.catch("ok"),
+});
+
+/** The test payment screen's form: the saved test card for the later instalments, asked only for monthly plans. */
+export const payTestPlanFormSchema = z.object({ testCard: testCardSchema.optional().catch(undefined) });
