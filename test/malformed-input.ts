@@ -266,6 +266,17 @@ export function bodyAttacks(route: RouteInfo, method: string, stamp: string): At
       });
     }
   }
+  // The names Conform keeps for itself, forged: read as JSON, they must not turn a form into a 500.
+  if (!route.api) {
+    for (const intent of intents.slice(0, 2)) {
+      list.push({
+        name: `form with Conform's own names forged, intent ${intent || "(none)"}`,
+        method,
+        contentType: urlencoded,
+        body: form({ ...VALID, formStartedAt: stamp, intent, __intent__: "not json", __state__: "{" }),
+      });
+    }
+  }
   const huge = Object.fromEntries(Object.keys(VALID).map((k) => [k, "x".repeat(3000)]));
   list.push({
     name: "every field huge",

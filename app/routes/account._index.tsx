@@ -1,5 +1,5 @@
 import { getFormProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
@@ -56,7 +56,7 @@ export async function action({ request }: Route.ActionArgs) {
     formData = await request.formData();
   }
 
-  const submission = parseWithZod(formData, { schema: actionSchema });
+  const submission = parseForm(formData, { schema: actionSchema });
   if (submission.status !== "success") {
     if (formData.get("intent") === "picture") return pictureFailure(submission.error?.profileImage?.[0] ?? PICTURE_FAILED, 400);
     return data<ActionData>({ form: "profile", result: submission.reply() }, { status: 400 });

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/account.manage";
@@ -48,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
       description: HAND_OVER_PERIOD_LABELS[Number(months) as 0],
     });
   }
-  const submission = parseWithZod(form, { schema });
+  const submission = parseForm(form, { schema });
   const choices: Choices = {};
   for (const [name, value] of form) if (name.startsWith("fate-") && typeof value === "string") choices[name.slice(5)] = value;
   const hide = { hideFields: ["password"] };

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.notifications";
 import { useSchemaForm } from "~/components/schema-form";
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: notificationsSchema });
+  const submission = parseForm(await request.formData(), { schema: notificationsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await updateNotifications(user.id, submission.value);
   return redirectWithToast("/account/notifications", { type: "success", title: "Notification preferences saved" });

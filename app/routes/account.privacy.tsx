@@ -1,5 +1,5 @@
 import { getCollectionProps, getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.privacy";
 import { ErrorList } from "~/components/forms";
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: privacySchema });
+  const submission = parseForm(await request.formData(), { schema: privacySchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await updatePrivacy(user.id, submission.value);
   return redirectWithToast("/account/privacy", { type: "success", title: "Privacy settings saved" });

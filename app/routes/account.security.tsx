@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/account.security";
 import { FormAlert, PasswordField } from "~/components/forms";
@@ -25,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseForm(await request.formData(), { schema: changePasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(HIDE), failure: null }, { status: 400 });
   }

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.orders";
@@ -40,7 +40,7 @@ export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
   const form = await request.formData();
   if (form.get("intent") === "ship") return shipAction(request, actor, form);
-  const submission = parseWithZod(form, { schema: actionSchema });
+  const submission = parseForm(form, { schema: actionSchema });
   if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });
   const result = await changeOrderStatus(actor, submission.value.orderId, submission.value.status);
@@ -55,7 +55,7 @@ async function shipAction(request: Request, actor: Awaited<ReturnType<typeof req
   const typed = (name: string) => String(form.get(name) ?? "").slice(0, 500);
   const values = { carrier: typed("carrier"), trackingNumber: typed("trackingNumber") };
   const orderId = String(form.get("orderId") ?? "");
-  const submission = parseWithZod(form, { schema: shipSchema });
+  const submission = parseForm(form, { schema: shipSchema });
   if (submission.status !== "success") {
     // An order id the page never sends means there is no form to show the mistakes beside.
     if (submission.error?.orderId) return backWithToast(request, { type: "error", title: "Error", description: "Failed to update status. Please try again." });

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.products._index";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -25,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  const submission = parseForm(await request.formData(), { schema: actionSchema });
   if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const result = await removeProduct(actor, submission.value.productId);

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data } from "react-router";
 import { createProduct, storeProductImage, updateProduct } from "~/models/commerce/products.server";
 import { backWithToast, requireAdminActor } from "~/request/admin.server";
@@ -21,7 +21,7 @@ export async function productFormAction(request: Request, productId: string | nu
     // Too large to read at all: nothing typed can be given back but the message under the picture field.
     return data({ result: { status: "error" as const, error: { image: [error.message] } } }, { status: error.status });
   }
-  const submission = parseWithZod(formData, { schema: productFormSchema });
+  const submission = parseForm(formData, { schema: productFormSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
   let imageUrl: string | null | undefined;

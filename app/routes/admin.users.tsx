@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.users";
 import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
@@ -47,7 +47,7 @@ const REFUSALS: Record<Exclude<AdminUserResult, { ok: true }>["reason"], string>
 
 export async function action({ request }: Route.ActionArgs) {
   const actor = await requireAdminActor(request);
-  const submission = parseWithZod(await request.formData(), { schema: actionSchema });
+  const submission = parseForm(await request.formData(), { schema: actionSchema });
   if (submission.status !== "success")
     return backWithToast(request, { type: "error", title: "Nothing was changed", description: "The form was incomplete. Please try again." });
   const input = submission.value;

@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/basket";
 import { FormAlert } from "~/components/forms";
@@ -25,7 +25,7 @@ type QuantityError = { itemId: string; quantity: string; message: string };
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: basketFormSchema });
+  const submission = parseForm(formData, { schema: basketFormSchema });
   if (submission.status !== "success") {
     const itemId = String(formData.get("itemId") ?? "");
     if (formData.get("intent") === "set" && itemId) {

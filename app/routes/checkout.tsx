@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
@@ -83,7 +83,7 @@ export async function action({ request }: Route.ActionArgs) {
     return redirectWithToast("/checkout", { type: "error", title: "Error", description: result.ok ? SHOP_MESSAGES.paymentCreateFailed : result.message });
   }
 
-  const submission = parseWithZod(formData, { schema: shippingSchema });
+  const submission = parseForm(formData, { schema: shippingSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), failure: null }, { status: 400 });
   const result = await startCheckout(user, submission.value, { hosted: formData.get("js") !== "1", site });
   if (result.ok) {

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { useRef } from "react";
 import type { Route } from "./+types/contact";
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await getOptionalUser(request);
   const form = await request.formData();
-  const submission = parseWithZod(form, { schema: contactSchema });
+  const submission = parseForm(form, { schema: contactSchema });
   const refuse = (refusal: string, status: number, headers?: HeadersInit) =>
     data({ result: submission.reply(), refusal, stamp: issueFormStamp() }, { status, headers });
   // The spam checks are for visitors: a signed-in member is known (and never told they were too quick).

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/forgot-password";
@@ -36,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseForm(await request.formData(), { schema });
   if (submission.status !== "success") return data({ result: submission.reply(), failure: null }, { status: 400 });
   const result = await requestPasswordReset(submission.value.email, clientIp(request));
   if (!result.ok) return data({ result: submission.reply(), failure: result.message }, rateLimitedInit(result));

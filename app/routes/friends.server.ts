@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { cancelFriendRequest, removeFriend, respondToFriendRequest, sendFriendRequest } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast, type ToastInput } from "~/request/toast.server";
@@ -24,7 +24,7 @@ function backTo(request: Request) {
 
 export async function friendAction(request: Request) {
   const user = await requireUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: friendActionSchema });
+  const submission = parseForm(await request.formData(), { schema: friendActionSchema });
   const toast =
     submission.status === "success"
       ? await perform(user, submission.value)

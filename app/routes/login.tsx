@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const formData = await request.clone().formData();
   if (formData.get("intent") === "restore-account") return restore(request);
-  const submission = parseWithZod(formData, { schema: loginSchema });
+  const submission = parseForm(formData, { schema: loginSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), failure: null, deleted: null }, { status: 400 });
   }

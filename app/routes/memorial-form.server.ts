@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data } from "react-router";
 import type { AiFormState } from "~/components/memorial/ai-biography";
 import type { MemorialFormFailure, UploadRules } from "~/components/memorial/memorial-form";
@@ -188,7 +188,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
   const pressed = formData.get("intent");
   if (isAiIntent(pressed)) return writeWithAi(request, user, formData, pressed);
 
-  const submission = parseWithZod(textFields(formData), { schema: memorialFormSchema });
+  const submission = parseForm(textFields(formData), { schema: memorialFormSchema });
   const portrait = chosenFiles(formData, "profileImage")[0] ?? null;
   const media = chosenFiles(formData, "media");
   const removePortrait = formData.get("removeProfileImage") === "on";

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { fitText, tributeFactsFor, writeTribute, type MemorialFacts, type Writer } from "~/models/ai-writing.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
 import { AI_MESSAGES, tributeAssistantSchema, type AssistantField, type AssistantResult } from "~/utils/validation/ai";
@@ -47,7 +47,7 @@ export async function draftTributeWithAi(
   // The page's spam checks refused the form (a bot fills every field): it gets its fields back, no text.
   if (refusal) return answer(400, text("content"), {});
 
-  const submission = parseWithZod(form, { schema: tributeAssistantSchema });
+  const submission = parseForm(form, { schema: tributeAssistantSchema });
   if (submission.status !== "success") return answer(400, text("content"), { errors: fieldErrors(submission.error) });
   const result = await writeTribute(tributeFactsFor(memorial, submission.value), who, provider, AI_MESSAGES.formTributeFailed);
   if (result.ok) return answer(200, fitText(result.text), { writtenBy: result.writtenBy });

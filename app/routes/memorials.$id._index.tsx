@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/memorials.$id._index";
 import { canEditContent } from "~/models/memorials/access-rules";
@@ -177,7 +177,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
 
   // Leave Tribute: anyone who may see the memorial, signed in or not.
-  const submission = parseWithZod(form, { schema: tributeSchema });
+  const submission = parseForm(form, { schema: tributeSchema });
   const refuse = (refusal: string, status: number, headers?: HeadersInit) => data({ tribute: submission.reply(), refusal }, { status, headers });
   if (guard === "honeypot") return refuse(TRIBUTE_MESSAGES.honeypot, 400);
   if (guard !== "ok") return refuse(TRIBUTE_MESSAGES.tooFast, 400);

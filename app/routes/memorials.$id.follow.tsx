@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.follow";
 import { Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
@@ -42,7 +42,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const lookup = await findMemorialForViewer(params.id, null);
   if (lookup.status !== "ok") throw data(null, { status: 404 });
-  const submission = parseWithZod(form, { schema: visitorFollowSchema });
+  const submission = parseForm(form, { schema: visitorFollowSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), failure: null }, { status: 400 });
   const asked = await followAsVisitor(params.id, submission.value, clientIp(request));
   if (!asked.ok && asked.reason === "not-found") throw data(null, { status: 404 });

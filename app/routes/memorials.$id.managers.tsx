@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link } from "react-router";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.managers";
@@ -67,7 +67,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const here = `/memorials/${params.id}/managers`;
   if (intent === "invite") {
     const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? ""), successor: form.get("successor") === "on" };
-    const submission = parseWithZod(form, { schema: inviteFormSchema });
+    const submission = parseForm(form, { schema: inviteFormSchema });
     if (submission.status !== "success") {
       // The form shows messages under two fields: the role's under the role, any other under the email.
       const errors: InviteFailure["errors"] = {};

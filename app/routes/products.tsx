@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/products";
 import { Pager } from "~/components/pager";
@@ -68,7 +68,7 @@ function backTo(request: Request, productId: string | undefined) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await getOptionalUser(request);
-  const submission = parseWithZod(await request.formData(), { schema: addToCartFormSchema });
+  const submission = parseForm(await request.formData(), { schema: addToCartFormSchema });
   const productId = submission.status === "success" ? submission.value.productId : undefined;
   const back = backTo(request, productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : undefined);
   if (!user) {

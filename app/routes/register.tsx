@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/register";
 import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
   const formData = await request.formData();
-  const submission = parseWithZod(formData, { schema: registerSchema });
+  const submission = parseForm(formData, { schema: registerSchema });
   const hide = { hideFields: ["password", "confirmPassword"] };
   if (submission.status !== "success") {
     return data({ result: submission.reply(hide), failure: null }, { status: 400 });

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { AuthCard } from "~/components/forms";
@@ -25,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseForm(await request.formData(), { schema });
   const hide = { hideFields: ["password", "confirmPassword"] };
   if (submission.status !== "success") return data({ result: submission.reply(hide), problem: null }, { status: 400 });
   const result = await resetPassword(submission.value.token, submission.value.password);

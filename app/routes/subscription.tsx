@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription";
@@ -111,7 +111,7 @@ export async function action({ request }: Route.ActionArgs) {
     return redirectWithToast("/subscription", toast);
   }
   if (intent === "start") {
-    const submission = parseWithZod(form, { schema: startPlanFormSchema });
+    const submission = parseForm(form, { schema: startPlanFormSchema });
     // The plan is a hidden field: a wrong one is the page's fault, not the member's, so it is said first.
     if (submission.status !== "success" && submission.error?.planId) return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.createFailed }, { status: 400 });
     if (submission.status !== "success") return data<ActionData>({ message: SUBSCRIPTION_MESSAGES.choosePaymentType, field: "paymentType" }, { status: 400 });

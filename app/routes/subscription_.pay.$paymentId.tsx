@@ -1,4 +1,4 @@
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseForm } from "~/request/form.server";
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription_.pay.$paymentId";
@@ -58,7 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     if (checkout.reason === "not-found") throw data({ message: checkout.message }, { status: 404 });
     return data({ title: "Payment Error", message: checkout.message }, { status: checkout.reason === "provider" ? 502 : 409 });
   }
-  const submission = parseWithZod(form, { schema: payTestPlanFormSchema });
+  const submission = parseForm(form, { schema: payTestPlanFormSchema });
   const result = await payTestPlanPayment(user, params.paymentId, submission.status === "success" ? submission.value.testCard : undefined);
   if (!result) throw data({ message: SUBSCRIPTION_MESSAGES.paymentNotFound }, { status: 404 });
   // Paid, or paid and refunded because the plan had moved on meanwhile (a tab left open): said on the plans page.
