@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "~/utils/validation/zod";
 import { parseForm } from "./form.server";
 
 const schema = z.object({ email: z.email({ error: "Enter a valid email" }) });
