@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes, type ServerBuild } from "react-router";
-import { recordView } from "~/models/memorials/views.server";
 import { readSignedInSessions } from "~/models/accounts/sessions.server";
 import { REQUEST_KEY_HEADER } from "~/request/auth.server";
-import { isPrefetch } from "~/request/facts.server";
+import { countOpening } from "~/request/memorial-views.server";
 import { sessionIdFromCookie } from "~/request/session.server";
 import { isReadableHost } from "./host";
 import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
@@ -194,9 +193,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
       remember(key, entry);
       if (!entry.kept) return next();
     }
-    if (!rendered && COUNTS_VIEWS.has(route.id) && !isPrefetch(header(req, "sec-purpose") ?? header(req, "purpose"))) {
-      await recordView(route.params.id!);
-    }
+    if (!rendered && COUNTS_VIEWS.has(route.id)) await countOpening(route.params.id!, (name) => header(req, name));
     sendKept(req, res, 200, entry!.kept, CACHE_HEADERS, options);
   }
 

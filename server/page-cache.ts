@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
-import { recordView } from "~/models/memorials/views.server";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
-import { isPrefetch } from "~/request/facts.server";
+import { countOpening } from "~/request/memorial-views.server";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
@@ -201,7 +200,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
       key = `${host}|${id}|${pages.pages}`;
     }
     const etag = `W/"${kind.name}.${hash(key)}.${version}"`;
-    const countable = !!id && !isPrefetch(header(req, "sec-purpose") ?? header(req, "purpose"));
+    const countOpened = () => (id ? countOpening(id, (name) => header(req, name)) : undefined);
 
     const entries = kept.get(kind.name)!;
     let entry = entries.get(key);
@@ -215,7 +214,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     if (memorialVersion !== undefined) cacheHeaders.push(["Last-Modified", new Date(memorialVersion).toUTCString()]);
 
     if (matchesEtag(header(req, "if-none-match"), etag)) {
-      if (countable) await recordView(id!);
+      await countOpened();
       // The browser keeps the page it has, rendered with an earlier nonce: it must keep that page's
       // policy too, so this answer carries none (a 304's headers replace the stored ones).
       const security = securityHeaderList("", options).filter(([name]) => name !== "Content-Security-Policy");
@@ -226,7 +225,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     if (entry?.version === version) {
       entries.delete(key); // most recently used last
       entries.set(key, entry);
-      if (countable) await recordView(id!); // a fresh render counts the view in the loader
+      await countOpened(); // a fresh render counts the view in the loader
     } else {
       const renderKey = `${kind.name}|${key}|${version}`;
       let pending = rendering.get(renderKey);
@@ -234,7 +233,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
         const url = new URL(`http://${host}${address}`);
         pending = renderEntry(url, req, kind, version, versions, id).finally(() => rendering.delete(renderKey));
         rendering.set(renderKey, pending);
-      } else if (countable) await recordView(id!);
+      } else await countOpened();
       entry = await pending;
       const current = entries.get(key);
       if (!current || current.version !== version) remember(kind, key, entry);

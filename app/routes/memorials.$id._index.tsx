@@ -20,7 +20,6 @@ import { followOf } from "~/models/community/follows.server";
 import { imageSources, socialCardPath } from "~/models/memorials/media.server";
 import { canViewMemorial, findMemorialForViewer } from "~/models/memorials/access.server";
 import { permanentUrl } from "~/models/memorials/records.server";
-import { recordView } from "~/models/memorials/views.server";
 import { describeEvent, listEvents } from "~/models/memorials/events.server";
 import { listTimeline } from "~/models/memorials/timeline.server";
 import {
@@ -35,7 +34,8 @@ import {
 import { actorOf, getOptionalUser, loginPath } from "~/request/auth.server";
 import { publicUrl } from "~/services/env.server";
 import { checkFormGuard, issueFormStamp } from "~/request/form-guard.server";
-import { clientIp, isPrefetch } from "~/request/facts.server";
+import { clientIp } from "~/request/facts.server";
+import { countOpening } from "~/request/memorial-views.server";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { draftTributeWithAi } from "./memorial-page.server";
@@ -60,9 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ status: "locked" as const, reason: lookup.reason, signedIn: !!viewer, loginHref: loginPath(request) }, { status: 403 });
   }
   const { memorial, isOwner } = lookup;
-  // Counted once per page load, with or without JavaScript, but not for a link prefetch
-  //; it never fails or delays the page.
-  if (!isPrefetch(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose"))) await recordView(memorial.id);
+  await countOpening(memorial.id, (name) => request.headers.get(name));
   const url = new URL(request.url);
   // Links to share and the canonical address: the site's own address (PUBLIC_URL), never the Host header's.
   const site = publicUrl();
