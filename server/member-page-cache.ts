@@ -4,6 +4,7 @@ import { matchRoutes, type ServerBuild } from "react-router";
 import { readSignedInSessions } from "~/models/accounts/sessions.server";
 import { REQUEST_KEY_HEADER } from "~/request/auth.server";
 import { countOpening } from "~/request/memorial-views.server";
+import { keptPolicyOf } from "~/utils/kept-pages";
 import { sessionIdFromCookie } from "~/request/session.server";
 import { isReadableHost } from "./host";
 import { header, renderToKeep, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
@@ -22,7 +23,7 @@ import { clientIpOf } from "./security";
 //   deleted: the app answers). Read-only page loads write nothing, so they leave the snapshot as it is.
 // - What moves with the clock alone (an event becoming past, a countdown of days) is rendered anew at least
 //   every MAX_AGE_MS.
-// - Only GETs of the pages listed in KEPT (the page, or its `.data` when JavaScript navigates to it) (pages whose loaders write nothing; test/member-page-cache.test.ts
+// - Only GETs of the pages whose route declares `kept.members` (the page, or its `.data` when JavaScript navigates to it) (pages whose loaders write nothing; test/member-page-cache.test.ts
 //   checks each), with the session cookie and no flash message or other personal cookie, answered 200 with
 //   HTML and no cookie set. Anything else goes to the app untouched.
 // - The per-request values (script nonce, form stamp) are put in on the way out, as for visitors
@@ -39,63 +40,27 @@ const OTHER_PERSONAL_COOKIE = /(?:^|;\s*)(?:__toast|__restore)=/;
 type Queries = "any" | "none";
 
 /**
- * The pages kept, by route id. Left out: pages that act when opened (a payment's return, a token's link,
- * signing out, downloads, the friend search, which counts searches against its limit), the sign-in pages (a
- * member is sent away from them), the not-found page, and the delete page: its Cancel goes back to the page
- * that linked to it (the Referer), which the key does not hold.
+ * The pages kept, by route id: those whose route declares `kept.members` in its handle (app/utils/kept-pages.ts),
+ * "any" to keep them whatever the query string, "none" only at the address without one. Left out: pages that act
+ * when opened (a payment's return, a token's link, signing out, downloads, the friend search, which counts
+ * searches against its limit), the sign-in pages (a member is sent away from them), the not-found page, and the
+ * delete page: its Cancel goes back to the page that linked to it (the Referer), which the key does not hold.
  */
-const KEPT = {
-  "routes/_index": "any",
-  "routes/memorials._index": "any",
-  market: "any",
-  "routes/memorials.$id._index": "any",
-  "memorial-alias": "any",
-  "routes/memorials.$id.edit": "any",
-  "routes/memorials.$id.events": "any",
-  "routes/memorials.$id.events_.$eventId": "any",
-  "routes/memorials.$id.timeline": "any",
-  "routes/memorials.$id.managers": "any",
-  "routes/memorials.$id.qr": "any",
-  "routes/memorials.$id.export": "any",
-  "routes/memorials.create": "any",
-  "routes/my-memorials": "any",
-  "routes/basket": "any",
-  "routes/checkout": "none",
-  "routes/orders": "any",
-  "routes/subscription": "none",
-  "routes/vault": "any",
-  "routes/friends._index": "any",
-  "routes/friends.requests": "any",
-  "routes/news": "any",
-  "routes/products": "any",
-  "routes/endowment": "any",
-  "routes/account._index": "any",
-  "routes/account.following": "any",
-  "routes/account.notifications": "any",
-  "routes/account.privacy": "any",
-  "routes/account.security": "any",
-  "routes/account.manage": "any",
-  "routes/help": "any",
-  "routes/terms": "any",
-  "routes/privacy": "any",
-  "routes/contact": "any",
-  "routes/admin._index": "any",
-  "routes/admin.users": "any",
-  "routes/admin.tributes": "any",
-  "routes/admin.orders": "any",
-  "routes/admin.products._index": "any",
-  "routes/admin.products.$id": "any",
-  "routes/admin.products.new": "any",
-  "routes/admin.contact": "any",
-  "routes/admin.feedback": "any",
-  "routes/admin.news": "any",
-  "routes/admin.analytics": "any",
-  "routes/admin.audit": "any",
-} as const satisfies Record<string, Queries>;
-type KeptRoute = keyof typeof KEPT;
-export const KEPT_ROUTES = Object.keys(KEPT) as KeptRoute[];
-/** The memorial page counts a view each time it is opened (not when prefetched), kept or not. */
-const COUNTS_VIEWS = new Set<string>(["routes/memorials.$id._index", "memorial-alias"]);
+type KeptRoute = { queries: Queries; countsViews: boolean };
+const keptRoutesOfBuild = new WeakMap<ServerBuild, Map<string, KeptRoute>>();
+
+/** The route ids whose pages are kept for members, with how (read once per build). */
+export function keptRoutes(build: ServerBuild): Map<string, KeptRoute> {
+  let routes = keptRoutesOfBuild.get(build);
+  if (routes) return routes;
+  routes = new Map();
+  for (const route of Object.values(build.routes)) {
+    const kept = route && keptPolicyOf(route.module);
+    if (route && kept?.members) routes.set(route.id, { queries: kept.members, countsViews: !!kept.countsViews });
+  }
+  keptRoutesOfBuild.set(build, routes);
+  return routes;
+}
 
 type Entry = {
   sid: string;
@@ -113,7 +78,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
   let totalBytes = 0;
   const rendering = new Map<string, Promise<Entry>>();
   /** Per path: the leaf route's id if it is a page kept, else null (bounded, as the paths asked for are not). */
-  const routeOfPath = new Map<string, { id: KeptRoute; params: Record<string, string | undefined> } | null>();
+  const routeOfPath = new Map<string, { kept: KeptRoute; params: Record<string, string | undefined> } | null>();
 
   function forget(key: string) {
     const entry = entries.get(key);
@@ -134,7 +99,8 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
     if (found === undefined) {
       const matches = matchRoutes(routeTree(serverBuild), pathname);
       const leaf = matches?.[matches.length - 1];
-      found = leaf && leaf.route.id! in KEPT ? { id: leaf.route.id as KeptRoute, params: leaf.params } : null;
+      const kept = leaf && keptRoutes(serverBuild).get(leaf.route.id!);
+      found = kept ? { kept, params: leaf.params } : null;
       routeOfPath.set(pathname, found);
       if (routeOfPath.size > 5000) routeOfPath.delete(routeOfPath.keys().next().value!);
     }
@@ -165,7 +131,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
       return next();
     }
     const route = keptRoute(serverBuild, pagePath);
-    if (!route || (KEPT[route.id] === "none" && at >= 0)) return next();
+    if (!route || (route.kept.queries === "none" && at >= 0)) return next();
 
     const key = `${host}|${raw}|${sessionValue}`;
     let entry = entries.get(key);
@@ -193,7 +159,7 @@ export function memberPageCache(build: () => Promise<ServerBuild>, options: Head
       remember(key, entry);
       if (!entry.kept) return next();
     }
-    if (!rendered && COUNTS_VIEWS.has(route.id)) await countOpening(route.params.id!, (name) => header(req, name));
+    if (!rendered && route.kept.countsViews) await countOpening(route.params.id!, (name) => header(req, name));
     sendKept(req, res, 200, entry!.kept, CACHE_HEADERS, options);
   }
 

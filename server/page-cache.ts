@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { readPageVersions, type PageVersionName, type PageVersions } from "~/models/page-version.server";
 import { countOpening } from "~/request/memorial-views.server";
+import { keptPolicyOf, type VisitorPageKind } from "~/utils/kept-pages";
 import { matchesEtag } from "~/services/etag.server";
 import { isReadableHost } from "./host";
 import { header, keep, renderForKeeping, requestHeadersWithout, sendKept, type HeaderOptions, type KeptPage } from "./kept-page";
@@ -34,7 +35,6 @@ import { withoutTracking } from "./tracking-parameters";
 // kind of page (least recently used go first) and in bytes overall. Browsers and CDNs get an ETag and
 // `Cache-Control: public, no-cache`: they may keep the page but ask each time, and a 304 costs the version read.
 
-const MEMORIAL = /^\/memorials?\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 /** Rendered output differs by these cookies (the signed-in shell, a toast); anything else is ignored. */
 const PERSONAL_COOKIE = /(?:^|;\s*)(?:__session|__toast)=/;
 /** A browser's kept copy carries a form stamp; make it fetch a fresh page well inside the stamp's 24 h. Kept copies are renewed as often. */
@@ -53,7 +53,7 @@ const MAX_TRIBUTE_PAGE_COUNTS = 2000;
 /** All kept copies together, text and gzip. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-type KindName = "memorial" | "landing" | "browse" | "products" | "news" | "endowment" | "document" | "not-found";
+type KindName = VisitorPageKind;
 type Kind = { name: KindName; deps: PageVersionName[]; status: number; maxEntries: number };
 
 const KINDS: Record<KindName, Kind> = {
@@ -67,18 +67,41 @@ const KINDS: Record<KindName, Kind> = {
   "not-found": { name: "not-found", deps: [], status: 404, maxEntries: 100 },
 };
 
-const PATHS: Record<string, KindName> = {
-  "/": "landing",
-  "/memorials": "browse",
-  "/market": "browse",
-  "/products": "products",
-  "/news": "news",
-  "/endowment": "endowment",
-  "/help": "document",
-  "/terms": "document",
-  "/privacy": "document",
-  "/contact": "document",
-};
+/** A memorial's id in its page's path. */
+const MEMORIAL_ID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+type VisitorRoutes = { paths: Map<string, KindName>; memorial: RegExp[]; notFound: Set<string> };
+const visitorRoutesOfBuild = new WeakMap<ServerBuild, VisitorRoutes>();
+
+/**
+ * The pages kept for visitors, as their routes declare them (`kept.visitors` in the handle, app/utils/kept-pages.ts),
+ * read once per build: the exact paths of the pages without parameters, the patterns of the memorial page's
+ * addresses (its `:id` a memorial's id), and the not-found route.
+ */
+export function visitorRoutes(build: ServerBuild): VisitorRoutes {
+  let found = visitorRoutesOfBuild.get(build);
+  if (found) return found;
+  found = { paths: new Map(), memorial: [], notFound: new Set() };
+  for (const route of Object.values(build.routes)) {
+    const kind = route && keptPolicyOf(route.module)?.visitors;
+    if (!route || !kind) continue;
+    if (kind === "not-found") found.notFound.add(route.id);
+    else if (kind === "memorial") found.memorial.push(new RegExp(`^${escapeRegExp(fullPathOf(build, route.id)).replace(":id", `(${MEMORIAL_ID})`)}/?$`, "i"));
+    else found.paths.set(fullPathOf(build, route.id), kind);
+  }
+  visitorRoutesOfBuild.set(build, found);
+  return found;
+}
+
+function fullPathOf(build: ServerBuild, id: string): string {
+  const segments: string[] = [];
+  for (let route = build.routes[id]; route; route = route.parentId ? build.routes[route.parentId] : undefined) if (route.path) segments.unshift(route.path);
+  return `/${segments.join("/")}`;
+}
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 type Entry = {
   version: string;
@@ -147,9 +170,11 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
 
   /** Which kept page an address is, or null; for a memorial its id and the tribute list's page. */
   function classify(pathname: string, search: string, serverBuild: ServerBuild): { kind: Kind; id?: string; page?: number; key: string } | null {
-    const named = PATHS[pathname];
+    const visitors = visitorRoutes(serverBuild);
+    const named = visitors.paths.get(pathname);
     if (named) return { kind: KINDS[named], key: pathname + search };
-    const id = MEMORIAL.exec(pathname)?.[1];
+    let id: string | undefined;
+    for (const pattern of visitors.memorial) id ??= pattern.exec(pathname)?.[1];
     if (id) {
       const page = tributesPage(search);
       return page === null ? null : { kind: KINDS.memorial, id: id.toLowerCase(), page, key: `${id.toLowerCase()}|${page}` };
@@ -163,7 +188,7 @@ export function publicPageCache(build: () => Promise<ServerBuild>, options: Head
     if (notFound === undefined) {
       // Matching ranks every route of the app: a millisecond, so each path's answer is remembered (bounded).
       const matches = matchRoutes(routeTree(serverBuild), pathname);
-      notFound = matches?.[matches.length - 1]?.route.id === "routes/$";
+      notFound = visitors.notFound.has(matches?.[matches.length - 1]?.route.id ?? "");
       onlyCatchAll.set(pathname, notFound);
       if (onlyCatchAll.size > MAX_MATCHED_PATHS) onlyCatchAll.delete(onlyCatchAll.keys().next().value!);
     }

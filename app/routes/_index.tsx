@@ -21,13 +21,17 @@ import {
 } from "~/utils/feedback";
 import { SITE_NAME } from "~/utils/site";
 import { siteSocialMeta } from "~/utils/social-meta";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // "/": visitors get the landing page, signed-in members their dashboard, which
 // hosts the UX feedback popup. The popup's answers are posted here, with or without JavaScript.
 
 // The landing page is complete as plain HTML: its scripts wait for the visitor's first use
 // (app/request/hydrate-on-use.server.ts). A member's dashboard at the same address loads them at once.
-export const handle: HydrateOnUseHandle = { hydrateOnUse: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "landing" };
+export const handle: HydrateOnUseHandle & KeptPageHandle = {
+  hydrateOnUse: (loaderData) => (loaderData as { kind?: string } | undefined)?.kind === "landing",
+  kept: { visitors: "landing", members: "any" },
+};
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);

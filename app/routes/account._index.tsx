@@ -15,6 +15,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { IMAGE_REJECTIONS, ImageRejectedError } from "~/services/images.server";
 import { describeBytes, MAX_IMAGE_BYTES, MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { BIO_MAX, profileSchema } from "~/utils/validation/account";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Profile tab. Three forms on
 // one page, told apart by `intent`: the details, a picture upload (multipart) and removing the picture.
@@ -31,7 +32,7 @@ const PROFILE_FAILED = "Failed to update profile. Please try again.";
 const PICTURE_FAILED = "Failed to update profile picture. Please try again.";
 
 // The picture form carries one image: the server lets this route read that much, after requireUser.
-export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES }, kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

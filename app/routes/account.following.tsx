@@ -5,9 +5,12 @@ import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Following tab: the memorials this member follows, each with Unfollow (a plain form),
 // and a button that turns its anniversary reminders on or off.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -16,6 +16,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { DELETE_WITH_ACCOUNT, HAND_OVER_PERIOD_LABELS, HAND_OVER_PERIODS, isHandOverPeriod, SUCCESSION_MESSAGES } from "~/utils/succession";
 import { deleteAccountSchema } from "~/utils/validation/account";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
 // access (download everything we hold) and erasure (delete the account), and what becomes of the
@@ -26,6 +27,8 @@ import { deleteAccountSchema } from "~/utils/validation/account";
 const schema = deleteAccountSchema.extend({
   confirm: z.literal("on", { error: "Tick the box to confirm you understand what deleting does" }),
 });
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -8,9 +8,12 @@ import { updatePrivacy } from "~/models/accounts/users.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
 // memorials start with, and whether friend search finds this member by email address.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

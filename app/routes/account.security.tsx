@@ -12,11 +12,14 @@ import { rateLimitedInit } from "~/request/rate-limited.server";
 import { getSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { changePasswordSchema } from "~/utils/validation/account";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Security tab: password change. A changed
 // password ends every other session, so whoever knew the old one is signed out everywhere else.
 
 const HIDE = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

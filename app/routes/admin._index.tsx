@@ -13,6 +13,7 @@ import { formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { VISIBILITY_LABELS } from "~/utils/validation/account";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Memorials tab: every memorial with its owner, visibility, state and counts, newest first,
 // searched and paged; open one (administrators may see any: memorials/access-rules.ts), or delete it after a
@@ -20,6 +21,8 @@ import { VISIBILITY_LABELS } from "~/utils/validation/account";
 // with Restore (audited), until the purge removes them.
 
 const actionSchema = z.object({ intent: z.enum(["delete", "restore"]), memorialId: recordIdSchema });
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -4,11 +4,14 @@ import { dailyFigures } from "~/models/analytics.server";
 import { requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ANALYTICS_DAYS } from "~/utils/validation/admin";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Analytics tab (the product description leaves its contents to us; the README says what it shows):
 // the last 30 days per day, as SVG charts drawn on the server and one table of the same numbers (for
 // screen readers, and for anyone who wants the figures), computed by one SQL aggregation
 // (analytics.server.ts).
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -3,9 +3,12 @@ import { formatDateTime, SearchForm } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listAudit } from "~/models/audit.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // The audit log: every administrator's action, newest first, searched by who, what or the
 // record. Read only: there is no form here, and the database refuses changes to it.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

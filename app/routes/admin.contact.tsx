@@ -8,6 +8,7 @@ import { listContactMessages, setContactStatus } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { CONTACT_STATUSES, contactStatusSchema, recordIdSchema } from "~/utils/validation/admin";
 import { CONTACT_TYPE_LABELS, type ContactType } from "~/utils/validation/contact";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Contact tab: messages newest
 // first, filtered by status and searched; an administrator sets any of new, read, replied, resolved.
@@ -15,6 +16,8 @@ import { CONTACT_TYPE_LABELS, type ContactType } from "~/utils/validation/contac
 const actionSchema = z.object({ intent: z.literal("status"), messageId: recordIdSchema, status: contactStatusSchema });
 
 const LABELS: Record<string, string> = { new: "New", read: "Read", replied: "Replied", resolved: "Resolved" };
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -4,9 +4,12 @@ import { PagedList } from "~/components/admin/paged-list";
 import { listFeedbackForAdmin } from "~/models/admin.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
 import { RATING_MAX } from "~/utils/feedback";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Feedback tab: the UX answers and
 // ratings, newest first, with the average rating over all of them.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

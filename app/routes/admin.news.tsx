@@ -4,10 +4,13 @@ import { formatDateTime } from "~/components/admin/admin-ui";
 import { fetchNewsAsAdmin } from "~/models/admin.server";
 import { NEWS_MESSAGES, newsStatus } from "~/models/news.server";
 import { backWithToast, requireAdminActor } from "~/request/admin.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // News tab: how many articles
 // there are, what the last fetch did, and Fetch news now with its result (the same use case as
 // POST /api/admin/news/fetch).
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

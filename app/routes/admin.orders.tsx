@@ -12,6 +12,7 @@ import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.ser
 import { formatPence } from "~/utils/money";
 import { ORDER_STATUS_BADGES } from "~/utils/shop";
 import { ORDER_STATUSES, orderStatusSchema, recordIdSchema, SHIP_LIMITS, shipOrderSchema } from "~/utils/validation/admin";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Orders tab: every
 // order with its customer, items, total, test marker and status, filtered by status and searched. The
@@ -28,6 +29,8 @@ type ShipFailure = {
   values: { carrier: string; trackingNumber: string };
   errors: Partial<Record<"carrier" | "trackingNumber" | "form", string[]>>;
 };
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -6,10 +6,11 @@ import { findProduct } from "~/models/commerce/products.server";
 import { requireAdminActor } from "~/request/admin.server";
 import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { productFormAction } from "./admin.products.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Edit product: the same form, filled in; the price shown in pounds.
 
-export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES }, kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdminActor(request);

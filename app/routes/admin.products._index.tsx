@@ -9,12 +9,15 @@ import { listProductsForAdmin, productImage, removeProduct } from "~/models/comm
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { formatPence } from "~/utils/money";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Products tab: every product, active
 // or not, with New product, Edit and Delete. A product that has been ordered is deactivated instead of
 // deleted (its orders keep pointing at it); the confirmation says which will happen.
 
 const actionSchema = z.object({ intent: z.literal("delete"), productId: recordIdSchema });
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

@@ -3,11 +3,12 @@ import { ProductForm } from "~/components/admin/product-form";
 import { requireAdminActor } from "~/request/admin.server";
 import { MAX_IMAGE_UPLOAD_BYTES, type RequestBodyHandle } from "~/utils/upload-limits";
 import { productFormAction } from "./admin.products.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // New product: the form of admin.products.server.ts; the shop shows it once it is active.
 
 // The form carries one picture: the server lets this route read that much (after the admin check).
-export const handle: RequestBodyHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MAX_IMAGE_UPLOAD_BYTES }, kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdminActor(request);

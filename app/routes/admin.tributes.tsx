@@ -9,6 +9,7 @@ import { moderateTribute } from "~/models/tributes/tributes.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Tributes tab: pending tributes across the site.
 // Approve or delete only where the memorial's creator is an administrator; otherwise the actions are
@@ -16,6 +17,8 @@ import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 // memorial page and the /api use, and the use case applies it again whatever the form sends.
 
 const actionSchema = z.object({ intent: z.enum(["approve", "delete"]), tributeId: recordIdSchema });
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminActor(request);

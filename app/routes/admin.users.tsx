@@ -12,6 +12,7 @@ import { formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS } from "~/utils/deletion";
 import { PLANS, type PlanId } from "~/utils/plans";
 import { ADMIN_MESSAGES, recordIdSchema } from "~/utils/validation/admin";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Users tab: search, delete with the
 // warning that all their memorials go too, grant or remove administrator rights with a confirmation.
@@ -24,6 +25,8 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant"), userId: recordIdSchema }),
   z.object({ intent: z.literal("revoke"), userId: recordIdSchema, confirmOwn: z.literal("on").optional() }),
 ]);
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const actor = await requireAdminActor(request);

@@ -9,11 +9,14 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TAX_LABEL } from "~/utils/shop";
 import { basketFormSchema } from "~/utils/validation/shop";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // The basket: product and memorial items with −
 // and + and a quantity field (never below 1, never above the stock: + is disabled there), remove, clear,
 // and the subtotal, tax and total, all computed on the server. Every control is a form, so it works
 // without JavaScript; a refused quantity comes back next to its field with what was typed.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

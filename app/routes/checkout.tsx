@@ -18,6 +18,7 @@ import { countryName } from "~/utils/countries";
 import { formatPence } from "~/utils/money";
 import { SHOP_MESSAGES, TEST_PAYMENT_TITLE } from "~/utils/shop";
 import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Checkout: step 1 the
 // shipping form, step 2 the payment, beside the order summary. Every amount is computed on the server
@@ -29,6 +30,8 @@ import { shippingDefaults, shippingSchema } from "~/utils/validation/shop";
 //   /order-confirmation?session_id=….
 
 const StripePayment = lazy(() => import("~/components/shop/stripe-payment"));
+
+export const handle: KeptPageHandle = { kept: { members: "none" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

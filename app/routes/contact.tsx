@@ -16,9 +16,10 @@ import { redirectWithToast } from "~/request/toast.server";
 import { SUPPORT_EMAIL, SUPPORT_HOURS, SUPPORT_REPLY_TIME } from "~/utils/site";
 import { CONTACT_LIMITS, CONTACT_MESSAGES, CONTACT_TYPE_LABELS, CONTACT_TYPES, contactSchema } from "~/utils/validation/contact";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "document", members: "any" } };
 
 // Contact: the form, prefilled for a signed-in
 // member, with the spec's messages beside the fields and what was typed kept; for visitors a honeypot and

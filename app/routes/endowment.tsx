@@ -6,9 +6,10 @@ import { formatPence } from "~/utils/money";
 import { ENDOWMENT_PERCENT } from "~/utils/plans";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "endowment", members: "any" } };
 
 // The endowment fund in public: the annual public report the Forever policy promises,
 // computed from the plan payments as they are recorded (per calendar year and in total, net of what was

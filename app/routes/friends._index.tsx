@@ -6,8 +6,11 @@ import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // My Friends: everyone the member is friends with, 50 a page, each with Remove (asked first).
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

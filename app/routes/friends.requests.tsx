@@ -5,9 +5,12 @@ import { listReceivedRequests, listSentRequests } from "~/models/community/frien
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
 import { formatLongDate } from "~/utils/dates";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Requests: those waiting for the member's answer (Accept or Reject), and those they sent that wait for
 // someone else's (Cancel request).
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -7,9 +7,10 @@ import { describePrice, ENDOWMENT_PERCENT, FREE_MEMORIAL_LIMIT, PLANS } from "~/
 import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "document", members: "any" } };
 
 type Faq = {
   id: string;

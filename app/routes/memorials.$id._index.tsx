@@ -47,10 +47,11 @@ import { truncate } from "~/utils/text";
 import { VISIBILITY_LABELS } from "~/utils/validation/account-rules";
 import { TRIBUTE_MESSAGES } from "~/utils/validation/tribute-rules";
 import { tributeSchema } from "~/utils/validation/tribute";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // The page a shared link lands on: readable at once, scripts once the visitor uses it or nears the tribute
 // form or the share buttons (data-hydrate-near; app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "memorial", members: "any", countsViews: true } };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = await getOptionalUser(request);

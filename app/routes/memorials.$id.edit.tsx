@@ -15,6 +15,7 @@ import { RECOVERY_DAYS } from "~/utils/deletion";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import type { Visibility } from "~/utils/validation/account-rules";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Edit Memorial: the create form prefilled, plus the Media Gallery (delete
 // one item, with a confirmation) and a danger zone linking to the memorial's delete confirmation.
@@ -23,7 +24,7 @@ import type { Visibility } from "~/utils/validation/account-rules";
 // zone. Anyone else is sent to /memorials with "Access denied".
 
 // One post carries the photos and videos: the server lets this route read that much, once the owner is known.
-export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes }, kept: { members: "any" } };
 
 /** The owner's memorial, a 404 when there is none, or the §8 redirect for anyone else. */
 async function requireOwnMemorial(request: Request, id: string) {

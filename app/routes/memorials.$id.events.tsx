@@ -22,6 +22,7 @@ import {
   type EventErrors,
   type EventFormValues,
 } from "~/utils/events";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // A memorial's events, for the family (docs/decisions/026-memorial-events.md): the owner and
 // co-managers add, edit (?edit=<event id>) and delete events with plain forms, and open each event's replies.
@@ -33,6 +34,8 @@ async function requireEventManager(request: Request, id: string) {
   if (!memorial) throw data(null, { status: 404 });
   return { user, memorial };
 }
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { memorial } = await requireEventManager(request, params.id);

@@ -8,6 +8,7 @@ import { actorOf, requireUser } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { EVENT_MAIL_MESSAGE_MAX, EVENT_MAIL_SUBJECT_MAX, EVENT_MESSAGES, parseEventMailForm, type EventMailErrors, type EventMailValues } from "~/utils/events";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // One event's replies, for the family: who is coming, how many, their messages, with the
 // totals; and "Email everyone who replied" (a subject and a message, through the outbox, with how many it
@@ -20,6 +21,8 @@ async function requireAnswers(request: Request, memorialId: string, eventId: str
   if (!found) throw data(null, { status: 404 });
   return { actor, ...found };
 }
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { event, rsvps, totals } = await requireAnswers(request, params.id, params.eventId);

@@ -7,6 +7,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { formatLongDate } from "~/utils/dates";
 import { EXPORT_MESSAGES } from "~/utils/memorial-export";
 import { describeBytes } from "~/utils/upload-limits";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // "Download a copy" of a memorial: the owner asks here (or from the memorial page and My
 // Memorials, which post to this action), watches it being prepared, and downloads it. To anyone but the
@@ -16,6 +17,8 @@ import { describeBytes } from "~/utils/upload-limits";
 
 const POLL_MS = 2_000;
 const REFRESH_SECONDS = 5;
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -16,6 +16,7 @@ import { CO_MANAGER_MESSAGES, CO_MANAGER_ROLE_HINTS, CO_MANAGER_ROLE_LABELS, INV
 import { formatLongDate } from "~/utils/dates";
 import { HAND_OVER_PERIOD_LABELS, isHandOverPeriod, SUCCESSION_MESSAGES } from "~/utils/succession";
 import { z } from "~/utils/validation/zod";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // "People who manage this memorial" (issue 27 items 4 and 5): the owner, the managers and editors, and
 // the invitations waiting for an answer. The owner and managers invite (email and role), change roles,
@@ -33,6 +34,8 @@ async function requireManagerView(request: Request, id: string) {
   if (role === "none") throw data(null, { status: 404 });
   return { user, role };
 }
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { user, role } = await requireManagerView(request, params.id);

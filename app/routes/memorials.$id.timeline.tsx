@@ -22,6 +22,7 @@ import {
   type TimelineFormValues,
   type TimelineKind,
 } from "~/utils/timeline";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // The life timeline's edit page (docs/decisions/024-life-timeline.md): the owner and
 // co-managers add, edit (?edit=<event id>) and remove dated events with plain forms; the photo is chosen
@@ -33,6 +34,8 @@ async function requireTimelineEditor(request: Request, id: string) {
   if (!memorial) throw data(null, { status: 404 });
   return { user, memorial };
 }
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { memorial } = await requireTimelineEditor(request, params.id);

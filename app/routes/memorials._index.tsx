@@ -8,9 +8,10 @@ import { DEFAULT_SOCIAL_CARD } from "~/utils/site";
 import { DEFAULT_SOCIAL_CARD_ALT, socialMeta } from "~/utils/social-meta";
 import { BROWSE_CATEGORIES, BROWSE_PAGE_SIZE, BROWSE_SEARCH_MAX, BROWSE_SORTS, BROWSE_VIEWS, readBrowseQuery } from "~/utils/browse";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "browse", members: "any" } };
 
 // The public gallery at /memorials and /market: published
 // public memorials only, searched, filtered, sorted and paged in the database (memorials/gallery.server.ts).

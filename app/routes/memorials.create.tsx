@@ -7,13 +7,14 @@ import { requireUser } from "~/request/auth.server";
 import { submitMemorialForm, uploadRules } from "~/routes/memorial-form.server";
 import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, PLANS_HREF } from "~/utils/plans";
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Create Memorial. The form, its checks and the saving of
 // files live in app/components/memorial/memorial-form.tsx and app/models/memorial-form.server.ts,
 // shared with Edit Memorial.
 
 // One post carries the photos and videos: the server lets this route read that much, after requireUser.
-export const handle: RequestBodyHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes }, kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -15,9 +15,12 @@ import { formatLongDate, formatShortDate } from "~/utils/dates";
 import { RECOVERY_DAYS, RESTORE_MESSAGES } from "~/utils/deletion";
 import { FREE_MEMORIAL_LIMIT } from "~/utils/plans";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 const PENDING_SECTION = "pending-tributes";
 const DELETED_SECTION = "recently-deleted";
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

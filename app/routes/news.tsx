@@ -8,9 +8,10 @@ import { formatLongDate } from "~/utils/dates";
 import { NEWS_MESSAGES, newsImageSources } from "~/utils/news";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "news", members: "any" } };
 
 // News: the articles, newest first, 10 a page, each with its title,
 // source, date, the person it is about, its description and a link out that hands the other site neither

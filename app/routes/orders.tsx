@@ -7,10 +7,13 @@ import { requireUser } from "~/request/auth.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPence } from "~/utils/money";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // My Orders: the member's orders, newest first,
 // a page at a time, each with its status badge (a paid order reads Paid; processing, shipped with its carrier
 // and tracking number, completed, cancelled; any other value destructive) and, for test payments, a Test order badge. Links to the account, the shop and memorials.
+
+export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

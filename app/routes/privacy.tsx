@@ -4,9 +4,10 @@ import { OrContactForm } from "~/components/contact-form-link";
 import { documentLink, documentStrong, LegalDocument, type DocumentSection } from "~/components/document-page";
 import { SUPPORT_EMAIL } from "~/utils/site";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "document", members: "any" } };
 
 const SECTIONS: DocumentSection[] = [
   {

@@ -12,9 +12,10 @@ import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 import { groupOf, isShopGroup, previewDescription, SHOP_GROUP_IDS, SHOP_GROUPS, SHOP_MESSAGES, stockState, type ShopGroup } from "~/utils/shop";
 import { addToCartFormSchema } from "~/utils/validation/shop";
 import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
-export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
+export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "products", members: "any" } };
 
 // The shop: active products with their picture,
 // name, a 50-character description, price and stock, filtered by the shop's groups (digital, physical,

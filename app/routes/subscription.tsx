@@ -30,6 +30,7 @@ import {
   type PlanId,
 } from "~/utils/plans";
 import { planIdSchema, startPlanFormSchema } from "~/utils/validation/subscription";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Plans. Every step is a plain
 // address or form: Upgrade Now opens the payment choice (?plan=…), Continue to Payment records the
@@ -43,6 +44,8 @@ const FEATURES: Record<PlanId, string[]> = {
   // The vault has its own line below every list (included or not), so it is not a feature here too.
   forever_plus: ["Everything in Forever", `${ENDOWMENT_PERCENT}% to the endowment fund`],
 };
+
+export const handle: KeptPageHandle = { kept: { members: "none" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -24,6 +24,7 @@ import {
   describeSize,
   type VaultCategory,
 } from "~/utils/vault-rules";
+import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // The encrypted vault. Every part is a
 // plain form: unlocking, uploading, deleting (after a confirmation), and the first-upload prompt to set a
@@ -31,7 +32,7 @@ import {
 // locked vault shows only its unlock form, whatever the address asks for.
 
 // One file and the form around it: the server lets this route read that much, once it knows the member.
-export const handle: RequestBodyHandle = { body: { maxBytes: VAULT_LIMITS.fileBytes + 64 * 1024 } };
+export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: VAULT_LIMITS.fileBytes + 64 * 1024 }, kept: { members: "any" } };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
