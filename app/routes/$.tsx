@@ -6,7 +6,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-// Any path no other route claims: the spec's not-found page, with a real 404 status.
+// Any path no other route claims: the not-found page, with a real 404 status.
 export async function loader() {
   return data(null, { status: 404 });
 }

@@ -9,7 +9,7 @@ import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 
-// Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
+// Privacy tab: the visibility new
 // memorials start with, and whether friend search finds this member by email address.
 
 export async function loader({ request }: Route.LoaderArgs) {
