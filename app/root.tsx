@@ -41,7 +41,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#3730a3" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* With a precedence React puts the stylesheet ahead of the script preloads, so a phone on a
-            slow line fetches what the first paint needs first (issue 7: LCP). */}
+            slow line fetches what the first paint needs first (Largest Contentful Paint). */}
         <link rel="stylesheet" href={stylesheet} precedence="default" />
         <Meta />
         <Links />

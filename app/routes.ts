@@ -2,10 +2,10 @@ import type { RouteConfig } from "@react-router/dev/routes";
 import { prefix, route } from "@react-router/dev/routes";
 import { flatRoutes } from "@react-router/fs-routes";
 
-// The screens are file-based (app/routes), plus the spec's aliases: /memorial/{id} shows the same page as
+// The screens are file-based (app/routes), plus two aliases: /memorial/{id} shows the same page as
 // /memorials/{id}, and /market the browse page of /memorials.
 //
-// The /api is declared here, one line per call in the order of the specs' call tables, so this file
+// The /api is declared here, one line per call, grouped by area, so this file
 // reads as the contract. Each module declares per method who may call it
 // (app/request/api-route.server.ts); test/api-access.test.ts holds every method to its access level.
 export default [
@@ -81,7 +81,7 @@ export default [
     route("admin/news/count", "routes/api/admin.news.count.ts"), //            GET (admin)
     route("admin/news/fetch", "routes/api/admin.news.fetch.ts"), //            POST (admin)
 
-    // Ours, beside the spec's: the share buttons' record, the tribute assistant writing as it goes, and
+    // Our own additions: the share buttons' record, the tribute assistant writing as it goes, and
     // withdrawing a friend request.
     route("memorials/:id/share", "routes/api/memorials.$id.share.ts"), //      POST
     route("ai/stream-tribute", "routes/api/ai.stream-tribute.ts"), //          POST

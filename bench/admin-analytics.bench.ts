@@ -1,4 +1,4 @@
-// The admin dashboard's Analytics tab at 100,000 memorials and 1,000,000 tributes (issue 19 §7). Starts a
+// The admin dashboard's Analytics tab at 100,000 memorials and 1,000,000 tributes. Starts a
 // throw-away PostgreSQL cluster, applies the migrations, loads members, memorials spread over two years,
 // a million tributes, orders and plan payments in bulk, ANALYZEs, then times dailyFigures (the one SQL
 // statement the tab runs) and prints median and p95. Run: `npm run bench -- admin-analytics`.

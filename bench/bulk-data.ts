@@ -7,7 +7,7 @@ import { migrate } from "~/services/migrate.server";
 
 const DAYS_SPREAD = 730;
 
-/** The scale the page benchmarks load (issues 20 and 30); BENCH_MEMORIALS / BENCH_TRIBUTES change it. */
+/** The scale the page benchmarks load; BENCH_MEMORIALS / BENCH_TRIBUTES change it. */
 export const SCALE = { memorials: Number(process.env.BENCH_MEMORIALS ?? 100_000), tributes: Number(process.env.BENCH_TRIBUTES ?? 1_000_000) };
 
 /** Loads `memorials` published public memorials (a member for every four), `tributes` tributes (two in three approved), orders and plan payments, spread over two years, then VACUUMs and ANALYZEs. */

@@ -1,4 +1,4 @@
-// Whether "Forgot your password?" tells who has an account by how long it takes (issue 25 item 2):
+// Whether "Forgot your password?" tells who has an account by how long it takes:
 // the built server on PGlite, BENCH_RESETS (100 by default) members, and as many addresses that belong
 // to nobody. Each address is asked for once, known and unknown in turn, each from an address of its own
 // (so no limit is met), and the time to the answer is taken. Prints the median and p90 of each and

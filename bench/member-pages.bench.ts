@@ -1,4 +1,4 @@
-// Every page a signed-in member or administrator opens, against the ceiling (issue 30). For each database
+// Every page a signed-in member or administrator opens, against the ceiling. For each database
 // (embedded PGlite, and PostgreSQL in a throw-away cluster where initdb/pg_ctl exist) starts the production
 // server with the demo data, signs in as Alice (a member) and as the administrator, takes each page's
 // compressed bytes as that person gets them, and measures with wrk (-t2 -c16, BENCH_DURATION seconds, 5 by
@@ -34,9 +34,9 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1);
 const CONNECTIONS = 16;
 const P99_TARGET_MS = 100;
 const TARGET: Record<Database, number> = { pglite: 0.01, postgres: 0.02, "postgres-100k": 0.02 };
-/** The common form posts (issue 30): ≥ 0.5 % on both databases. */
+/** The common form posts: ≥ 0.5 % on both databases. */
 const POST_TARGET = 0.005;
-/** An anonymous page that misses the page cache (issue 30: ≥ 1 % on both databases). */
+/** An anonymous page that misses the page cache: ≥ 1 % on both databases. */
 const MISS_TARGET = 0.01;
 
 type Database = "pglite" | "postgres" | "postgres-100k";

@@ -7,7 +7,7 @@
 //      readable without JavaScript;
 //   2. Lighthouse, mobile profile, 3 runs, each figure's median;
 //   3. throughput with autocannon (32 connections, 20 s) on the memorial, landing, browse and shop
-//      (/products, the demo products, issue 16) pages.
+//      (/products, the demo products) pages.
 // Prints each figure beside its budget with PASS or MISS, and writes bench/results/memorial-page.json.
 // Run: `npm run bench -- memorial-page`. Not part of `npm test`. BENCH_SERVE=1 only sets up the server
 // and the memorial and keeps them until ^C, for a closer look.

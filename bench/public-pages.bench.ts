@@ -1,4 +1,4 @@
-// Every page a visitor can open without signing in, against the ceiling (issue 20). For each database —
+// Every page a visitor can open without signing in, against the ceiling. For each database —
 // embedded PGlite, and PostgreSQL in a throw-away cluster where initdb/pg_ctl exist — builds nothing
 // (run `npm run build` first, or leave BENCH_NO_BUILD unset to build), starts the production server with the
 // demo data on 127.0.0.1, takes each page's compressed bytes as an anonymous visitor gets them, and measures
@@ -10,11 +10,12 @@
 //     when missing and we are root; skipped with a note otherwise).
 // Prints each page's requests/s, p99, ratio to the node:http ceiling and its target (≥ 5 %, the memorial
 // page ≥ 10 %, p99 ≤ 50 ms), writes bench/results/public-pages.json and a Markdown table beside it.
-// Then the same at scale (issue 20): PostgreSQL with 100,000 memorials and 1,000,000 tributes added to the
+// Then the same at scale: PostgreSQL with 100,000 memorials and 1,000,000 tributes added to the
 // demo data (bench/bulk-data.ts; BENCH_MEMORIALS / BENCH_TRIBUTES to change), on the landing page, browse
 // page 1 and page 10, a search and a memorial page. Last, Lighthouse (mobile profile, BENCH_LIGHTHOUSE_RUNS
 // runs each, 3 by default, each figure's median kept) on every public page above but the 404 (Lighthouse
-// audits no document answered with 404) and on the sign-in, sign-up and forgot-password pages, on PGlite (issue 30): each must score 100 with an LCP of 1.2 s at most.
+// audits no document answered with 404) and on the sign-in, sign-up and forgot-password pages, on
+// PGlite: each must score 100 with an LCP of 1.2 s at most.
 // Run: `npm run bench -- public-pages`. BENCH_DATABASES=pglite,postgres,postgres-100k (the default) chooses
 // the runs (BENCH_DATABASES= none: Lighthouse only); BENCH_LIGHTHOUSE=0 leaves Lighthouse out;
 // BENCH_LIGHTHOUSE_PAGES="landing|browse, a search" measures only the pages named. A missed target fails the run.

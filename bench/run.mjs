@@ -1,6 +1,6 @@
 // `npm run bench [name…]`: runs every bench/*.bench.ts (or only those whose name contains one of the
 // arguments) one after another, each in its own process, and says which failed. Benchmarks print
-// figures and write bench/results/*.json; they are never part of `npm test` (TESTING.md).
+// figures and write bench/results/*.json; they are never part of `npm test`, which must stay quick.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// How much memory uploads take (issue 25 item 5): six members post 240 MB each to /memorials/create at
+// How much memory uploads take: six members post 240 MB each to /memorials/create at
 // the same moment, and the server's resident memory (RSS, sampled every 50 ms from /proc) must move by
 // under 200 MB. Two kinds of post: what a family sends (three videos, 95 + 95 + 50 MB, all stored), and
 // what an attacker sends (one 240 MB file, cut off at the video limit and refused). Then the /api's

@@ -123,7 +123,7 @@ test("sign-in never redirects to another site", async ({ page, member }) => {
   await expect(page).toHaveURL(new RegExp(`^${process.env.E2E_BASE_URL}/$`));
 });
 
-// The login-required routes of both specs' route tables;
+// Every login-required route;
 // each screen guards itself.
 const LOGIN_REQUIRED_PATHS = [
   "/my-memorials",

@@ -190,7 +190,7 @@ test("Skip for now hides the popup until the second memorial; the close icon ski
   await page.goto("/");
   await expectNoPopup(page, javaScriptEnabled);
 
-  // §4: asked once more at the second memorial.
+  // Asked once more at the second memorial.
   await createTestMemorial(member);
   await page.goto("/");
   await expect(popup).toBeVisible();

@@ -4,8 +4,8 @@ import { createCookie, type Cookie } from "react-router";
 import type { Page } from "@playwright/test";
 import { hashPassword } from "../app/services/password.server";
 
-// Test data written straight into the e2e server's database (STYLE.md: fixtures create users and
-// signed-in sessions directly, so only the sign-in journey itself clicks through the form).
+// Test data written straight into the e2e server's database: fixtures create users and signed-in
+// sessions directly, so only the sign-in journey itself clicks through the form.
 
 export const TEST_PASSWORD = "Correct-Horse-9";
 let passwordHash: Promise<string> | undefined;

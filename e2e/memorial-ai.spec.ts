@@ -4,7 +4,7 @@ import { db, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
 // "Generate AI Biography" (Create and Edit Memorial) and "Generate AI Tribute" (Edit Memorial),
-// memorial-core.md §2, §5, §8. Without JavaScript each is a round trip of the memorial form that
+// Without JavaScript each is a round trip of the memorial form that
 // comes back with the text written and every other field as it was typed; with JavaScript a dialog
 // (biography) or a button (tribute) asks /api/ai/*. The e2e server has no OPENAI_API_KEY, so the
 // offline writer writes, and the page says so. Nothing is saved until the member presses a save button.
@@ -46,7 +46,7 @@ test("a biography is written from the details given, every other field is kept, 
   await page.getByLabel("Date of passing").fill("2019-09-30");
   await page.getByLabel("Friends Only").check();
 
-  // Without the names the helper refuses, with the spec's words, and keeps what was typed.
+  // Without the names the helper refuses, with its fixed words, and keeps what was typed.
   await openBiographyHelper(page, javaScriptEnabled);
   await page.getByLabel("Personal story").fill(story);
   await generateBiography(page, javaScriptEnabled);
@@ -120,7 +120,7 @@ test("Edit Memorial writes a short tribute from the names and key details, and s
   expect(rows[0]).toEqual({ title: "A life", biography: "Original story." });
   await expectAccessible(page);
 
-  // Without the names it refuses with the spec's title.
+  // Without the names it refuses with its fixed title.
   await page.getByLabel("First name").fill("");
   await page.getByRole("button", { name: "Generate AI Tribute" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Missing Information" })).toContainText(

@@ -3,7 +3,7 @@ import { pdfText } from "../test/pdf";
 import { createTestMemorial, createTestTribute, db, deleteTestUser, loginAs, createTestUser } from "./db";
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 
-// The printed memorial book and the family's switch (issue 29 items 5 and 6), JavaScript on and off, at
+// The printed memorial book and the family's switch, JavaScript on and off, at
 // 390 px: a friend of the owner orders the book from the memorial page into the basket; the owner turns the
 // offer off on the edit page and it is gone from the friend's page. And the memorial page printed by
 // Chromium (page.pdf, print media): the memorial, without the site's navigation and the tribute form.

@@ -5,8 +5,7 @@ import { createTestUser, db, deleteTestUser, loginAs } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { PLANS_HREF } from "../app/utils/plans";
 
-// Creating, editing and deleting memorials (memorial-core.md §2 "Create Memorial", "Edit Memorial",
-// §4 "Create flow", §8), with JavaScript on and off: one multipart form carries the fields, the
+// Creating, editing and deleting memorials, with JavaScript on and off: one multipart form carries the fields, the
 // profile photo and the photos and videos; bad files refuse the whole post with nothing saved.
 
 const jpeg = (background: string, name: string) =>

@@ -1,7 +1,7 @@
 import { createTestMemorial, db, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// The headstone QR code (issue 29 items 3 and 4), JavaScript on and off, at 390 px: the owner opens "QR code and
+// The headstone QR code, JavaScript on and off, at 390 px: the owner opens "QR code and
 // permanent link" from the memorial's edit page, reads the permanent link and sees the code, downloads the
 // printable sheet (a PDF file named for the short id) and the PNG and SVG, and the permanent address brings
 // anyone to the memorial page, which shows it in its share area.

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createTestMemorial, db, loginAs } from "./db";
 import { anotherPersonsPage, expect, expectAccessible, test, toast } from "./fixtures";
 
-// Issue 29 item 2 (docs/decisions/027-sharing-and-unlisted.md): the owner makes a memorial Unlisted on the
+// Unlisted memorials (docs/decisions/027-sharing-and-unlisted.md): the owner makes a memorial Unlisted on the
 // edit form, with JavaScript on and off; a visitor with the link reads it, kept out of search engines, and
 // does not find it in the gallery. (Every list, the sitemap and the /api: test/sharing-and-unlisted-http.test.ts.)
 

@@ -15,9 +15,9 @@ import {
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { mailWithSubject, nextMailTo } from "./mail";
 
-// The shop (commerce-and-accounts.md §2 "Products", "Cart page", "Checkout", "Order confirmation",
-// "My Orders", §5, §8; issue 16), with JavaScript on and off, paid through the built-in test provider
-// (Stripe.js cannot load here: TESTING.md; the Stripe path is proven over HTTP in test/stripe.test.ts).
+// The shop (products, basket, checkout, order confirmation and My Orders), with JavaScript on and off,
+// paid through the built-in test provider (Stripe.js cannot load here, as the tests run offline; the
+// Stripe path is proven over HTTP in test/stripe.test.ts).
 // Test products are "made to order" (Textiles), a small group, so each test finds its own on the first page.
 
 const SHOP = "/products?category=service";
@@ -104,7 +104,7 @@ test("buy two products: quantities up to the stock, remove one, shipping errors 
   await expect(page.getByTestId("basket-tax")).toHaveText("£6.00");
   await expect(page.getByTestId("basket-total")).toHaveText("£81.00");
 
-  // Checkout, step 1: the spec's messages next to their fields, what was typed kept.
+  // Checkout, step 1: the messages next to their fields, what was typed kept.
   await page.getByRole("link", { name: "Proceed to checkout" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
   await expect(page.getByLabel("Country")).toHaveValue("US");

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { createTestMemorial, createTestProduct, createTestTribute, createTestUser, db, deleteTestUser, loginAs, retireTestProducts, type TestUser } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 
-// Issue 24's small things, on a 390 px phone with JavaScript on and off: the admin's confirmations keep a
+// Small things, on a 390 px phone with JavaScript on and off: the admin's confirmations keep a
 // very long name inside the screen and speak to an administrator removing their own rights; a shop card's
 // More opens onto the whole description once and closes with Less; the landing page's cards count real
 // tributes and views; the vault's file picker is a button. Each changed screen is photographed (test-results).

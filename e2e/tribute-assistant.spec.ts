@@ -127,7 +127,7 @@ test.describe("with JavaScript", () => {
 
   test("a failure keeps the dialog open with the spec's message (needs JavaScript)", async ({ page }) => {
     const memorialId = await publicDemoMemorial();
-    // The AI provider fails: the app answers 502 (memorial-core.md's message), which the browser logs.
+    // The AI provider fails: the app answers 502 (with its failure message), which the browser logs.
     expectFailedResponse(502);
     await page.route("**/api/ai/stream-tribute", (route) =>
       route.fulfill({ status: 502, contentType: "application/json", body: JSON.stringify({ message: "Failed to generate AI tribute. Please try again." }) }),

@@ -63,7 +63,7 @@ describe.each(databaseKinds)("memorial versions on $name", ({ skip, open }) => {
     expect(await version(m.id)).toBeGreaterThan(approved);
   });
 
-  it.skipIf(skip)("moves when the family turns the shop offers off or on (issue 29), not when the same value is written again", async () => {
+  it.skipIf(skip)("moves when the family turns the shop offers off or on, not when the same value is written again", async () => {
     const m = await memorial();
     const start = await version(m.id);
     await db.sql.query(`UPDATE memorials SET "shopOffers" = false WHERE id = $1`, [m.id]);

@@ -11,8 +11,8 @@ import { searchTemplates } from "./search-template";
 import { securityHeaderList } from "./security";
 import { withoutTracking } from "./tracking-parameters";
 
-// The anonymous page cache (issue 7 for the memorial page, issue 20 for every public page; DESIGN.md
-// "Running at scale"). Every page a visitor can open without signing in — the landing page, browse (with
+// The anonymous page cache, so that pages stay fast at scale. Every page a visitor can open without
+// signing in — the landing page, browse (with
 // any query), a public memorial, the shop, the news, help, terms, privacy, contact and the not-found page —
 // is the same for every visitor (and the endowment fund's report), so it is rendered once and kept here, keyed by versions read from the
 // database on every request (app/models/page-version.server.ts): the memorial's updatedAt for its page;

@@ -4,7 +4,7 @@ import { readBrowseQuery } from "~/utils/browse";
 import { keepTemplate, keptFrom, type KeptPage, type Rendered } from "./kept-page";
 import { fillTemplate, KEPT_LEVEL, repackTemplate, type PageTemplate } from "./packed-page";
 
-// A new search on the memorial gallery without rendering it (issue 30: a page no cache has, at 1 % of the
+// A new search on the memorial gallery without rendering it (a page no cache has, at 1 % of the
 // ceiling; docs/decisions/034-search-templates.md). Two searches that find the same memorials give pages that
 // differ only in the words searched for: the heading, the search box, the title, the links (view, Load More,
 // the form's action) and the page's data for the browser. So the page is rendered once per set of memorials

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from "express";
 import { clientAddress, parseTrustProxy, type TrustedProxies } from "~/request/facts.server";
 import { getEnv } from "~/services/env.server";
 
-// Security headers and the cross-origin check for every response (DESIGN.md security notes; OWASP
+// Security headers and the cross-origin check for every response (OWASP
 // ASVS 5.0). React Router refuses cross-origin form posts to UI routes itself; resource routes under
 // /api are not covered, so every non-GET request is checked here, in one place.
 

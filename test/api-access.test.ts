@@ -10,7 +10,7 @@ process.env.SESSION_SECRET ??= "access-test-secret-that-is-long-enough-012345678
 // route's own `Allow`), so a new endpoint is checked by default: one missing from CONTRACT fails until its
 // access level is written here, and one whose guard does not match it fails on its behaviour.
 
-/** "METHOD /api/pattern" → who may call it, as the specs and our decisions say (README). */
+/** "METHOD /api/pattern" → who may call it, as our decisions say (README). */
 const CONTRACT: Record<string, Access> = {
   "GET /api/auth/user": "member",
   "POST /api/auth/login": "public",

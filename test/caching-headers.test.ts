@@ -34,8 +34,8 @@ function expectPrivate(res: ApiResponse, what: string) {
 }
 
 /**
- * Answers that are the same for everyone and say `public` (issue 18: GET /api/news, keyed by its ETag; issue 28:
- * a public memorial's anniversary calendar, which calendars fetch without signing in; issue 29: robots.txt and
+ * Answers that are the same for everyone and say `public` (GET /api/news, keyed by its ETag;
+ * a public memorial's anniversary calendar, which calendars fetch without signing in; robots.txt and
  * sitemap.xml and its children under /sitemaps/, for crawlers).
  */
 const SAME_FOR_EVERYONE = new Set(["/api/news", "/memorials/:id/anniversaries.ics", "/robots.txt", "/sitemap.xml", "/sitemaps/:file"]);

@@ -98,7 +98,7 @@ describe("email from the running server", () => {
     expect(again.text).toContain("already been used");
   });
 
-  it("a reset link asked for earlier dies when the member changes the password in Account → Security (issue 25 §2)", async () => {
+  it("a reset link asked for earlier dies when the member changes the password in Account → Security", async () => {
     const { owner, email } = await ownerWithMemorial();
     expect((await client(server.url).request("POST", "/forgot-password", form({ email }))).status).toBe(303);
     const link = linkIn(await mailTo(email), `${SITE}/reset-password?token=`);

@@ -2,8 +2,8 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import sharp from "sharp";
 
-// A local news site for the news fetch's tests (TESTING.md "Outside services, offline": feeds from a local
-// HTTP server, also slow, huge and malformed ones). It serves an RSS feed and an Atom feed whose entries
+// A local news site for the news fetch's tests, which run offline: feeds from a local
+// HTTP server, also slow, huge and malformed ones. It serves an RSS feed and an Atom feed whose entries
 // can be changed between fetches, their pictures, and feeds that misbehave: one that never finishes, one
 // larger than any feed should be (with and without a declared length), one that is broken XML, an HTML
 // page where a feed should be, one that is down, one with an entity-expansion bomb, and one that

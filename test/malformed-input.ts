@@ -235,8 +235,8 @@ export function bodyAttacks(route: RouteInfo, method: string, stamp: string): At
   const { intents, fields } = formOf(route);
   // Each field spoiled alone in each way, the form's intents taken in turn; and each intent with every
   // field spoiled at once in each way. Every field and every intent meets every spoiler, in a few
-  // hundred requests a route rather than fields × intents × spoilers (issue 26 item 8: the walk took
-  // nine minutes a database).
+  // hundred requests a route rather than fields × intents × spoilers (which took nine minutes a
+  // database).
   let turn = 0;
   for (const [spoiler, spoil] of SPOILERS) {
     const spoiled: Record<string, string> = {};
@@ -385,8 +385,8 @@ export function describeMalformedInput(database: ServerDatabase) {
             }
           }
         }
-        // Each database takes every other request (issue 26 item 8: the whole walk took five minutes a
-        // database). Together the two still send every request, each route meets every kind on both, and
+        // Each database takes every other request (the whole walk took five minutes a database
+        // otherwise). Together the two still send every request, each route meets every kind on both, and
         // with one database alone (no PostgreSQL here) it sends them all.
         const half = <T>(list: T[]) => (inject("postgresUrl") ? list.filter((_, i) => i % 2 === (database === "pglite" ? 0 : 1)) : list);
         const ours = half(jobs);

@@ -3,7 +3,7 @@ import { client, registerMember, serverDatabases, startServer, type Client, type
 import { pdfText } from "./pdf";
 import { formPost, SHIPPING } from "./shop";
 
-// The printed memorial book over real HTTP against the built server (issue 29 items 5 and 6): a friend of
+// The printed memorial book over real HTTP against the built server: a friend of
 // the owner orders it from the memorial page with a plain form (into the basket) and pays; the book of that
 // order is read by its buyer (preview) and an administrator (download), and is a 404 for anyone else; the
 // family's preview is the owner's and co-managers' only; the family's switch, a plain form on the edit page,

@@ -8,8 +8,8 @@ import { invitationLink } from "./invitations";
 import { pdfInfo, pdfPageImages, pdfText } from "./pdf";
 import { formPost } from "./shop";
 
-// The permanent address and the headstone QR code over real HTTP against the built server (issue 29 items 3
-// and 4), started with a PUBLIC_URL that is not its own address: /m/<shortId> sends anyone on to the memorial
+// The permanent address and the headstone QR code over real HTTP against the built server, started with
+// a PUBLIC_URL that is not its own address: /m/<shortId> sends anyone on to the memorial
 // (301) in either case, and is the memorial page's 404 when it names nothing, is malformed, or names a
 // deleted memorial; the owner and a co-manager download the code as SVG, PNG and an A4 PDF, each read back by
 // a QR decoder to exactly PUBLIC_URL + /m/<shortId>, with the name, dates and address printed on the sheet;

@@ -4,8 +4,8 @@ import { hashPassword } from "~/services/password.server";
 import { VAULT_LIMITS, VAULT_MESSAGES } from "~/utils/vault-rules";
 import { client, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 
-// Plans and the vault over real HTTP on the built server with the built-in test provider (commerce-and-
-// accounts.md §7, §8; issue 17): a plan is bought through the /api as a client would (create the payment,
+// Plans and the vault over real HTTP on the built server with the built-in test provider: a plan is
+// bought through the /api as a client would (create the payment,
 // pay it, complete the upgrade), forged and replayed completions grant nothing, cancelling is real, and
 // the vault that plan opens keeps its lock, its file rules and its owner's files to its owner.
 
@@ -54,7 +54,7 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     await server?.stop();
   });
 
-  /** A member who buys a plan as the spec's client does, with the built-in provider's Pay call for the card. */
+  /** A member who buys a plan as a client does, with the built-in provider's Pay call for the card. */
   async function memberOn(planId: "forever" | "forever_plus", paymentType: "full" | "monthly" = "full") {
     const { api, id } = await registerMember(server.url);
     const created = await api.post("/api/create-subscription-payment", { planId, paymentType });
@@ -185,7 +185,7 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     expect((await stranger.get(`/api/vault/files/${id}/download`)).status).toBe(404);
     expect((await stranger.delete(`/api/vault/files/${id}`)).status).toBe(404);
 
-    // The spec's file rules: a PDF renamed .png, an .exe, an SVG with a script, 11 MB.
+    // The vault's file rules: a PDF renamed .png, an .exe, an SVG with a script, 11 MB.
     const refusals: [string, string, string | Buffer, number, string][] = [
       ["photo.png", "image/png", PDF, 415, VAULT_MESSAGES.invalidType],
       ["setup.exe", "application/x-msdownload", "MZ\x90\x00", 415, VAULT_MESSAGES.invalidType],
@@ -221,7 +221,7 @@ describe.each(serverDatabases())("plans and the vault over the /api on %s", (dat
     expect((await second.get("/api/vault/files")).status).toBe(423);
   });
 
-  it("the lock hides the vault's file names from the account download too, and a name's quotes and brackets are percent-encoded (issue 25 §3)", async () => {
+  it("the lock hides the vault's file names from the account download too, and a name's quotes and brackets are percent-encoded", async () => {
     const { api } = await memberOn("forever_plus");
     const name = "Mum's diagnosis (draft)*.pdf";
     const uploaded = await api.post("/api/vault/files", { fileName: name, fileType: "application/pdf", fileData: dataUrl("application/pdf", PDF) });

@@ -156,7 +156,7 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect(gone.text).not.toContain("Kept lighthouses");
   }, 120_000);
 
-  it("a search no one made before shows the Featured memorials as they are now, though they are read once per change (issue 30)", async () => {
+  it("a search no one made before shows the Featured memorials as they are now, though they are read once per change", async () => {
     const owner = (await registerMember(first.url, { firstName: "Fen", lastName: "Owner" })).api;
     const created = await owner.post("/api/memorials", {
       firstName: "Orla",
@@ -213,7 +213,7 @@ describe.each(serverDatabases())("kept public pages on %s", (database) => {
     expect((await page("/news")).text).toContain(title);
   }, 120_000);
 
-  it("a plan paid for shows in the endowment fund's public report on the very next request (issue 27 §6)", async () => {
+  it("a plan paid for shows in the endowment fund's public report on the very next request", async () => {
     const before = await cached("/endowment");
     const fundOf = (html: string) => Number(/The fund today<\/h2><p[^>]*>£([\d,.]+)</.exec(html)?.[1].replace(/,/g, ""));
     const year = new Date().getUTCFullYear();

@@ -40,7 +40,7 @@ describe.each(serverDatabases())("rate limits under 30 parallel attempts on %s",
     expect(right.headers.get("retry-after")).toMatch(/^\d+$/);
   }, 180_000);
 
-  it("sign-in: a stranger's wrong passwords lock the account at the stranger's address only; the owner signs in from theirs (issue 25 §9)", async () => {
+  it("sign-in: a stranger's wrong passwords lock the account at the stranger's address only; the owner signs in from theirs", async () => {
     const { email } = await memberWithEmail();
     const stranger = randomIp();
     const guesses = [];

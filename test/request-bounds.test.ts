@@ -2,7 +2,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, registerMember, startServer, type TestServer } from "./http";
 
-// Issue 13 §1–2 over real sockets: every request body is bounded before it is read (64 KB unless a
+// Request bounds over real sockets: every request body is bounded before it is read (64 KB unless a
 // route that takes files raises it, and those check who is asking first), and an answer sent before
 // the body was read never leaves the keep-alive connection wedged for the next request.
 

@@ -5,8 +5,8 @@ import { SHOP_MESSAGES } from "~/utils/shop";
 import { client, serverDatabases, startServer, type TestServer } from "./http";
 import { addToBasket, formPost, insertProducts, shopProducts } from "./shop";
 
-// Small things a client can send that used to go wrong, on the built server over real HTTP (issue 24
-// item 13, issue 25 item 6): a basket quantity of 2.5 is told to be a whole number, not "at least 1";
+// Small things a client can send that used to go wrong, on the built server over real HTTP: a basket
+// quantity of 2.5 is told to be a whole number, not "at least 1";
 // a Host header no address can hold is a 400, never a 500 (raw sockets: fetch will not send one); a
 // sign-in whose redirectTo holds a character a Location header cannot carry goes home instead of
 // failing with a 500.

@@ -14,13 +14,13 @@ import { client, rawRequest, registerMember, serverDatabases, startServer, type 
 import { startSmtp, type TestSmtp } from "./smtp-server";
 
 // Attacked over real HTTP against the built server, on PGlite and PostgreSQL.
-// §1: the client writes the left of X-Forwarded-For. With TRUST_PROXY=true (one proxy, as these test
+// Proxies: the client writes the left of X-Forwarded-For. With TRUST_PROXY=true (one proxy, as these test
 // servers run) only the right-most hop, the one our proxy appended, is the client's address: a new
 // made-up first hop on every request neither escapes a per-address limit nor reaches the audit log.
-// §2: a reset link dies when the password changes or a newer one is asked for, also a link the mail
+// Reset links: a reset link dies when the password changes or a newer one is asked for, also a link the mail
 // worker only makes after the change.
-// §7: the contact form and POST /api/contact mail no one an attacker's words, and share one guard.
-// §8: "Fetch news now" never follows a feed's redirect into our own network (here: another port of 127.0.0.1).
+// Contact: the contact form and POST /api/contact mail no one an attacker's words, and share one guard.
+// News: "Fetch news now" never follows a feed's redirect into our own network (here: another port of 127.0.0.1).
 
 const PASSWORD = "Correct1horse";
 const randomIp = () => `10.${[0, 0, 0].map(() => randomBytes(1)[0]).join(".")}`;
@@ -32,7 +32,7 @@ const form = (values: Record<string, string>) => ({
 /** The path and query of the reset link in an email (its host is PUBLIC_URL's, not this test server's), or null. */
 const resetLinkIn = (mail: ParsedMail) => (mail.text ?? "").match(/\/reset-password\?token=[\w-]+/)?.[0] ?? null;
 
-describe.each(serverDatabases())("issue 25 over HTTP on %s", (database) => {
+describe.each(serverDatabases())("the security second pass over HTTP on %s", (database) => {
   let server: TestServer;
   let smtp: TestSmtp;
   /** A news site the administrator set up, and a service inside our network that one of its feeds redirects to. */

@@ -5,7 +5,7 @@ import { VISIBILITY_CHOICE } from "~/utils/validation/account-rules";
 import { client, rawRequest, registerMember, serverDatabases, startServer, type Client, type TestServer } from "./http";
 import { fillPattern, routeTable } from "./route-table";
 
-// Issue 29 items 1 and 2 over real HTTP, on both databases (docs/decisions/027-sharing-and-unlisted.md):
+// Sharing and unlisted memorials over real HTTP, on both databases (docs/decisions/027-sharing-and-unlisted.md):
 // - a shared memorial link looks right: Open Graph and Twitter card tags, the canonical address and a
 //   schema.org Person, every absolute address from PUBLIC_URL even when the request names another host;
 //   the portrait's 1200×630 social card (or the site's own); nothing of a friends-only, private or draft

@@ -4,8 +4,8 @@ import { SHOP_MESSAGES } from "~/utils/shop";
 import { client, registerMember, serverDatabases, startServer, type TestServer } from "./http";
 import { addToBasket, formPost, insertProducts, SHIPPING, shopProducts, withTax } from "./shop";
 
-// The shop's /api over real HTTP on the built server with the built-in test provider (commerce-and-
-// accounts.md §7, §8; issue 16 §3–§7): every failure a client can meet answers `{ message }` with the
+// The shop's /api over real HTTP on the built server with the built-in test provider: every failure a
+// client can meet answers `{ message }` with the
 // right status (a stock problem says "stock"), prices a client sends change nothing, a payment makes one
 // order however often and however concurrently it is completed, and 20 buyers of the last item in stock
 // get one order between them, the others a refund and a plain message.

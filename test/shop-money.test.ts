@@ -116,7 +116,7 @@ describe.each(serverDatabases())("the shop's money over HTTP on %s", (database) 
     expect(stale.status).toBe(409);
     expect(stale.json).toEqual({ message: ADMIN_MESSAGES.stockChanged(12), stockQuantity: 12 });
     expect(await stockOf(products.edit.id)).toBe(12);
-    // A client in the spec's shape (no expectedStockQuantity) sends back the 13 it read before that sale:
+    // A client in the original request shape (no expectedStockQuantity) sends back the 13 it read before that sale:
     // refused with the current figure, the sale kept; the current figure itself is accepted (and untouched).
     const spec = await admin.put(`/api/admin/products/${products.edit.id}`, { ...body, price: 12600, stockQuantity: 13 });
     expect(spec.status).toBe(409);

@@ -46,7 +46,7 @@ export const SHIPPING = {
   country: "GB",
 };
 
-/** The spec's client's add-to-cart body, with a price it made up (the server never reads it). */
+/** A client's add-to-cart body, with a price it made up (the server never reads it). */
 export async function addToBasket(api: Client, product: TestProduct, quantity = 1) {
   const res = await api.post("/api/cart", { productId: product.id, productName: "Anything", productDescription: "x", productImage: null, quantity, price: 1 });
   if (res.status !== 201) throw new Error(`Adding to the basket answered ${res.status}: ${res.text}`);

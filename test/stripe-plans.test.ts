@@ -106,7 +106,7 @@ describe("paying in full with Stripe", () => {
     ].filter(Boolean);
     expect(granted.length).toBeLessThanOrEqual(1);
     expect(await me(api)).toMatchObject({ subscriptionPlan: "forever", subscriptionExpiryDate: null });
-    // The spec's toast on the page the address resets to.
+    // The payment's toast on the page the address resets to.
     expect(await returnTo(api, `/subscription?success=true&payment_intent=${paymentIntentId}`)).toContain(SUBSCRIPTION_MESSAGES.paymentSuccessful);
     // Someone else returning with it, or forging a completion with it, gets nothing.
     const { api: stranger } = await registerMember(server.url);

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { readBody } from "./read-body";
 
-// A local stand-in for the parts of Stripe's API that Everlight calls (TESTING.md "Outside services,
-// offline"): the real `stripe` package talks to it through STRIPE_API_URL (host, port and protocol).
+// A local stand-in for the parts of Stripe's API that Everlight calls, so tests run offline: the real
+// `stripe` package talks to it through STRIPE_API_URL (host, port and protocol).
 // PaymentIntents (create, retrieve, cancel), Checkout Sessions (create in payment or subscription mode,
 // retrieve), Refunds (create), and for the plans' monthly payments Customers, Products, Subscriptions (create
 // incomplete with a first invoice, retrieve, update, cancel), Invoices (retrieve, with their payments) and

@@ -272,7 +272,7 @@ describe("refunds", () => {
   });
 });
 
-describe("one basket, one payment, one order (issue 24 §4)", () => {
+describe("one basket, one payment, one order", () => {
   it("reuses the PaymentIntent for a second checkout of an unchanged basket; paid again on Stripe's page, the second payment is refunded once and makes no order", async () => {
     const api = await member();
     await addToBasket(api, products.vase, 3);

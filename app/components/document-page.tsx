@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
-// The layout of Everlight's reading pages (Help, Terms, Privacy; commerce-and-accounts.md §2 "Help
-// Center", "Legal pages"): a title, an optional "Last updated" line, an introduction, and for the legal
+// The layout of Everlight's reading pages (the Help Center, Terms and Privacy): a title, an optional
+// "Last updated" line, an introduction, and for the legal
 // documents a numbered table of contents that links to each section. One layout, so they read alike.
 
 export const documentLink =
@@ -10,7 +10,7 @@ export const documentStrong = "font-semibold text-stone-900";
 
 export type DocumentSection = { id: string; heading: string; body: ReactNode };
 
-/** The spec's legal pages were "last updated December 1, 2024". */
+/** The date the legal pages say they were last updated. */
 export const LEGAL_LAST_UPDATED = { iso: "2024-12-01", text: "December 1, 2024" } as const;
 
 export function DocumentPage({

@@ -33,7 +33,7 @@ export function ErrorPage({ error }: { error: unknown }) {
 }
 
 /**
- * memorial-core.md §2: any other path shows this. The spec's heading stays; its sentence for developers
+ * Any other path shows this, under the usual heading; the stock sentence for developers
  * ("Did you forget to add the page to the router?") is replaced by one for the visitor, with the two
  * places they most likely wanted.
  */

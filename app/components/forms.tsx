@@ -183,7 +183,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   );
 }
 
-/** memorial-core.md §2: email fields are forced to lower case as typed (the server lower-cases too). */
+/** Email fields are forced to lower case as typed (the server lower-cases too). */
 export function lowerCaseAsTyped(event: React.FormEvent<HTMLInputElement>) {
   const input = event.currentTarget;
   const lower = input.value.toLowerCase();

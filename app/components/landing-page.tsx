@@ -6,7 +6,7 @@ import type { MemorialCard } from "~/models/memorials/gallery.server";
 import { SITE_NAME } from "~/utils/site";
 import { fullName, truncate } from "~/utils/text";
 
-// The visitors' landing page at / (memorial-core.md §2 "Landing page (visitors)"); app/routes/_index.tsx
+// The visitors' landing page at /; app/routes/_index.tsx
 // shows it to visitors and the dashboard to members. Plain links and server-rendered content only, so it
 // works in full without JavaScript. The footer comes from root.
 

@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { CHECK_ON_SUBMIT } from "./forms";
 
-// A Conform form checked by the same zod schema in the browser as in its action (STYLE.md "Forms: one
-// schema, used twice"), checked on sending and again as a field is corrected (CHECK_ON_SUBMIT). Kept apart
+// A Conform form checked by the same zod schema in the browser as in its action (one schema, used
+// twice), checked on sending and again as a field is corrected (CHECK_ON_SUBMIT). Kept apart
 // from forms.tsx so that pages whose forms use no schema in the browser (the memorial page) ship no zod.
 
 // Conform's own bound for a form's schema: any object in, any object out.

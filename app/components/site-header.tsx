@@ -20,7 +20,7 @@ const mainLinks: NavItem[] = [
 
 const accountLinks = [
   { to: "/account", label: "My Account", mobile: true },
-  // The spec leaves Friends out of the phone menu; then a member on a phone could not reach it at all (README).
+  // Friends is in the phone menu too: without it a member on a phone could not reach it at all (README).
   { to: "/friends", label: "Friends", mobile: true },
   { to: "/orders", label: "My Orders", mobile: true },
   { to: "/subscription", label: "Subscription", mobile: false },
@@ -33,7 +33,7 @@ function navLinkClass({ isActive }: { isActive: boolean }) {
   }`;
 }
 
-/** memorial-core.md §9: the basket badge caps at 99+. */
+/** The basket badge caps at 99+. */
 export function basketBadge(count: number) {
   return count > 99 ? "99+" : String(count);
 }
@@ -161,7 +161,7 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
   );
 }
 
-/** The basket with its count (memorial-core.md §9: the badge caps at 99+). */
+/** The basket with its count (the badge caps at 99+). */
 function BasketButton({ cartCount }: { cartCount: number }) {
   return (
     <Link to="/basket" className="btn-ghost relative" aria-label={`Basket, ${cartCount} item${cartCount === 1 ? "" : "s"}`}>

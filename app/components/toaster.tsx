@@ -6,8 +6,8 @@ import { useHydrated } from "~/components/forms";
 export type ToastView = { type: "success" | "error" | "info"; title: string; description?: string; at?: string };
 
 /**
- * How long a toast stays. The spec's 5 seconds was too short to read on a phone
- *; the clock also stops while the toast is hovered or focused, and with JavaScript it can be
+ * How long a toast stays. Five seconds was too short to read on a phone, so it is longer
+ * than that; the clock also stops while the toast is hovered or focused, and with JavaScript it can be
  * dismissed at once.
  */
 export const TOAST_SECONDS = 10;

@@ -1,7 +1,7 @@
 import { Link, Text } from "@react-email/components";
 import { EmailLayout, text } from "./layout";
 
-// A cancelled plan's paid time has run out (issue 27 §2: a lapse never deletes). Transactional: always sent.
+// A cancelled plan's paid time has run out (a lapse never deletes anything). Transactional: always sent.
 
 export type PlanEndedProps = { firstName: string; planName: string; subscriptionUrl: string };
 

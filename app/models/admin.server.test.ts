@@ -132,7 +132,7 @@ describe.each(databaseKinds)("the admin dashboard on $name", (kind) => {
     expect(await auditOf(unpaid.id)).toEqual(["order.status", "order.status"]);
   });
 
-  it.skipIf(skip)("keeps a sale made while a product was being edited, and refuses a stock figure that changed meanwhile (issue 24 §5)", async () => {
+  it.skipIf(skip)("keeps a sale made while a product was being edited, and refuses a stock figure that changed meanwhile", async () => {
     const admin = await user(true);
     const input = { name: "Urn", description: "A brass urn.", category: "Urns", price: 12000, stockQuantity: 16, isActive: true, imageUrl: null };
     const urn = await createProduct(actor(admin), input);

@@ -11,8 +11,8 @@ import { fetchNews, type FetchNewsResult } from "./news.server";
 import { canModerate } from "./tributes/tributes.server";
 import { getUserById, publicUserSelect, toPublic } from "./accounts/users.server";
 
-// The admin dashboard's use cases (commerce-and-accounts.md §2 "Admin dashboard", §4, §6 "Admin"; issue
-// 19): memorials, tributes, users, contact messages and feedback. Products are in commerce/products.server.ts,
+// The admin dashboard's use cases: memorials, tributes, users, contact messages and feedback. Products
+// are in commerce/products.server.ts,
 // orders in commerce/orders.server.ts and commerce/order-status.server.ts, news in news.server.ts, the figures in analytics.server.ts. Each use case
 // that changes something writes its audit record (audit.server.ts); every list is searched and paged in
 // the database, never sent whole.
@@ -296,7 +296,7 @@ const contactFields = {
   updatedAt: true,
 } as const;
 
-/** Contact messages, newest first (§2 "Contact" tab), optionally of one status, searched by sender or subject. */
+/** Contact messages, newest first (the Contact tab), optionally of one status, searched by sender or subject. */
 export async function listContactMessages({ search = "", status = null, page = 1 }: { search?: string; status?: string | null; page?: number }) {
   const where: Prisma.ContactMessageWhereInput = {
     ...(status ? { status } : {}),
@@ -327,7 +327,7 @@ export function listContactMessagesForApi({ limit = 50, offset = 0 } = {}) {
   return prisma().contactMessage.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, select: contactFields });
 }
 
-/** §4: "An admin can set any value freely" among new, read, replied and resolved. */
+/** An administrator can set any status freely among new, read, replied and resolved. */
 export async function setContactStatus(actor: AdminActor, messageId: string, status: ContactStatus) {
   return prisma().$transaction(async (tx) => {
     const found = await tx.contactMessage.findUnique({ where: { id: messageId }, select: { status: true, subject: true, email: true } });

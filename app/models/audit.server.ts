@@ -4,7 +4,7 @@ import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE } from "~/utils/validation/admin";
 
 // The audit log: every administrator's action, and every co-manager action on a memorial
-// (issue 27 item 4: invitations, acceptances, declines, removals, role changes, co-manager edits; a
+// (invitations, acceptances, declines, removals, role changes, co-manager edits; a
 // memorial's own entries are listed by listMemorialAudit), who, what, on which record, when and from
 // which address. Written by the use case that acts, inside its transaction where it has one, so an
 // action is never recorded without having happened nor done without being recorded. Append only: the

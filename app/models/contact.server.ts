@@ -5,8 +5,7 @@ import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "./ra
 import { getEnv } from "~/services/env.server";
 import { queueMail, type Db } from "./mail/outbox.server";
 
-// Contact messages (commerce-and-accounts.md §2 "Contact", §3 contact_messages, §4 "Contact message
-// status"): one use case for the /contact form and POST /api/contact. The message is stored with status
+// Contact messages: one use case for the /contact form and POST /api/contact. The message is stored with status
 // new, and in the same transaction its sender's acknowledgement and the support address's copy are
 // written to the email outbox, so neither is lost nor sent for a message that was not stored.
 

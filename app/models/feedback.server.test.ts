@@ -10,7 +10,7 @@ let n = 0;
 const email = () => `f${Date.now().toString(36)}${n++}@example.com`;
 const ANSWERS = { ease_of_use: 4, feature_satisfaction: ["Biography section" as const], improvement_suggestions: "More themes." };
 
-// Every combination, with the answer the spec gives written out case by case.
+// Every combination, with the answer expected written out case by case.
 const cases = [0, 1, 2, 3].flatMap((memorials) =>
   [0, 1, 2].flatMap((skipCount) =>
     [false, true].flatMap((completed) =>

@@ -10,8 +10,7 @@ import { personNameFrom, splitPersonName } from "~/utils/person-name";
 
 export { NEWS_MESSAGES };
 
-// News (commerce-and-accounts.md §2 "News", §3 news_articles, §6 "trigger news fetching", §9 "Each news
-// fetch action creates 2 memorials"). The list is read through an in-process cache keyed by the table's
+// News. The list is read through an in-process cache keyed by the table's
 // version, read from the database on every request (its newest updatedAt and its row count), so an
 // article added, changed or removed through any instance shows on the very next request everywhere.
 // Fetching reads the RSS and Atom feeds of NEWS_FEEDS, stores each new article once (by its address),
@@ -19,7 +18,7 @@ export { NEWS_MESSAGES };
 // owned by an administrator: nothing goes public unreviewed (README).
 
 export const NEWS_PAGE_SIZE = 10;
-/** Spec §9: "Each news fetch action creates 2 memorials": at most 2, only for articles that name someone. */
+/** Each news fetch creates memorial drafts: at most 2, only for articles that name someone. */
 export const NEWS_DRAFTS_PER_FETCH = 2;
 /** New articles kept from one fetch (a feed suddenly listing thousands does not flood the page). */
 export const MAX_NEW_ARTICLES_PER_FETCH = 50;

@@ -158,7 +158,7 @@ const accountAtAddress = (email: string, ip: string) => `${email}|${ip}`;
 
 /**
  * Counts one sign-in attempt against the account from this address, the account from anywhere (a slower
- * ceiling) and the address, before any password work (issue 13: counting after the check let 29 parallel
+ * ceiling) and the address, before any password work (counting after the check let 29 parallel
  * guesses through). Refused once any is over its limit.
  */
 export async function hitLoginLimits(email: string, ip: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number; message: string }> {

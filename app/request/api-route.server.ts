@@ -56,7 +56,7 @@ export type Endpoint<A extends Access = Access, S extends z.ZodType | undefined 
   maxBodyBytes?: number;
   /** The 413's message when the body is larger. */
   tooLargeMessage?: string;
-  /** The 401's message when a visitor calls, where the spec has its own words ("Please log in to …"). */
+  /** The 401's message when a visitor calls, where the call has its own words ("Please log in to …"). */
   signInMessage?: string;
   /** Path params naming a record, each with its 404 message: a malformed id is answered here, before any lookup. */
   ids?: Record<string, string>;

@@ -87,8 +87,8 @@ export type JsonBodyWithFile<T> = { body: T; file: Blob | null; discard(): Promi
 /**
  * readJsonBody for a body that carries a file as base64 in `fileField` (the /api uploads): the same
  * answers in the same order (415, 413, 400 for broken JSON, a non-object or a schema failure), but the
- * file is decoded to a temporary file as the body arrives instead of being read into memory (issue 25
- * item 5). The schema sees a placeholder string for the file ("" when it was empty); `file` is null
+ * file is decoded to a temporary file as the body arrives instead of being read into memory. The schema
+ * sees a placeholder string for the file ("" when it was empty); `file` is null
  * when the value was not a clean data URL or bare base64.
  */
 export async function readJsonBodyWithFile<S extends z.ZodType>(

@@ -78,7 +78,7 @@ export function actorOf(user: PublicUser, request: Request): Actor {
 
 export const ADMIN_DENIED = "You don't have permission to access the admin dashboard.";
 
-/** An administrator; visitors go to sign in, other members get the spec's Access Denied (403). */
+/** An administrator; visitors go to sign in, other members get Access Denied (403). */
 export async function requireAdmin(request: Request): Promise<PublicUser> {
   const user = await requireUser(request);
   if (!user.isAdmin) throw data({ message: ADMIN_DENIED }, { status: 403 });

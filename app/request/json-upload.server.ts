@@ -5,8 +5,8 @@ import { StringDecoder } from "node:string_decoder";
 import { DEFAULT_BODY_BYTES } from "~/utils/upload-limits";
 import { BodyTooLargeError, spoolFolder } from "./multipart.server";
 
-// A JSON body that carries one file as base64 (the /api uploads: memorial-core.md §3 "Media is sent as
-// base64 data URLs", commerce-and-accounts.md §7 vault fileData), read without holding the file in
+// A JSON body that carries one file as base64 (the /api uploads: memorial media sent as base64 data
+// URLs, the vault's fileData), read without holding the file in
 // memory (docs/decisions/018-uploads-off-the-heap.md). The body is scanned as it
 // arrives: the top-level string value of `fileField` is unescaped and base64-decoded on the fly into a
 // temporary file (DATA_DIR/incoming), and everything else of the body (a few small fields) is kept as

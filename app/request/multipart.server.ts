@@ -10,7 +10,7 @@ import { getEnv } from "~/services/env.server";
 import { ImageRejectedError } from "~/services/images.server";
 import { MAX_IMAGE_UPLOAD_BYTES } from "~/utils/upload-limits";
 
-// Reading a form post with a bound on its size (DESIGN.md "Bad input": 413 for too large files). The
+// Reading a form post with a bound on its size (413 for too large files). The
 // web platform's `request.formData()` reads whatever the client sends; these forms carry photos and
 // videos, so the body is counted as it arrives and refused past the bound, before it fills memory.
 

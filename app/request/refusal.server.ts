@@ -1,8 +1,8 @@
 import type { RateLimited } from "~/models/rate-limit.server";
 import { apiError, rateLimitedAnswer } from "./api.server";
 
-// How the /api answers a use case's refusal: the spec's own words as `message` (§8: "Failed to
-// send request." and the like, which the spec's client shows as they are), and our sentence saying why
+// How the /api answers a use case's refusal: the fixed failure text as `message` ("Failed to
+// send request." and the like, which clients show as they are), and our sentence saying why
 // as `detail`, with the status that fits (404 not found, 409 conflict, 400 bad request; 429 for a limit).
 
 export type Refusal = { ok: false; reason: string; message: string; status: number };
@@ -12,7 +12,7 @@ export function refusalAnswer(refusal: Refusal | RateLimited, specMessage: strin
   return apiError((refusal as Refusal).status, specMessage, { reason: refusal.reason, detail: refusal.message });
 }
 
-/** Runs an endpoint's work; anything unexpected is logged and answered 500 with the spec's failure text. */
+/** Runs an endpoint's work; anything unexpected is logged and answered 500 with the endpoint's failure text. */
 export async function failingAs(specMessage: string, work: () => Promise<Response | Record<string, unknown> | unknown[]>) {
   try {
     return await work();

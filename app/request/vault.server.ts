@@ -32,8 +32,8 @@ export function vaultDownloadHeaders(file: { name: string; type: string; size: n
 }
 
 /**
- * A vault refusal as the /api answers it: 402 Payment Required with subscriptionRequired (the spec's
- * client looks for the flag; 402 keeps 403 for "not allowed at all"), 423 Locked, 404, and 422 for a
+ * A vault refusal as the /api answers it: 402 Payment Required with subscriptionRequired (clients
+ * look for the flag; 402 keeps 403 for "not allowed at all"), 423 Locked, 404, and 422 for a
  * file that does not open.
  */
 export function vaultRefusal(result: { reason: string; message: string }) {

@@ -68,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
     const blocked = firstUnanswered(answers) ?? { step: FEEDBACK_QUESTIONS.length - 1, error: FEEDBACK_MESSAGES.suggestions };
     return data({ feedback: { step: blocked.step, answers, error: blocked.error } }, { status: 400 });
   }
-  // §4: the feedback is posted, then the popup marked complete. A second submission saves nothing new.
+  // The feedback is posted, then the popup marked complete. A second submission saves nothing new.
   await saveFeedback(user.id, parsed.data);
   await recordPopupComplete(user.id, UX_FEEDBACK);
   return replace("/", {

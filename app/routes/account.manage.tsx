@@ -18,7 +18,7 @@ import { DELETE_WITH_ACCOUNT, HAND_OVER_PERIOD_LABELS, HAND_OVER_PERIODS, isHand
 import { deleteAccountSchema } from "~/utils/validation/account";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// Account tab (commerce-and-accounts.md §2: contents "not shown", so ours): the UK GDPR rights of
+// Account tab: the UK GDPR rights of
 // access (download everything we hold) and erasure (delete the account), and what becomes of the
 // member's memorials when they go: when they pass to their successors if the member is
 // away, and, at deletion, which pass on, which the member decides about, and which go with the account.

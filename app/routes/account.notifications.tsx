@@ -9,7 +9,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { NOTIFICATION_TOPICS, notificationsSchema } from "~/utils/validation/account";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// Notifications tab (commerce-and-accounts.md §2: contents "not shown", so ours): which emails a member
+// Notifications tab: which emails a member
 // gets (app/models/mail/compose.server.ts reads these choices when it writes each one). Emails about the account
 // itself — a changed password, a deleted account — are always sent.
 

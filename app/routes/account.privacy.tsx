@@ -10,7 +10,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { privacySchema, VISIBILITIES, VISIBILITY_HINTS, VISIBILITY_LABELS } from "~/utils/validation/account";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// Privacy tab (commerce-and-accounts.md §2: contents "not shown", so ours): the visibility new
+// Privacy tab: the visibility new
 // memorials start with, and whether friend search finds this member by email address.
 
 export const handle: KeptPageHandle = { kept: { members: "any" } };

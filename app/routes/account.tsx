@@ -4,9 +4,9 @@ import { TabBar } from "~/components/tab-bar";
 import { requireUser } from "~/request/auth.server";
 
 // Account settings: six tabs, each its own URL, so
-// they work as plain links without JavaScript and can be bookmarked. The spec shows signed-out
-// visitors an "Access Denied" message; like every login-required route we send them to sign in
-// instead (requireUser), and bring them back here afterwards.
+// they work as plain links without JavaScript and can be bookmarked. Signed-out visitors see
+// no "Access Denied" message: like every login-required route we send them to sign in
+// (requireUser), and bring them back here afterwards.
 
 const TABS = [
   { to: "/account", label: "Profile" },

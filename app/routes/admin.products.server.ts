@@ -6,8 +6,8 @@ import { readImageUploadForm } from "~/request/multipart.server";
 import { ImageRejectedError } from "~/services/images.server";
 import { ADMIN_MESSAGES, productFormSchema } from "~/utils/validation/admin";
 
-// The product form's action, for New product and Edit product (commerce-and-accounts.md §5 "Product form"
-// and "Images"; issue 19 §4): the fields are checked by the same schema as in the browser, the picture
+// The product form's action, for New product and Edit product: the fields are checked by the same
+// schema as in the browser, the picture
 // (optional) must be an image of at most 5MB and is stored resized like memorial photos. Bad input comes
 // back to the form with each message under its field and everything typed kept.
 

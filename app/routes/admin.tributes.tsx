@@ -13,7 +13,7 @@ import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Tributes tab: pending tributes across the site.
 // Approve or delete only where the memorial's creator is an administrator; otherwise the actions are
-// not offered and the spec's note says why. The rule is canModerate (tributes/tributes.server.ts), the one the
+// not offered and a note says why. The rule is canModerate (tributes/tributes.server.ts), the one the
 // memorial page and the /api use, and the use case applies it again whatever the form sends.
 
 const actionSchema = z.object({ intent: z.enum(["approve", "delete"]), tributeId: recordIdSchema });

@@ -9,7 +9,7 @@ import { ADMIN_TABS } from "~/utils/validation/admin";
 
 // The admin dashboard: nine tabs,
 // each its own address so it works without JavaScript and can be bookmarked, and the audit log beside
-// them. A visitor is sent to sign in; a member who is not an administrator gets the spec's Access Denied
+// them. A visitor is sent to sign in; a member who is not an administrator gets Access Denied
 // (403, the error boundary). This check covers this loader only: every tab's loader and action checks
 // for itself (app/request/admin.server.ts).
 

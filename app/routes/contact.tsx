@@ -22,7 +22,7 @@ import type { KeptPageHandle } from "~/utils/kept-pages";
 export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true, kept: { visitors: "document", members: "any" } };
 
 // Contact: the form, prefilled for a signed-in
-// member, with the spec's messages beside the fields and what was typed kept; for visitors a honeypot and
+// member, with each message beside its field and what was typed kept; for visitors a honeypot and
 // a minimum fill time (form-guard.server.ts), and a limit per address for everyone (contact.server.ts).
 // Beside it: how to reach us, our hours (one sentence, app/utils/site.ts, the same as Help's), a short
 // FAQ and the support resources.

@@ -5,8 +5,8 @@ import { friendCounts } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 
 // Friends: three tabs, each its own address, so they work as plain
-// links without JavaScript and can be bookmarked: My Friends (count), Requests (count), Find Friends. The
-// spec shows a signed-out visitor a login prompt; like every login-required page we send them to sign in
+// links without JavaScript and can be bookmarked: My Friends (count), Requests (count), Find Friends.
+// A signed-out visitor gets no login prompt: like every login-required page we send them to sign in
 // and bring them back here.
 
 export async function loader({ request }: Route.LoaderArgs) {

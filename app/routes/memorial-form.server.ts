@@ -27,11 +27,11 @@ import { MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE } from "~/utils/plans";
 import { AI_MESSAGES, aiFailureTitle, biographyRequestSchema, tributeRequestSchema } from "~/utils/validation/ai";
 import { MEMORIAL_MESSAGES, memorialFormSchema, type MemorialInput } from "~/utils/validation/memorial";
 
-// The server half of the Create Memorial and Edit Memorial screens (memorial-core.md §2, §4 "Create
-// flow", §8). One multipart post carries the fields, the profile photo and the photos and videos, so a
+// The server half of the Create Memorial and Edit Memorial screens. One multipart post carries the
+// fields, the profile photo and the photos and videos, so a
 // visitor without JavaScript saves everything with one button. Every file is checked before anything is
 // written, and a failure while storing undoes what this post wrote: nothing is ever half-saved.
-// Success answers 303 See Other (DESIGN.md "POST, then redirect (303)").
+// Success answers 303 See Other (POST, then redirect), so reloading never posts again.
 
 export const MEMORIAL_FORM_MESSAGES = {
   portraitType: "This file is not a photo we can use. Please choose a JPEG, PNG, GIF or WebP photo.",
@@ -257,7 +257,7 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
         await addMemorialMedia(memorial.id, user.id, file, { order: index });
       }
     } catch (error) {
-      // §4 "Create flow" uploads after creating; here a failed upload undoes the creation instead.
+      // Uploads come after creating; a failed upload undoes the creation, so nothing is half-saved.
       await discardNewMemorial(memorial.id, user.id).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
       return storingFailed(error, MEMORIAL_MESSAGES.createFailed);
     }

@@ -8,7 +8,7 @@ import { redirectWithToast } from "~/request/toast.server";
 import { SHOP_MESSAGES } from "~/utils/shop";
 import { resourceNotFound } from "~/request/not-found.server";
 
-// The printed memorial book of one memorial (issue 29 items 5 and 6; docs/decisions/029-memorial-book.md).
+// The printed memorial book of one memorial (docs/decisions/029-memorial-book.md).
 // GET: the family's preview, the book as it would print now (the owner and co-managers; 404 for anyone
 // else). POST, plain forms that work without JavaScript: "order" puts the book in the basket (the owner,
 // co-managers and the owner's friends, while the family offers it); "offers" is the family's switch on the

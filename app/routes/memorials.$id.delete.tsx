@@ -52,7 +52,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   // Deleted meanwhile (a second click): nothing left to delete.
   if (!deleted) throw data(null, { status: 404 });
-  // Back to the list the memorial was in (memorial-core.md §4: "memorial lists ... refresh").
+  // Back to the list the memorial was in, which then shows the change.
   const own = user.id === memorial.userId;
   return redirectWithToast(own ? "/my-memorials#recently-deleted" : "/admin", {
     type: "success",

@@ -26,7 +26,7 @@ import type { KeptPageHandle } from "~/utils/kept-pages";
 // One post carries the photos and videos: the server lets this route read that much, once the owner is known.
 export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes }, kept: { members: "any" } };
 
-/** The owner's memorial, a 404 when there is none, or the §8 redirect for anyone else. */
+/** The owner's memorial, a 404 when there is none, or a redirect for anyone else. */
 async function requireOwnMemorial(request: Request, id: string) {
   const user = await requireUser(request);
   const memorial = await findEditableMemorial(id, user.id);

@@ -18,7 +18,7 @@ import { HAND_OVER_PERIOD_LABELS, isHandOverPeriod, SUCCESSION_MESSAGES } from "
 import { z } from "~/utils/validation/zod";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// "People who manage this memorial" (issue 27 items 4 and 5): the owner, the managers and editors, and
+// "People who manage this memorial": the owner, the managers and editors, and
 // the invitations waiting for an answer. The owner and managers invite (email and role), change roles,
 // remove people and revoke invitations, with plain forms; an editor sees the list and may leave. The owner
 // alone names the successor (one of the co-managers, or someone invited to be it). The memorial's

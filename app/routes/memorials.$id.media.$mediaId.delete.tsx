@@ -6,8 +6,8 @@ import { findEditableMemorial } from "~/models/memorials/access.server";
 import { requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
 
-// Deleting one photo or video of a memorial (memorial-core.md §2 "Edit Memorial", §8 "media deleted",
-// "Failed to delete media."). This page is the confirmation without JavaScript; with JavaScript the edit
+// Deleting one photo or video of a memorial ("Media deleted", or "Failed to delete media."). This page
+// is the confirmation without JavaScript; with JavaScript the edit
 // screen's dialog posts the same form here. Only the memorial's owner may use it (others: 404).
 
 const MEDIA_DELETE_FAILED = "Failed to delete media.";
@@ -33,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user, memorial, item } = await requireOwnMedia(request, params.id, params.mediaId);
-  // Back to the gallery the photo was in, not the top of the edit page (issue 13: "Media deleted" is
+  // Back to the gallery the photo was in, not the top of the edit page ("Media deleted" is
   // seen where the owner was looking, the toast floating over it).
   const back = `/memorials/${memorial.id}/edit#${MEDIA_GALLERY_HEADING}`;
   let deleted = false;

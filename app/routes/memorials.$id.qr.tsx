@@ -5,8 +5,8 @@ import { findQrMemorial, qrPreviewSvg } from "~/models/memorials/qr.server";
 import { requireUser } from "~/request/auth.server";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// The memorial's permanent link and its QR code (issue 29 items 3 and 4,
-// docs/decisions/028-permanent-address-and-qr.md), reached from the edit page: the link as text to copy,
+// The memorial's permanent link and its QR code
+// (docs/decisions/028-permanent-address-and-qr.md), reached from the edit page: the link as text to copy,
 // a preview of the code, and its downloads (SVG, PNG, a printable A4 PDF). The owner and co-managers only;
 // anyone else signed in gets 404, a visitor is asked to sign in.
 

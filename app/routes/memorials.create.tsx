@@ -32,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function CreateMemorial({ loaderData, actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const limitReached = actionData?.alert?.kind === "limit";
-  // §4: when the free limit is hit on saving (another tab got there first), the member goes to the
+  // When the free limit is hit on saving (another tab got there first), the member goes to the
   // plans after 2 seconds (with JavaScript; without, the alert's "See plans" link does the same).
   useEffect(() => {
     if (!limitReached) return;

@@ -43,8 +43,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-// Approve or reject a pending tribute from this list (memorial-core.md §4: "Owner approval is
-// available from My Memorials"); the model checks that the tribute is on one of the member's memorials.
+// Approve or reject a pending tribute from this list, so an owner can moderate without opening each
+// memorial; the model checks that the tribute is on one of the member's memorials.
 // Restore brings back a memorial from Recently deleted, within the free plan's limit.
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);

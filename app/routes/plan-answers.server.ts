@@ -3,7 +3,7 @@ import type { ToastInput } from "~/request/toast.server";
 import { PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 
 // What the member is told when a plan payment has been completed: by the return address, the payment
-// screen or Checkout's page. One mapping, so every way back says the same (issue 24 §1: a payment the plan
+// screen or Checkout's page. One mapping, so every way back says the same (a payment the plan
 // had overtaken was refunded; a part above the price was given back; a second payment was refunded).
 export function completionToast(result: CompletePlanResult | null, success: { title: string; text: (planName: string) => string }): ToastInput {
   if (!result) return { type: "error", title: "Upgrade Failed", description: SUBSCRIPTION_MESSAGES.paymentNotFound };

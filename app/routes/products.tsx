@@ -21,7 +21,7 @@ export const handle: HydrateOnUseHandle & KeptPageHandle = { hydrateOnUse: true,
 // name, a 50-character description, price and stock, filtered by the shop's groups (digital, physical,
 // service, mapped onto the admin categories in app/utils/shop.ts). Add to cart is a form, so it works
 // without JavaScript; a visitor is sent to sign in ("Please log in to add items to cart") and brought back
-// to the product. Real data only: no ratings, review counts or badges (the spec's original invented them).
+// to the product. Real data only: no invented ratings, review counts or badges.
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getOptionalUser(request);
@@ -73,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
   const productId = submission.status === "success" ? submission.value.productId : undefined;
   const back = backTo(request, productId && /^[0-9a-f-]{36}$/i.test(productId) ? productId : undefined);
   if (!user) {
-    // §2: adding needs a member; after signing in they come back to this product.
+    // Adding needs a member; after signing in they come back to this product.
     return redirectWithToast(`/login?${new URLSearchParams({ redirectTo: back })}`, { type: "info", title: SHOP_MESSAGES.loginToAdd });
   }
   if (submission.status !== "success") {
@@ -81,7 +81,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const result = await addToCart(user, submission.value);
   if (!result.ok) {
-    // §8: a message about stock is titled Stock Limitation.
+    // A message about stock is titled Stock Limitation.
     const title = /stock/i.test(result.message) ? SHOP_MESSAGES.stockTitle : SHOP_MESSAGES.addFailed;
     return redirectWithToast(back, { type: "error", title, description: result.message });
   }

@@ -70,7 +70,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Back from Stripe (§4: the return address /subscription?success=true): with ?payment_intent=… from the
+ * Back from Stripe (the return address /subscription?success=true): with ?payment_intent=… from the
  * Payment Element, or ?session_id=… from Checkout. The plan is granted by the same use case as the /api and
  * the webhook (the payment checked with Stripe, once); the address then resets to /subscription.
  */
@@ -305,7 +305,7 @@ function CancelOrResume({
   return null;
 }
 
-/** The spec's plan cards carry an icon each (drawn inline, decorative). */
+/** The plan cards carry an icon each (drawn inline, decorative). */
 const PLAN_ICONS: Record<PlanId, IconName> = { free: "heart", forever: "infinity", forever_plus: "lock" };
 
 function PlanCard({ id, current, offer }: { id: PlanId; current: PlanId; offer: { pricePence: number; credit: number; monthly: boolean } | null }) {

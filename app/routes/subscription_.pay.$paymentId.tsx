@@ -16,8 +16,8 @@ import { formatPence } from "~/utils/money";
 import { describeInstalments, PLANS, SUBSCRIPTION_MESSAGES } from "~/utils/plans";
 import { payTestPlanFormSchema } from "~/utils/validation/subscription";
 
-// The payment screen of a plan (commerce-and-accounts.md §2 "Subscription": Complete Your Payment,
-// Upgrading to {plan} with price and billing; §4 "Subscription purchase"). With the built-in provider
+// The payment screen of a plan (Complete Your Payment, Upgrading to {plan} with price and
+// billing). With the built-in provider
 // Complete Payment is a plain form (no card, no money); the plan is granted by the same use case as the
 // /api's complete-subscription-upgrade, which asks the provider about the payment first. A payment that
 // is not the caller's, or no longer waiting, is not found here.

@@ -299,7 +299,7 @@ function Files({ files }: { files: FileRow[] }) {
   );
 }
 
-/** §2: after the first upload into an empty vault without a password: set one, or skip with a tick. */
+/** After the first upload into an empty vault without a password: set one, or skip with a tick. */
 function ProtectPrompt({ failure }: { failure: ActionData | null }) {
   return (
     <section aria-labelledby="protect-heading" className="rounded-lg border border-heather-300 bg-heather-50 p-5">
@@ -344,7 +344,7 @@ function SetPasswordLater({ failure }: { failure: ActionData | null }) {
   );
 }
 
-/** The new password, its confirmation and the §5 strength meter (live with JavaScript; the rules are listed without). */
+/** The new password, its confirmation and the strength meter (live with JavaScript; the rules are listed without). */
 function NewVaultPassword({ failure }: { failure: ActionData | null }) {
   const hydrated = useHydrated();
   const [password, setPassword] = useState("");

@@ -8,7 +8,7 @@ import { formatFactDate, tributeSentences, writeBiography } from "./offline-writ
 // OPENAI_API_KEY is set, else Everlight's offline writer, which composes text from the facts alone.
 // Either way the text says who wrote it (`label`), so nobody mistakes a template for a model or the
 // other way round. Whatever goes wrong with the service (an error status, a refused connection, a
-// timeout, an empty answer) reaches callers as one AiUnavailableError, which they show as the spec's
+// timeout, an empty answer) reaches callers as one AiUnavailableError, which they show as
 // "Failed to generate … Please try again.".
 
 export class AiUnavailableError extends Error {

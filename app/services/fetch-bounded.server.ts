@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 
-// Fetching from other sites (issue 18: news feeds and the pictures their articles name), always bounded:
+// Fetching from other sites (news feeds and the pictures their articles name), always bounded:
 // a whole answer must arrive within `timeoutMs` and be at most `maxBytes` long (a declared length over it
 // is refused before reading, a body that outgrows it is cut off while streaming), so a feed that hangs,
 // trickles or is huge cannot hold or fill the server. Redirects are followed by hand (at most 3), each
@@ -71,7 +71,7 @@ const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" }
 /**
  * A URL's scheme, host and port as compared with a trusted one ("http://feeds.example:80"). The port is
  * always written out (url.host leaves the default one out, so http://feeds.example and
- * https://feeds.example, port 80 and port 443, would compare equal: issue 25 §8).
+ * https://feeds.example, port 80 and port 443, would compare equal).
  */
 export function hostAndPort(url: URL): string {
   return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || DEFAULT_PORTS[url.protocol] || ""}`;
@@ -80,7 +80,7 @@ export function hostAndPort(url: URL): string {
 type Resolved = { address: string; family: 4 | 6 };
 
 /**
- * The one address this hop connects to, resolved once and checked (issue 25 §8: resolving again to
+ * The one address this hop connects to, resolved once and checked (resolving again to
  * connect let a name change its answer in between). With `publicOnly`, a private, loopback or link-local
  * answer is refused unless the scheme, host AND port are one the caller trusts.
  */

@@ -2,9 +2,9 @@ import sharp from "sharp";
 import { NEWS_IMAGE_WIDTHS } from "~/utils/news";
 import { MAX_IMAGE_BYTES } from "~/utils/upload-limits";
 
-// Image uploads (profile pictures now, product and memorial images later): commerce-and-accounts.md §5
-// "Images": must be an image (Invalid file type), at most 5MB (File too large: …), and §8 "Image read
-// failure". What a file *is* comes from its first bytes, never from its name or declared type, and
+// Image uploads (profile pictures now, product and memorial images later): must be an image (Invalid
+// file type), at most 5MB (File too large: …), and readable (Failed to process image). What a file *is*
+// comes from its first bytes, never from its name or declared type, and
 // SVG (which can carry script) or HTML never count as images here. Every accepted image is re-encoded,
 // which also drops whatever else was hidden in the file (EXIF with GPS positions, trailing data).
 
@@ -14,7 +14,7 @@ export type ImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
 export const IMAGE_REJECTIONS = {
   type: { status: 415, message: "Invalid file type" },
-  // The spec's words, "5MB" written as it writes it.
+  // The words members are shown, "5MB" written as it always is on the site.
   size: { status: 413, message: `File too large: Please select an image smaller than ${MAX_IMAGE_BYTES / (1024 * 1024)}MB` },
   unreadable: { status: 400, message: "Failed to process image. Please try again." },
 } as const;
@@ -74,7 +74,7 @@ export async function toWebp(
 }
 
 /**
- * A news article's picture as our own WebP copies (issue 18: never hot-linked from another site): only
+ * A news article's picture as our own WebP copies (never hot-linked from another site): only
  * JPEG, PNG, GIF or WebP by their bytes, decoded within the pixel limit, cropped to 16:9 at each width,
  * every piece of metadata dropped. Not an image, or unreadable: null.
  */

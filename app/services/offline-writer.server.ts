@@ -1,7 +1,7 @@
 import { formatLongDate } from "~/utils/dates";
 import type { BiographyFacts, TributeFacts, TributeTone } from "~/utils/validation/ai";
 
-// Everlight's built-in writer (DESIGN.md "AI writing": without an OpenAI key the helpers still work).
+// Everlight's built-in writer, so that without an OpenAI key the writing helpers still work.
 // It composes text only from the facts it is given: the names, the dates (formatted as the site writes
 // them, "March 4, 1950"), the story, the qualities, the relationship and the memories, set in fixed sentences that
 // introduce no name, date, place or event of their own. It never guesses a gender either: it uses the

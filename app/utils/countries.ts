@@ -257,7 +257,7 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
   ["ZW", "Zimbabwe"],
 ];
 
-/** §9: the shipping form's country unless the buyer picks another. */
+/** The shipping form's country unless the buyer picks another. */
 export const DEFAULT_COUNTRY = "US";
 
 const NAMES = new Map<string, string>(COUNTRIES);

@@ -1,4 +1,4 @@
-// Dates as the spec shows them: cards "Jan 5, 2020", the memorial page "January 5, 2020" (UTC: a
+// Dates as the site shows them: cards "Jan 5, 2020", the memorial page "January 5, 2020" (UTC: a
 // date of birth is a calendar date, not an instant, and must not shift with the server's zone).
 
 //

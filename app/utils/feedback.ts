@@ -2,8 +2,8 @@ import { z } from "~/utils/validation/zod";
 import { withThousands } from "~/utils/text";
 import { text } from "~/utils/validation/text";
 
-// The UX feedback popup's fixed questions and rules (memorial-core.md §3 "Fixed feedback questions",
-// §4 "UX feedback popup", §5, §9), shared by the dashboard's dialog, its no-JavaScript form, the model
+// The UX feedback popup's fixed questions and rules, shared by the dashboard's dialog, its
+// no-JavaScript form, the model
 // and the /api, so every path asks, checks and stores the same thing.
 
 export const UX_FEEDBACK = "ux_feedback";
@@ -38,7 +38,7 @@ export const FEEDBACK_QUESTIONS = [
 export type FeedbackQuestion = (typeof FEEDBACK_QUESTIONS)[number];
 export type QuestionId = FeedbackQuestion["id"];
 
-// The spec asks only that these answers be non-empty; the wording is ours.
+// These answers need only be non-empty; the wording is ours.
 export const FEEDBACK_MESSAGES = {
   rating: `Please choose a rating from ${RATING_MIN} to ${RATING_MAX} stars to continue.`,
   features: "Please choose at least one feature to continue.",

@@ -1,5 +1,5 @@
-// An iCalendar (RFC 5545) writer: just what Everlight's calendar feeds need (issue 28 item 2,
-// docs/decisions/022-anniversary-calendar.md), written out rather than taken from a library so that every
+// An iCalendar (RFC 5545) writer: just what Everlight's calendar feeds need
+// (docs/decisions/022-anniversary-calendar.md), written out rather than taken from a library so that every
 // line is ours to test. Lines end in CRLF and are folded at 75 octets without splitting a UTF-8
 // character; TEXT values escape backslashes, semicolons, commas and newlines.
 

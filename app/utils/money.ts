@@ -11,7 +11,7 @@ export function formatPence(pence: number): string {
   return `${sign}£${withThousands(Math.floor(abs / 100))}.${String(abs % 100).padStart(2, "0")}`;
 }
 
-/** §9: "Tax: 8% of the subtotal, in cart and checkout." */
+/** Tax: 8% of the subtotal, in the basket and at checkout. */
 export const TAX_PERCENT = 8;
 
 /** The tax on a subtotal, to the nearest penny (half a penny rounds up). */

@@ -1,6 +1,6 @@
 // Page numbers in addresses (?page=, ?tributes=): whole numbers from 1. Anything else was typed or
-// tampered with by hand, and is answered 400 with a sentence rather than guessed at (issue 13 §6:
-// `?tributes=1e20` used to reach the database as an offset of 10^21 rows).
+// tampered with by hand, and is answered 400 with a sentence rather than guessed at (otherwise
+// `?tributes=1e20` would reach the database as an offset of 10^21 rows).
 
 export const MAX_PAGE_NUMBER = 100_000;
 export const PAGE_NUMBER_MESSAGE = "There is no such page. Page numbers are whole numbers from 1.";

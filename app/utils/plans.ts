@@ -1,7 +1,7 @@
 import { formatPence } from "./money";
 
-// The plans, their prices and limits, in one place (memorial-core.md §6 and §9, commerce-and-accounts.md
-// §2 "Subscription" and §9): the subscription screen, the memorial limit, Help and the Terms all read
+// The plans, their prices and limits, in one place: the subscription screen, the memorial limit, Help
+// and the Terms all read
 // them from here. Prices are integer pence.
 
 export type PlanId = "free" | "forever" | "forever_plus";
@@ -22,10 +22,10 @@ export type Plan = {
   description: string;
 };
 
-/** §9: the free plan holds at most 25 memorials. */
+/** The free plan holds at most 25 memorials. */
 export const FREE_MEMORIAL_LIMIT = 25;
 
-/** §2, §9: 15% of each Forever and Forever Plus purchase goes to the endowment fund. */
+/** 15% of each Forever and Forever Plus purchase goes to the endowment fund. */
 export const ENDOWMENT_PERCENT = 15;
 
 export const PLANS: Record<PlanId, Plan> = {
@@ -130,7 +130,7 @@ export function judgePlanPayment(holding: PlanHolding, payment: { planId: PlanId
 
 export const MEMORIAL_LIMIT_TITLE = "Memorial limit reached";
 export const MEMORIAL_LIMIT_MESSAGE = `You've reached the ${FREE_MEMORIAL_LIMIT} memorial limit for free users. Please subscribe to create unlimited memorials.`;
-/** memorial-core.md §9: the redirect to the plans waits 2000 ms (with JavaScript). */
+/** The redirect to the plans waits 2000 ms (with JavaScript), long enough to read why. */
 export const LIMIT_REDIRECT_DELAY_MS = 2000;
 
 /** Where "See plans" leads. */
@@ -171,7 +171,7 @@ export const OVERTAKEN_WHY: Record<OvertakenReason, (held: string) => string> = 
   "price-changed": () => "Your plan changed while you were paying, so this payment no longer matched its price: nothing was changed.",
 };
 
-/** commerce-and-accounts.md §2, §4, §8 "Subscription": the texts, and ours where the spec has none. */
+/** The subscription screens' texts. */
 export const SUBSCRIPTION_MESSAGES = {
   upgradedTitle: "Subscription Upgraded!",
   upgraded: (plan: string) => `You now have access to the ${plan} plan.`,

@@ -1,15 +1,14 @@
 import { formatPence, TAX_PERCENT } from "./money";
 
-// The shop's rules and words, in one place (commerce-and-accounts.md §2 "Products", "Cart page",
-// "My Orders", §5 "Cart", §8, §9). Pure: the screens, the /api and the models all read them from here.
+// The shop's rules and words, in one place. Pure: the screens, the /api and the models all read them from here.
 
-/** §3: the eight categories an administrator files a product under. */
+/** The eight categories an administrator files a product under. */
 export const ADMIN_CATEGORIES = ["Frames", "Candles", "Garden", "Books", "Jewelry", "Cards", "Urns", "Textiles"] as const;
 export type AdminCategory = (typeof ADMIN_CATEGORIES)[number];
 
 /**
- * §2: the shop's filter offers digital, physical and service, which "do not match the admin product
- * categories". This table maps them (README "The shop"): every one of the eight is something posted to
+ * The shop's filter offers digital, physical and service, which do not match the admin product
+ * categories. This table maps them (README "The shop"): every one of the eight is something posted to
  * the buyer, except Textiles, which are made to order from the family's own clothing (a making service).
  * Nothing Everlight sells is digital yet, so that group holds no category and is offered only once one
  * does (a filter option that always finds nothing helps nobody).
@@ -31,7 +30,7 @@ export function groupOf(category: string): ShopGroup {
   return SHOP_GROUP_IDS.find((g) => (SHOP_GROUPS[g].categories as readonly string[]).includes(category)) ?? "physical";
 }
 
-/** §2, §9: description previews are cut at 50 characters. */
+/** Description previews are cut at 50 characters. */
 export const DESCRIPTION_PREVIEW_CHARS = 50;
 
 /** The first 50 characters, with an ellipsis when there was more (cut at a space when one is near). */
@@ -55,8 +54,8 @@ export function stockState(stock: number): StockState {
 }
 
 /**
- * A memorial as a basket item: the spec gives it a price
- * of £29.99 and a name, "{name} Memorial", and no more. We sell it as a printed keepsake book of the
+ * A memorial as a basket item: a price
+ * of £29.99 and a name, "{name} Memorial". We sell it as a printed keepsake book of the
  * memorial's page, posted to the shipping address (README "The shop"); printed to order, so no stock,
  * but at most this many copies at a time.
  */
@@ -70,7 +69,7 @@ export function memorialItemName(memorial: { firstName: string; lastName: string
   return `${`${memorial.firstName} ${memorial.lastName}`.trim()} Memorial`;
 }
 
-/** §2 "Cart page": quantity never below 1 and never above what is in stock. */
+/** The basket's quantity: never below 1 and never above what is in stock. */
 export const MIN_QUANTITY = 1;
 
 /** Orders per page on My Orders. */
@@ -79,7 +78,7 @@ export const ORDERS_PER_PAGE = 10;
 /** Products per page on /products. */
 export const PRODUCTS_PER_PAGE = 24;
 
-/** The spec's words and ours beside them. A message about stock always contains "stock". */
+/** The shop's messages. A message about stock always contains "stock". */
 export const SHOP_MESSAGES = {
   loginToAdd: "Please log in to add items to cart",
   added: "Added to cart",
@@ -127,9 +126,9 @@ export const SHOP_MESSAGES = {
 export const MAX_ORDER_PENCE = 99_999_999;
 
 /**
- * §2 "My Orders": the known statuses and their badges; any other value is shown as destructive. An order
- * exists only once it is paid, so "pending" (the spec's first status) reads "Paid"; "shipped"
- * is ours (issue 24 §8: carrier and tracking number).
+ * My Orders: the known statuses and their badges; any other value is shown as destructive. An order
+ * exists only once it is paid, so "pending" (the first status) reads "Paid"; "shipped"
+ * comes with a carrier and tracking number.
  */
 export const ORDER_STATUS_BADGES: Record<string, { label: string; tone: "success" | "warning" | "info" | "muted" }> = {
   pending: { label: "Paid", tone: "warning" },
@@ -150,7 +149,7 @@ export function orderNumber(orderId: string) {
   return orderId.replace(/-/g, "").slice(0, 8).toUpperCase();
 }
 
-/** §2 "Order confirmation": the What's Next list (the email is sent at once; shipping is emailed when it ships). */
+/** Order confirmation's What's Next list (the email is sent at once; shipping is emailed when it ships). */
 export const WHATS_NEXT = [
   "A confirmation email is on its way to you now.",
   "Your order will be processed within 1-2 business days.",
@@ -161,7 +160,7 @@ export const WHATS_NEXT = [
 /** The same list in the confirmation email itself (which is the confirmation: it does not promise one). */
 export const WHATS_NEXT_EMAIL = WHATS_NEXT.slice(1);
 
-/** §2, §9: the payment form that has not loaded within this long says so (SHOP_MESSAGES.loadTimeout). */
+/** The payment form that has not loaded within this long says so (SHOP_MESSAGES.loadTimeout). */
 export const PAYMENT_FORM_TIMEOUT_MS = 10_000;
 
 /** The tax line of a basket, an order and a Stripe Checkout page. */

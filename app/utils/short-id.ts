@@ -1,5 +1,5 @@
-// A memorial's short id, the key of its permanent address /m/<shortId> (issue 29 item 3,
-// docs/decisions/028-permanent-address-and-qr.md). The database makes them (memorial_short_id(),
+// A memorial's short id, the key of its permanent address /m/<shortId>
+// (docs/decisions/028-permanent-address-and-qr.md). The database makes them (memorial_short_id(),
 // migration 20261128110000_memorial_short_ids) with this alphabet and length, and a CHECK holds every
 // stored one to them; here they are read back from an address someone typed or scanned.
 

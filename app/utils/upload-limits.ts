@@ -16,7 +16,7 @@ const MB = 1024 * 1024;
 export const MEDIA_LIMITS = {
   /** Phone photos are 3–12 MB; 20 MB leaves room for good cameras. */
   imageBytes: 20 * MB,
-  /** About two minutes of phone video. Decided here because the spec leaves it open (README). */
+  /** About two minutes of phone video (README). */
   videoBytes: 100 * MB,
   /** One form post (profile photo + several files), so one request cannot exhaust memory. */
   requestBytes: 250 * MB,
@@ -24,7 +24,7 @@ export const MEDIA_LIMITS = {
   filesPerMemorial: 50,
 } as const;
 
-/** commerce-and-accounts.md §5 "Images" and §9: profile pictures (and later product images), 5MB. */
+/** Profile pictures (and later product images), 5MB. */
 export const MAX_IMAGE_BYTES = 5 * MB;
 
 /** Room for the multipart envelope (boundaries, headers, other fields) around one image. */

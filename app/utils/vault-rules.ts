@@ -1,11 +1,10 @@
-// The vault's rules in words and numbers (commerce-and-accounts.md §2 "Vault", §5 "Vault password" and
-// "Vault upload", §8 "Vault", §9), for its pages (the strength meter runs in the browser too), its
+// The vault's rules in words and numbers, for its pages (the strength meter runs in the browser too), its
 // use cases and the /api alike.
 
 const MB = 1024 * 1024;
 
 export const VAULT_LIMITS = {
-  /** §9: 10MB per file. */
+  /** 10MB per file. */
   fileBytes: 10 * MB,
   /** Ours (README): what one member may keep in all. */
   quotaBytes: 500 * MB,
@@ -15,7 +14,7 @@ export const VAULT_CATEGORIES = ["document", "image", "video", "other"] as const
 export type VaultCategory = (typeof VAULT_CATEGORIES)[number];
 export const VAULT_CATEGORY_LABELS: Record<VaultCategory, string> = { document: "Document", image: "Image", video: "Video", other: "Other" };
 
-/** §5: JPG/JPEG, PNG, SVG, MP4, PDF, DOCX, TXT: the name's extension and the declared type must both be one of a kind's. */
+/** JPG/JPEG, PNG, SVG, MP4, PDF, DOCX, TXT: the name's extension and the declared type must both be one of a kind's. */
 export const VAULT_TYPES = [
   { label: "JPG/JPEG", extensions: ["jpg", "jpeg"], mimeTypes: ["image/jpeg"], category: "image" },
   { label: "PNG", extensions: ["png"], mimeTypes: ["image/png"], category: "image" },
@@ -54,7 +53,7 @@ export const VAULT_MESSAGES = {
   notFound: "File not found",
 } as const;
 
-/** §5: five checks, score = passed / 5 × 100, at least 80 to be accepted. */
+/** Five checks, score = passed / 5 × 100, at least 80 to be accepted. */
 export const PASSWORD_CHECKS = [
   { label: "At least 8 characters", test: (p: string) => p.length >= 8 },
   { label: "An uppercase letter", test: (p: string) => /[A-Z]/.test(p) },

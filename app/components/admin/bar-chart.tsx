@@ -1,4 +1,4 @@
-// A bar chart drawn on the server as SVG (issue 19 §7: no chart library shipped to the browser). One bar
+// A bar chart drawn on the server as SVG, so no chart library is shipped to the browser. One bar
 // per day; an optional second series is drawn over the first, narrower. The figures are in the table
 // beside it, so the picture itself is described in one sentence for screen readers.
 

@@ -11,7 +11,7 @@ import { productFormSchema } from "~/utils/validation/admin";
 // pounds, stock, active, and an optional picture. A plain multipart form; with JavaScript the fields are
 // checked as they are sent and a picture over 5MB is refused before it is uploaded.
 
-/** `stockLoaded`: editing, the stock as it is now (issue 24 §5: a stock left as loaded is not written back). */
+/** `stockLoaded`: editing, the stock as it is now (a stock left as loaded is not written back, so a sale made meanwhile stands). */
 export type ProductDefaults = {
   name: string;
   description: string;

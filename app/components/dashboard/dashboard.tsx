@@ -108,7 +108,7 @@ function Counters({ counts }: { counts: DashboardProps["counts"] }) {
   );
 }
 
-// The spec sends My Memorials' View All to /memorials (the public gallery); it goes to the member's own
+// My Memorials' View All could have led to /memorials (the public gallery); it goes to the member's own
 // list, /my-memorials, as its name promises (README "Dashboard and feedback popup").
 const ACTIONS: { icon: IconName; title: string; text: string; to: string; label: string }[] = [
   { icon: "plus", title: "Create Memorial", text: "Begin a new memorial for someone you love.", to: "/memorials/create", label: "Get Started" },

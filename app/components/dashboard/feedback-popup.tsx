@@ -52,7 +52,7 @@ function FeedbackDialog({ view }: { view: FeedbackView | null }) {
   const skipper = useFetcher();
   const submitting = submitter.state !== "idle";
 
-  // §4, §9: shown 2 seconds after the page loads, while due.
+  // Shown 2 seconds after the page loads, while due.
   useEffect(() => {
     if (!due) return;
     const timer = window.setTimeout(() => {

@@ -5,7 +5,7 @@ import { FormAlert, useHydrated } from "~/components/forms";
 import { AI_LIMITS, AI_MESSAGES, aiFailureTitle } from "~/utils/validation/ai-rules";
 
 // "Generate AI Biography" (Create and Edit Memorial) and "Generate AI Tribute" (Edit Memorial),
-// memorial-core.md §2, §5, §8. Without JavaScript both are part of the memorial form: their buttons
+// Without JavaScript both are part of the memorial form: their buttons
 // send it back with intent "ai-biography" or "ai-tribute" (app/models/memorial-form.server.ts), and the
 // page comes back with the text written and everything typed kept; nothing is saved. With JavaScript
 // the biography is written from a modal <dialog> through /api/ai/generate-biography straight into the
@@ -41,7 +41,7 @@ function formValue(name: string): string {
   return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value : "";
 }
 
-/** An API error's message, or the spec's wording when there is none worth showing. */
+/** An API error's message, or our fixed wording when there is none worth showing. */
 async function errorMessage(response: Response | null, fallback: string) {
   if (!response || response.status >= 500) return fallback;
   const body = (await response.json().catch(() => null)) as { message?: string } | null;
@@ -127,8 +127,8 @@ export function AiBiography({ state }: { state?: AiFormState | null }) {
   async function generate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     // The dialog is portalled out of the memorial form in the page, but React still bubbles its submit
-    // through the memorial form's handler, which (Conform) throws on a submit from another form (issue 25
-    // item 10). This form's submit is its own business.
+    // through the memorial form's handler, which (Conform) throws on a submit from another form. This
+    // form's submit is its own business.
     event.stopPropagation();
     const own = new FormData(event.currentTarget);
     const firstName = formValue("firstName").trim();

@@ -12,7 +12,7 @@ import { formatShortDate } from "~/utils/dates";
 export type GalleryView = "grid" | "masonry" | "list";
 export type GalleryMemorial = CardMemorial & { title: string };
 
-/** memorial-core.md §9: "masonry Featured label when viewCount is above 10". */
+/** The gallery marks a memorial Featured once its viewCount is above this. */
 export const FEATURED_VIEWS = 10;
 
 export function GalleryResults({ view, memorials }: { view: GalleryView; memorials: GalleryMemorial[] }) {

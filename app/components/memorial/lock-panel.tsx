@@ -12,7 +12,7 @@ const TEXTS: Record<LockReason, string> = {
   draft: "This memorial has not been published yet.",
 };
 
-/** memorial-core.md §2 "Memorial view": the panel shown when the viewer may not see the memorial. */
+/** The memorial page's panel shown when the viewer may not see the memorial. */
 export function LockPanel({ reason, signedIn, loginHref }: { reason: LockReason; signedIn: boolean; loginHref: string }) {
   return (
     <div className="mx-auto max-w-xl px-4 py-20 text-center">

@@ -395,7 +395,7 @@ function AssistantDialog({ dialogRef, memorialId, personName, initial, contentId
         body: JSON.stringify({ memorialId, ...values }),
       }).catch(() => null);
       if (!response?.ok || !response.body) {
-        // A limit says when to come back; anything else gets the spec's wording.
+        // A limit says when to come back; anything else gets the fixed failure wording.
         const limited = response?.status === 429 ? ((await response.json().catch(() => null)) as { message?: string } | null)?.message : null;
         return setFailure(limited ?? AI_MESSAGES.formTributeFailed);
       }
@@ -473,7 +473,7 @@ async function streamInto(contentId: string, response: Response, onWriter: (stat
 
 /**
  * Relationship, Tone and Memories, labelled, with their errors tied to them. A missing field points at
- * the spec's summary ("Please fill in all fields" / "We need all information…")
+ * the one summary ("Please fill in all fields" / "We need all information…")
  * instead of repeating it under each field; any other problem (too long) is shown under its field.
  */
 function AssistantFields({ values, errors }: { values?: Record<AssistantField, string>; errors: AssistantResult["errors"] }) {

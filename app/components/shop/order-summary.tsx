@@ -2,7 +2,7 @@ import { formatPence } from "~/utils/money";
 import { TAX_LABEL } from "~/utils/shop";
 import { ProductImage } from "./product-image";
 
-// The order summary (commerce-and-accounts.md §2 "Checkout": item thumbnails, quantity, line price,
+// The order summary (item thumbnails, quantity, line price,
 // subtotal, tax and total), from amounts the server computed: the basket before paying, the checkout's
 // own record while paying, the order after.
 

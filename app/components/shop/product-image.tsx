@@ -2,8 +2,8 @@ import { ImageWithFallback, type ImageWithFallbackProps } from "~/components/ima
 import { PLACEHOLDER_PRODUCT } from "~/utils/site";
 
 /**
- * A product's picture, or the product placeholder when there is none or it fails to load (§2 "Cart page":
- * "A broken image falls back to a placeholder picture"); .product-fallback in app.css draws the same
+ * A product's picture, or the product placeholder when there is none or it fails to load (a broken
+ * image falls back to a placeholder picture); .product-fallback in app.css draws the same
  * placeholder when the picture fails without JavaScript.
  */
 export function ProductImage(props: ImageWithFallbackProps) {

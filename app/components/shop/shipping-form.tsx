@@ -6,7 +6,7 @@ import { COUNTRIES } from "~/utils/countries";
 import { shippingSchema, type ShippingDetails } from "~/utils/validation/shop";
 
 // Checkout step 1: every rule and message of the
-// spec, checked in the browser with JavaScript and always on the server; a refused form comes back with
+// shipping form, checked in the browser with JavaScript and always on the server; a refused form comes back with
 // what was typed and each message next to its field. With JavaScript the form says so (`js`), and the
 // payment is taken on our own page (Stripe's Payment Element); without it, on Stripe's hosted page.
 

@@ -224,7 +224,7 @@ export async function exportUserData(caller: VaultCaller) {
     db.cartItem.findMany({ where: { userId } }),
     // Vault files are listed, not included: their contents are downloaded from the vault itself.
     vaultFilesForExport(caller),
-    // Plans bought and every payment and refund of them (issue 27 item 3: data portability).
+    // Plans bought and every payment and refund of them (data portability).
     db.planPurchase.findMany({
       where: { userId },
       orderBy: { createdAt: "asc" },

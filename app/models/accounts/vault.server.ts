@@ -259,7 +259,7 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
       await deleteObject(storageKey).catch(() => {});
       return { ok: false, reason: "quota", message: VAULT_MESSAGES.quota };
     }
-    // §2: the first upload into an empty vault without a password asks for one (or an acknowledged skip).
+    // The first upload into an empty vault without a password asks for one (or an acknowledged skip).
     return { ok: true, file: toView(stored.row), askForPassword: stored.before === 0 && !access.hasPassword };
   } catch (error) {
     await deleteObject(storageKey).catch(() => {});

@@ -238,7 +238,7 @@ async function upsertLine(sql: string, params: unknown[]): Promise<{ id: string;
 
 export type SetQuantityResult = { ok: true; quantity: number; item: Awaited<ReturnType<typeof cartItemForApi>> } | CartFailure;
 
-/** Quantity controls: never below 1, never above the stock (the spec's + is disabled there). */
+/** Quantity controls: never below 1, never above the stock (the basket's + is disabled there). */
 export async function setCartQuantity(user: Member, itemId: string, quantity: number): Promise<SetQuantityResult> {
   const { rows, visible } = await loadRows(user);
   const row = rows.find((r) => r.id === itemId);

@@ -13,8 +13,7 @@ import { isRecordId } from "../memorials/access.server";
 import type { Viewer } from "../memorials/access-rules";
 import { describeRetry, hitRateLimit, RATE_LIMIT_MESSAGES, RATE_LIMITS } from "../rate-limit.server";
 
-// Checkout (commerce-and-accounts.md §2 "Checkout", §4, §7; issue 16 §3–§4; DESIGN.md security notes on
-// Stripe). The rules:
+// Checkout. The rules:
 // - What is charged is computed here from the database: the basket's lines at today's prices plus 8% tax.
 //   An amount or item list a client sends is never read.
 // - Before the provider is asked for a payment, a checkout row records exactly what is being paid for
@@ -55,7 +54,7 @@ function basketKeyOf(userId: string, lines: { id: string; quantity: number; unit
 }
 
 /**
- * Step 1's Continue to Payment (§4: "submitting the shipping form creates a payment intent"). With
+ * Step 1's Continue to Payment (submitting the shipping form creates a payment intent). With
  * `hosted` (a browser without JavaScript) and Stripe, the payment is taken on a Stripe Checkout page the
  * buyer is sent to; otherwise on our own step 2 (the Payment Element, or the test provider's button).
  *

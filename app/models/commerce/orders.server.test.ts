@@ -181,7 +181,7 @@ describe.each(databaseKinds)("checkout and orders on $name", (kind) => {
     expect((await listOrders(user.id, 50)).page).toBe(2);
   });
 
-  // ───────────── issue 24: one basket, one payment, one order; restock once; shipped; bounds ─────────────
+  // ───────────── one basket, one payment, one order; restock once; shipped; bounds ─────────────
 
   const admin = async () => {
     const u = await app.db.prisma.user.create({

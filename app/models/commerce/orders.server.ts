@@ -88,7 +88,7 @@ export async function listOrdersForApi(userId: string, { limit = 50, offset = 0 
   return rows.map(toApiOrder);
 }
 
-/** §3 "orders" with its items, as the /api answers it. */
+/** An order with its items, as the /api answers it. */
 export function toApiOrder(order: OrderRow) {
   return {
     id: order.id,

@@ -15,8 +15,7 @@ import {
 } from "~/utils/plans";
 import { queueMail } from "../mail/outbox.server";
 
-// Permanence plans paid for real (commerce-and-accounts.md §2 "Subscription", §4 "Subscription purchase",
-// §7; issue 17 §1–6): what a member holds and what moving to a plan costs them. The stages of a plan's
+// Permanence plans paid for real: what a member holds and what moving to a plan costs them. The stages of a plan's
 // money each have their own file beside this one: plan-checkout (starting a payment), plan-completion
 // (granting the plan), plan-refunds, plan-instalments (monthly payments, cancelling, resuming), and
 // payment-webhooks (Stripe's signed events, dispatched to the others).

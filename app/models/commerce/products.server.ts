@@ -11,8 +11,8 @@ import { recordAudit, type AdminActor } from "../audit.server";
 import { deleteStoredMedia, imageSources, storeImage } from "../memorials/media.server";
 
 // Products: the shop shows active products only,
-// with real data (the spec's original made up ratings, review counts and badges on the client; we show
-// none). Prices are pence. Creating, editing and removing products is the admin dashboard's (below); the
+// with real data (no made-up ratings, review counts or badges). Prices are pence. Creating, editing and
+// removing products is the admin dashboard's (below); the
 // picture it uploads is stored here, resized like memorial photos.
 
 export const productFields = {
@@ -80,7 +80,7 @@ export function productImage(imageUrl: string | null): { src: string | null; src
 }
 
 /**
- * Stores an uploaded product picture (commerce-and-accounts.md §5 "Images": an image, at most 5MB) as an
+ * Stores an uploaded product picture (an image, at most 5MB) as an
  * upright original and WebP copies at three widths, like memorial photos; answers its URL for imageUrl.
  */
 export async function storeProductImage(bytes: Uint8Array): Promise<string> {
@@ -122,7 +122,7 @@ export function findProduct(id: string) {
   return prisma().product.findUnique({ where: { id }, select: productFields });
 }
 
-/** Creates a product (§5 "Product form": the input is already checked), recorded. */
+/** Creates a product (the product form's input is already checked), recorded. */
 export async function createProduct(actor: AdminActor, input: ProductInput) {
   return prisma().$transaction(async (tx) => {
     const product = await tx.product.create({ data: productData(input), select: productFields });
@@ -145,7 +145,7 @@ export type UpdateProductResult =
  * form or the /api client read), a stock left as it was is not touched, so whatever sold meanwhile stays
  * sold; a changed stock is set only if it is still the figure the editor saw (a conditional update), and
  * otherwise nothing is saved and the editor is told the current figure. Without `expectedStock` (an /api
- * client that sent none, in the spec's shape) a stock equal to the current figure is left alone, and a
+ * client that sent none, in the original request shape) a stock equal to the current figure is left alone, and a
  * different one is refused the same way: nothing tells whether it is a restock or a figure read before a
  * sale, and a sale must never be undone.
  */

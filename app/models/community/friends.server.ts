@@ -7,7 +7,7 @@ import { describeRetry, hitRateLimit, RATE_LIMITS, type RateLimited } from "../r
 import { wantsEmail } from "~/utils/validation/account";
 import { queueMail, type Db } from "../mail/outbox.server";
 
-// Friends (§3 friend_requests and friendships):
+// Friends (friend_requests and friendships):
 // each flow one use case, shared by the /friends screens and the /api. Friendship is what the viewing rule
 // reads (memorials/access-rules.ts, visibleWhere): a friendship is two rows, one per direction, added and removed
 // together in one transaction, so a friends-only memorial opens to a new friend at once and closes when
@@ -68,7 +68,7 @@ export async function listFriends(userId: string, page = 1) {
   return { items, total, page: current, pages };
 }
 
-/** Requests waiting for this member's answer, newest first (the spec's requests list). */
+/** Requests waiting for this member's answer, newest first (the Requests tab's list). */
 export function listReceivedRequests(userId: string) {
   return prisma().friendRequest.findMany({
     where: { receiverId: userId, status: "pending" },

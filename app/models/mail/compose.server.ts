@@ -23,7 +23,7 @@ export async function composeMail(row: OutboxRow): Promise<ComposedMail | { skip
   const site = publicUrl();
   switch (row.kind) {
     case "password-reset": {
-      // Rows queued before issue 25 carry the token's id; now the link is made here (issueResetToken).
+      // Rows queued by older versions carry the token's id; now the link is made here (issueResetToken).
       const tokenId = data.tokenId ? String(data.tokenId) : row.id;
       if (!data.tokenId) {
         const issued = await issueResetToken(row.id, String(data.email ?? row.to), new Date(String(data.requestedAt)), Number(data.validMinutes));

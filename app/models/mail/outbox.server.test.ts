@@ -17,7 +17,7 @@ import { leaveTribute } from "../tributes/tributes.server";
 
 // The email outbox end to end in one process, on PGlite and PostgreSQL: what the models queue in their
 // transactions, delivered by the worker's own function (deliverDueMail, given the time) through the real
-// nodemailer to a real SMTP server, and parsed back. Issue 15.
+// nodemailer to a real SMTP server, and parsed back.
 
 process.env.SESSION_SECRET ??= "mail-test-secret-that-is-long-enough-0123456789";
 process.env.PUBLIC_URL ??= "https://everlight.example";

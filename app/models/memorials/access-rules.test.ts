@@ -25,7 +25,7 @@ const states = {
   private: { userId: "owner", isPublished: true, visibility: "private" },
 };
 
-// memorial-core.md §4 viewing rules, every cell.
+// The viewing rules, every cell.
 const expected: Record<string, Record<keyof typeof states, boolean | string>> = {
   owner: { draft: true, public: true, friends: true, private: true },
   friend: { draft: "draft", public: true, friends: true, private: "private" },
@@ -86,7 +86,7 @@ describe("co-manager roles", () => {
   }
 });
 
-describe("anniversary calendars (issue 28 item 2, decision 022)", () => {
+describe("anniversary calendars (decision 022)", () => {
   const published = (visibility: string) => ({ isPublished: true, visibility });
 
   it("gives a published public memorial's feed to anyone, a friends-only or private one's only with the key, a draft's to nobody", () => {

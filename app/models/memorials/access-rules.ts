@@ -34,7 +34,7 @@ export function decideAccess(memorial: AccessSubject, viewer: Viewer, isFriend: 
 
 // What an administrator may do with a member's memorial, decided once (README), for the
 // pages and the /api alike: open any memorial, drafts and private ones included, as moderators must
-// (commerce-and-accounts.md §6: admins "can see all memorials"); delete a whole memorial that breaks the
+// (administrators can see all memorials); delete a whole memorial that breaks the
 // terms (deleteMemorial); never edit it or remove single photos and videos, which are the family's
 // (updateOwnMemorial, deleteMediaItem: owner only); approve or reject tributes only on memorials an
 // administrator created (canModerate, tributes/tributes.server.ts). Families are told so (VISIBILITY_HINTS).

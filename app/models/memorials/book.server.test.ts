@@ -14,7 +14,7 @@ import { addMemorialMedia, setMemorialPortrait } from "./media.server";
 import { BOOK_LIMITS, BOOK_MESSAGES, bookOfferFor, mayOrderBook, orderBook, previewBook, setShopOffers } from "./book.server";
 import { publicMemorialVersion } from "./records.server";
 
-// The printed memorial book and the family's switch (issue 29 items 5 and 6) on PGlite and PostgreSQL: who
+// The printed memorial book and the family's switch on PGlite and PostgreSQL: who
 // may order it (owner, co-managers, the owner's friends; not a stranger; nobody once the family turns it
 // off, with the line in a basket then refused at checkout); who may turn it off (owner and managers) and
 // that doing so moves the page's version; the PDF itself read back (the name, a tribute, the photo's

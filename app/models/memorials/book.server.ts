@@ -11,8 +11,8 @@ import { areFriends, auditCoEdit, isRecordId, memorialRole, roleOnMemorial, byAd
 import { TIMELINE_ORDER } from "./timeline.server";
 import { imageSources } from "./media.server";
 
-// The printed memorial book and the family's say over what is sold beside their memorial (issue 29 items 5
-// and 6; docs/decisions/029-memorial-book.md). The rules live here: who may order the book (the owner,
+// The printed memorial book and the family's say over what is sold beside their memorial
+// (docs/decisions/029-memorial-book.md). The rules live here: who may order the book (the owner,
 // co-managers and the owner's friends, while the family offers it), what goes in it (bounded), when it is
 // frozen (in the order's transaction: the book is the memorial as it was when it was paid for), and who
 // may read it (the buyer and administrators from the order; the owner and co-managers as a preview).

@@ -287,8 +287,8 @@ export async function listMediaForMemorial(memorialId: string) {
 
 /**
  * Whether a profileImageUrl sent by PUT /api/memorials/{id} may be stored on that memorial: none, its
- * current portrait, one of its own photos, or a picture shipped with the site that exists (issue 13 §12:
- * anything else would show a broken picture). Refused too: a URL into another memorial's folder, whose
+ * current portrait, one of its own photos, or a picture shipped with the site that exists (anything
+ * else would show a broken picture). Refused too: a URL into another memorial's folder, whose
  * files would be removed when this one is deleted, and outside addresses, which our
  * Content-Security-Policy blocks anyway.
  */

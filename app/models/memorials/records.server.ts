@@ -196,7 +196,7 @@ export async function findMemorialIdByShortId(value: string | undefined): Promis
 }
 
 /**
- * The memorial in the /api shape: dates as YYYY-MM-DD, plus ours beside the spec's fields
+ * The memorial in the /api shape: dates as YYYY-MM-DD, plus fields of our own beside the usual ones
  * (docs/decisions/028-permanent-address-and-qr.md): its short id and permanent address.
  */
 export function toApiMemorial(m: {

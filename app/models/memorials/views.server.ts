@@ -9,7 +9,7 @@ import { getEnv } from "~/services/env.server";
 // (and a view never touches updatedAt, which the anonymous page cache keys on). The server writes what
 // is left when it stops (server/app.ts).
 // VIEW_FLUSH_MS (default 1000) sets the interval; 0 writes each view before the page is answered, so a
-// test that compares counts across requests sees every view it caused (issue 13 §8: no flaky test).
+// test that compares counts across requests sees every view it caused and never flakes.
 const pendingViews = new Map<string, number>();
 let viewFlush: ReturnType<typeof setTimeout> | undefined;
 

@@ -121,7 +121,7 @@ type ModeratedRow = { authorName: string; memorialId: string; title: string; use
 
 /**
  * The tribute, if this person may approve or reject it; `onMemorial`, only if it is on that memorial. One
- * statement past Prisma (issue 30: approving is a common post); the rule is canModerate's, as everywhere.
+ * statement past Prisma (approving is a common post, so it must be cheap); the rule is canModerate's, as everywhere.
  */
 async function moderatable(tributeId: string, actor: Actor, onMemorial?: string) {
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
@@ -218,7 +218,7 @@ export async function listTributesForAdmin(approved: boolean, limit = PENDING_LI
   return rows.map(({ memorial, ...t }) => ({ ...t, memorial: { id: memorial.id, title: memorial.title }, memorialCreatorIsAdmin: memorial.user.isAdmin }));
 }
 
-/** What the member is told after approving or rejecting, the toast the spec gives for each outcome. */
+/** What the member is told after approving or rejecting: a toast for each outcome. */
 export function moderationToast(intent: ModerationIntent, result: ModerationResult) {
   if (result === "ok") {
     return intent === "approve"

@@ -5,8 +5,8 @@ import { apiError } from "~/request/api.server";
 import { clientIp } from "~/request/facts.server";
 import { failingAs } from "~/request/refusal.server";
 
-// POST /api/admin/news/fetch (commerce-and-accounts.md §6 "trigger news fetching", §8 "Failed to fetch news.
-// Please try again.", "News fetched"): reads NEWS_FEEDS now. 200 with what was added and which feeds were
+// POST /api/admin/news/fetch ("Failed to fetch news. Please try again." or "News fetched"): reads
+// NEWS_FEEDS now. 200 with what was added and which feeds were
 // not read; 502 when none could be read (nothing changed); 409 when no feed is set up, saying how to add one.
 
 const api = apiRoute({

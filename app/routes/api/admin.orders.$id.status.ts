@@ -5,7 +5,7 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 import { ADMIN_MESSAGES, orderStatusSchema, shipOrderSchema } from "~/utils/validation/admin";
 
-// Ours, beside the spec's §7 (which gives no call for it): PATCH /api/admin/orders/{id}/status { status },
+// An /api call of our own: PATCH /api/admin/orders/{id}/status { status },
 // the Orders tab's status change. Cancelling a paid order refunds it once, puts its items back in stock once
 // and emails the customer; "shipped" takes carrier and trackingNumber and emails them.
 const api = apiRoute({

@@ -7,7 +7,7 @@ import { AI_LIMITS, AI_MESSAGES, biographyRequestSchema } from "~/utils/validati
 // POST /api/ai/generate-biography { firstName, lastName, dateOfBirth, dateOfPassing, personalStory,
 // keyQualities } → { biography, provider, providerLabel }. Members only: it sits
 // on the Create and Edit screens. First and last name are required; a writer that fails or times
-// out gives the spec's "Failed to generate biography. Please try again." as a 502.
+// out gives "Failed to generate biography. Please try again." as a 502.
 
 const api = apiRoute({
   POST: endpoint({

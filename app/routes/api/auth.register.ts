@@ -5,8 +5,8 @@ import { clientIp } from "~/request/facts.server";
 import { startSession } from "~/request/session.server";
 import { apiRegisterSchema } from "~/utils/validation/account";
 
-// POST /api/auth/register { firstName, lastName, email, password } (memorial-core.md §7; the confirmation
-// is not sent, §5). The same use case, limits and messages as the /register form; 201 with the
+// POST /api/auth/register { firstName, lastName, email, password } (no password
+// confirmation is sent). The same use case, limits and messages as the /register form; 201 with the
 // PublicUser, signed in.
 const api = apiRoute({
   POST: endpoint({

@@ -2,7 +2,7 @@ import { cancelPlan } from "~/models/commerce/plan-instalments.server";
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 
-// POST /api/cancel-subscription (ours; the spec's Cancel Subscription made no call): future
+// POST /api/cancel-subscription (ours, so that Cancel Subscription actually does something): future
 // instalments stop and the plan stays active to the end of the month paid for. A plan paid in full, or
 // the free plan, has nothing to cancel: 409 with what that means.
 const api = apiRoute({

@@ -4,7 +4,7 @@ import { SHOP_MESSAGES } from "~/utils/shop";
 import { apiAddToCartSchema } from "~/utils/validation/shop";
 import { cartFailure } from "./shop-answers.server";
 
-// GET, POST and DELETE /api/cart. POST takes the spec's body (productId,
+// GET, POST and DELETE /api/cart. POST takes the usual body (productId,
 // productName, productDescription, productImage, quantity, price) but reads only the product and the
 // quantity: the name, picture and price are the database's. A memorial is added with memorialId.
 const api = apiRoute({

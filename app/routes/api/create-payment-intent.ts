@@ -6,7 +6,7 @@ import { publicUrl } from "~/services/env.server";
 import { apiCreatePaymentSchema } from "~/utils/validation/shop";
 
 // POST /api/create-payment-intent: body amount,
-// shipping and items; answers clientSecret and paymentIntentId. The amount and items the spec's client
+// shipping and items; answers clientSecret and paymentIntentId. The amount and items the client
 // computed are ignored: the payment is for the caller's basket as the database prices it.
 const api = apiRoute({
   POST: endpoint({

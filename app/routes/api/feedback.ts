@@ -37,7 +37,7 @@ const bodySchema = z
   .refine((body) => body.rating == null || body.rating === body.content.ease_of_use, { message: MESSAGES.ratingMismatch, path: ["rating"] });
 
 const api = apiRoute({
-  // An administrator gets everyone's (commerce-and-accounts.md §7 lists this call under Admin), ?mine=true their own.
+  // An administrator gets everyone's (this is an admin call first), ?mine=true their own.
   GET: endpoint({
     access: "member",
     handle: async ({ user, url }) =>

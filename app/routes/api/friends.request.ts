@@ -4,7 +4,7 @@ import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES, friendRequestSchema } from "~/utils/validation/friends";
 
 // POST /api/friends/request with receiverId: 201 with the waiting request;
-// the receiver is emailed if they want to be. Refusals carry the spec's "Failed to send request." and why.
+// the receiver is emailed if they want to be. Refusals carry "Failed to send request." and why.
 
 const api = apiRoute({
   POST: endpoint({

@@ -3,8 +3,8 @@ import { apiRoute, endpoint } from "~/request/api-route.server";
 import { failingAs, refusalAnswer } from "~/request/refusal.server";
 import { FRIEND_MESSAGES } from "~/utils/validation/friends";
 
-// DELETE /api/friends/requests/{id}: ours, beside the spec's calls: the sender withdraws a request that
-// still waits (the spec's screen has no call for it; issue 18 asks for it).
+// DELETE /api/friends/requests/{id}, a call of our own: the sender withdraws a request that
+// still waits.
 
 const api = apiRoute({
   DELETE: endpoint({

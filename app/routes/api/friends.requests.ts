@@ -2,8 +2,8 @@ import { listReceivedRequests, listSentRequests, toApiPerson } from "~/models/co
 import { apiRoute, endpoint } from "~/request/api-route.server";
 import { apiError } from "~/request/api.server";
 
-// GET /api/friends/requests (commerce-and-accounts.md §3: "each request shows sender (profileImageUrl,
-// firstName, lastName, email) and createdAt"): the requests waiting for the caller's answer. Ours beside
+// GET /api/friends/requests (each request shows its sender's profileImageUrl, firstName, lastName and
+// email, and its createdAt): the requests waiting for the caller's answer. Ours beside
 // it: ?direction=sent lists the caller's own waiting requests (with their receiver), which they may cancel.
 
 const api = apiRoute({

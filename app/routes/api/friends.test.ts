@@ -5,7 +5,7 @@ import { client, registerMember, startServer, type ApiResponse, type Client, typ
 
 // The friends /api over real HTTP: the whole
 // path from search to friendship and back, the friends-only memorial (page, file, /api) opening and closing
-// with it, and every error the spec names, with its words.
+// with it, and every error the /api can answer, with its words.
 
 let server: TestServer;
 beforeAll(async () => {

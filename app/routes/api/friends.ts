@@ -5,7 +5,7 @@ import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 // GET /api/friends: the caller's friends, by name, 50 a page
 // (?page=N; X-Total-Count says how many in all). Each carries the friend's user id as `id`, which is what
-// the spec's client matches a memorial's owner against, and DELETE /api/friends/{id} takes.
+// a client matches a memorial's owner against, and DELETE /api/friends/{id} takes.
 
 const api = apiRoute({
   GET: endpoint({

@@ -9,7 +9,7 @@ import { apiUpdateMemorialSchema, MEMORIAL_MESSAGES } from "~/utils/validation/m
 
 // GET, PUT and DELETE /api/memorials/{id}. A memorial the caller may not see or
 // write is answered exactly like a missing one (memorialNotFound), so the API never tells a stranger that
-// a private memorial exists; the page says more (its lock panel), as the spec asks.
+// a private memorial exists; the page says more (its lock panel).
 
 const BAD_PORTRAIT = "The profile image must be one of this memorial's photos, or none";
 

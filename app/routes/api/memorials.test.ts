@@ -11,8 +11,8 @@ import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 import { client, startServer, type ApiResponse, type Client, type TestServer } from "../../../test/http";
 
 // The memorial /api over real HTTP against the built server, with the access
-// matrix: who sees which memorial, on the page, its stored files, the /api and the list (DESIGN.md:
-// nothing hidden ever leaves the server). Friends and administrators are made with SQL, so this file
+// matrix: who sees which memorial, on the page, its stored files, the /api and the list (nothing
+// hidden ever leaves the server). Friends and administrators are made with SQL, so this file
 // runs where the server gets the throw-away PostgreSQL cluster (test/http.ts), not on PGlite.
 
 const postgresUrl = inject("postgresUrl");
@@ -218,7 +218,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
           viewCount: expect.any(Number),
           createdAt: expect.any(String),
           updatedAt: expect.any(String),
-          // Ours beside the spec's (docs/decisions/028-permanent-address-and-qr.md).
+          // Fields of our own (docs/decisions/028-permanent-address-and-qr.md).
           shortId: expect.stringMatching(/^[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
           permanentUrl: expect.stringMatching(/^https?:\/\/[^/]+\/m\/[23456789abcdefghjkmnpqrstuvwxyz]{8}$/),
         },

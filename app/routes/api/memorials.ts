@@ -7,8 +7,8 @@ import { VISIBILITIES } from "~/utils/validation/account-rules";
 import { apiCreateMemorialSchema } from "~/utils/validation/memorial";
 
 // GET and POST /api/memorials. The list holds only what the caller may see,
-// decided on the server: the spec's original client filtered
-// the whole table in the browser, which leaked every private memorial.
+// decided on the server: filtering the whole table in the browser
+// would leak every private memorial.
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 100;

@@ -9,7 +9,7 @@ import { client, registerMember, startServer, type ApiResponse, type Client, typ
 
 // News and contact over real HTTP:
 // GET /api/news from its version-keyed cache with an ETag, the administrators' count and fetch against a
-// local feed server (a feed that is down refused with the spec's words), POST /api/contact with every
+// local feed server (a feed that is down refused with its fixed words), POST /api/contact with every
 // validation message, the stored message and both emails, and the /contact form's honeypot, fill time and
 // rate limit.
 

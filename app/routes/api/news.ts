@@ -5,8 +5,8 @@ import { matchesEtag } from "~/services/etag.server";
 import { PAGE_NUMBER_MESSAGE, parsePageNumber } from "~/utils/paging";
 
 // GET /api/news: the articles, newest first, 10 a page (?page=N;
-// X-Total-Count). The spec's client keeps the answer 5 minutes; ours stays right on every instance
-// instead: the list comes from a cache keyed by the table's version (app/models/news.server.ts), and the
+// X-Total-Count). Rather than going stale for minutes in a client, the answer stays right on every
+// instance: the list comes from a cache keyed by the table's version (app/models/news.server.ts), and the
 // answer carries that version as its ETag with `public, no-cache`, so a browser or CDN may keep it but
 // asks each time, and an unchanged list is a 304 that costs one indexed read. Every picture address is
 // our own (/media/news/… or a demo picture), never another site's.

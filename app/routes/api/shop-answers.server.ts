@@ -4,7 +4,7 @@ import type { CompletePaymentResult } from "~/models/commerce/order-completion.s
 import { apiError, json } from "~/request/api.server";
 
 // How the shop's use cases answer over the /api: `{ message }` on every
-// error, and a message about stock always says "stock", which the spec's client titles Stock Limitation.
+// error, and a message about stock always says "stock", which a client titles Stock Limitation.
 
 /** A basket use case's refusal. */
 export function cartFailure(result: CartFailure): Response {

@@ -8,7 +8,7 @@ import { PLANS } from "~/utils/plans";
 import { apiTestPaymentSchema } from "~/utils/validation/shop";
 import { orderAnswer } from "./shop-answers.server";
 
-// POST /api/test-payments/pay (ours, beside the spec's): with the built-in test provider, what Stripe.js
+// POST /api/test-payments/pay (a call of our own): with the built-in test provider, what Stripe.js
 // does in the browser with a card: the payment succeeds, with no card and no money. A shop payment (from
 // POST /api/create-payment-intent) makes its order, as POST /api/orders/create-from-payment would; a plan
 // payment (from POST /api/create-subscription-payment) grants the plan, as POST

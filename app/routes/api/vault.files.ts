@@ -6,8 +6,8 @@ import { vaultCaller, vaultRefusal } from "~/request/vault.server";
 import { base64BodyBytes, type RequestBodyHandle } from "~/utils/upload-limits";
 import { VAULT_LIMITS, VAULT_MESSAGES } from "~/utils/vault-rules";
 
-// GET /api/vault/files and POST /api/vault/files { fileName, fileType, fileData } (commerce-and-accounts.md
-// §7): fileData a data URL of at most 10MB. The vault's checks before the body is read: the plan and the
+// GET /api/vault/files and POST /api/vault/files { fileName, fileType, fileData }: fileData a data URL
+// of at most 10MB. The vault's checks before the body is read: the plan and the
 // lock (an upload to a vault that cannot take it is refused without reading it).
 
 const MAX_BODY_BYTES = base64BodyBytes(VAULT_LIMITS.fileBytes);

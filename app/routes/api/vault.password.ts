@@ -5,9 +5,9 @@ import { apiError } from "~/request/api.server";
 import { vaultCaller, vaultRefusal } from "~/request/vault.server";
 import { VAULT_MESSAGES } from "~/utils/vault-rules";
 
-// GET /api/vault/password → { hasPassword } and POST /api/vault/password { password } (commerce-and-
-// accounts.md §7): the vault's optional password, with the §5 strength rule. A member whose plan does
-// not open the vault is answered 402 with subscriptionRequired, as the spec's client expects.
+// GET /api/vault/password → { hasPassword } and POST /api/vault/password { password }: the vault's
+// optional password, with the vault's strength rule. A member whose plan does
+// not open the vault is answered 402 with subscriptionRequired, which clients look for.
 
 const api = apiRoute({
   GET: endpoint({

@@ -31,7 +31,7 @@ export function accountDeletedMessage(purgeAt: string, where: "here" | "website"
 export const ACCOUNT_REMOVED_MESSAGE =
   "This account was closed by our moderators, so it cannot be signed in to. If you think this is a mistake, please write to us through the contact page.";
 
-/** The live checklist under new-password fields: label and test, in the spec's order. */
+/** The live checklist under new-password fields: label and test, in the order shown. */
 export const PASSWORD_RULES = [
   { label: "At least 8 characters", test: (p: string) => p.length >= 8, message: MESSAGES.passwordMin },
   { label: "One uppercase letter", test: (p: string) => /[A-Z]/.test(p), message: MESSAGES.passwordUpper },

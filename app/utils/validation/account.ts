@@ -13,8 +13,8 @@ export {
   type Visibility,
 } from "./account-rules";
 
-// Account forms' rules and messages, word for word from the specs (memorial-core.md §5,
-// commerce-and-accounts.md §5). Shared by the forms (server and client) and the /api; what the
+// Account forms' rules and messages, word for word as members see them. Shared by the forms (server and
+// client) and the /api; what the
 // browser needs without zod is in account-rules.ts.
 
 const NAME_MAX = 50;
@@ -62,7 +62,7 @@ export const resetPasswordSchema = z
   .object({ password: newPasswordField, confirmPassword: confirmationField, token: z.string().max(200).default("") })
   .refine((v) => confirms(v.password, v.confirmPassword), { message: MESSAGES.passwordsMatch, path: ["confirmPassword"] });
 
-/** The /api register call sends no confirmation (memorial-core.md §5: "The confirmation is not sent"). */
+/** The /api register call sends no password confirmation. */
 export const apiRegisterSchema = z.object({
   firstName: name(MESSAGES.firstNameMin),
   lastName: name(MESSAGES.lastNameMin),
@@ -142,7 +142,7 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//")) return fallback;
   // Our own addresses are sent percent-encoded (requireUser's redirectTo is a URL's path and query), so a
   // character outside printable ASCII (a control, a space, "。") is not one; it cannot go into a Location
-  // header either (issue 25 item 6: a correct sign-in answered 500).
+  // header either (it made a correct sign-in answer 500).
   if (/[\\\u0000-\u0020\u007f-\uffff]/.test(to)) return fallback;
   const path = to.split(/[?#]/, 1)[0];
   if (/%(?:2f|5c|[01][0-9a-f]|7f)/i.test(path)) return fallback;

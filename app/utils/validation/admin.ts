@@ -3,10 +3,9 @@ import { parsePounds } from "~/utils/money";
 import { ADMIN_CATEGORIES } from "~/utils/shop";
 import { text } from "./text";
 
-// The admin dashboard's rules and words (commerce-and-accounts.md §2 "Admin dashboard", §4, §5 "Product
-// form", §6 "Admin", §8 "Admin"; issue 19), pure so the screens, the /api and the models share them.
+// The admin dashboard's rules and words, pure so the screens, the /api and the models share them.
 
-/** The nine tabs, each its own address, in the spec's order. */
+/** The nine tabs, each its own address, in the order shown. */
 export const ADMIN_TABS = [
   { to: "/admin", label: "Memorials" },
   { to: "/admin/tributes", label: "Tributes" },
@@ -26,15 +25,15 @@ export const ANALYTICS_DAYS = 30;
 export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_SEARCH_MAX = 200;
 
-/** §4: an order's statuses an administrator may set ("shipped" only with a carrier and tracking number). */
+/** An order's statuses an administrator may set ("shipped" only with a carrier and tracking number). */
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "completed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** §4: contact message statuses; "an admin can set any value freely". */
+/** Contact message statuses; an administrator can set any of them freely. */
 export const CONTACT_STATUSES = ["new", "read", "replied", "resolved"] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
-/** §8 "Admin" (each adds "Please try again"), §8 "Success toasts", §5 "Product form", and ours. */
+/** The dashboard's failure messages (each adds "Please try again"), success toasts and product form messages. */
 export const ADMIN_MESSAGES = {
   approveFailed: "Failed to approve tribute. Please try again.",
   deleteTributeFailed: "Failed to delete tribute. Please try again.",

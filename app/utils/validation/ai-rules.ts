@@ -76,7 +76,7 @@ export function toneValue(text: string): TributeTone | null {
 
 /**
  * The assistant on the Leave Tribute form: all three fields are required, and a missing one gives the
- * spec's "Please fill in all fields"; too long or an unknown tone say so.
+ * "Please fill in all fields"; too long or an unknown tone say so.
  */
 export function checkAssistant(values: Partial<Record<AssistantField, string>>): Partial<Record<AssistantField, string[]>> | null {
   const errors: Partial<Record<AssistantField, string[]>> = {};

@@ -133,8 +133,8 @@ export const tributeRequestSchema = z.unknown().transform((body, ctx): TributeFa
 
 /**
  * The assistant on the Leave Tribute form: all three fields are required, and a missing one gives the
- * spec's "Please fill in all fields" (shown with "We need all information to create a meaningful
- * tribute.", memorial-core.md §5).
+ * "Please fill in all fields" (shown with "We need all information to create a meaningful
+ * tribute.").
  */
 export const tributeAssistantSchema = z.object({
   relationship: required(AI_MESSAGES.missingFieldsTitle, AI_LIMITS.relationship, "The relationship"),

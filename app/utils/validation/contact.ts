@@ -2,8 +2,8 @@ import { z } from "~/utils/validation/zod";
 import { text } from "./text";
 
 // The contact form: name required, email valid, subject
-// required, message at least 10 characters, type one of four (general unless chosen). The spec gives the
-// message rule's words; the others are ours, in the same voice. Shared by /contact and POST /api/contact.
+// required, message at least 10 characters, type one of four (general unless chosen). Every rule's
+// words are in the same voice. Shared by /contact and POST /api/contact.
 
 export const CONTACT_TYPES = ["general", "support", "feedback", "survey"] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];

@@ -4,8 +4,8 @@ import { withThousands } from "~/utils/text";
 import { checkCalendarDate } from "./text-rules";
 import { text, TEXT_MESSAGES } from "./text";
 
-// The memorial form's rules (memorial-core.md §3 and §5), shared by the create/edit forms and the /api.
-// Where the spec gives no message or limit, ours are chosen and documented in the README.
+// The memorial form's rules, shared by the create/edit forms and the /api.
+// The messages and limits chosen here are documented in the README.
 
 export const MEMORIAL_MESSAGES = {
   firstName: "First name is required",

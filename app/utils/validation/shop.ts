@@ -6,7 +6,7 @@ import { text } from "./text";
 // The shop's forms and calls: one schema each,
 // used by the screens (parsed with Conform, server and browser) and by the /api alike.
 
-/** §5 "Shipping", word for word; the lengths and the phone's characters are ours. */
+/** The shipping form's messages; the lengths and the phone's characters are ours. */
 export const SHIPPING_MESSAGES = {
   firstName: "First name is required",
   lastName: "Last name is required",
@@ -37,7 +37,7 @@ export const shippingSchema = z.object({
     .toLowerCase()
     .max(SHIPPING_LIMITS.email, SHIPPING_MESSAGES.email)
     .regex(EMAIL, SHIPPING_MESSAGES.email),
-  // "At least 10 characters" in the spec, with a message about digits: the digits are what is counted.
+  // At least 10 characters, with a message about digits: the digits are what is counted.
   phone: text({ error: SHIPPING_MESSAGES.phone })
     .trim()
     .max(SHIPPING_LIMITS.phone, SHIPPING_MESSAGES.tooLong(SHIPPING_LIMITS.phone))
@@ -60,7 +60,7 @@ export const shippingSchema = z.object({
 });
 export type ShippingDetails = z.output<typeof shippingSchema>;
 
-/** What the shipping form starts with: the member's name and email, and the spec's default country. */
+/** What the shipping form starts with: the member's name and email, and the default country. */
 export function shippingDefaults(user: { firstName: string; lastName: string; email: string }): Partial<ShippingDetails> {
   return { firstName: user.firstName, lastName: user.lastName, email: user.email, country: DEFAULT_COUNTRY };
 }
@@ -80,7 +80,7 @@ const id = (name: string) =>
     .max(100, `${name} is not valid`);
 
 /**
- * POST /api/cart: the spec's client sends productId, productName, productDescription, productImage,
+ * POST /api/cart: a client sends productId, productName, productDescription, productImage,
  * quantity and price. Only the product (or memorial) and the quantity are read: the name, picture and
  * price come from the database, whatever a client says they are.
  */
@@ -109,7 +109,7 @@ export const basketFormSchema = z.discriminatedUnion("intent", [
 
 /**
  * POST /api/create-payment-intent: body amount, shipping and items. The amount and the items are
- * the spec's client's own sums and copy of the basket: both are ignored, and what is charged is the
+ * the client's own sums and copy of the basket: both are ignored, and what is charged is the
  * member's basket as the database holds it, priced by the server.
  */
 export const apiCreatePaymentSchema = z.object({
@@ -126,5 +126,5 @@ export const apiCreateOrderSchema = z
   })
   .refine((v) => !!v.paymentIntentId || !!v.sessionId, { message: "paymentIntentId is required", path: ["paymentIntentId"] });
 
-/** Ours, beside the spec's: paying a test provider's payment through the /api (README "The shop"). */
+/** A call of our own: paying a test provider's payment through the /api (README "The shop"). */
 export const apiTestPaymentSchema = z.object({ paymentIntentId: id("paymentIntentId") });

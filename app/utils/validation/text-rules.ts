@@ -1,5 +1,5 @@
 // Rules every text field shares, without a schema library (the memorial page's forms use them in the
-// browser; text.ts builds the zod versions on them). Issue 13 §6: input that PostgreSQL cannot store,
+// browser; text.ts builds the zod versions on them). Input that PostgreSQL cannot store,
 // or that would silently become another date, is refused with a message next to its field.
 
 export const TEXT_MESSAGES = {

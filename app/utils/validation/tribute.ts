@@ -3,7 +3,7 @@ import { text } from "./text";
 import { EMAIL_PATTERN, TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";
 
 // The tribute form: author name and content required, email optional but valid.
-// The spec leaves lengths open; ours are shown beside the fields. The limits, messages and the browser's
+// The lengths are ours, shown beside the fields. The limits, messages and the browser's
 // own checks are in tribute-rules.ts, which has no zod in it.
 
 export { TRIBUTE_LIMITS, TRIBUTE_MESSAGES } from "./tribute-rules";

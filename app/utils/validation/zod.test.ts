@@ -1,7 +1,7 @@
 import { afterEach, expect, it, vi } from "vitest";
 
 // In the browser zod must not try `new Function` (our CSP allows no eval; Chromium reports the try as an
-// issue, which Lighthouse counts against best practices: issue 30). The server keeps compiled parsers.
+// issue, which Lighthouse counts against best practices). The server keeps compiled parsers.
 
 afterEach(() => {
   vi.unstubAllGlobals();
