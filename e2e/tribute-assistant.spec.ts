@@ -125,7 +125,7 @@ test.describe("with JavaScript", () => {
     await expect(page.getByRole("button", { name: "Leave Tribute" })).toBeEnabled();
   });
 
-  test("a failure keeps the dialog open with the spec's message (needs JavaScript)", async ({ page }) => {
+  test("a failure keeps the dialog open with the message members are shown (needs JavaScript)", async ({ page }) => {
     const memorialId = await publicDemoMemorial();
     // The AI provider fails: the app answers 502 (with its failure message), which the browser logs.
     expectFailedResponse(502);

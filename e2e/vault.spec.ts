@@ -103,7 +103,7 @@ test("skipping the vault password needs the acknowledgement tick", async ({ page
   await expect(page.getByRole("link", { name: "Download deeds.pdf" })).toBeVisible();
 });
 
-test("a file the vault does not take is refused with the spec's message, next to the field", async ({ page, member }) => {
+test("a file the vault does not take is refused with the message members are shown, next to the field", async ({ page, member }) => {
   await onPlan(member, "forever_plus");
   await loginAs(page, member);
   await page.goto("/vault");

@@ -161,7 +161,7 @@ describe("every /admin page and action as a visitor, a member and an administrat
     expect(audit.text).toContain("Pageremoved Audited");
   });
 
-  it("shows a member the spec's Access Denied words", async () => {
+  it("shows a member the Access Denied words", async () => {
     const res = await callers.member.get("/admin/users");
     expect(res.status).toBe(403);
     expect(res.text).toContain("Access Denied");

@@ -138,7 +138,7 @@ describe.each(serverDatabases())("the security second pass over HTTP on %s", (da
     expect(page).not.toContain(made);
   });
 
-  describe("§2 a reset link dies when the password changes", () => {
+  describe("a reset link dies when the password changes", () => {
     /** A member signed in on a client of their own, with the address their emails go to. */
     const member = async (): Promise<{ api: Client; email: string }> => {
       const email = `reset-${randomBytes(5).toString("hex")}@example.test`;
@@ -231,7 +231,7 @@ describe.each(serverDatabases())("the security second pass over HTTP on %s", (da
     });
   });
 
-  describe("§7 the contact form is no mail relay", () => {
+  describe("the contact form is no mail relay", () => {
     const spam = { name: "Cheap Pills", subject: "Buy at pills.example", message: "Visit https://pills.example today for cheap pills", type: "general" };
 
     it("POST /api/contact: the acknowledgement to the address typed in repeats nothing of what was written", async () => {
@@ -285,7 +285,7 @@ describe.each(serverDatabases())("the security second pass over HTTP on %s", (da
     });
   });
 
-  describe("§8 news fetching cannot reach inside", () => {
+  describe("news fetching cannot reach inside", () => {
     it("Fetch news now: a feed that redirects to another address of our own network is refused with a clear message, and nothing inside is asked", async () => {
       const admin = client(server.url);
       expect((await admin.post("/api/auth/login", { email: adminEmail, password: PASSWORD })).status).toBe(200);
@@ -310,7 +310,7 @@ describe.each(serverDatabases())("the security second pass over HTTP on %s", (da
     });
   });
 
-  describe("§9 defence in depth", () => {
+  describe("defence in depth", () => {
     it("a public memorial's media may sit in shared caches for minutes only, and is refused once the memorial turns private", async () => {
       const { api } = await registerMember(server.url);
       const memorial = await api.post("/api/memorials", { firstName: "Edith", lastName: "Hart", visibility: "public", isPublished: true });

@@ -62,7 +62,7 @@ describe("toWebp", () => {
     expect(meta.pages).toBeUndefined();
   });
 
-  it("refuses bytes that only look like an image with the spec's message and 400", async () => {
+  it("refuses bytes that only look like an image with the message members are shown and 400", async () => {
     const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("garbage that is not a JPEG at all".repeat(20))]);
     const error = await toWebp(broken, { width: 10, height: 10, fit: "cover" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImageRejectedError);

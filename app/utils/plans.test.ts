@@ -3,7 +3,7 @@ import { formatPence } from "./money";
 import { describeInstalments, describePrice, instalments, MEMORIAL_LIMIT_MESSAGE, PLANS, FREE_MEMORIAL_LIMIT } from "./plans";
 
 describe("the plans", () => {
-  it("are priced as the spec sells them, in pence", () => {
+  it("are priced as the plans page sells them, in pence", () => {
     expect(PLANS.free.pricePence).toBe(0);
     expect(formatPence(PLANS.forever.pricePence)).toBe("£279.00");
     expect(formatPence(PLANS.forever_plus.pricePence)).toBe("£429.00");

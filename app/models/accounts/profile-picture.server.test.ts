@@ -49,7 +49,7 @@ describe.each(databaseKinds)("profile pictures on $name", ({ skip, open }) => {
     expect(await sharp(stored!.body).metadata()).toMatchObject({ format: "webp", width: 256, height: 256 });
   });
 
-  it.skipIf(skip)("refuses a 6 MB file with 413 and the spec's words, leaving the picture as it was", async () => {
+  it.skipIf(skip)("refuses a 6 MB file with 413 and the words members are shown, leaving the picture as it was", async () => {
     const user = await newUser();
     const { profileImageUrl: before } = await setProfilePicture(user.id, await png());
     // Starts like a PNG, so only the size can be the reason.

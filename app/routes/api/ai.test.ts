@@ -251,7 +251,7 @@ describe("with OPENAI_API_KEY (the real openai package, a local chat-completions
     expect(user).toContain("Edith nursed in Whitby.");
   });
 
-  it("answers 502 with the spec's messages when the model fails", async () => {
+  it("answers 502 with the messages members are shown when the model fails", async () => {
     openai.behave({ status: 500 });
     expectJsonError(await owner.post("/api/ai/generate-biography", biographyBody), 502, AI_MESSAGES.biographyFailed);
     expectJsonError(await client(server.url).post("/api/ai/generate-tribute", memorialTribute), 502, AI_MESSAGES.tributeFailed);

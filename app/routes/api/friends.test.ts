@@ -148,7 +148,7 @@ describe("friends over HTTP", () => {
     expect(byId.json).toEqual(nobody.json);
   });
 
-  it("answers every error of §8 with the spec's words", async () => {
+  it("answers every friends error with the words members are shown", async () => {
     const visitor = client(server.url);
     expectError(await visitor.get("/api/friends/search?email=a@example.test"), 401, FRIEND_MESSAGES.searchSignIn);
     expectError(await visitor.post("/api/friends/request", { receiverId: "x" }), 401, FRIEND_MESSAGES.requestSignIn);

@@ -197,7 +197,7 @@ describe.skipIf(!!skipReason)("the memorial /api", () => {
   });
 
   describe("GET /api/memorials", () => {
-    it("answers the spec's memorial shape, with dates as YYYY-MM-DD", async () => {
+    it("answers the documented memorial shape, with dates as YYYY-MM-DD", async () => {
       const res = await visitor.get(`/api/memorials?userId=${people.owner.id}`);
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("no-store");

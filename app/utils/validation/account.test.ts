@@ -4,7 +4,7 @@ import { changePasswordSchema, loginSchema, MESSAGES, PASSWORD_RULES, registerSc
 const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]));
 
-describe("register rules (memorial-core.md §5)", () => {
+describe("register rules", () => {
   const valid = { firstName: "Ann", lastName: "Lee", email: "Ann@Example.COM ", password: "Secret123", confirmPassword: "Secret123" };
   it("accepts a valid registration and lower-cases the email", () => {
     const result = registerSchema.safeParse(valid);

@@ -30,7 +30,7 @@ describe("the tribute form's checks in the browser and on the server", () => {
     expect(browserErrors).toEqual(serverErrors);
   });
 
-  it("says what is wrong in the spec's words", () => {
+  it("says what is wrong in the words members are shown", () => {
     expect(checkTributeField("authorName", "")).toBe(TRIBUTE_MESSAGES.name);
     expect(checkTributeField("content", "too short")).toBe(TRIBUTE_MESSAGES.content);
     expect(checkTributeField("authorEmail", "nope")).toBe(TRIBUTE_MESSAGES.email);
