@@ -10,7 +10,7 @@ import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
 // Create Memorial. The form, its checks and the saving of
-// files live in app/components/memorial/memorial-form.tsx and app/models/memorial-form.server.ts,
+// files live in app/components/memorial/memorial-form.tsx and app/routes/memorial-form.server.ts,
 // shared with Edit Memorial.
 
 // One post carries the photos and videos: the server lets this route read that much, after requireUser.

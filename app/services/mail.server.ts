@@ -6,7 +6,7 @@ import { getEnv } from "./env.server";
 // Sending one email: nodemailer over SMTP when SMTP_URL is set; with nothing configured each
 // message is written as a .eml file under DATA_DIR/outbox (any mail program opens one) and a line is
 // logged, so a fresh install works and anyone can see what would have been sent. Which messages to send,
-// and when, is the outbox's business (app/models/mail.server.ts, server/mail-worker.ts).
+// and when, is the outbox's business (app/models/mail/outbox.server.ts, server/mail-worker.ts).
 
 export type OutgoingMail = {
   to: string;

@@ -6,7 +6,7 @@ import { AI_LIMITS, AI_MESSAGES, aiFailureTitle } from "~/utils/validation/ai-ru
 
 // "Generate AI Biography" (Create and Edit Memorial) and "Generate AI Tribute" (Edit Memorial),
 // Without JavaScript both are part of the memorial form: their buttons
-// send it back with intent "ai-biography" or "ai-tribute" (app/models/memorial-form.server.ts), and the
+// send it back with intent "ai-biography" or "ai-tribute" (app/routes/memorial-form.server.ts), and the
 // page comes back with the text written and everything typed kept; nothing is saved. With JavaScript
 // the biography is written from a modal <dialog> through /api/ai/generate-biography straight into the
 // Life story box, and the tribute through /api/ai/generate-tribute into the "Suggested tribute" box.

@@ -16,7 +16,7 @@ import { CO_MANAGER_MESSAGES } from "~/utils/co-managers";
 // Remove All, kept in a DataTransfer so the post sends exactly what is shown), checks of sizes and
 // types before uploading, and a live character count for the biography.
 
-/** Limits and messages from the server (app/models/memorial-form.server.ts), so there is one source. */
+/** Limits and messages from the server (app/routes/memorial-form.server.ts), so there is one source. */
 export type UploadRules = {
   imageBytes: number;
   videoBytes: number;
