@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { useEffect, useId, useState, type InputHTMLAttributes } from "react";
 import { PASSWORD_RULES } from "~/utils/validation/account-rules";
 
@@ -180,6 +181,17 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         {children}
       </div>
     </div>
+  );
+}
+
+/** The way back from the password pages to the sign-in form. */
+export function BackToSignIn() {
+  return (
+    <p className="text-center text-sm">
+      <Link to="/login" className="link">
+        Back to sign in
+      </Link>
+    </p>
   );
 }
 

@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, SeeYourPlan, text } from "./layout";
 
 export type InstalmentMissedProps = {
   firstName: string;
@@ -25,9 +25,7 @@ export function InstalmentMissedEmail({ firstName, planName, amount, number, cou
         limit or add files to your vault. Nothing you already have is deleted or hidden.
       </Text>
       <Text style={text}>
-        <Link href={subscriptionUrl} style={button}>
-          See your plan
-        </Link>
+        <SeeYourPlan href={subscriptionUrl} />
       </Text>
     </EmailLayout>
   );

@@ -46,3 +46,12 @@ export function EmailLayout({ preview, children, unsubscribeUrl, why }: { previe
     </Html>
   );
 }
+
+/** The button that ends every email about a member's plan. */
+export function SeeYourPlan({ href }: { href: string }) {
+  return (
+    <Link href={href} style={button}>
+      See your plan
+    </Link>
+  );
+}

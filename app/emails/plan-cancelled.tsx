@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, SeeYourPlan, text } from "./layout";
 
 // Monthly payments cancelled by the member. Transactional: always sent.
 
@@ -33,9 +33,7 @@ export function PlanCancelledEmail(props: PlanCancelledProps) {
         Plan reference: {props.purchaseRef}
       </Text>
       <Text style={text}>Changed your mind? You can resume the payments on your plan page until {props.accessUntil}.</Text>
-      <Link href={props.subscriptionUrl} style={button}>
-        See your plan
-      </Link>
+      <SeeYourPlan href={props.subscriptionUrl} />
     </EmailLayout>
   );
 }

@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, SeeYourPlan, text } from "./layout";
 
 // A plan payment taken: paid in full, or one monthly instalment. Transactional: always sent.
 
@@ -33,9 +33,7 @@ export function PlanReceiptEmail(props: PlanReceiptProps) {
         Payment reference: {props.paymentRef}
       </Text>
       {props.next ? <Text style={text}>{props.next}</Text> : <Text style={text}>Nothing more is due: your plan is yours for good.</Text>}
-      <Link href={props.subscriptionUrl} style={button}>
-        See your plan
-      </Link>
+      <SeeYourPlan href={props.subscriptionUrl} />
     </EmailLayout>
   );
 }

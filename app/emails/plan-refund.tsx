@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, SeeYourPlan, text } from "./layout";
 
 // A plan payment we gave back by ourselves: a second payment for a plan already paid, a
 // payment the member's plan had overtaken, or the part of a payment above what the plan cost them by then.
@@ -30,9 +30,7 @@ export function PlanRefundEmail(props: PlanRefundProps) {
         <br />
         Refund reference: {props.refundRef}
       </Text>
-      <Link href={props.subscriptionUrl} style={button}>
-        See your plan
-      </Link>
+      <SeeYourPlan href={props.subscriptionUrl} />
     </EmailLayout>
   );
 }

@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, SeeYourPlan, text } from "./layout";
 
 // Cancelled monthly payments resumed by the member. Transactional: always sent.
 
@@ -32,9 +32,7 @@ export function PlanResumedEmail(props: PlanResumedProps) {
         <br />
         Plan reference: {props.purchaseRef}
       </Text>
-      <Link href={props.subscriptionUrl} style={button}>
-        See your plan
-      </Link>
+      <SeeYourPlan href={props.subscriptionUrl} />
     </EmailLayout>
   );
 }

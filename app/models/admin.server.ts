@@ -19,41 +19,55 @@ import { getUserById, publicUserSelect, toPublic } from "./accounts/users.server
 
 const pageOf = (total: number, page: number) => pageWindow(total, page, ADMIN_PAGE_SIZE);
 
+/** Newest first, the id breaking ties so that a page never shows a row again or skips one. */
+const newestFirst = () => [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/** One page of an admin list of `total` rows, newest first: the page asked for kept within those there are, then read. */
+async function newestFirstPage<T>(
+  total: number,
+  page: number,
+  read: (window: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>,
+) {
+  const w = pageOf(total, page);
+  const rows = await read({ orderBy: newestFirst(), skip: w.skip, take: w.take });
+  return { rows, total, page: w.page, pages: w.pages };
+}
+
+/** Rows with the search in any of the fields, case aside (an empty search: every row). */
+function matching<W>(search: string, fields: (holds: { contains: string; mode: "insensitive" }) => W[]): { OR?: W[] } {
+  return search ? { OR: fields({ contains: search, mode: "insensitive" }) } : {};
+}
+
 const name = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
 
 // ───────────────────────────── memorials ─────────────────────────────
 
 export async function listMemorialsForAdmin({ search = "", page = 1 }: { search?: string; page?: number }) {
-  const where: Prisma.MemorialWhereInput = search
-    ? {
-        OR: [
-          { title: { contains: search, mode: "insensitive" } },
-          { firstName: { contains: search, mode: "insensitive" } },
-          { lastName: { contains: search, mode: "insensitive" } },
-          { user: { email: { contains: search, mode: "insensitive" } } },
-        ],
-      }
-    : {};
+  const where: Prisma.MemorialWhereInput = matching(search, (holds) => [
+    { title: holds },
+    { firstName: holds },
+    { lastName: holds },
+    { user: { email: holds } },
+  ]);
   const total = await prisma().memorial.count({ where });
-  const w = pageOf(total, page);
-  const rows = await prisma().memorial.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: w.skip,
-    take: w.take,
-    select: {
-      id: true,
-      title: true,
-      firstName: true,
-      lastName: true,
-      visibility: true,
-      isPublished: true,
-      viewCount: true,
-      createdAt: true,
-      user: { select: { id: true, email: true, firstName: true, lastName: true, isAdmin: true } },
-      _count: { select: { tributes: true, media: true } },
-    },
-  });
+  const { rows, ...paging } = await newestFirstPage(total, page, (window) =>
+    prisma().memorial.findMany({
+      where,
+      ...window,
+      select: {
+        id: true,
+        title: true,
+        firstName: true,
+        lastName: true,
+        visibility: true,
+        isPublished: true,
+        viewCount: true,
+        createdAt: true,
+        user: { select: { id: true, email: true, firstName: true, lastName: true, isAdmin: true } },
+        _count: { select: { tributes: true, media: true } },
+      },
+    }),
+  );
   return {
     items: rows.map((m) => ({
       id: m.id,
@@ -67,9 +81,7 @@ export async function listMemorialsForAdmin({ search = "", page = 1 }: { search?
       createdAt: m.createdAt.toISOString(),
       owner: { id: m.user.id, name: name(m.user), email: m.user.email, isAdmin: m.user.isAdmin },
     })),
-    total,
-    page: w.page,
-    pages: w.pages,
+    ...paging,
   };
 }
 
@@ -91,32 +103,23 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
   const where: Prisma.TributeWhereInput = {
     isApproved: false,
     memorial: LIVE,
-    ...(search
-      ? {
-          OR: [
-            { authorName: { contains: search, mode: "insensitive" } },
-            { content: { contains: search, mode: "insensitive" } },
-            { memorial: { title: { contains: search, mode: "insensitive" } } },
-          ],
-        }
-      : {}),
+    ...matching(search, (holds) => [{ authorName: holds }, { content: holds }, { memorial: { title: holds } }]),
   };
   const total = await prisma().tribute.count({ where });
-  const w = pageOf(total, page);
-  const rows = await prisma().tribute.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: w.skip,
-    take: w.take,
-    select: {
-      id: true,
-      authorName: true,
-      authorEmail: true,
-      content: true,
-      createdAt: true,
-      memorial: { select: { id: true, title: true, userId: true, user: { select: { isAdmin: true, email: true } } } },
-    },
-  });
+  const { rows, ...paging } = await newestFirstPage(total, page, (window) =>
+    prisma().tribute.findMany({
+      where,
+      ...window,
+      select: {
+        id: true,
+        authorName: true,
+        authorEmail: true,
+        content: true,
+        createdAt: true,
+        memorial: { select: { id: true, title: true, userId: true, user: { select: { isAdmin: true, email: true } } } },
+      },
+    }),
+  );
   return {
     items: rows.map((t) => ({
       id: t.id,
@@ -128,9 +131,7 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
       // The one rule the memorial page uses too (tributes/tributes.server.ts canModerate).
       canAct: canModerate(actor, t.memorial),
     })),
-    total,
-    page: w.page,
-    pages: w.pages,
+    ...paging,
   };
 }
 
@@ -138,34 +139,24 @@ export async function listPendingTributesForAdmin(actor: Pick<AdminActor, "id" |
 
 export async function listUsersForAdmin({ search = "", page = 1 }: { search?: string; page?: number }) {
   // Deleted accounts are listed apart, with Restore (listDeletedAccountsForAdmin).
-  const where: Prisma.UserWhereInput = search
-    ? {
-        deletedAt: null,
-        OR: [
-          { email: { contains: search, mode: "insensitive" } },
-          { firstName: { contains: search, mode: "insensitive" } },
-          { lastName: { contains: search, mode: "insensitive" } },
-        ],
-      }
-    : { deletedAt: null };
+  const where: Prisma.UserWhereInput = { deletedAt: null, ...matching(search, (holds) => [{ email: holds }, { firstName: holds }, { lastName: holds }]) };
   const total = await prisma().user.count({ where });
-  const w = pageOf(total, page);
-  const rows = await prisma().user.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: w.skip,
-    take: w.take,
-    select: {
-      id: true,
-      email: true,
-      firstName: true,
-      lastName: true,
-      isAdmin: true,
-      subscriptionPlan: true,
-      createdAt: true,
-      _count: { select: { memorials: true } },
-    },
-  });
+  const { rows, ...paging } = await newestFirstPage(total, page, (window) =>
+    prisma().user.findMany({
+      where,
+      ...window,
+      select: {
+        id: true,
+        email: true,
+        firstName: true,
+        lastName: true,
+        isAdmin: true,
+        subscriptionPlan: true,
+        createdAt: true,
+        _count: { select: { memorials: true } },
+      },
+    }),
+  );
   return {
     items: rows.map((u) => ({
       id: u.id,
@@ -178,9 +169,7 @@ export async function listUsersForAdmin({ search = "", page = 1 }: { search?: st
       memorials: u._count.memorials,
       createdAt: u.createdAt.toISOString(),
     })),
-    total,
-    page: w.page,
-    pages: w.pages,
+    ...paging,
   };
 }
 
@@ -263,17 +252,8 @@ export async function deleteUserAsAdmin(actor: AdminActor, userId: string): Prom
 /** GET /api/admin/users: users as the /api shows them (never a password hash). */
 export async function listUsersForApi({ search = "", limit = 50, offset = 0 }: { search?: string; limit?: number; offset?: number }) {
   const rows = await prisma().user.findMany({
-    where: search
-      ? {
-          deletedAt: null,
-          OR: [
-            { email: { contains: search, mode: "insensitive" } },
-            { firstName: { contains: search, mode: "insensitive" } },
-            { lastName: { contains: search, mode: "insensitive" } },
-          ],
-        }
-      : { deletedAt: null },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { deletedAt: null, ...matching(search, (holds) => [{ email: holds }, { firstName: holds }, { lastName: holds }]) },
+    orderBy: newestFirst(),
     take: limit,
     skip: offset,
     select: publicUserSelect,
@@ -300,31 +280,22 @@ const contactFields = {
 export async function listContactMessages({ search = "", status = null, page = 1 }: { search?: string; status?: string | null; page?: number }) {
   const where: Prisma.ContactMessageWhereInput = {
     ...(status ? { status } : {}),
-    ...(search
-      ? {
-          OR: [
-            { name: { contains: search, mode: "insensitive" } },
-            { email: { contains: search, mode: "insensitive" } },
-            { subject: { contains: search, mode: "insensitive" } },
-          ],
-        }
-      : {}),
+    ...matching(search, (holds) => [{ name: holds }, { email: holds }, { subject: holds }]),
   };
   const total = await prisma().contactMessage.count({ where });
-  const w = pageOf(total, page);
-  const rows = await prisma().contactMessage.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: w.skip,
-    take: w.take,
-    select: contactFields,
-  });
-  return { items: rows, total, page: w.page, pages: w.pages };
+  const { rows, ...paging } = await newestFirstPage(total, page, (window) =>
+    prisma().contactMessage.findMany({
+      where,
+      ...window,
+      select: contactFields,
+    }),
+  );
+  return { items: rows, ...paging };
 }
 
 /** GET /api/admin/contact-messages: newest first, bounded. */
 export function listContactMessagesForApi({ limit = 50, offset = 0 } = {}) {
-  return prisma().contactMessage.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: offset, take: limit, select: contactFields });
+  return prisma().contactMessage.findMany({ orderBy: newestFirst(), skip: offset, take: limit, select: contactFields });
 }
 
 /** An administrator can set any status freely among new, read, replied and resolved. */
@@ -348,13 +319,12 @@ export async function setContactStatus(actor: AdminActor, messageId: string, sta
 /** The UX answers and ratings, newest first, with the average rating over all of them. */
 export async function listFeedbackForAdmin({ page = 1 }: { page?: number }) {
   const [total, average] = await Promise.all([prisma().feedback.count(), prisma().feedback.aggregate({ _avg: { rating: true }, _count: { rating: true } })]);
-  const w = pageOf(total, page);
-  const rows = await prisma().feedback.findMany({
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    skip: w.skip,
-    take: w.take,
-    select: { id: true, type: true, content: true, rating: true, createdAt: true, user: { select: { email: true, firstName: true, lastName: true } } },
-  });
+  const { rows, ...paging } = await newestFirstPage(total, page, (window) =>
+    prisma().feedback.findMany({
+      ...window,
+      select: { id: true, type: true, content: true, rating: true, createdAt: true, user: { select: { email: true, firstName: true, lastName: true } } },
+    }),
+  );
   return {
     items: rows.map((f) => ({
       id: f.id,
@@ -366,16 +336,14 @@ export async function listFeedbackForAdmin({ page = 1 }: { page?: number }) {
     })),
     average: average._avg.rating === null ? null : Math.round(average._avg.rating * 10) / 10,
     rated: average._count.rating,
-    total,
-    page: w.page,
-    pages: w.pages,
+    ...paging,
   };
 }
 
 /** GET /api/feedback for an administrator: everyone's, newest first, bounded. */
 export function listAllFeedbackForApi({ limit = 50, offset = 0 } = {}) {
   return prisma().feedback.findMany({
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: newestFirst(),
     skip: offset,
     take: limit,
     select: { id: true, userId: true, type: true, content: true, rating: true, createdAt: true },

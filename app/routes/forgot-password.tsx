@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseForm } from "~/request/form.server";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/forgot-password";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
+import { AuthCard, BackToSignIn, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { requestPasswordReset } from "~/models/accounts/password-reset.server";
 import { requireAnonymous } from "~/request/auth.server";
@@ -66,11 +66,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
           {pending ? "Sending..." : loaderData.sent ? "Send another link" : "Send me a link"}
         </button>
       </Form>
-      <p className="text-center text-sm">
-        <Link to="/login" className="link">
-          Back to sign in
-        </Link>
-      </p>
+      <BackToSignIn />
     </AuthCard>
   );
 }

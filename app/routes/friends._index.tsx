@@ -1,6 +1,6 @@
 import { data, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/friends._index";
-import { EmptyState, PersonRow, RemoveFriend } from "~/components/friends/people";
+import { EmptyFindFriends, PersonRow, RemoveFriend } from "~/components/friends/people";
 import { listFriends } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
@@ -31,16 +31,9 @@ export default function MyFriendsTab({ loaderData }: Route.ComponentProps) {
         My Friends
       </h2>
       {total === 0 ? (
-        <div className="mt-4">
-          <EmptyState>
-            <p>You have no friends on Everlight yet.</p>
-            <p className="mt-2">
-              <Link to="/friends/find" className="link">
-                Find friends by their email address
-              </Link>
-            </p>
-          </EmptyState>
-        </div>
+        <EmptyFindFriends>
+          <p>You have no friends on Everlight yet.</p>
+        </EmptyFindFriends>
       ) : (
         <>
           <p className="mt-1 text-sm text-stone-700">

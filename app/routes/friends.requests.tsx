@@ -1,6 +1,6 @@
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Route } from "./+types/friends.requests";
-import { ActionButton, EmptyState, fullName, PersonRow } from "~/components/friends/people";
+import { ActionButton, EmptyFindFriends, EmptyState, fullName, PersonRow } from "~/components/friends/people";
 import { listReceivedRequests, listSentRequests } from "~/models/community/friends.server";
 import { requireUser } from "~/request/auth.server";
 import { friendAction } from "./friends.server";
@@ -56,16 +56,9 @@ export default function RequestsTab({ loaderData }: Route.ComponentProps) {
           Sent by you
         </h2>
         {sent.length === 0 ? (
-          <div className="mt-4">
-            <EmptyState>
-              <p>You have no requests waiting for an answer.</p>
-              <p className="mt-2">
-                <Link to="/friends/find" className="link">
-                  Find friends by their email address
-                </Link>
-              </p>
-            </EmptyState>
-          </div>
+          <EmptyFindFriends>
+            <p>You have no requests waiting for an answer.</p>
+          </EmptyFindFriends>
         ) : (
           <ul className="mt-4 space-y-3">
             {sent.map((r) => (

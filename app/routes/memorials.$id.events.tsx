@@ -1,11 +1,11 @@
-import { data, Form, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/memorials.$id.events";
 import { ErrorList, Field } from "~/components/forms";
+import { EntryActions, EntryForm, EntryFormSection, EntrySelect } from "~/components/memorial/entry-list-editor";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
-import { addEvent, describeEvent, listEvents, removeEvent, updateEvent, type EventResult } from "~/models/memorials/events.server";
-import { findEditableMemorial } from "~/models/memorials/access.server";
-import { actorOf, requireUser } from "~/request/auth.server";
-import { redirectWithToast } from "~/request/toast.server";
+import { addEvent, describeEvent, listEvents, removeEvent, updateEvent } from "~/models/memorials/events.server";
+import { actorOf } from "~/request/auth.server";
+import { memorialEntryAction, requireMemorialEditor } from "./memorial-entries.server";
 import {
   DEFAULT_TIME_ZONE,
   EVENT_ADDRESS_MAX,
@@ -28,17 +28,10 @@ import type { KeptPageHandle } from "~/utils/kept-pages";
 // co-managers add, edit (?edit=<event id>) and delete events with plain forms, and open each event's replies.
 // Anyone else: 404. The events show on the memorial page and in its calendar feed.
 
-async function requireEventManager(request: Request, id: string) {
-  const user = await requireUser(request);
-  const memorial = await findEditableMemorial(id, user.id);
-  if (!memorial) throw data(null, { status: 404 });
-  return { user, memorial };
-}
-
 export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memorial } = await requireEventManager(request, params.id);
+  const { memorial } = await requireMemorialEditor(request, params.id);
   const rows = await listEvents(memorial.id);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = editId ? rows.find((e) => e.id === editId) : undefined;
@@ -68,31 +61,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-type Failure = { eventId: string | null; values: EventFormValues; errors: EventErrors };
-
 export async function action({ request, params }: Route.ActionArgs) {
-  const { user, memorial } = await requireEventManager(request, params.id);
+  const { user, memorial } = await requireMemorialEditor(request, params.id);
   const actor = actorOf(user, request);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  const eventId = typeof form.get("eventId") === "string" ? String(form.get("eventId")) : "";
-  const here = `/memorials/${memorial.id}/events`;
-  if (intent === "remove") {
-    const result = await removeEvent(memorial.id, eventId, actor);
-    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
-    return redirectWithToast(here, result.ok ? { type: "success", title: EVENT_MESSAGES.removed } : { type: "error", title: EVENT_MESSAGES.gone });
-  }
-  if (intent !== "add" && intent !== "edit") throw data(null, { status: 400 });
-  const parsed = parseEventForm(form);
-  const fail = (errors: EventErrors) =>
-    data({ failure: { eventId: intent === "edit" ? eventId : null, values: parsed.values, errors } satisfies Failure }, { status: 400 });
-  if (!parsed.ok) return fail(parsed.errors);
-  const result: EventResult =
-    intent === "add" ? await addEvent(memorial.id, actor, parsed.input) : await updateEvent(memorial.id, eventId, actor, parsed.input);
-  if (result.ok) return redirectWithToast(here, { type: "success", title: intent === "add" ? EVENT_MESSAGES.added : EVENT_MESSAGES.saved });
-  if (result.reason === "not-found") throw data(null, { status: 404 });
-  if (result.reason === "full") return fail({ title: [EVENT_MESSAGES.full] });
-  return redirectWithToast(here, { type: "error", title: EVENT_MESSAGES.gone });
+  return memorialEntryAction(request, {
+    here: `/memorials/${memorial.id}/events`,
+    messages: EVENT_MESSAGES,
+    parse: parseEventForm,
+    add: (input) => addEvent(memorial.id, actor, input),
+    update: (eventId, input) => updateEvent(memorial.id, eventId, actor, input),
+    remove: (eventId) => removeEvent(memorial.id, eventId, actor),
+    refusal: (): EventErrors => ({ title: [EVENT_MESSAGES.full] }),
+  });
 }
 
 export default function MemorialEventsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -122,21 +102,11 @@ export default function MemorialEventsPage({ loaderData, actionData }: Route.Com
                   {e.past ? " · past" : ""}
                 </p>
                 <p className="font-medium text-stone-900 wrap-anywhere">{e.title}</p>
-                <div className="flex flex-wrap gap-2">
+                <EntryActions entryId={e.id} title={e.title} formId="event-form" removeLabel="Delete">
                   <Link to={`/memorials/${memorialId}/events/${e.id}`} className="btn-secondary text-sm">
                     Replies<span className="sr-only"> to {e.title}</span>
                   </Link>
-                  <Link to={`?edit=${e.id}#event-form`} className="btn-secondary text-sm">
-                    Edit<span className="sr-only"> {e.title}</span>
-                  </Link>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="eventId" value={e.id} />
-                    <button type="submit" className="btn-secondary text-sm text-red-800">
-                      Delete<span className="sr-only"> {e.title}</span>
-                    </button>
-                  </Form>
-                </div>
+                </EntryActions>
               </li>
             ))}
           </ul>
@@ -145,13 +115,9 @@ export default function MemorialEventsPage({ loaderData, actionData }: Route.Com
         )}
       </section>
 
-      <section aria-labelledby="event-form-heading" id="event-form" className="mt-10">
-        <h2 id="event-form-heading" className="text-xl font-semibold text-stone-900">
-          {editId ? "Edit an event" : "Add an event"}
-        </h2>
-        {full && !editId ? <p className="mt-2 text-stone-700">{EVENT_MESSAGES.full}</p> : null}
+      <EntryFormSection id="event-form" editId={editId} full={full} fullMessage={EVENT_MESSAGES.full}>
         <EventForm key={`${editId ?? "new"}-${events.length}`} editId={editId} values={values} errors={failure?.errors ?? {}} timeZones={timeZones} />
-      </section>
+      </EntryFormSection>
     </div>
   );
 }
@@ -163,29 +129,14 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
     `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-stone-400"}`;
   const input = (field: keyof EventFormValues) => ({ id: `event-${field}`, name: field, defaultValue: values?.[field] ?? "" });
   return (
-    <Form method="post" noValidate className="mt-4 space-y-4">
-      <input type="hidden" name="intent" value={editId ? "edit" : "add"} />
-      {editId ? <input type="hidden" name="eventId" value={editId} /> : null}
-      <div>
-        <label htmlFor="event-kind" className="block text-sm font-medium text-stone-800">
-          Kind of event
-        </label>
-        <select
-          id="event-kind"
-          name="kind"
-          defaultValue={values?.kind ?? "funeral"}
-          aria-invalid={errors.kind ? true : undefined}
-          aria-describedby={describedBy("kind")}
-          className={boxClass("kind")}
-        >
-          {EVENT_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {EVENT_KIND_LABELS[k]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id="event-kind-error" errors={errors.kind} />
-      </div>
+    <EntryForm editId={editId}>
+      <EntrySelect id="event-kind" name="kind" label="Kind of event" defaultValue={values?.kind ?? "funeral"} errors={errors.kind}>
+        {EVENT_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {EVENT_KIND_LABELS[k]}
+          </option>
+        ))}
+      </EntrySelect>
       <Field label="Title" errors={errors.title} inputProps={{ ...input("title"), required: true, maxLength: EVENT_TITLE_MAX }} />
       <fieldset>
         <legend className="text-sm font-medium text-stone-800">When</legend>
@@ -195,29 +146,20 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
           <Field label="Ends at (optional)" errors={errors.endTime} inputProps={{ ...input("endTime"), type: "time" }} />
         </div>
       </fieldset>
-      <div>
-        <label htmlFor="event-timeZone" className="block text-sm font-medium text-stone-800">
-          Time zone
-        </label>
-        <p id="event-timeZone-hint" className="text-sm text-stone-600">
-          Where the event takes place. Visitors see the time as it is there.
-        </p>
-        <select
-          id="event-timeZone"
-          name="timeZone"
-          defaultValue={values?.timeZone || DEFAULT_TIME_ZONE}
-          aria-invalid={errors.timeZone ? true : undefined}
-          aria-describedby={describedBy("timeZone", "event-timeZone-hint")}
-          className={boxClass("timeZone")}
-        >
-          {timeZones.map((z) => (
-            <option key={z} value={z}>
-              {z.replace(/_/g, " ")}
-            </option>
-          ))}
-        </select>
-        <ErrorList id="event-timeZone-error" errors={errors.timeZone} />
-      </div>
+      <EntrySelect
+        id="event-timeZone"
+        name="timeZone"
+        label="Time zone"
+        hint="Where the event takes place. Visitors see the time as it is there."
+        defaultValue={values?.timeZone || DEFAULT_TIME_ZONE}
+        errors={errors.timeZone}
+      >
+        {timeZones.map((z) => (
+          <option key={z} value={z}>
+            {z.replace(/_/g, " ")}
+          </option>
+        ))}
+      </EntrySelect>
       <Field
         label="Place"
         errors={errors.placeName}
@@ -255,17 +197,7 @@ function EventForm({ editId, values, errors, timeZones }: { editId: string | nul
         />
         <ErrorList id="event-note-error" errors={errors.note} />
       </div>
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn-primary">
-          {editId ? "Save event" : "Add event"}
-        </button>
-        {editId ? (
-          <Link to="." className="link text-sm">
-            Cancel
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    </EntryForm>
   );
 }
 

@@ -1,12 +1,11 @@
-import { data, Form, Link } from "react-router";
+import { EntryActions, EntryForm, EntryFormSection, EntrySelect } from "~/components/memorial/entry-list-editor";
 import { MemorialSubpageLinks } from "~/components/memorial/memorial-subpage-links";
 import type { Route } from "./+types/memorials.$id.timeline";
 import { ErrorList, Field } from "~/components/forms";
 import { imageSources } from "~/models/memorials/media.server";
-import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent, type TimelineResult } from "~/models/memorials/timeline.server";
-import { findEditableMemorial } from "~/models/memorials/access.server";
-import { actorOf, requireUser } from "~/request/auth.server";
-import { redirectWithToast } from "~/request/toast.server";
+import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent } from "~/models/memorials/timeline.server";
+import { actorOf } from "~/request/auth.server";
+import { memorialEntryAction, requireMemorialEditor } from "./memorial-entries.server";
 import {
   formatTimelineDate,
   MONTH_NAMES,
@@ -28,17 +27,10 @@ import type { KeptPageHandle } from "~/utils/kept-pages";
 // co-managers add, edit (?edit=<event id>) and remove dated events with plain forms; the photo is chosen
 // from the memorial's own photos. Anyone else: 404. The events show on the memorial page.
 
-async function requireTimelineEditor(request: Request, id: string) {
-  const user = await requireUser(request);
-  const memorial = await findEditableMemorial(id, user.id);
-  if (!memorial) throw data(null, { status: 404 });
-  return { user, memorial };
-}
-
 export const handle: KeptPageHandle = { kept: { members: "any" } };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { memorial } = await requireTimelineEditor(request, params.id);
+  const { memorial } = await requireMemorialEditor(request, params.id);
   const events = await listTimeline(memorial.id);
   const editId = new URL(request.url).searchParams.get("edit");
   const editing = editId ? events.find((e) => e.id === editId) : undefined;
@@ -74,33 +66,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-type Failure = { eventId: string | null; values: TimelineFormValues; errors: TimelineErrors };
-
 export async function action({ request, params }: Route.ActionArgs) {
-  const { user, memorial } = await requireTimelineEditor(request, params.id);
+  const { user, memorial } = await requireMemorialEditor(request, params.id);
   const actor = actorOf(user, request);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  const eventId = typeof form.get("eventId") === "string" ? String(form.get("eventId")) : "";
-  const here = `/memorials/${memorial.id}/timeline`;
-  if (intent === "remove") {
-    const result = await removeTimelineEvent(memorial.id, eventId, actor);
-    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
-    return redirectWithToast(here, result.ok ? { type: "success", title: TIMELINE_MESSAGES.removed } : { type: "error", title: TIMELINE_MESSAGES.gone });
-  }
-  if (intent !== "add" && intent !== "edit") throw data(null, { status: 400 });
-  const parsed = parseTimelineForm(form);
-  const fail = (errors: TimelineErrors) =>
-    data({ failure: { eventId: intent === "edit" ? eventId : null, values: parsed.values, errors } satisfies Failure }, { status: 400 });
-  if (!parsed.ok) return fail(parsed.errors);
-  const result: TimelineResult =
-    intent === "add" ? await addTimelineEvent(memorial.id, actor, parsed.input) : await updateTimelineEvent(memorial.id, eventId, actor, parsed.input);
-  if (result.ok)
-    return redirectWithToast(`${here}#event-${result.id}`, { type: "success", title: intent === "add" ? TIMELINE_MESSAGES.added : TIMELINE_MESSAGES.saved });
-  if (result.reason === "not-found") throw data(null, { status: 404 });
-  if (result.reason === "photo") return fail({ photoId: [TIMELINE_MESSAGES.photoInvalid] });
-  if (result.reason === "full") return fail({ title: [TIMELINE_MESSAGES.full] });
-  return redirectWithToast(here, { type: "error", title: TIMELINE_MESSAGES.gone });
+  return memorialEntryAction(request, {
+    here: `/memorials/${memorial.id}/timeline`,
+    messages: TIMELINE_MESSAGES,
+    parse: (form) => parseTimelineForm(form),
+    add: (input) => addTimelineEvent(memorial.id, actor, input),
+    update: (eventId, input) => updateTimelineEvent(memorial.id, eventId, actor, input),
+    remove: (eventId) => removeTimelineEvent(memorial.id, eventId, actor),
+    refusal: (reason): TimelineErrors => (reason === "photo" ? { photoId: [TIMELINE_MESSAGES.photoInvalid] } : { title: [TIMELINE_MESSAGES.full] }),
+    showSaved: true,
+  });
 }
 
 export default function MemorialTimeline({ loaderData, actionData }: Route.ComponentProps) {
@@ -128,18 +106,7 @@ export default function MemorialTimeline({ loaderData, actionData }: Route.Compo
                   <time dateTime={e.dateTime}>{e.date}</time> · {e.kind}
                 </p>
                 <p className="font-medium text-stone-900 wrap-anywhere">{e.title}</p>
-                <div className="flex flex-wrap gap-2">
-                  <Link to={`?edit=${e.id}#timeline-form`} className="btn-secondary text-sm">
-                    Edit<span className="sr-only"> {e.title}</span>
-                  </Link>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="remove" />
-                    <input type="hidden" name="eventId" value={e.id} />
-                    <button type="submit" className="btn-secondary text-sm text-red-800">
-                      Remove<span className="sr-only"> {e.title}</span>
-                    </button>
-                  </Form>
-                </div>
+                <EntryActions entryId={e.id} title={e.title} formId="timeline-form" removeLabel="Remove" />
               </li>
             ))}
           </ol>
@@ -148,13 +115,9 @@ export default function MemorialTimeline({ loaderData, actionData }: Route.Compo
         )}
       </section>
 
-      <section aria-labelledby="timeline-form-heading" id="timeline-form" className="mt-10">
-        <h2 id="timeline-form-heading" className="text-xl font-semibold text-stone-900">
-          {editId ? "Edit an event" : "Add an event"}
-        </h2>
-        {full && !editId ? <p className="mt-2 text-stone-700">{TIMELINE_MESSAGES.full}</p> : null}
+      <EntryFormSection id="timeline-form" editId={editId} full={full} fullMessage={TIMELINE_MESSAGES.full}>
         <EventForm key={`${editId ?? "new"}-${events.length}`} editId={editId} values={values} errors={failure?.errors ?? {}} photos={photos} />
-      </section>
+      </EntryFormSection>
     </div>
   );
 }
@@ -172,32 +135,15 @@ function EventForm({
 }) {
   const describedBy = (field: keyof TimelineErrors, hint?: string) =>
     [errors[field]?.length ? `timeline-${field}-error` : null, hint].filter(Boolean).join(" ") || undefined;
-  const selectClass = (field: keyof TimelineErrors) =>
-    `mt-1 block w-full rounded-md border bg-white px-3 py-2 text-stone-900 shadow-sm ${errors[field]?.length ? "border-red-600" : "border-stone-400"}`;
   return (
-    <Form method="post" noValidate className="mt-4 space-y-4">
-      <input type="hidden" name="intent" value={editId ? "edit" : "add"} />
-      {editId ? <input type="hidden" name="eventId" value={editId} /> : null}
-      <div>
-        <label htmlFor="timeline-kind" className="block text-sm font-medium text-stone-800">
-          Kind of event
-        </label>
-        <select
-          id="timeline-kind"
-          name="kind"
-          defaultValue={values?.kind ?? "other"}
-          aria-invalid={errors.kind ? true : undefined}
-          aria-describedby={describedBy("kind")}
-          className={selectClass("kind")}
-        >
-          {TIMELINE_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {TIMELINE_KIND_LABELS[k]}
-            </option>
-          ))}
-        </select>
-        <ErrorList id="timeline-kind-error" errors={errors.kind} />
-      </div>
+    <EntryForm editId={editId}>
+      <EntrySelect id="timeline-kind" name="kind" label="Kind of event" defaultValue={values?.kind ?? "other"} errors={errors.kind}>
+        {TIMELINE_KINDS.map((k) => (
+          <option key={k} value={k}>
+            {TIMELINE_KIND_LABELS[k]}
+          </option>
+        ))}
+      </EntrySelect>
       <fieldset>
         <legend className="text-sm font-medium text-stone-800">When</legend>
         <p id="timeline-date-hint" className="text-sm text-stone-600">
@@ -217,27 +163,14 @@ function EventForm({
               maxLength: 4,
             }}
           />
-          <div>
-            <label htmlFor="timeline-month" className="block text-sm font-medium text-stone-800">
-              Month (optional)
-            </label>
-            <select
-              id="timeline-month"
-              name="month"
-              defaultValue={values?.month ?? ""}
-              aria-invalid={errors.month ? true : undefined}
-              aria-describedby={describedBy("month")}
-              className={selectClass("month")}
-            >
-              <option value="">Not known</option>
-              {MONTH_NAMES.map((m, i) => (
-                <option key={m} value={String(i + 1)}>
-                  {m}
-                </option>
-              ))}
-            </select>
-            <ErrorList id="timeline-month-error" errors={errors.month} />
-          </div>
+          <EntrySelect id="timeline-month" name="month" label="Month (optional)" defaultValue={values?.month ?? ""} errors={errors.month}>
+            <option value="">Not known</option>
+            {MONTH_NAMES.map((m, i) => (
+              <option key={m} value={String(i + 1)}>
+                {m}
+              </option>
+            ))}
+          </EntrySelect>
           <Field
             label="Day (optional)"
             errors={errors.day}
@@ -303,17 +236,7 @@ function EventForm({
           <ErrorList id="timeline-photoId-error" errors={errors.photoId} />
         </div>
       )}
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className="btn-primary">
-          {editId ? "Save event" : "Add event"}
-        </button>
-        {editId ? (
-          <Link to="." className="link text-sm">
-            Cancel
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    </EntryForm>
   );
 }
 

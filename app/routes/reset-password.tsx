@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { AuthCard } from "~/components/forms";
+import { AuthCard, BackToSignIn } from "~/components/forms";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { checkResetToken, resetPassword } from "~/models/accounts/password-reset.server";
@@ -52,11 +52,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
         <Link to="/forgot-password" className="btn-primary w-full">
           Send me a new link
         </Link>
-        <p className="text-center text-sm">
-          <Link to="/login" className="link">
-            Back to sign in
-          </Link>
-        </p>
+        <BackToSignIn />
       </AuthCard>
     );
   }

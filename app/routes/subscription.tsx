@@ -5,6 +5,7 @@ import type { Route } from "./+types/subscription";
 import { countOf } from "~/utils/counts";
 import { SupportLink } from "~/components/contact-form-link";
 import { EndowmentPolicyPoints } from "~/components/endowment-policy";
+import { PayOrCancel } from "~/components/plans/pay-or-cancel";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { Icon, type IconName } from "~/components/icons";
@@ -409,14 +410,7 @@ function PaymentChoice({ choice, testProvider, error }: { choice: Choice; testPr
             ) : null}
           </fieldset>
           {testProvider ? <TestCardChoice legend="Test card (no money moves)" /> : null}
-          <div className="flex flex-wrap gap-3">
-            <button type="submit" className="btn-primary">
-              Continue to Payment
-            </button>
-            <Link to="/subscription" className="btn-secondary">
-              Cancel
-            </Link>
-          </div>
+          <PayOrCancel label="Continue to Payment" />
         </Form>
       )}
     </section>

@@ -3,6 +3,7 @@ import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/subscription_.pay.$paymentId";
 import { SupportLink } from "~/components/contact-form-link";
+import { PayOrCancel } from "~/components/plans/pay-or-cancel";
 import { TestCardChoice } from "~/components/plans/test-card-choice";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { getPendingPlanPayment, payTestPlanPayment, startPlanCheckout } from "~/models/commerce/plan-checkout.server";
@@ -102,14 +103,7 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
             <strong>Test payment:</strong> payments are not set up on this site, so no card is asked for and no money moves.
           </p>
           {loaderData.paymentType === "monthly" ? <TestCardChoice legend="Saved test card for the later payments" selected={loaderData.testCard} /> : null}
-          <div className="flex flex-wrap gap-3">
-            <button type="submit" className="btn-primary">
-              Complete Payment
-            </button>
-            <Link to="/subscription" className="btn-secondary">
-              Cancel
-            </Link>
-          </div>
+          <PayOrCancel label="Complete Payment" />
         </Form>
       ) : loaderData.stripe || (loaderData.stripeCheckout && loaderData.checkoutOpened) ? (
         <div className="mt-6 space-y-6">
@@ -132,14 +126,11 @@ export default function PlanPaymentPage({ loaderData, actionData }: Route.Compon
                 On Stripe&apos;s page you pay the first instalment and agree to the monthly payments; they stop by themselves after the last one.
               </p>
             ) : null}
-            <div className="mt-2 flex flex-wrap gap-3">
-              <button type="submit" className={hydrated && loaderData.stripe ? "btn-secondary" : "btn-primary"}>
-                Pay on Stripe&apos;s secure page
-              </button>
-              <Link to="/subscription" className="btn-secondary">
-                Cancel
-              </Link>
-            </div>
+            <PayOrCancel
+              label="Pay on Stripe's secure page"
+              buttonClassName={hydrated && loaderData.stripe ? "btn-secondary" : "btn-primary"}
+              className="mt-2 flex flex-wrap gap-3"
+            />
           </Form>
         </div>
       ) : (

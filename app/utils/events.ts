@@ -1,4 +1,5 @@
 import { z } from "~/utils/validation/zod";
+import { fieldErrors, readFormFields, type ParsedForm } from "./form-fields";
 import { text } from "./validation/text";
 
 // A memorial's events (docs/decisions/026-memorial-events.md): the kinds, what the pages and
@@ -240,30 +241,14 @@ const eventSchema = z.object({
 
 const EVENT_FIELDS: EventField[] = ["kind", "title", "date", "startTime", "endTime", "timeZone", "placeName", "address", "livestreamUrl", "note"];
 
-type Parsed<I, V, E> = { ok: true; input: I; values: V } | { ok: false; errors: E; values: V };
-
-function collect<F extends string>(form: FormData, fields: readonly F[]): Record<F, string> {
-  // A file or a huge value is not kept to be sent back.
-  return Object.fromEntries(fields.map((k) => [k, typeof form.get(k) === "string" ? String(form.get(k)).slice(0, 4000) : ""])) as Record<F, string>;
-}
-
-function errorsOf<F extends string>(issues: readonly { path: PropertyKey[]; message: string }[]): Partial<Record<F, string[]>> {
-  const errors: Partial<Record<F, string[]>> = {};
-  for (const issue of issues) {
-    const key = issue.path[0] as F;
-    if (!errors[key]?.includes(issue.message)) errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  return errors;
-}
-
 /** Reads the family's event form: the input (with its instants worked out), or each field's errors with what was typed kept. */
-export function parseEventForm(form: FormData): Parsed<EventInput, EventFormValues, EventErrors> {
-  return parseEventValues(collect(form, EVENT_FIELDS));
+export function parseEventForm(form: FormData): ParsedForm<EventInput, EventFormValues, EventErrors> {
+  return parseEventValues(readFormFields(form, EVENT_FIELDS, 4000));
 }
 
-export function parseEventValues(values: EventFormValues): Parsed<EventInput, EventFormValues, EventErrors> {
+export function parseEventValues(values: EventFormValues): ParsedForm<EventInput, EventFormValues, EventErrors> {
   const parsed = eventSchema.safeParse(values);
-  if (!parsed.success) return { ok: false, errors: errorsOf<EventField>(parsed.error.issues), values };
+  if (!parsed.success) return { ok: false, errors: fieldErrors<EventField>(parsed.error.issues), values };
   const v = parsed.data;
   if (v.endTime !== null && v.endTime <= v.startTime) return { ok: false, errors: { endTime: [EVENT_MESSAGES.endBeforeStart] }, values };
   const startsAt = zonedToInstant(v.date, v.startTime, v.timeZone);
@@ -297,10 +282,10 @@ const rsvpSchema = z.object({
 });
 export type RsvpInput = z.infer<typeof rsvpSchema>;
 
-export function parseRsvpForm(form: FormData): Parsed<RsvpInput, RsvpFormValues, RsvpErrors> {
-  const values = collect(form, ["name", "email", "partySize", "message"] as const);
+export function parseRsvpForm(form: FormData): ParsedForm<RsvpInput, RsvpFormValues, RsvpErrors> {
+  const values = readFormFields(form, ["name", "email", "partySize", "message"] as const, 4000);
   const parsed = rsvpSchema.safeParse(values);
-  if (!parsed.success) return { ok: false, errors: errorsOf<RsvpField>(parsed.error.issues), values };
+  if (!parsed.success) return { ok: false, errors: fieldErrors<RsvpField>(parsed.error.issues), values };
   return { ok: true, input: parsed.data, values };
 }
 
@@ -319,9 +304,9 @@ const eventMailSchema = z.object({
 });
 export type EventMailInput = z.infer<typeof eventMailSchema>;
 
-export function parseEventMailForm(form: FormData): Parsed<EventMailInput, EventMailValues, EventMailErrors> {
-  const values = collect(form, ["subject", "body"] as const);
+export function parseEventMailForm(form: FormData): ParsedForm<EventMailInput, EventMailValues, EventMailErrors> {
+  const values = readFormFields(form, ["subject", "body"] as const, 4000);
   const parsed = eventMailSchema.safeParse(values);
-  if (!parsed.success) return { ok: false, errors: errorsOf<EventMailField>(parsed.error.issues), values };
+  if (!parsed.success) return { ok: false, errors: fieldErrors<EventMailField>(parsed.error.issues), values };
   return { ok: true, input: parsed.data, values };
 }

@@ -1,5 +1,6 @@
 import { z } from "~/utils/validation/zod";
 import { EARLIEST_YEAR } from "./validation/text-rules";
+import { fieldErrors, readFormFields, type ParsedForm } from "./form-fields";
 import { text } from "./validation/text";
 
 // A life timeline (docs/decisions/024-life-timeline.md): the kinds of event, what the pages
@@ -46,6 +47,7 @@ export const TIMELINE_MESSAGES = {
 } as const;
 
 export type TimelineField = "kind" | "year" | "month" | "day" | "title" | "description" | "photoId";
+const TIMELINE_FIELDS: TimelineField[] = ["kind", "year", "month", "day", "title", "description", "photoId"];
 export type TimelineFormValues = Record<TimelineField, string>;
 export type TimelineErrors = Partial<Record<TimelineField, string[]>>;
 
@@ -116,25 +118,11 @@ export function timelineSchema(latestYear = new Date().getUTCFullYear()) {
 }
 
 /** Reads the form: the input, or each field's errors with what was typed kept. */
-export function parseTimelineForm(
-  form: FormData,
-  latestYear?: number,
-): { ok: true; input: TimelineInput; values: TimelineFormValues } | { ok: false; errors: TimelineErrors; values: TimelineFormValues } {
-  const values = Object.fromEntries(
-    (["kind", "year", "month", "day", "title", "description", "photoId"] as const).map((k) => {
-      const v = form.get(k);
-      // A file or a huge value is not kept to be sent back.
-      return [k, typeof v === "string" ? v.slice(0, 2000) : ""];
-    }),
-  ) as TimelineFormValues;
+export function parseTimelineForm(form: FormData, latestYear?: number): ParsedForm<TimelineInput, TimelineFormValues, TimelineErrors> {
+  const values = readFormFields(form, TIMELINE_FIELDS, 2000);
   const parsed = timelineSchema(latestYear).safeParse(values);
   if (parsed.success) return { ok: true, input: { ...parsed.data, year: parsed.data.year! }, values };
-  const errors: TimelineErrors = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path[0] as TimelineField;
-    if (!errors[key]?.includes(issue.message)) errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  return { ok: false, errors, values };
+  return { ok: false, errors: fieldErrors<TimelineField>(parsed.error.issues), values };
 }
 
 export type TimelineDate = { year: number; month: number | null; day: number | null };

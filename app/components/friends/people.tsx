@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 
 // What the /friends tabs show of a member: a picture or initials, the name, the address, and
 // the one action that fits where the two stand. Every action is a plain form post, so it works without
@@ -89,4 +89,20 @@ export function RemoveFriend({ friend, busy }: { friend: PersonView; busy?: bool
 
 export function EmptyState({ children }: { children: ReactNode }) {
   return <div className="rounded-lg border border-dashed border-stone-300 bg-stone-50 p-6 text-center text-stone-700">{children}</div>;
+}
+
+/** An empty list that shows the way to find friends: what is missing, then the link to the search. */
+export function EmptyFindFriends({ children }: { children: ReactNode }) {
+  return (
+    <div className="mt-4">
+      <EmptyState>
+        {children}
+        <p className="mt-2">
+          <Link to="/friends/find" className="link">
+            Find friends by their email address
+          </Link>
+        </p>
+      </EmptyState>
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
+import { ownerEditorStrangerAdmin } from "../../../test/memorial-people";
 import { parseEventValues, parseRsvpForm, type EventFormValues, type EventInput, type RsvpInput } from "~/utils/events";
 import { readMemorialCalendar } from "./calendar.server";
 import {
@@ -136,12 +137,7 @@ describe.each(databaseKinds)("memorial events on $name", (kind) => {
   });
 
   it.skipIf(skip)("lets an editor manage events, audited; refuses a stranger and an administrator everything", async () => {
-    const owner = await person();
-    const editor = await person();
-    const stranger = await person();
-    const admin = await person(true);
-    const memorial = await memorialOf(owner.id);
-    await app.db.prisma.memorialManager.create({ data: { memorialId: memorial.id, userId: editor.id, role: "editor" } });
+    const { editor, stranger, admin, memorial } = await ownerEditorStrangerAdmin(app, person, memorialOf);
     const added = await addEvent(memorial.id, editor, input({ title: "Service" }));
     if (!added.ok) throw new Error("not added");
     const answered = await rsvpToEvent(memorial.id, added.id, null, rsvp(), "10.0.0.1");

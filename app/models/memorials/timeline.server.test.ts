@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
+import { ownerEditorStrangerAdmin } from "../../../test/memorial-people";
 import { TIMELINE_MAX_EVENTS, type TimelineInput } from "~/utils/timeline";
 import { addTimelineEvent, listTimeline, removeTimelineEvent, updateTimelineEvent } from "./timeline.server";
 import { publicMemorialVersion } from "./records.server";
@@ -69,12 +70,7 @@ describe.each(databaseKinds)("life timeline on $name", (kind) => {
   });
 
   it.skipIf(skip)("lets an editor change the timeline, audited; refuses a stranger and an administrator", async () => {
-    const owner = await person();
-    const editor = await person();
-    const stranger = await person();
-    const admin = await person(true);
-    const memorial = await memorialOf(owner.id);
-    await app.db.prisma.memorialManager.create({ data: { memorialId: memorial.id, userId: editor.id, role: "editor" } });
+    const { owner, editor, stranger, admin, memorial } = await ownerEditorStrangerAdmin(app, person, memorialOf);
     const added = await addTimelineEvent(memorial.id, editor, event({ title: "Opened the shop" }));
     expect(added.ok).toBe(true);
     if (!added.ok) throw new Error("not added");
