@@ -95,16 +95,18 @@ describe.each(serverDatabases())("the thread that answers requests, while the he
     // the thread. What it waited for is the CPU time the server's main thread used meanwhile, which other
     // processes on a busy machine do not inflate, as they do the time on the clock. Each heavy request is
     // probed on its own, so that what one costs the thread is not added to another's.
+    type Probe = { waitedMs: number; workMs: number; from: number; to: number };
     async function probing<T>(work: () => Promise<T>) {
       let running = true;
-      const probes: { waitedMs: number; workMs: number }[] = [];
+      const probes: Probe[] = [];
       const probe = (async () => {
         while (running) {
           const started = performance.now();
           const before = mainThreadCpuMs(server.pid);
           const res = await fetch(`${server.url}/probe%00`);
           await res.arrayBuffer();
-          probes.push({ waitedMs: performance.now() - started, workMs: mainThreadCpuMs(server.pid) - before });
+          const ended = performance.now();
+          probes.push({ waitedMs: ended - started, workMs: mainThreadCpuMs(server.pid) - before, from: started, to: ended });
           expect(res.status).toBe(400);
           await pause(5);
         }
@@ -116,7 +118,7 @@ describe.each(serverDatabases())("the thread that answers requests, while the he
         await probe;
       }
     }
-    const worstOf = (probes: { waitedMs: number; workMs: number }[]) => probes.reduce((a, b) => (b.workMs > a.workMs ? b : a));
+    const worstOf = (probes: Probe[]) => probes.reduce((a, b) => (b.workMs > a.workMs ? b : a));
 
     const book = await probing(async () => {
       const res = await fetch(`${server.url}/memorials/${memorialId}/book`, { headers: { Cookie: owner.cookie, "X-Forwarded-For": owner.ip } });
@@ -124,6 +126,9 @@ describe.each(serverDatabases())("the thread that answers requests, while the he
     });
     const search = await probing(() => client(server.url).get(`/memorials?search=${encodeURIComponent(UNBROKEN(BROWSE_SEARCH_MAX, "a lin "))}`));
     const exportPage = `/memorials/${memorialId}/export`;
+    // The test's own looks at the progress page render a page on the same thread: a probe that waited
+    // beside one measures that page too, not the copy, and is left out of the copy's answers.
+    const looks: [number, number][] = [];
     const copy = await probing(async () => {
       const asked = await owner.request("POST", exportPage, {
         body: "",
@@ -132,7 +137,10 @@ describe.each(serverDatabases())("the thread that answers requests, while the he
       expect([302, 303]).toContain(asked.status);
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
-        if ((await owner.get(exportPage)).text.includes("Your copy is ready")) return true;
+        const from = performance.now();
+        const page = await owner.get(exportPage);
+        looks.push([from, performance.now()]);
+        if (page.text.includes("Your copy is ready")) return true;
         await pause(500);
       }
       return false;
@@ -144,7 +152,9 @@ describe.each(serverDatabases())("the thread that answers requests, while the he
     expect(text).toContain(UNBROKEN(400, "Unbrokentribute"));
     expect(search.result.status).toBe(200);
     expect(copy.result).toBe(true);
-    for (const [what, { probes }] of Object.entries({ book, search, copy })) {
+    const besideNoLook = copy.probes.filter((p) => !looks.some(([from, to]) => p.from < to && from < p.to));
+    expect(besideNoLook.length).toBeGreaterThan(copy.probes.length / 2);
+    for (const [what, { probes }] of Object.entries({ book, search, copy: { probes: besideNoLook } })) {
       const worst = worstOf(probes);
       expect(
         worst.workMs,
