@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from "~/services/password.server";
 import { hitLoginLimits, recordLoginSuccess } from "../rate-limit.server";
 import { listExportsOfUser } from "../memorials/export.server";
 import { vaultFilesForExport, type VaultCaller } from "./vault.server";
-import { DEFAULT_NOTIFICATIONS, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
+import { notificationChoices, type NotificationKey, type NotificationPreferences } from "~/utils/validation/account";
 
 // Users: accounts, profiles and settings. The password hash never leaves this module: every function
 // that returns a user returns a PublicUser.
@@ -35,11 +35,10 @@ export type PublicUser = Omit<UserRow, "notificationPreferences" | "defaultVisib
 };
 
 export function toPublic(row: UserRow): PublicUser {
-  const prefs = (row.notificationPreferences ?? {}) as Partial<NotificationPreferences>;
   return {
     ...row,
     defaultVisibility: row.defaultVisibility as PublicUser["defaultVisibility"],
-    notificationPreferences: { ...DEFAULT_NOTIFICATIONS, ...prefs },
+    notificationPreferences: notificationChoices(row.notificationPreferences),
   };
 }
 
@@ -193,7 +192,7 @@ export async function updateNotifications(userId: string, prefs: NotificationPre
 export async function turnOffNotification(userId: string, topic: NotificationKey) {
   const row = await prisma().user.findUnique({ where: { id: userId }, select: { notificationPreferences: true } });
   if (!row) return;
-  const prefs = { ...DEFAULT_NOTIFICATIONS, ...((row.notificationPreferences ?? {}) as Partial<NotificationPreferences>), [topic]: false };
+  const prefs = { ...notificationChoices(row.notificationPreferences), [topic]: false };
   await prisma().user.update({ where: { id: userId }, data: { notificationPreferences: prefs } });
 }
 

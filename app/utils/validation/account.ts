@@ -154,7 +154,12 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   }
 }
 
-/** Whether a member wants this kind of email, from their stored choices (older rows miss newer keys). */
+/** A member's email choices as stored, with the defaults for any kind the row does not name (older rows miss newer kinds). */
+export function notificationChoices(preferences: unknown): NotificationPreferences {
+  return { ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) };
+}
+
+/** Whether a member wants this kind of email, from their stored choices. */
 export function wantsEmail(preferences: unknown, topic: NotificationKey) {
-  return { ...DEFAULT_NOTIFICATIONS, ...((preferences ?? {}) as Partial<NotificationPreferences>) }[topic];
+  return notificationChoices(preferences)[topic];
 }
