@@ -3,23 +3,19 @@ import { data } from "react-router";
 import type { AiFormState } from "~/components/memorial/ai-biography";
 import type { MemorialFormFailure, UploadRules } from "~/components/memorial/memorial-form";
 import { writeBiography, writeTribute } from "~/models/ai-writing.server";
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from "~/models/memorials/media.server";
+import type { MemorialWithMedia } from "~/models/memorials/access.server";
 import {
-  addMemorialMedia,
-  deleteMediaItem,
-  detectVideoType,
-  MEDIA_LIMITS,
-  MEDIA_MESSAGES,
-  MediaRejectedError,
-  removeMemorialPortrait,
-  setMemorialPortrait,
-} from "~/models/memorials/media.server";
-import { createMemorial, discardNewMemorial, MemorialLimitError, updateOwnMemorial } from "~/models/memorials/records.server";
-import { findMemorialForViewer, roleOnMemorial, type MemorialWithMedia } from "~/models/memorials/access.server";
-import { canChangeVisibility } from "~/models/memorials/access-rules";
+  checkMemorialFiles,
+  createMemorialWithFiles,
+  editMemorialWithFiles,
+  PORTRAIT_TYPE_MESSAGE,
+  type FileRejection,
+  type MemorialFiles,
+} from "~/models/memorials/memorial-saving.server";
 import { actorOf } from "~/request/auth.server";
 import type { PublicUser } from "~/models/accounts/users.server";
 import { getWritingProvider, type WritingProvider } from "~/services/ai.server";
-import { detectImageType } from "~/services/images.server";
 import { clientIp } from "~/request/facts.server";
 import { BodyTooLargeError, MalformedFormError, readSpooledForm, type SpooledForm } from "~/request/multipart.server";
 import { redirectWithToast } from "~/request/toast.server";
@@ -27,14 +23,13 @@ import { MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE } from "~/utils/plans";
 import { AI_MESSAGES, aiFailureTitle, biographyRequestSchema, tributeRequestSchema } from "~/utils/validation/ai";
 import { MEMORIAL_MESSAGES, memorialFormSchema, type MemorialInput } from "~/utils/validation/memorial";
 
-// The server half of the Create Memorial and Edit Memorial screens. One multipart post carries the
-// fields, the profile photo and the photos and videos, so a
-// visitor without JavaScript saves everything with one button. Every file is checked before anything is
-// written, and a failure while storing undoes what this post wrote: nothing is ever half-saved.
-// Success answers 303 See Other (POST, then redirect), so reloading never posts again.
+// The request half of the Create Memorial and Edit Memorial screens: reads the one multipart post that
+// carries the fields, the profile photo and the photos and videos (so a visitor without JavaScript saves
+// everything with one button), hands it to the memorials' saving use case, and answers. Success answers
+// 303 See Other (POST, then redirect), so reloading never posts again; a refusal keeps what was typed.
 
 export const MEMORIAL_FORM_MESSAGES = {
-  portraitType: "This file is not a photo we can use. Please choose a JPEG, PNG, GIF or WebP photo.",
+  portraitType: PORTRAIT_TYPE_MESSAGE,
   requestTooLarge: `Your photos and videos add up to more than ${MEDIA_LIMITS.requestBytes / 1024 / 1024} MB, more than one save can carry. Please choose fewer files, save, then add the rest.`,
   unreadableForm: "The form could not be read. Please try again.",
   notSaved: "Memorial not saved",
@@ -58,28 +53,6 @@ export function uploadRules(): UploadRules {
       requestTooLarge: MEMORIAL_FORM_MESSAGES.requestTooLarge,
     },
   };
-}
-
-type Rejection = { status: 400 | 413 | 415; message: string };
-
-/** The client's file name, for messages only (React escapes it; it never reaches a storage path). */
-function displayName(file: File) {
-  const name = file.name.split(/[\\/]/).pop()?.trim() || "Unnamed file";
-  return name.length > 80 ? `${name.slice(0, 77)}…` : name;
-}
-
-/** What a file is, from its first bytes, and whether it is within its size limit. */
-/** `cutOff`: the upload stopped reading the file at the largest size allowed, so it is larger still. */
-async function checkFile(file: File, imagesOnly: boolean, cutOff: boolean): Promise<Rejection | null> {
-  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const image = detectImageType(head);
-  const video = image || imagesOnly ? null : detectVideoType(head);
-  if (!image && !video) return { status: 415, message: imagesOnly ? MEMORIAL_FORM_MESSAGES.portraitType : MEDIA_MESSAGES.type };
-  // A part sent as a photo is cut off at the photo limit (readSpooledForm), whatever its bytes turn out to be.
-  if (cutOff && /^image\//i.test(file.type)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
-  if (image && (cutOff || file.size > MEDIA_LIMITS.imageBytes)) return { status: 413, message: MEDIA_MESSAGES.imageSize };
-  if (video && (cutOff || file.size > MEDIA_LIMITS.videoBytes)) return { status: 413, message: MEDIA_MESSAGES.videoSize };
-  return null;
 }
 
 /** A file input with nothing chosen still posts an empty, nameless part: that is "no file". */
@@ -189,114 +162,47 @@ async function saveMemorialForm(request: Request, user: PublicUser, existing: Me
   if (isAiIntent(pressed)) return writeWithAi(request, user, formData, pressed);
 
   const submission = parseForm(textFields(formData), { schema: memorialFormSchema });
-  const portrait = chosenFiles(formData, "profileImage")[0] ?? null;
-  const media = chosenFiles(formData, "media");
-  const removePortrait = formData.get("removeProfileImage") === "on";
-  const chosen = { profileImage: !!portrait, media: media.length > 0 };
+  const files: MemorialFiles = {
+    portrait: chosenFiles(formData, "profileImage")[0] ?? null,
+    media: chosenFiles(formData, "media"),
+    removePortrait: formData.get("removeProfileImage") === "on",
+    cutOff: tooLarge,
+  };
+  const chosen = { profileImage: !!files.portrait, media: files.media.length > 0 };
+  const removePortrait = files.removePortrait;
 
-  // Every file is checked before anything is written, so one bad file refuses the whole post.
-  const rejections: { field: "profileImage" | "media"; message: string; status: 400 | 413 | 415 }[] = [];
-  if (portrait) {
-    const rejection = await checkFile(portrait, true, tooLarge.has(portrait));
-    if (rejection) rejections.push({ field: "profileImage", status: rejection.status, message: `${displayName(portrait)}: ${rejection.message}` });
-  }
-  for (const file of media) {
-    const rejection = await checkFile(file, false, tooLarge.has(file));
-    if (rejection) rejections.push({ field: "media", status: rejection.status, message: `${displayName(file)}: ${rejection.message}` });
-  }
-  if ((existing?.media.length ?? 0) + media.length > MEDIA_LIMITS.filesPerMemorial) {
-    rejections.push({ field: "media", status: 400, message: MEDIA_MESSAGES.tooMany });
-  }
-  const files: MemorialFormFailure["files"] = {};
-  for (const r of rejections) (files[r.field] ??= []).push(r.message);
-  const status = rejections[0]?.status ?? null;
-
-  if (submission.status !== "success" || status !== null) {
-    return failure(status ?? 400, { result: submission.reply(), files, chosen, removePortrait });
+  const rejections = await checkMemorialFiles(files, existing);
+  if (submission.status !== "success" || rejections.length > 0) {
+    return failure(rejections[0]?.status ?? 400, { result: submission.reply(), files: filesByField(rejections), chosen, removePortrait });
   }
   const { intent, ...fields } = submission.value;
   const input: MemorialInput = { ...fields, isPublished: intent === "publish" };
-  // An editor (co-manager) changes the content only: who may see it and whether it is published stay
-  // as they are, whatever the post says (memorials/access-rules.ts canChangeVisibility).
-  if (existing && !canChangeVisibility(roleOnMemorial(existing, user))) {
-    input.visibility = existing.visibility as MemorialInput["visibility"];
-    input.isPublished = existing.isPublished;
+  const outcome = existing
+    ? await editMemorialWithFiles(existing, user, actorOf(user, request), input, files)
+    : await createMemorialWithFiles(user, input, files);
+
+  if (outcome.ok) {
+    if (!existing) return redirectWithToast(`/memorials/${outcome.memorialId}`, { type: "success", title: "Memorial created" });
+    // Taken offline by Save Draft: say so, since visitors can no longer see it.
+    const toast = outcome.unpublished ? { title: "Memorial updated", description: MEMORIAL_MESSAGES.unpublished } : { title: "Memorial updated" };
+    return redirectWithToast(`/memorials/${outcome.memorialId}`, { type: "success", ...toast });
   }
   const reply = submission.reply();
-  // A failure while storing: which field's file it was, for the message next to that field.
-  let current: { field: "profileImage" | "media"; file: File } | null = null;
-  const storingFailed = (error: unknown, message: string) => {
-    if (!(error instanceof MediaRejectedError)) console.error("Saving a memorial failed:", error);
-    const rejected = error instanceof MediaRejectedError && current ? { [current.field]: [`${displayName(current.file)}: ${error.message}`] } : {};
-    return failure(error instanceof MediaRejectedError ? error.status : 500, {
-      result: reply,
-      files: rejected,
-      chosen,
-      removePortrait,
-      alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message },
-    });
-  };
-
-  if (!existing) {
-    let memorial;
-    try {
-      memorial = await createMemorial(user, input);
-    } catch (error) {
-      if (error instanceof MemorialLimitError) {
-        return failure(403, { result: reply, chosen, alert: { title: MEMORIAL_LIMIT_TITLE, message: MEMORIAL_LIMIT_MESSAGE, kind: "limit" } });
-      }
-      throw error;
-    }
-    try {
-      if (portrait) {
-        current = { field: "profileImage", file: portrait };
-        await setMemorialPortrait(memorial.id, user.id, portrait);
-      }
-      for (const [index, file] of media.entries()) {
-        current = { field: "media", file };
-        await addMemorialMedia(memorial.id, user.id, file, { order: index });
-      }
-    } catch (error) {
-      // Uploads come after creating; a failed upload undoes the creation, so nothing is half-saved.
-      await discardNewMemorial(memorial.id, user.id).catch((cleanup) => console.error(`Could not undo the half-created memorial ${memorial.id}:`, cleanup));
-      return storingFailed(error, MEMORIAL_MESSAGES.createFailed);
-    }
-    return redirectWithToast(`/memorials/${memorial.id}`, { type: "success", title: "Memorial created" });
+  if (outcome.reason === "limit") {
+    return failure(403, { result: reply, chosen, alert: { title: MEMORIAL_LIMIT_TITLE, message: MEMORIAL_LIMIT_MESSAGE, kind: "limit" } });
   }
-
-  // Edit: new files go after the existing ones; the fields are written last, once the files are in.
-  const added: string[] = [];
-  try {
-    const nextOrder = existing.media.reduce((max, m) => Math.max(max, m.order + 1), existing.media.length);
-    for (const [index, file] of media.entries()) {
-      current = { field: "media", file };
-      const item = await addMemorialMedia(existing.id, user.id, file, { order: nextOrder + index });
-      if (!item) throw new Error(`Memorial ${existing.id} is no longer ${user.id}'s`);
-      added.push(item.id);
-    }
-    if (portrait) {
-      current = { field: "profileImage", file: portrait };
-      await setMemorialPortrait(existing.id, user.id, portrait);
-    } else if (removePortrait && existing.profileImageUrl) {
-      await removeMemorialPortrait(existing.id, user.id);
-    }
-    current = null;
-    const updated = await updateOwnMemorial(existing.id, actorOf(user, request), input);
-    if (!updated) throw new Error(`Memorial ${existing.id} is no longer ${user.id}'s`);
-  } catch (error) {
-    for (const id of added) await deleteMediaItem(id, user).catch(() => {});
-    return storingFailed(error, MEMORIAL_MESSAGES.updateFailed);
-  }
-  // Taken offline by Save Draft: say so, since visitors can no longer see it.
-  const unpublished = existing.isPublished && !input.isPublished;
-  const toast = unpublished ? { title: "Memorial updated", description: MEMORIAL_MESSAGES.unpublished } : { title: "Memorial updated" };
-  return redirectWithToast(`/memorials/${existing.id}`, { type: "success", ...toast });
+  return failure(outcome.status, {
+    result: reply,
+    files: outcome.rejected ? { [outcome.rejected.field]: [outcome.rejected.message] } : {},
+    chosen,
+    removePortrait,
+    alert: { title: MEMORIAL_FORM_MESSAGES.notSaved, message: existing ? MEMORIAL_MESSAGES.updateFailed : MEMORIAL_MESSAGES.createFailed },
+  });
 }
 
-/** The memorial this user may delete: their own, or any for an administrator. */
-export async function findDeletableMemorial(id: string, user: PublicUser) {
-  const lookup = await findMemorialForViewer(id, user);
-  if (lookup.status !== "ok") return null;
-  if (lookup.memorial.userId !== user.id && !user.isAdmin) return null;
-  return lookup.memorial;
+/** The refused files' messages, under the field each was chosen in. */
+function filesByField(rejections: FileRejection[]): MemorialFormFailure["files"] {
+  const files: MemorialFormFailure["files"] = {};
+  for (const r of rejections) (files[r.field] ??= []).push(r.message);
+  return files;
 }

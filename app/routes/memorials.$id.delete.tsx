@@ -4,7 +4,7 @@ import { FormAlert } from "~/components/forms";
 import { deleteMemorial } from "~/models/memorials/deletion.server";
 import { actorOf, requireUser } from "~/request/auth.server";
 import { redirectWithToast } from "~/request/toast.server";
-import { findDeletableMemorial } from "~/routes/memorial-form.server";
+import { findDeletableMemorial } from "~/models/memorials/access.server";
 import { safeRedirect } from "~/utils/validation/account";
 import { MEMORIAL_MESSAGES } from "~/utils/validation/memorial";
 

@@ -9,9 +9,9 @@ import { LIMIT_REDIRECT_DELAY_MS, MEMORIAL_LIMIT_MESSAGE, MEMORIAL_LIMIT_TITLE, 
 import { MEDIA_LIMITS, type RequestBodyHandle } from "~/utils/upload-limits";
 import type { KeptPageHandle } from "~/utils/kept-pages";
 
-// Create Memorial. The form, its checks and the saving of
-// files live in app/components/memorial/memorial-form.tsx and app/routes/memorial-form.server.ts,
-// shared with Edit Memorial.
+// Create Memorial. The form lives in app/components/memorial/memorial-form.tsx, its request half in
+// app/routes/memorial-form.server.ts and the saving of fields and files in
+// app/models/memorials/memorial-saving.server.ts, all shared with Edit Memorial.
 
 // One post carries the photos and videos: the server lets this route read that much, after requireUser.
 export const handle: RequestBodyHandle & KeptPageHandle = { body: { maxBytes: MEDIA_LIMITS.requestBytes }, kept: { members: "any" } };

@@ -109,6 +109,14 @@ export async function findMemorialForViewer(id: string, viewer: Viewer): Promise
   return { status: "ok", memorial, isOwner: role === "owner", role };
 }
 
+/** The memorial this member may delete: their own, or any for an administrator. */
+export async function findDeletableMemorial(id: string, member: { id: string; isAdmin: boolean }) {
+  const lookup = await findMemorialForViewer(id, member);
+  if (lookup.status !== "ok") return null;
+  if (lookup.memorial.userId !== member.id && !member.isAdmin) return null;
+  return lookup.memorial;
+}
+
 /** Just enough to decide access to a memorial's files (the media route runs this per request). */
 export async function canViewMemorial(id: string, viewer: Viewer): Promise<{ allowed: boolean; isPublic: boolean } | null> {
   const memorial = await prisma().memorial.findUnique({ where: { id }, select: { userId: true, isPublished: true, visibility: true } });
