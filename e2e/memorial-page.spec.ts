@@ -89,28 +89,25 @@ test("a reader on a phone downloads no script until they use the page or near th
   const owner = await ownerContext.newPage();
   await loginAs(owner, member);
   const paragraph = "She kept the allotment going through every dry summer and wet winter, and nobody left her gate without a bag of beans. ".repeat(6);
-  const created = await owner.request.post("/api/memorials", {
-    data: {
-      firstName: "Edith",
-      lastName: "Marsh",
-      dateOfBirth: "1928-02-11",
-      dateOfPassing: "2023-06-30",
-      biography: Array(12).fill(paragraph.trim()).join("\n\n"),
-      visibility: "public",
-      isPublished: true,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
+  const create = async (firstName: string, biography: string) => {
+    const created = await owner.request.post("/api/memorials", {
+      data: { firstName, lastName: "Marsh", dateOfBirth: "1928-02-11", dateOfPassing: "2023-06-30", biography, visibility: "public", isPublished: true },
+    });
+    expect(created.status()).toBe(201);
+    return ((await created.json()) as { id: string }).id;
+  };
+  const id = await create("Edith", Array(12).fill(paragraph.trim()).join("\n\n"));
+  // A short memorial: its tribute form is within reach as the page opens.
+  const shortId = await create("Ivy", "She loved her garden.");
   await ownerContext.close();
 
   const phone = await browser.newContext({ viewport: { width: 412, height: 823 }, hasTouch: true, isMobile: true });
   try {
-    const open = async () => {
+    const open = async (memorialId = id) => {
       const page = await phone.newPage();
       const scripts: string[] = [];
       page.on("request", (request) => void (request.resourceType() === "script" && scripts.push(request.url())));
-      await page.goto(`/memorials/${id}`, { waitUntil: "networkidle" });
+      await page.goto(`/memorials/${memorialId}`, { waitUntil: "networkidle" });
       return { page, scripts };
     };
     const helpMeWrite = (page: Page) => page.getByRole("button", { name: "Help me write" });
@@ -131,6 +128,20 @@ test("a reader on a phone downloads no script until they use the page or near th
     expect(scroller.scripts).toEqual([]);
     await scroller.page.evaluate(() => document.getElementById("leave-tribute")!.scrollIntoView());
     await expect(helpMeWrite(scroller.page)).toBeVisible();
+
+    // On a short memorial the form is near from the start: the page still waits for its reader, and the
+    // form is there as plain HTML meanwhile.
+    const short = await open(shortId);
+    await expect(short.page.getByRole("heading", { level: 1, name: "Ivy Marsh" })).toBeVisible();
+    // Within a screen of the viewport: near enough that, before, its scripts started as the page loaded.
+    expect(await short.page.evaluate(() => document.getElementById("leave-tribute")!.getBoundingClientRect().top < 2 * innerHeight)).toBe(true);
+    // Two frames after the load: the form's observer has had its first look.
+    await short.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    expect(short.scripts).toEqual([]);
+    expect(await short.page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+    await expect(helpMeWrite(short.page)).toHaveCount(0);
+    await short.page.getByLabel("Your name").tap();
+    await expect(helpMeWrite(short.page)).toBeVisible();
   } finally {
     await phone.close();
   }

@@ -8,8 +8,10 @@ import type { EntryContext } from "react-router";
 // few hundred milliseconds of a slow phone's main thread to start React) wait until the visitor uses the
 // page: a tap, a key, a field focused, the pointer moved, or the page scrolled to within a screen of a
 // part that scripts improve (marked `data-hydrate-near`: the tribute form, the share buttons). A visitor
-// who reads the page pays nothing for them; one who reads on towards the form gets them while reading;
-// on a short page the form is already near, and they load once the page has (the `load` event).
+// who reads the page pays nothing for them; one who reads on towards the form gets them while reading.
+// A part already within reach when the page opens (a short memorial's form) does not count: starting
+// React at once cost a slow phone most of a second of blocked main thread before the visitor did
+// anything, and the form and the share links work as plain HTML until the first tap or key brings them.
 //
 // How: the document (one shell, no streamed parts on these pages) is collected, React Router's script
 // preloads are taken out of <head>, and its module script and the inline scripts that carry its data
@@ -54,7 +56,7 @@ export function deferScripts(html: string): string {
     `E.forEach(function(e){w.addEventListener(e,go,{capture:true,passive:true})});` +
     `w.addEventListener("load",function(){var n=d.querySelectorAll("[data-hydrate-near]");if(done||!n.length)return;` +
     `if(!w.IntersectionObserver)return go();` +
-    `io=new IntersectionObserver(function(es){if(es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
+    `var first=1;io=new IntersectionObserver(function(es){if(first){first=0;return}if(es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
     `n.forEach(function(e){io.observe(e)})})})();`;
   const nonce = html.match(MODULE_SCRIPT)![1];
   const deferred = html
