@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { Prisma } from "~/generated/prisma/client";
-import { declaredStatements, unregisteredQuery } from "~/services/sql-statements.server";
+import { declaredStatements, unregisteredQuery, type RowOf } from "~/services/sql-statements.server";
 import { openMigratedPglite } from "./databases";
 import { declarationsIn, sourceFiles, statementProblems, undeclaredRawSql, type Describe } from "./sql-statements";
 
@@ -93,10 +93,23 @@ describe("the check itself", () => {
     expect(await check(optional)).toEqual(['test.optional (example 2): column "isAdmn" does not exist']);
   });
 
+  it("derives the row type from the declared columns, and asks for examples of a statement with arguments", () => {
+    expectTypeOf<RowOf<{ id: "text"; total: "int8"; at: "timestamp | null"; done: "bool" }>>().toEqualTypeOf<{
+      id: string;
+      total: bigint;
+      at: Date | null;
+      done: boolean;
+    }>();
+    // @ts-expect-error: the statement takes an argument, so the check needs an example of it.
+    unregisteredQuery({ name: "test.noExamples", columns: { id: "text" }, sql: (id: string) => Prisma.sql`SELECT ${id}::text AS "id"` });
+    // @ts-expect-error: an example's arguments are the statement's own.
+    unregisteredQuery({ name: "test.wrongExample", columns: { id: "text" }, sql: (id: string) => Prisma.sql`SELECT ${id}::text AS "id"`, examples: [[1]] });
+  });
+
   it("finds raw SQL run through Prisma outside the declared statements, comments aside", () => {
     expect(
       undeclaredRawSql([
-        { path: "app/models/a.server.ts", source: "await tx.$executeRaw`DELETE FROM \"users\"`;" },
+        { path: "app/models/a.server.ts", source: 'await tx.$executeRaw`DELETE FROM "users"`;' },
         { path: "app/models/b.server.ts", source: "await prisma().$queryRawUnsafe(text);" },
         { path: "app/models/c.server.ts", source: "// once ran through $queryRaw\nawait queryRows(tx, found(id));" },
         { path: "app/services/sql-statements.server.ts", source: "db.$queryRaw<Row[]>(query.sql)" },

@@ -32,7 +32,12 @@ export async function statementProblems(describe: Describe, typeNames: ReadonlyM
   return problems;
 }
 
-function columnProblems(which: string, columns: NonNullable<DeclaredStatement["columns"]>, described: DescribeQueryResult, typeNames: ReadonlyMap<number, string>) {
+function columnProblems(
+  which: string,
+  columns: NonNullable<DeclaredStatement["columns"]>,
+  described: DescribeQueryResult,
+  typeNames: ReadonlyMap<number, string>,
+) {
   const problems: string[] = [];
   const returned = new Map(described.resultFields.map((field) => [field.name, typeNames.get(field.dataTypeID) ?? `type ${field.dataTypeID}`]));
   for (const [name, declaredType] of Object.entries(columns)) {

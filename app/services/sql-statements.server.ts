@@ -27,7 +27,11 @@ export type PgType = keyof ValueOfType;
 export type ColumnType = PgType | `${PgType} | null`;
 export type ResultColumns = Readonly<Record<string, ColumnType>>;
 
-type ValueOfColumn<T extends ColumnType> = T extends `${infer Base extends PgType} | null` ? ValueOfType[Base] | null : T extends PgType ? ValueOfType[T] : never;
+type ValueOfColumn<T extends ColumnType> = T extends `${infer Base extends PgType} | null`
+  ? ValueOfType[Base] | null
+  : T extends PgType
+    ? ValueOfType[T]
+    : never;
 
 /** The row a statement with these columns returns, as Prisma hands it back. */
 export type RowOf<C extends ResultColumns> = { -readonly [K in keyof C]: ValueOfColumn<C[K]> };
@@ -70,9 +74,13 @@ export function declaredStatements(): DeclaredStatement[] {
   return [...registry.values()];
 }
 
-function declaration<A extends unknown[]>(name: string, columns: ResultColumns | null, spec: { sql: (...args: A) => Prisma.Sql; examples?: A[] }) {
-  const examples = spec.examples ?? [[] as unknown[] as A];
-  return { name, columns, examples: () => examples.map((args) => spec.sql(...args)) };
+/** A statement's builder as the check calls it, with example arguments of any statement. */
+type AnyBuilder = (...args: unknown[]) => Prisma.Sql;
+
+function declaration(name: string, columns: ResultColumns | null, spec: { sql: unknown; examples?: unknown[][] }): DeclaredStatement {
+  const build = spec.sql as AnyBuilder;
+  const examples = spec.examples ?? [[]];
+  return { name, columns, examples: () => examples.map((args) => build(...args)) };
 }
 
 /** A statement declared but not registered: the check's own tests use it to declare one wrong on purpose. */
