@@ -11,11 +11,16 @@ import { openDatabase, PGLITE_EXTENSIONS, setDatabase, type Database } from "~/s
 
 export type DatabaseKind = { name: "pglite" | "postgres"; skip: string | null; open: () => Promise<Database> };
 
-export async function openPglite(): Promise<Database> {
+/** The embedded database itself, migrated (for what only PGlite offers, such as describing a statement). */
+export async function openMigratedPglite(): Promise<PGlite> {
   const tarball = new Blob([readFileSync(inject("pgliteTemplate"))]);
   const pglite = new PGlite({ loadDataDir: tarball, extensions: PGLITE_EXTENSIONS });
   await pglite.waitReady;
-  return openDatabase({ pglite });
+  return pglite;
+}
+
+export async function openPglite(): Promise<Database> {
+  return openDatabase({ pglite: await openMigratedPglite() });
 }
 
 /** An empty database with no migrations applied (for migration tests). */

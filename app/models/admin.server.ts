@@ -1,5 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { pageWindow } from "~/utils/paging";
 import { ADMIN_PAGE_SIZE, type ContactStatus } from "~/utils/validation/admin";
 import { stopPaymentsOf } from "./accounts/account.server";
@@ -179,7 +180,7 @@ export type AdminUserResult =
 
 // One administrator's change at a time: two admins removing each other's rights (or deleting each other)
 // at the same moment must not leave the site with none.
-const lockAdmins = (tx: Prisma.TransactionClient) => tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('everlight:admins'))`;
+const lockAdmins = (tx: Prisma.TransactionClient) => holdAdvisoryLock(tx, "everlight:admins");
 
 class Refused extends Error {
   constructor(readonly reason: Exclude<AdminUserResult, { ok: true }>["reason"]) {

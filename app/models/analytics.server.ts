@@ -1,4 +1,6 @@
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { queryRows, sqlQuery } from "~/services/sql-statements.server";
 import { ENDOWMENT_PERCENT } from "~/utils/plans";
 import { ANALYTICS_DAYS } from "~/utils/validation/admin";
 
@@ -24,27 +26,21 @@ export type DayFigures = {
   endowment: number;
 };
 
-type Row = {
-  day: string;
-  members: number;
-  memorials: number;
-  tributes: number;
-  tributes_approved: number;
-  orders: number;
-  revenue: number | bigint;
-  plan_purchases: number;
-  plan_paid: number | bigint;
-};
-
-/** The figures of the `days` days ending with `today` (UTC), oldest first, with the totals over them. */
-export async function dailyFigures(today = new Date(), days = ANALYTICS_DAYS) {
-  const last = today.toISOString().slice(0, 10);
-  // The range as constants, so the planner walks each createdAt index for just those days; each table is
-  // grouped by day on its own and the groups added up (joined one to another, the planner multiplied their
-  // row guesses into the hundreds of millions and spent 1.6 s compiling the statement with JIT).
-  const first = new Date(Date.parse(last) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const next = new Date(Date.parse(last) + 86_400_000).toISOString().slice(0, 10);
-  const rows = await prisma().$queryRaw<Row[]>`
+/** Each day's figures from `first` to `last` (YYYY-MM-DD, UTC); `next` is the day after `last`. */
+const figuresByDay = sqlQuery({
+  name: "analytics.figuresByDay",
+  columns: {
+    day: "text",
+    members: "int4",
+    memorials: "int4",
+    tributes: "int4",
+    tributes_approved: "int4",
+    orders: "int4",
+    revenue: "int8",
+    plan_purchases: "int4",
+    plan_paid: "int8",
+  },
+  sql: (first: string, last: string, next: string) => Prisma.sql`
     WITH figures AS (
       SELECT "createdAt"::date AS day, count(*) AS members, 0 AS memorials, 0 AS tributes, 0 AS approved, 0 AS orders, 0 AS revenue, 0 AS purchases, 0 AS paid
       FROM users WHERE "createdAt" >= ${first}::timestamp AND "createdAt" < ${next}::timestamp GROUP BY 1
@@ -73,7 +69,19 @@ export async function dailyFigures(today = new Date(), days = ANALYTICS_DAYS) {
     FROM (SELECT generate_series(${first}::date, ${last}::date, interval '1 day')::date AS day) AS days
     LEFT JOIN figures ON figures.day = days.day
     GROUP BY days.day
-    ORDER BY days.day`;
+    ORDER BY days.day`,
+  examples: [["2026-01-01", "2026-01-30", "2026-01-31"]],
+});
+
+/** The figures of the `days` days ending with `today` (UTC), oldest first, with the totals over them. */
+export async function dailyFigures(today = new Date(), days = ANALYTICS_DAYS) {
+  const last = today.toISOString().slice(0, 10);
+  // The range as constants, so the planner walks each createdAt index for just those days; each table is
+  // grouped by day on its own and the groups added up (joined one to another, the planner multiplied their
+  // row guesses into the hundreds of millions and spent 1.6 s compiling the statement with JIT).
+  const first = new Date(Date.parse(last) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const next = new Date(Date.parse(last) + 86_400_000).toISOString().slice(0, 10);
+  const rows = await queryRows(prisma(), figuresByDay(first, last, next));
   const figures: DayFigures[] = rows.map((r) => ({
     day: r.day,
     members: Number(r.members),

@@ -1,4 +1,5 @@
 import { prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { FEEDBACK_POPUP_TRIGGERS, UX_FEEDBACK, type PopupType, type UxFeedbackAnswers } from "~/utils/feedback";
 
 // Feedback and popup state.
@@ -65,7 +66,7 @@ export type SaveFeedbackResult = { status: "created"; feedback: FeedbackRow } | 
  */
 export async function saveFeedback(userId: string, answers: UxFeedbackAnswers): Promise<SaveFeedbackResult> {
   return prisma().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`${userId}:${UX_FEEDBACK}`}))`;
+    await holdAdvisoryLock(tx, `${userId}:${UX_FEEDBACK}`);
     const earlier = await tx.feedback.findFirst({ where: { userId, type: UX_FEEDBACK }, select: { id: true } });
     if (earlier) return { status: "already" as const };
     const feedback = await tx.feedback.create({

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { getDatabase, prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { getEnv } from "~/services/env.server";
 import { fetchBounded, hostAndPort } from "~/services/fetch-bounded.server";
 import { readFeed, type FeedEntry, type ReadFeedOptions } from "~/services/feeds.server";
@@ -172,7 +173,7 @@ export async function fetchNews(trigger: { id: string } | null, options: FetchNe
   const stored: string[] = [...images.values()].flat();
   try {
     const outcome = await prisma().$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('news-fetch'))`;
+      await holdAdvisoryLock(tx, "news-fetch");
       const inserted = await tx.newsArticle.createManyAndReturn({
         data: fresh.map((c) => ({
           title: c.title,

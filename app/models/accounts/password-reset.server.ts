@@ -1,4 +1,5 @@
 import { prisma } from "~/services/db.server";
+import { lockMemberRow } from "~/services/transaction-locks.server";
 import { hashPassword } from "~/services/password.server";
 import { RESET_MESSAGES, RESET_VALID_MINUTES } from "~/utils/password-reset";
 import { hashResetToken } from "~/services/signed-links.server";
@@ -106,7 +107,7 @@ export async function issueResetToken(id: string, email: string, requestedAt: Da
     if (!found) return { skip: "no account has this address" };
     // One member's links are made one at a time (two workers, two requests), and not while the password
     // changes: the row lock orders this against changePassword and resetPassword, which update the row.
-    await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${found.id} FOR UPDATE`;
+    await lockMemberRow(tx, found.id);
     const user = await tx.user.findUnique({ where: { id: found.id }, select: { id: true, passwordChangedAt: true } });
     if (!user) return { skip: "no account has this address" };
     if (await tx.passwordResetToken.findUnique({ where: { id }, select: { id: true } })) return null;

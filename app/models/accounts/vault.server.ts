@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { prisma } from "~/services/db.server";
+import { lockMemberRow } from "~/services/transaction-locks.server";
 import { hashPassword, verifyPassword } from "~/services/password.server";
 import { deleteObject, getObject, putObject } from "~/services/storage.server";
 import { addKeyVersion, loadKeyRing, openFile, retireKeyVersion, rewrapKey, sealFile, VaultIntegrityError } from "~/services/vault-crypto.server";
@@ -235,7 +236,7 @@ export async function uploadVaultFile(caller: VaultCaller, input: UploadInput, n
   try {
     const stored = await prisma().$transaction(async (tx) => {
       // Parallel uploads of one member take turns here: the sum and the new row are one step.
-      await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${caller.user.id} FOR UPDATE`;
+      await lockMemberRow(tx, caller.user.id);
       const [used, before] = await Promise.all([usedVaultBytes(tx, caller.user.id), tx.vaultFile.count({ where: { userId: caller.user.id } })]);
       if (used + input.bytes.byteLength > VAULT_LIMITS.quotaBytes) return null;
       const row = await tx.vaultFile.create({

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { askProvider, type PaymentProvider } from "~/services/payments/provider.server";
 import { testProvider } from "~/services/payments/test-provider.server";
@@ -106,7 +107,7 @@ export async function startCheckout(user: Member, shipping: ShippingDetails, opt
     shipping,
   };
   const { checkout, reused } = await prisma().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`checkout:${user.id}`}))`;
+    await holdAdvisoryLock(tx, `checkout:${user.id}`);
     const open = hosted ? null : await tx.checkout.findFirst({ where: reusable, orderBy: { createdAt: "desc" } });
     if (open) return { checkout: await tx.checkout.update({ where: { id: open.id }, data: { shipping } }), reused: true };
     return { checkout: await tx.checkout.create({ data: fresh }), reused: false };

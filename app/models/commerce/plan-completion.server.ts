@@ -1,4 +1,5 @@
 import { prisma } from "~/services/db.server";
+import { lockMemberRow } from "~/services/transaction-locks.server";
 import { getPaymentProvider } from "~/services/payments.server";
 import { askProvider, PaymentProviderError, type PaymentProvider } from "~/services/payments/provider.server";
 import { formatPence } from "~/utils/money";
@@ -202,7 +203,7 @@ async function grant(
   const nextDueAt = monthly ? addMonths(now, 1) : null;
   const judged: Judged = await prisma().$transaction(async (tx) => {
     // One completion at a time per member: what they hold is read, judged and changed under this lock.
-    await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${purchase.userId} FOR UPDATE`;
+    if (purchase.userId) await lockMemberRow(tx, purchase.userId);
     const member = await tx.user.findUnique({
       where: { id: purchase.userId! },
       select: { id: true, email: true, firstName: true, subscriptionPlan: true, subscriptionExpiryDate: true },

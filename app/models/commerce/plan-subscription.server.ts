@@ -1,5 +1,6 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { queryRows, sqlQuery } from "~/services/sql-statements.server";
 import {
   ENDOWMENT_PERCENT,
   INSTALMENT_GRACE_DAYS,
@@ -187,6 +188,22 @@ export async function queueReceipt(db: Db, member: { id: string; email: string; 
 export type EndowmentYear = { year: number; payments: number; takenPence: number; givenBackPence: number; fundPence: number };
 export type EndowmentReport = { years: EndowmentYear[]; pence: number; payments: number; takenPence: number; givenBackPence: number };
 
+const takenByYear = sqlQuery({
+  name: "plans.takenByYear",
+  columns: { year: "int4", payments: "int4", pence: "int8" },
+  sql: () => Prisma.sql`
+      SELECT extract(year FROM coalesce("paidAt", "updatedAt"))::int AS "year", count(*)::int AS "payments", sum("amount")::bigint AS "pence"
+        FROM "plan_payments" WHERE "status" = 'succeeded' GROUP BY 1`,
+});
+
+const givenBackByYear = sqlQuery({
+  name: "plans.givenBackByYear",
+  columns: { year: "int4", pence: "int8" },
+  sql: () => Prisma.sql`
+      SELECT extract(year FROM "createdAt")::int AS "year", sum("amount")::bigint AS "pence"
+        FROM "plan_refunds" WHERE "reason" = 'excess' GROUP BY 1`,
+});
+
 /**
  * The endowment fund's public report, from the plan payments themselves: per calendar year
  * (UTC) of payment, what the plans took and gave back, and the fund's share of the rest; the total is the
@@ -195,14 +212,7 @@ export type EndowmentReport = { years: EndowmentYear[]; pence: number; payments:
  * the year it was given back. One grouped query each, whatever the number of payments.
  */
 export async function endowmentReport(): Promise<EndowmentReport> {
-  const [taken, givenBack] = await Promise.all([
-    prisma().$queryRaw<{ year: number; payments: number; pence: bigint }[]>`
-      SELECT extract(year FROM coalesce("paidAt", "updatedAt"))::int AS "year", count(*)::int AS "payments", sum("amount")::bigint AS "pence"
-        FROM "plan_payments" WHERE "status" = 'succeeded' GROUP BY 1`,
-    prisma().$queryRaw<{ year: number; pence: bigint }[]>`
-      SELECT extract(year FROM "createdAt")::int AS "year", sum("amount")::bigint AS "pence"
-        FROM "plan_refunds" WHERE "reason" = 'excess' GROUP BY 1`,
-  ]);
+  const [taken, givenBack] = await Promise.all([queryRows(prisma(), takenByYear()), queryRows(prisma(), givenBackByYear())]);
   const byYear = new Map<number, EndowmentYear>();
   const yearOf = (year: number) => byYear.get(year) ?? byYear.set(year, { year, payments: 0, takenPence: 0, givenBackPence: 0, fundPence: 0 }).get(year)!;
   for (const row of taken) Object.assign(yearOf(row.year), { payments: row.payments, takenPence: Number(row.pence) });

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { queryRows, sqlQuery, type RowOf } from "~/services/sql-statements.server";
 import { toIsoDate } from "~/utils/dates";
 import {
   addDays,
@@ -65,36 +66,45 @@ export async function runAnniversaryReminders(now = new Date()): Promise<Reminde
   return { ran: true, day: today, queued };
 }
 
+const claimDay = sqlQuery({
+  name: "anniversaries.claimDay",
+  columns: { coveredThrough: "text" },
+  sql: (today: string, now: Date) => Prisma.sql`
+    UPDATE "daily_job_days" SET "claimedUntil" = ${new Date(now.getTime() + REMINDER_CLAIM_MS)}
+    WHERE "job" = ${REMINDER_JOB} AND "coveredThrough" < ${today}::date AND ("claimedUntil" IS NULL OR "claimedUntil" <= ${now})
+    RETURNING to_char("coveredThrough", 'YYYY-MM-DD') AS "coveredThrough"`,
+  examples: [["2026-01-01", new Date(0)]],
+});
+
 /** Claims the job for `today` (a conditional update), or null when it is covered or another instance has it. */
 async function claimReminderDay(today: string, now: Date): Promise<{ lastCovered: string | null } | null> {
   // The first run ever covers today only (it has nothing to catch up).
   await prisma().dailyJobDay.createMany({ data: [{ job: REMINDER_JOB, coveredThrough: new Date(`${addDays(today, -1)}T00:00:00Z`) }], skipDuplicates: true });
-  const rows = await prisma().$queryRaw<{ coveredThrough: string }[]>`
-    UPDATE "daily_job_days" SET "claimedUntil" = ${new Date(now.getTime() + REMINDER_CLAIM_MS)}
-    WHERE "job" = ${REMINDER_JOB} AND "coveredThrough" < ${today}::date AND ("claimedUntil" IS NULL OR "claimedUntil" <= ${now})
-    RETURNING to_char("coveredThrough", 'YYYY-MM-DD') AS "coveredThrough"`;
+  const rows = await queryRows(prisma(), claimDay(today, now));
   return rows.length ? { lastCovered: rows[0].coveredThrough } : null;
 }
 
-type ReminderCandidate = {
-  followId: string;
-  to: string;
-  memorialId: string;
-  ownerId: string;
-  visibility: string;
-  isPublished: boolean;
-  userId: string | null;
-  isAdmin: boolean;
-  /** YYYY-MM-DD (written by the database, so no time zone of this process can move it). */
-  dateOfBirth: string | null;
-  dateOfPassing: string | null;
-};
+const candidateColumns = {
+  followId: "text",
+  to: "text",
+  memorialId: "text",
+  ownerId: "text",
+  visibility: "text",
+  isPublished: "bool",
+  userId: "text | null",
+  isAdmin: "bool",
+  // YYYY-MM-DD (written by the database, so no time zone of this process can move it).
+  dateOfBirth: "text | null",
+  dateOfPassing: "text | null",
+} as const;
 
-/** Queues the reminders of anniversaries remembered on `occursOn` for `occasion`; says how many were new. */
-async function queueRemindersFor({ occursOn, occasion }: DueReminder, now: Date): Promise<number> {
-  const monthDays = monthDaysRememberedOn(occursOn);
-  // Confirmed follows with reminders on, of live memorials (the view) that are published, by a member not deleted.
-  const candidates = await prisma().$queryRaw<ReminderCandidate[]>`
+type ReminderCandidate = RowOf<typeof candidateColumns>;
+
+// Confirmed follows with reminders on, of live memorials (the view) that are published, by a member not deleted.
+const reminderCandidates = sqlQuery({
+  name: "anniversaries.reminderCandidates",
+  columns: candidateColumns,
+  sql: (monthDays: string[]) => Prisma.sql`
     SELECT f."id" AS "followId", COALESCE(u."email", f."email") AS "to", m."id" AS "memorialId", m."userId" AS "ownerId",
            m."visibility", m."isPublished", u."id" AS "userId", COALESCE(u."isAdmin", false) AS "isAdmin",
            to_char(m."dateOfBirth", 'YYYY-MM-DD') AS "dateOfBirth", to_char(m."dateOfPassing", 'YYYY-MM-DD') AS "dateOfPassing"
@@ -103,7 +113,13 @@ async function queueRemindersFor({ occursOn, occasion }: DueReminder, now: Date)
     LEFT JOIN "users" u ON u."id" = f."userId"
     WHERE f."anniversaryReminders" AND f."confirmedAt" IS NOT NULL AND m."isPublished"
       AND (f."userId" IS NULL OR u."deletedAt" IS NULL)
-      AND (to_char(m."dateOfBirth", 'MM-DD') IN (${Prisma.join(monthDays)}) OR to_char(m."dateOfPassing", 'MM-DD') IN (${Prisma.join(monthDays)}))`;
+      AND (to_char(m."dateOfBirth", 'MM-DD') IN (${Prisma.join(monthDays)}) OR to_char(m."dateOfPassing", 'MM-DD') IN (${Prisma.join(monthDays)}))`,
+  examples: [[["02-28", "02-29"]]],
+});
+
+/** Queues the reminders of anniversaries remembered on `occursOn` for `occasion`; says how many were new. */
+async function queueRemindersFor({ occursOn, occasion }: DueReminder, now: Date): Promise<number> {
+  const candidates = await queryRows(prisma(), reminderCandidates(monthDaysRememberedOn(occursOn)));
   let queued = 0;
   for (const c of candidates) {
     const memorial = { id: c.memorialId, userId: c.ownerId, isPublished: c.isPublished, visibility: c.visibility };
@@ -122,14 +138,21 @@ function anniversaryKindsOn(dates: { dateOfBirth: string | null; dateOfPassing: 
   return kinds;
 }
 
+const recordReminder = sqlQuery({
+  name: "anniversaries.recordReminder",
+  columns: { id: "text" },
+  sql: (followId: string, kind: AnniversaryKind, occursOn: string, occasion: ReminderOccasion, now: Date) => Prisma.sql`
+      INSERT INTO "anniversary_reminders" ("followId", "kind", "occursOn", "occasion", "queuedAt")
+      VALUES (${followId}, ${kind}, ${occursOn}::date, ${occasion}, ${now})
+      ON CONFLICT ("followId", "kind", "occursOn", "occasion") DO NOTHING
+      RETURNING "id"`,
+  examples: [["follow", "birthday", "2026-01-01", "week-before", new Date(0)]],
+});
+
 /** Records one reminder and queues its email, in one transaction; false when it was recorded before. */
 async function queueReminder(c: ReminderCandidate, kind: AnniversaryKind, occursOn: string, occasion: ReminderOccasion, now: Date) {
   return prisma().$transaction(async (tx) => {
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO "anniversary_reminders" ("followId", "kind", "occursOn", "occasion", "queuedAt")
-      VALUES (${c.followId}, ${kind}, ${occursOn}::date, ${occasion}, ${now})
-      ON CONFLICT ("followId", "kind", "occursOn", "occasion") DO NOTHING
-      RETURNING "id"`;
+    const inserted = await queryRows(tx, recordReminder(c.followId, kind, occursOn, occasion, now));
     if (!inserted.length) return false;
     await queueMail(tx, { to: c.to, kind: "anniversary-reminder", data: { followId: c.followId, kind, occursOn, occasion } });
     return true;

@@ -1,5 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { formatLongDate } from "~/utils/dates";
 import { FRIEND_MESSAGES, FRIENDS_PAGE_SIZE, REQUEST_AGAIN_AFTER_DAYS, type FriendshipStatus } from "~/utils/validation/friends";
 
@@ -25,7 +26,7 @@ type Tx = Prisma.TransactionClient;
 /** Serialises every change between two members (in either order) until the transaction ends. */
 async function lockPair(tx: Tx, a: string, b: string) {
   const [first, second] = a < b ? [a, b] : [b, a];
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`friends:${first}:${second}`}))`;
+  await holdAdvisoryLock(tx, `friends:${first}:${second}`);
 }
 
 const betweenPair = (a: string, b: string) => ({

@@ -1,4 +1,5 @@
 import { Prisma } from "~/generated/prisma/client";
+import { executeSql, sqlCommand } from "~/services/sql-statements.server";
 import { type EmailKind } from "~/emails";
 import { DIGEST_FOLD_MS, DIGEST_INTERVAL_MS } from "~/utils/follow";
 import { notBeforeSql, type Db } from "./outbox.server";
@@ -17,8 +18,14 @@ export const digestGroup = (followId: string) => DIGEST_GROUP + followId;
  * no sooner than DIGEST_INTERVAL_MS after their last one.
  */
 export async function queueFollowDigests(db: Db, memorialId: string, now = new Date()) {
-  await db.$executeRaw(followDigestsInsert(Prisma.sql`${memorialId}`, now));
+  await executeSql(db, followDigests(memorialId, now));
 }
+
+const followDigests = sqlCommand({
+  name: "mail.followDigests",
+  sql: (memorialId: string, now: Date) => followDigestsInsert(Prisma.sql`${memorialId}`, now),
+  examples: [["memorial", new Date(0)]],
+});
 
 /**
  * queueFollowDigests as one statement, the memorial given as SQL, for a write to run with it in one round

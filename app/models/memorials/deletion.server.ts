@@ -1,6 +1,8 @@
 import { Prisma } from "~/generated/prisma/client";
 import { deleteObject } from "~/services/storage.server";
 import { prisma } from "~/services/db.server";
+import { executeSql, queryRows, sqlCommand, sqlQuery, type RowOf } from "~/services/sql-statements.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { PURGE_NOTICE_DAYS, purgeDateOf, RECOVERY_DAYS } from "~/utils/deletion";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
 import { recordAudit, type Actor } from "../audit.server";
@@ -22,6 +24,169 @@ const DAY_MS = 86_400_000;
 const PURGE_BATCH = 25;
 
 const ownerOnly = (actor: Pick<Actor, "id" | "isAdmin">) => (actor.isAdmin ? Prisma.empty : Prisma.sql`AND m."userId" = ${actor.id}`);
+const SAMPLE_MEMBER = { id: "member", isAdmin: false };
+const SAMPLE_ADMIN = { id: "admin", isAdmin: true };
+const SAMPLE_TIME = new Date(0);
+
+// ───────────────────────────── the statements ─────────────────────────────
+
+// "updatedAt" moves too, so that the page cache's copy of the memorial's page is never served again.
+const markMemorialDeleted = sqlQuery({
+  name: "deletion.markMemorialDeleted",
+  columns: { firstName: "text", lastName: "text", email: "text" },
+  sql: (id: string, actor: Pick<Actor, "id" | "isAdmin">, now: Date) => Prisma.sql`
+      UPDATE "memorial_records" AS m
+         SET "deletedAt" = ${now}, "deletedById" = ${actor.id},
+             "removedByModeration" = ${actor.isAdmin} AND m."userId" <> ${actor.id},
+             "updatedAt" = GREATEST(clock_timestamp(), m."updatedAt" + INTERVAL '1 millisecond')
+        FROM "users" AS u
+       WHERE m."id" = ${id} AND m."deletedAt" IS NULL AND u."id" = m."userId" ${ownerOnly(actor)}
+   RETURNING m."firstName", m."lastName", u."email"`,
+  examples: [
+    ["memorial", SAMPLE_MEMBER, SAMPLE_TIME],
+    ["memorial", SAMPLE_ADMIN, SAMPLE_TIME],
+  ],
+});
+
+const deletedColumns = {
+  id: "text",
+  title: "text",
+  deletedAt: "timestamp",
+  ownerEmail: "text",
+  deletedWithAccount: "bool",
+  removedByModeration: "bool",
+} as const;
+
+const recentlyDeletedOfMember = sqlQuery({
+  name: "deletion.recentlyDeletedOfMember",
+  columns: deletedColumns,
+  sql: (userId: string, limit: number) => Prisma.sql`
+    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
+      FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
+     WHERE m."userId" = ${userId} AND m."deletedAt" IS NOT NULL AND NOT m."deletedWithAccount"
+     ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`,
+  examples: [["member", 50]],
+});
+
+const deletedAcrossSite = sqlQuery({
+  name: "deletion.deletedAcrossSite",
+  columns: deletedColumns,
+  sql: (limit: number) => Prisma.sql`
+    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
+      FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
+     WHERE m."deletedAt" IS NOT NULL
+     ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`,
+  examples: [[50]],
+});
+
+const deletedMemorialToRestore = sqlQuery({
+  name: "deletion.deletedMemorialToRestore",
+  columns: { userId: "text", title: "text", deletedWithAccount: "bool", removedByModeration: "bool" },
+  sql: (id: string, actor: Pick<Actor, "id" | "isAdmin">) => Prisma.sql`
+      SELECT m."userId", m."title", m."deletedWithAccount", m."removedByModeration" FROM "memorial_records" AS m
+       WHERE m."id" = ${id} AND m."deletedAt" IS NOT NULL ${ownerOnly(actor)}`,
+  examples: [
+    ["memorial", SAMPLE_MEMBER],
+    ["memorial", SAMPLE_ADMIN],
+  ],
+});
+
+const restoreDeletedMemorial = sqlCommand({
+  name: "deletion.restoreDeletedMemorial",
+  sql: (id: string) => Prisma.sql`
+      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "purgeNoticeAt" = NULL, "removedByModeration" = false,
+             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
+       WHERE "id" = ${id} AND "deletedAt" IS NOT NULL`,
+  examples: [["memorial"]],
+});
+
+const deleteMemorialsWithAccount = sqlCommand({
+  name: "deletion.deleteMemorialsWithAccount",
+  sql: (userId: string, actorId: string, now: Date) => Prisma.sql`
+      UPDATE "memorial_records" SET "deletedAt" = ${now}, "deletedById" = ${actorId}, "deletedWithAccount" = true,
+             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
+       WHERE "userId" = ${userId} AND "deletedAt" IS NULL`,
+  examples: [["member", "admin", SAMPLE_TIME]],
+});
+
+const restoreMemorialsWithAccount = sqlCommand({
+  name: "deletion.restoreMemorialsWithAccount",
+  sql: (userId: string) => Prisma.sql`
+      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "deletedWithAccount" = false, "purgeNoticeAt" = NULL,
+             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
+       WHERE "userId" = ${userId} AND "deletedWithAccount"`,
+  examples: [["member"]],
+});
+
+/** The bounds of the purge's window, for the statements that notice and purge. */
+type PurgeWindow = { now: Date; noticeFrom: Date; cutoff: Date };
+const SAMPLE_WINDOW: PurgeWindow = { now: SAMPLE_TIME, noticeFrom: SAMPLE_TIME, cutoff: SAMPLE_TIME };
+
+const noticeMemorialsComingPurge = sqlQuery({
+  name: "deletion.noticeMemorialsComingPurge",
+  columns: { title: "text", deletedAt: "timestamp", email: "text", firstName: "text" },
+  sql: ({ now, noticeFrom, cutoff }: PurgeWindow) => Prisma.sql`
+      UPDATE "memorial_records" AS m SET "purgeNoticeAt" = ${now}
+        FROM "users" AS u
+       WHERE m."id" IN (SELECT "id" FROM "memorial_records"
+                         WHERE "deletedAt" <= ${noticeFrom} AND "deletedAt" > ${cutoff} AND "purgeNoticeAt" IS NULL AND NOT "deletedWithAccount"
+                         ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
+         AND u."id" = m."userId" AND u."deletedAt" IS NULL
+   RETURNING m."title", m."deletedAt", u."email", u."firstName"`,
+  examples: [[SAMPLE_WINDOW]],
+});
+
+const noticeAccountsComingPurge = sqlQuery({
+  name: "deletion.noticeAccountsComingPurge",
+  columns: { email: "text", firstName: "text", deletedAt: "timestamp" },
+  sql: ({ now, noticeFrom, cutoff }: PurgeWindow) => Prisma.sql`
+      UPDATE "users" SET "purgeNoticeAt" = ${now}
+       WHERE "id" IN (SELECT "id" FROM "users"
+                       WHERE "deletedAt" <= ${noticeFrom} AND "deletedAt" > ${cutoff} AND "purgeNoticeAt" IS NULL
+                       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
+   RETURNING "email", "firstName", "deletedAt"`,
+  examples: [[SAMPLE_WINDOW]],
+});
+
+const claimMemorialsDue = sqlQuery({
+  name: "deletion.claimMemorialsDue",
+  columns: { id: "text", profileImageUrl: "text | null" },
+  sql: (cutoff: Date) => Prisma.sql`
+      SELECT "id", "profileImageUrl" FROM "memorial_records"
+       WHERE "deletedAt" <= ${cutoff} AND NOT "deletedWithAccount"
+       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`,
+  examples: [[SAMPLE_TIME]],
+});
+
+const purgeMemorials = sqlCommand({
+  name: "deletion.purgeMemorials",
+  sql: (ids: string[]) => Prisma.sql`DELETE FROM "memorial_records" WHERE "id" = ANY(${ids})`,
+  examples: [[["memorial"]]],
+});
+
+const claimAccountsDue = sqlQuery({
+  name: "deletion.claimAccountsDue",
+  columns: { id: "text", profileImageUrl: "text | null" },
+  sql: (cutoff: Date) => Prisma.sql`
+      SELECT "id", "profileImageUrl" FROM "users" WHERE "deletedAt" <= ${cutoff}
+       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`,
+  examples: [[SAMPLE_TIME]],
+});
+
+const memorialFilesOfAccounts = sqlQuery({
+  name: "deletion.memorialFilesOfAccounts",
+  columns: { url: "text | null" },
+  sql: (ids: string[]) => Prisma.sql`
+      SELECT m."profileImageUrl" AS url FROM "memorial_records" AS m WHERE m."userId" = ANY(${ids})
+      UNION SELECT mm."mediaUrl" FROM "memorial_media" AS mm JOIN "memorial_records" AS m ON m."id" = mm."memorialId" WHERE m."userId" = ANY(${ids})`,
+  examples: [[["member"]]],
+});
+
+const purgeAccounts = sqlCommand({
+  name: "deletion.purgeAccounts",
+  sql: (ids: string[]) => Prisma.sql`DELETE FROM "users" WHERE "id" = ANY(${ids})`,
+  examples: [[["member"]]],
+});
 
 // ───────────────────────────── memorials ─────────────────────────────
 
@@ -33,15 +198,7 @@ const ownerOnly = (actor: Pick<Actor, "id" | "isAdmin">) => (actor.isAdmin ? Pri
 export async function deleteMemorial(id: string, actor: Actor, now = new Date()): Promise<boolean> {
   if (!isRecordId(id)) return false;
   return prisma().$transaction(async (tx) => {
-    // "updatedAt" moves too, so that the page cache's copy of the memorial's page is never served again.
-    const rows = await tx.$queryRaw<{ firstName: string; lastName: string; email: string }[]>`
-      UPDATE "memorial_records" AS m
-         SET "deletedAt" = ${now}, "deletedById" = ${actor.id},
-             "removedByModeration" = ${actor.isAdmin} AND m."userId" <> ${actor.id},
-             "updatedAt" = GREATEST(clock_timestamp(), m."updatedAt" + INTERVAL '1 millisecond')
-        FROM "users" AS u
-       WHERE m."id" = ${id} AND m."deletedAt" IS NULL AND u."id" = m."userId" ${ownerOnly(actor)}
-   RETURNING m."firstName", m."lastName", u."email"`;
+    const rows = await queryRows(tx, markMemorialDeleted(id, actor, now));
     if (!rows.length) return false;
     if (actor.isAdmin) {
       const summary = `${rows[0].firstName} ${rows[0].lastName}`.trim() + ` (owner ${rows[0].email}); restorable until ${day(purgeDateOf(now))}`;
@@ -54,8 +211,7 @@ export async function deleteMemorial(id: string, actor: Actor, now = new Date())
 /** `moderated`: removed by an administrator, which only an administrator undoes. */
 export type DeletedMemorial = { id: string; title: string; deletedAt: Date; purgeAt: Date; ownerEmail: string; withAccount: boolean; moderated: boolean };
 
-type DeletedRow = { id: string; title: string; deletedAt: Date; ownerEmail: string; deletedWithAccount: boolean; removedByModeration: boolean };
-const toDeleted = (r: DeletedRow): DeletedMemorial => ({
+const toDeleted = (r: RowOf<typeof deletedColumns>): DeletedMemorial => ({
   id: r.id,
   title: r.title,
   deletedAt: r.deletedAt,
@@ -67,21 +223,13 @@ const toDeleted = (r: DeletedRow): DeletedMemorial => ({
 
 /** My Memorials' "Recently deleted": the member's own deleted memorials, newest first (bounded). */
 export async function listRecentlyDeleted(userId: string, limit = 50): Promise<DeletedMemorial[]> {
-  const rows = await prisma().$queryRaw<DeletedRow[]>`
-    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
-      FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
-     WHERE m."userId" = ${userId} AND m."deletedAt" IS NOT NULL AND NOT m."deletedWithAccount"
-     ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`;
+  const rows = await queryRows(prisma(), recentlyDeletedOfMember(userId, limit));
   return rows.map(toDeleted);
 }
 
 /** The dashboard's list of deleted memorials across the site, newest first (bounded). */
 export async function listDeletedMemorialsForAdmin(limit = 50): Promise<DeletedMemorial[]> {
-  const rows = await prisma().$queryRaw<DeletedRow[]>`
-    SELECT m."id", m."title", m."deletedAt", u."email" AS "ownerEmail", m."deletedWithAccount", m."removedByModeration"
-      FROM "memorial_records" AS m JOIN "users" AS u ON u."id" = m."userId"
-     WHERE m."deletedAt" IS NOT NULL
-     ORDER BY m."deletedAt" DESC, m."id" LIMIT ${limit}`;
+  const rows = await queryRows(prisma(), deletedAcrossSite(limit));
   return rows.map(toDeleted);
 }
 
@@ -97,9 +245,7 @@ export type RestoreResult = { ok: true; title: string } | { ok: false; reason: "
 export async function restoreMemorial(id: string, actor: Actor): Promise<RestoreResult> {
   if (!isRecordId(id)) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx): Promise<RestoreResult> => {
-    const [found] = await tx.$queryRaw<{ userId: string; title: string; deletedWithAccount: boolean; removedByModeration: boolean }[]>`
-      SELECT m."userId", m."title", m."deletedWithAccount", m."removedByModeration" FROM "memorial_records" AS m
-       WHERE m."id" = ${id} AND m."deletedAt" IS NOT NULL ${ownerOnly(actor)}`;
+    const [found] = await queryRows(tx, deletedMemorialToRestore(id, actor));
     if (!found) return { ok: false, reason: "not-found" };
     if (found.deletedWithAccount) return { ok: false, reason: "with-account" };
     if (found.removedByModeration && !actor.isAdmin) return { ok: false, reason: "moderated" };
@@ -109,14 +255,11 @@ export async function restoreMemorial(id: string, actor: Actor): Promise<Restore
         select: { id: true, subscriptionPlan: true, subscriptionExpiryDate: true },
       });
       if (!isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${owner.id}))`;
+        await holdAdvisoryLock(tx, owner.id);
         if (atFreeMemorialLimit(owner, await tx.memorial.count({ where: { userId: owner.id } }))) return { ok: false, reason: "limit" };
       }
     }
-    const restored = await tx.$executeRaw`
-      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "purgeNoticeAt" = NULL, "removedByModeration" = false,
-             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
-       WHERE "id" = ${id} AND "deletedAt" IS NOT NULL`;
+    const restored = await executeSql(tx, restoreDeletedMemorial(id));
     if (!restored) return { ok: false, reason: "not-found" };
     if (actor.isAdmin) await recordAudit(tx, actor, { action: "memorial.restore", targetType: "memorial", targetId: id, summary: found.title });
     return { ok: true, title: found.title };
@@ -150,10 +293,7 @@ export async function closeAccount(
     if (!count) return false;
     const auditActor = { id: actor.id, email: actor.email ?? user.email, isAdmin: actor.isAdmin ?? false, ip: actor.ip ?? "" };
     await handOverAtDeletion(tx, user, auditActor, choices, now);
-    await tx.$executeRaw`
-      UPDATE "memorial_records" SET "deletedAt" = ${now}, "deletedById" = ${actor.id}, "deletedWithAccount" = true,
-             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
-       WHERE "userId" = ${user.id} AND "deletedAt" IS NULL`;
+    await executeSql(tx, deleteMemorialsWithAccount(user.id, actor.id, now));
     await tx.session.deleteMany({ where: { userId: user.id } });
     await tx.friendRequest.deleteMany({ where: { OR: [{ senderId: user.id }, { receiverId: user.id }], status: "pending" } });
     // Always sent: it says how to undo it, and until when.
@@ -178,10 +318,7 @@ export async function restoreAccount(userId: string, actor: Actor | null): Promi
       data: { deletedAt: null, purgeNoticeAt: null, removedByModeration: false },
     });
     if (!count) return false;
-    await tx.$executeRaw`
-      UPDATE "memorial_records" SET "deletedAt" = NULL, "deletedById" = NULL, "deletedWithAccount" = false, "purgeNoticeAt" = NULL,
-             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
-       WHERE "userId" = ${userId} AND "deletedWithAccount"`;
+    await executeSql(tx, restoreMemorialsWithAccount(userId));
     if (actor?.isAdmin) await recordAudit(tx, actor, { action: "user.restore", targetType: "user", targetId: userId, summary: user.email });
     await queueMail(tx, { to: user.email, kind: "account-restored", data: { firstName: user.firstName, byAdmin: !!actor?.isAdmin } });
     return true;
@@ -237,14 +374,7 @@ async function noticeComingPurges(now: Date) {
   const cutoff = new Date(now.getTime() - RECOVERY_DAYS * DAY_MS);
   const noticeFrom = new Date(now.getTime() - (RECOVERY_DAYS - PURGE_NOTICE_DAYS) * DAY_MS);
   return prisma().$transaction(async (tx) => {
-    const memorials = await tx.$queryRaw<{ title: string; deletedAt: Date; email: string; firstName: string }[]>`
-      UPDATE "memorial_records" AS m SET "purgeNoticeAt" = ${now}
-        FROM "users" AS u
-       WHERE m."id" IN (SELECT "id" FROM "memorial_records"
-                         WHERE "deletedAt" <= ${noticeFrom} AND "deletedAt" > ${cutoff} AND "purgeNoticeAt" IS NULL AND NOT "deletedWithAccount"
-                         ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
-         AND u."id" = m."userId" AND u."deletedAt" IS NULL
-   RETURNING m."title", m."deletedAt", u."email", u."firstName"`;
+    const memorials = await queryRows(tx, noticeMemorialsComingPurge({ now, noticeFrom, cutoff }));
     for (const m of memorials) {
       await queueMail(tx, {
         to: m.email,
@@ -252,12 +382,7 @@ async function noticeComingPurges(now: Date) {
         data: { firstName: m.firstName, what: "memorial", title: m.title, purgeAt: purgeDateOf(m.deletedAt).toISOString() },
       });
     }
-    const users = await tx.$queryRaw<{ email: string; firstName: string; deletedAt: Date }[]>`
-      UPDATE "users" SET "purgeNoticeAt" = ${now}
-       WHERE "id" IN (SELECT "id" FROM "users"
-                       WHERE "deletedAt" <= ${noticeFrom} AND "deletedAt" > ${cutoff} AND "purgeNoticeAt" IS NULL
-                       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
-   RETURNING "email", "firstName", "deletedAt"`;
+    const users = await queryRows(tx, noticeAccountsComingPurge({ now, noticeFrom, cutoff }));
     for (const u of users) {
       await queueMail(tx, {
         to: u.email,
@@ -273,14 +398,11 @@ async function noticeComingPurges(now: Date) {
 async function purgeDueMemorials(now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - RECOVERY_DAYS * DAY_MS);
   const files = await prisma().$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string; profileImageUrl: string | null }[]>`
-      SELECT "id", "profileImageUrl" FROM "memorial_records"
-       WHERE "deletedAt" <= ${cutoff} AND NOT "deletedWithAccount"
-       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`;
+    const due = await queryRows(tx, claimMemorialsDue(cutoff));
     if (!due.length) return null;
     const ids = due.map((m) => m.id);
     const media = await tx.memorialMedia.findMany({ where: { memorialId: { in: ids } }, select: { mediaUrl: true } });
-    await tx.$executeRaw`DELETE FROM "memorial_records" WHERE "id" = ANY(${ids})`;
+    await executeSql(tx, purgeMemorials(ids));
     return { count: due.length, urls: [...due.map((m) => m.profileImageUrl), ...media.map((m) => m.mediaUrl)] };
   });
   if (!files) return 0;
@@ -292,16 +414,12 @@ async function purgeDueMemorials(now: Date): Promise<number> {
 async function purgeDueAccounts(now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - RECOVERY_DAYS * DAY_MS);
   const files = await prisma().$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string; profileImageUrl: string | null }[]>`
-      SELECT "id", "profileImageUrl" FROM "users" WHERE "deletedAt" <= ${cutoff}
-       ORDER BY "deletedAt" LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED`;
+    const due = await queryRows(tx, claimAccountsDue(cutoff));
     if (!due.length) return null;
     const ids = due.map((u) => u.id);
-    const memorialFiles = await tx.$queryRaw<{ url: string | null }[]>`
-      SELECT m."profileImageUrl" AS url FROM "memorial_records" AS m WHERE m."userId" = ANY(${ids})
-      UNION SELECT mm."mediaUrl" FROM "memorial_media" AS mm JOIN "memorial_records" AS m ON m."id" = mm."memorialId" WHERE m."userId" = ANY(${ids})`;
+    const memorialFiles = await queryRows(tx, memorialFilesOfAccounts(ids));
     const vault = await tx.vaultFile.findMany({ where: { userId: { in: ids } }, select: { storageKey: true } });
-    await tx.$executeRaw`DELETE FROM "users" WHERE "id" = ANY(${ids})`;
+    await executeSql(tx, purgeAccounts(ids));
     return {
       count: due.length,
       avatars: due.map((u) => u.profileImageUrl),

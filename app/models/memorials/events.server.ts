@@ -1,5 +1,7 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { queryRows, sqlQuery } from "~/services/sql-statements.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import {
   EVENT_KIND_LABELS,
   EVENT_MAX_PER_MEMORIAL,
@@ -132,7 +134,7 @@ export async function addEvent(memorialId: string, actor: Actor, input: EventInp
   const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`events:${memorialId}`}))`;
+    await holdAdvisoryLock(tx, `events:${memorialId}`);
     if ((await tx.memorialEvent.count({ where: { memorialId } })) >= EVENT_MAX_PER_MEMORIAL) return { ok: false, reason: "full" } as const;
     const created = await tx.memorialEvent.create({ data: { memorialId, ...columns(input) }, select: { id: true } });
     await auditCoEdit(tx, role, actor, memorialId, `added the event "${input.title}"`);
@@ -268,18 +270,25 @@ export async function replyByLink(rsvpId: string, now = new Date()) {
   };
 }
 
-/** The address's owner confirms their reply, or the answer waiting for it: it counts from now. False when there is nothing to confirm. */
-export async function confirmReply(rsvpId: string, now = new Date()): Promise<boolean> {
-  if (!isRecordId(rsvpId)) return false;
-  return prisma().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ id: string; email: string }[]>`
+const confirmPendingReply = sqlQuery({
+  name: "events.confirmPendingReply",
+  columns: { id: "text", email: "varchar" },
+  sql: (rsvpId: string, now: Date) => Prisma.sql`
       UPDATE "event_rsvps" SET
         "name" = COALESCE("pendingName", "name"), "partySize" = COALESCE("pendingPartySize", "partySize"),
         "message" = CASE WHEN "pendingPartySize" IS NULL THEN "message" ELSE "pendingMessage" END,
         "pendingName" = NULL, "pendingPartySize" = NULL, "pendingMessage" = NULL,
         "confirmedAt" = COALESCE("confirmedAt", ${now}), "updatedAt" = ${now}
       WHERE "id" = ${rsvpId} AND ("confirmedAt" IS NULL OR "pendingPartySize" IS NOT NULL)
-      RETURNING "id", "email"`;
+      RETURNING "id", "email"`,
+  examples: [["reply", new Date(0)]],
+});
+
+/** The address's owner confirms their reply, or the answer waiting for it: it counts from now. False when there is nothing to confirm. */
+export async function confirmReply(rsvpId: string, now = new Date()): Promise<boolean> {
+  if (!isRecordId(rsvpId)) return false;
+  return prisma().$transaction(async (tx) => {
+    const [row] = await queryRows(tx, confirmPendingReply(rsvpId, now));
     if (!row) return false;
     await queueMail(tx, { to: row.email, kind: "event-rsvp", data: { rsvpId: row.id } });
     return true;

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma, type Database } from "~/services/db.server";
+import { queryRows, sqlQuery } from "~/services/sql-statements.server";
 import { BROWSE_MAX_PAGES, BROWSE_PAGE_SIZE, type BrowseQuery } from "~/utils/browse";
 
 // Memorials as cards for visitors: the landing page's recent ones, and the public gallery (/memorials
@@ -71,6 +72,30 @@ export async function browseMemorials(query: BrowseQuery, found?: BrowseFound): 
   return { items: await galleryCards(ids), hasMore, page };
 }
 
+// The gallery's query as SQL; the check describes it with a search, a category and each order.
+const publicMemorialIds = sqlQuery({
+  name: "gallery.publicMemorialIds",
+  columns: { id: "text" },
+  sql: (query: BrowseQuery, limit: number) => {
+    const conditions = [Prisma.sql`"isPublished" AND "visibility" = 'public'`];
+    const search = query.search?.trim().toLowerCase().slice(0, 100);
+    if (search) conditions.push(Prisma.sql`${memorialSearchText} LIKE ${`%${escapeLike(search)}%`}`);
+    if (query.category && query.category !== "all") conditions.push(Prisma.sql`"category" = ${query.category}`);
+    const order =
+      query.sort === "popular"
+        ? Prisma.sql`"viewCount" DESC, "createdAt" DESC`
+        : query.sort === "alphabetical"
+          ? Prisma.sql`"lastName" ASC, "firstName" ASC, "id" ASC`
+          : Prisma.sql`"createdAt" DESC`;
+    return Prisma.sql`SELECT "id" FROM "memorials" WHERE ${Prisma.join(conditions, " AND ")} ORDER BY ${order} LIMIT ${limit}`;
+  },
+  examples: [
+    [{}, 13],
+    [{ search: "rose", category: "individual", sort: "popular" }, 13],
+    [{ search: "rose", sort: "alphabetical" }, 13],
+  ],
+});
+
 /**
  * One page (pages 1..N together, for Load More without JavaScript) of the gallery. Search is a
  * case-insensitive substring match over name, title and biography, served by the trigram index.
@@ -78,18 +103,7 @@ export async function browseMemorials(query: BrowseQuery, found?: BrowseFound): 
 export async function findPublicMemorials(query: BrowseQuery): Promise<BrowseFound> {
   const page = Math.min(Math.max(Math.floor(query.page ?? 1) || 1, 1), BROWSE_MAX_PAGES);
   const limit = page * BROWSE_PAGE_SIZE;
-  const conditions = [Prisma.sql`"isPublished" AND "visibility" = 'public'`];
-  const search = query.search?.trim().toLowerCase().slice(0, 100);
-  if (search) conditions.push(Prisma.sql`${memorialSearchText} LIKE ${`%${escapeLike(search)}%`}`);
-  if (query.category && query.category !== "all") conditions.push(Prisma.sql`"category" = ${query.category}`);
-  const order =
-    query.sort === "popular"
-      ? Prisma.sql`"viewCount" DESC, "createdAt" DESC`
-      : query.sort === "alphabetical"
-        ? Prisma.sql`"lastName" ASC, "firstName" ASC, "id" ASC`
-        : Prisma.sql`"createdAt" DESC`;
-  const rows = await prisma().$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "memorials" WHERE ${Prisma.join(conditions, " AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
+  const rows = await queryRows(prisma(), publicMemorialIds(query, limit + 1));
   return { ids: rows.slice(0, limit).map((r) => r.id), hasMore: rows.length > limit, page };
 }
 

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma, unlessGone } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { publicUrl } from "~/services/env.server";
 import { parseShortId, permanentPath } from "~/utils/short-id";
 import { atFreeMemorialLimit, isPaidPlan } from "~/utils/plans";
@@ -46,7 +47,7 @@ export async function hasReachedMemorialLimit(owner: MemorialOwner): Promise<boo
 export async function createMemorial(owner: MemorialOwner, input: MemorialInput) {
   return prisma().$transaction(async (tx) => {
     if (!isPaidPlan(owner.subscriptionPlan, owner.subscriptionExpiryDate)) {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${owner.id}))`;
+      await holdAdvisoryLock(tx, owner.id);
       const count = await tx.memorial.count({ where: { userId: owner.id } });
       if (atFreeMemorialLimit(owner, count)) throw new MemorialLimitError();
     }

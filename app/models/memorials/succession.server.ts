@@ -1,5 +1,7 @@
 import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { executeSql, queryRows, sqlCommand, sqlQuery } from "~/services/sql-statements.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { DELETE_WITH_ACCOUNT, FIRST_REMINDER_DAYS, REMINDER_GAP_DAYS, SUCCESSION_MESSAGES, type HandOverPeriod } from "~/utils/succession";
 import { recordAudit, type Actor } from "../audit.server";
 import { queueMail } from "../mail/outbox.server";
@@ -24,7 +26,7 @@ export type SuccessionResult = { ok: true } | { ok: false; reason: "forbidden" |
 
 /** Serialises changes of one memorial's successor (two tabs, an acceptance at the same moment). */
 export async function lockSuccession(tx: Prisma.TransactionClient, memorialId: string) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`successor:${memorialId}`}))`;
+  await holdAdvisoryLock(tx, `successor:${memorialId}`);
 }
 
 /**
@@ -188,6 +190,15 @@ export async function handOverAtDeletion(tx: Prisma.TransactionClient, owner: Ow
 
 type Handover = { memorialId: string; name: string; to: Person };
 
+const giveMemorial = sqlCommand({
+  name: "succession.giveMemorial",
+  sql: (memorialId: string, fromId: string, toId: string) => Prisma.sql`
+      UPDATE "memorials" SET "userId" = ${toId},
+             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
+       WHERE "id" = ${memorialId} AND "userId" = ${fromId}`,
+  examples: [["memorial", "owner", "successor"]],
+});
+
 /**
  * Gives each memorial to its new owner: their co-manager row goes (an owner is not their own co-manager),
  * the other co-managers stay, and the previous owner stays as a manager when they are only absent. The
@@ -200,10 +211,7 @@ async function handOver(
   how: { reason: "account-deleted" | "absent"; keepOwner: boolean; actor: Actor },
 ) {
   for (const h of handovers) {
-    const moved = await tx.$executeRaw`
-      UPDATE "memorials" SET "userId" = ${h.to.userId},
-             "updatedAt" = GREATEST(clock_timestamp(), "updatedAt" + INTERVAL '1 millisecond')
-       WHERE "id" = ${h.memorialId} AND "userId" = ${from.id}`;
+    const moved = await executeSql(tx, giveMemorial(h.memorialId, from.id, h.to.userId));
     if (!moved) continue;
     await tx.memorialManager.deleteMany({ where: { memorialId: h.memorialId, userId: h.to.userId } });
     if (how.keepOwner) {
@@ -234,8 +242,6 @@ async function handOver(
 
 // ───────────────────────────── the absence round ─────────────────────────────
 
-type AbsentRow = { id: string; email: string; firstName: string; lastName: string; lastActiveAt: Date; dueAt: Date; months: number };
-
 /**
  * The round (housekeeping, at start and hourly, on every instance). For owners with at least one
  * memorial that has a successor and who chose a period: a first reminder FIRST_REMINDER_DAYS before the
@@ -264,15 +270,26 @@ export async function handOverForAbsentOwners(now = new Date()) {
 }
 
 /** Owners in `stage` - 1 whose next step is due, claimed (locked) and moved on to `next` in `tx`. */
-function claimAbsent(tx: Prisma.TransactionClient, stage: 0 | 1 | 2, next: 1 | 2 | 3, daysBefore: number, now: Date) {
-  const gapAgo = new Date(now.getTime() - REMINDER_GAP_DAYS * DAY_MS);
-  // Due when the period ends within `daysBefore` days (calendar months, counted by the database).
-  const dueBy = new Date(now.getTime() + daysBefore * DAY_MS);
-  const spaced = stage === 0 ? Prisma.empty : Prisma.sql`AND x."inactivityReminderAt" <= ${gapAgo}`;
-  // The coarse bound lets the partial index on "lastActiveAt" find the candidates: no period is under
-  // 6 months, so nobody is due who was seen in the last 5 months.
-  const coarse = new Date(now.getTime() - 150 * DAY_MS);
-  return tx.$queryRaw<AbsentRow[]>`
+const claimAbsentOwners = sqlQuery({
+  name: "succession.claimAbsentOwners",
+  columns: {
+    id: "text",
+    email: "text",
+    firstName: "text",
+    lastName: "text",
+    lastActiveAt: "timestamp",
+    months: "int4",
+    dueAt: "timestamp",
+  },
+  sql: (stage: 0 | 1 | 2, next: 1 | 2 | 3, daysBefore: number, now: Date) => {
+    const gapAgo = new Date(now.getTime() - REMINDER_GAP_DAYS * DAY_MS);
+    // Due when the period ends within `daysBefore` days (calendar months, counted by the database).
+    const dueBy = new Date(now.getTime() + daysBefore * DAY_MS);
+    const spaced = stage === 0 ? Prisma.empty : Prisma.sql`AND x."inactivityReminderAt" <= ${gapAgo}`;
+    // The coarse bound lets the partial index on "lastActiveAt" find the candidates: no period is under
+    // 6 months, so nobody is due who was seen in the last 5 months.
+    const coarse = new Date(now.getTime() - 150 * DAY_MS);
+    return Prisma.sql`
     UPDATE "users" AS u SET "inactivityReminders" = ${next}, "inactivityReminderAt" = ${now}
      WHERE u."id" IN (
        SELECT x."id" FROM "users" AS x
@@ -287,11 +304,16 @@ function claimAbsent(tx: Prisma.TransactionClient, stage: 0 | 1 | 2, next: 1 | 2
         ORDER BY x."lastActiveAt", x."id" LIMIT ${ROUND_BATCH} FOR UPDATE SKIP LOCKED)
  RETURNING u."id", u."email", u."firstName", u."lastName", u."lastActiveAt", u."handOverAfterMonths" AS "months",
            u."lastActiveAt" + make_interval(months => u."handOverAfterMonths") AS "dueAt"`;
-}
+  },
+  examples: [
+    [0, 1, 30, new Date(0)],
+    [1, 2, 7, new Date(0)],
+  ],
+});
 
 async function remindAbsentOwners(stage: 1 | 2, now: Date): Promise<number> {
   return prisma().$transaction(async (tx) => {
-    const owners = await claimAbsent(tx, stage === 1 ? 0 : 1, stage, stage === 1 ? FIRST_REMINDER_DAYS : REMINDER_GAP_DAYS, now);
+    const owners = await queryRows(tx, claimAbsentOwners(stage === 1 ? 0 : 1, stage, stage === 1 ? FIRST_REMINDER_DAYS : REMINDER_GAP_DAYS, now));
     for (const owner of owners) {
       // What was promised: the end of the period, but never sooner than the steps still to come.
       const stepsLeft = stage === 1 ? 2 : 1;
@@ -308,7 +330,7 @@ async function remindAbsentOwners(stage: 1 | 2, now: Date): Promise<number> {
 
 async function handOverForAbsent(now: Date): Promise<number> {
   return prisma().$transaction(async (tx) => {
-    const owners = await claimAbsent(tx, 2, 3, 0, now);
+    const owners = await queryRows(tx, claimAbsentOwners(2, 3, 0, now));
     for (const owner of owners) {
       const plan = await successionPlanFor(owner.id, tx, now);
       const actor: Actor = { id: owner.id, email: owner.email, isAdmin: false, ip: "housekeeping" };

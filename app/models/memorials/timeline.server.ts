@@ -1,5 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { prisma } from "~/services/db.server";
+import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { TIMELINE_MAX_EVENTS, type TimelineInput } from "~/utils/timeline";
 import type { Actor } from "../audit.server";
 import { auditCoEdit, contentEditorRole, isRecordId } from "./access.server";
@@ -71,7 +72,7 @@ export async function addTimelineEvent(memorialId: string, actor: Actor, input: 
   const role = await contentEditorRole(memorialId, actor);
   if (!role) return { ok: false, reason: "not-found" };
   return prisma().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`timeline:${memorialId}`}))`;
+    await holdAdvisoryLock(tx, `timeline:${memorialId}`);
     if ((await tx.memorialTimelineEvent.count({ where: { memorialId } })) >= TIMELINE_MAX_EVENTS) return { ok: false, reason: "full" } as const;
     if (!(await photoBelongs(tx, memorialId, input.photoId))) return { ok: false, reason: "photo" } as const;
     const created = await tx.memorialTimelineEvent.create({ data: { memorialId, ...columns(input) }, select: { id: true } });

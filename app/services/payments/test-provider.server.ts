@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { Prisma } from "~/generated/prisma/client";
 import { prisma } from "../db.server";
+import { executeSql, sqlCommand } from "../sql-statements.server";
 import { PaymentProviderError, WebhookRejectedError, type PaymentProvider, type ProviderPayment } from "./provider.server";
 
 // The built-in test provider, used when Stripe is not configured, so that `npm start` has a
@@ -24,6 +26,14 @@ function fromTestRow(row: TestRow): ProviderPayment {
 
 /** A test payment's id: recognisably not Stripe's. */
 export const TEST_PAYMENT_PREFIX = "testpay_";
+
+// One refund per payment (in full, or the part asked), in one statement, so a repeated refund changes nothing.
+const refundTestPayment = sqlCommand({
+  name: "testPayments.refund",
+  sql: (paymentId: string, amount: number | null) =>
+    Prisma.sql`UPDATE "test_payments" SET "amountRefunded" = LEAST("amount", COALESCE(${amount}::int, "amount")), "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`,
+  examples: [["testpay_1", 500]],
+});
 
 export const testProvider: PaymentProvider = {
   name: "test",
@@ -65,9 +75,7 @@ export const testProvider: PaymentProvider = {
   },
 
   async refund(paymentId, { amount }) {
-    // One refund per payment (in full, or the part asked), in one statement, so a repeated refund changes nothing.
-    const refunded = await prisma()
-      .$executeRaw`UPDATE "test_payments" SET "amountRefunded" = LEAST("amount", COALESCE(${amount ?? null}::int, "amount")), "updatedAt" = now() WHERE "id" = ${paymentId} AND "status" = 'succeeded'`;
+    const refunded = await executeSql(prisma(), refundTestPayment(paymentId, amount ?? null));
     if (!refunded) throw new PaymentProviderError("No such succeeded test payment to refund");
     return { id: `testrefund_${paymentId.slice(TEST_PAYMENT_PREFIX.length)}` };
   },
