@@ -2,9 +2,10 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { Prisma } from "~/generated/prisma/client";
-import { declaredStatements, unregisteredQuery, type RowOf } from "~/services/sql-statements.server";
+import type { SqlDriver } from "~/services/db.server";
+import { declaredStatements, driverRows, unregisteredQuery, type BoundQuery, type RowOf } from "~/services/sql-statements.server";
 import { openMigratedPglite } from "./databases";
-import { declarationsIn, sourceFiles, statementProblems, undeclaredRawSql, type Describe } from "./sql-statements";
+import { declarationsIn, sourceFiles, statementProblems, undeclaredDriverSql, undeclaredRawSql, type Describe } from "./sql-statements";
 
 // Every raw statement the models declare (app/services/sql-statements.server.ts), described by the
 // migrated embedded database without being run: its tables and columns exist, and it returns the columns
@@ -46,6 +47,10 @@ describe("the declared raw statements", () => {
   it("are the only raw SQL run through Prisma in app/, server/ and scripts/", () => {
     expect(files.length).toBeGreaterThan(100);
     expect(undeclaredRawSql(files)).toEqual([]);
+  });
+
+  it("are the only SQL the models run on the `sql` driver, the restore's table-generic statements aside", () => {
+    expect(undeclaredDriverSql(files)).toEqual([]);
   });
 });
 
@@ -104,6 +109,33 @@ describe("the check itself", () => {
     unregisteredQuery({ name: "test.noExamples", columns: { id: "text" }, sql: (id: string) => Prisma.sql`SELECT ${id}::text AS "id"` });
     // @ts-expect-error: an example's arguments are the statement's own.
     unregisteredQuery({ name: "test.wrongExample", columns: { id: "text" }, sql: (id: string) => Prisma.sql`SELECT ${id}::text AS "id"`, examples: [[1]] });
+  });
+
+  it("runs on the driver only the statements whose declared types both drivers read alike", () => {
+    type Counted = { n: "int4"; at: "timestamptz | null" };
+    type Big = { n: "int8" };
+    // Only their types matter here: nothing is run.
+    const typesOnly = (driver: Pick<SqlDriver, "query">, counted: BoundQuery<RowOf<Counted>, Counted>, big: BoundQuery<RowOf<Big>, Big>) => {
+      expectTypeOf(driverRows(driver, counted)).resolves.toEqualTypeOf<{ n: number; at: Date | null }[]>();
+      // @ts-expect-error: an int8 is a number on PGlite and a string from node-postgres, so no type fits both.
+      void driverRows(driver, big);
+    };
+    expect(typesOnly).toBeTypeOf("function");
+  });
+
+  it("finds statements written as literals on the driver in the models, beyond those allowed", () => {
+    expect(
+      undeclaredDriverSql(
+        [
+          { path: "app/models/a.server.ts", source: 'await getDatabase().sql.query<{ id: string }>(\n  `SELECT "id" FROM "users"`,\n);' },
+          { path: "app/models/b.server.ts", source: "await tx.query('DELETE FROM \"users\"');\n// once sql.query(`SELECT 1`)" },
+          { path: "app/models/c.server.ts", source: "await driverRows(getDatabase().sql, found(id));" },
+          { path: "app/models/d.server.ts", source: "await sql.query(`SELECT 1 FROM ${quoted(table)}`);" },
+          { path: "app/services/e.server.ts", source: "await sql.query(`SELECT 1`);" },
+        ],
+        { "app/models/d.server.ts": { statements: 1, why: "generic" } },
+      ),
+    ).toEqual(["app/models/a.server.ts (1)", "app/models/b.server.ts (1)"]);
   });
 
   it("finds raw SQL run through Prisma outside the declared statements, comments aside", () => {

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { getEnv } from "~/services/env.server";
 import { fetchBounded, hostAndPort } from "~/services/fetch-bounded.server";
@@ -54,11 +56,15 @@ export type NewsArticleView = {
 };
 export type NewsPage = { items: NewsArticleView[]; total: number; page: number; pages: number; version: string };
 
+const newsTotals = sqlQuery({
+  name: "news.version",
+  columns: { newest: "timestamptz | null", total: "int4" },
+  sql: () => Prisma.sql`SELECT max("updatedAt") AT TIME ZONE 'UTC' AS "newest", count(*)::int AS "total" FROM "news_articles"`,
+});
+
 /** The list's version: changes whenever an article is added, changed or removed (one indexed read). */
 export async function newsVersion(): Promise<string> {
-  const [row] = await getDatabase().sql.query<{ newest: Date | null; total: number }>(
-    `SELECT max("updatedAt") AS "newest", count(*)::int AS "total" FROM "news_articles"`,
-  );
+  const [row] = await driverRows(getDatabase().sql, newsTotals());
   return `${row.newest ? new Date(row.newest).getTime().toString(36) : "0"}.${row.total}`;
 }
 

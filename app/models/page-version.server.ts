@@ -1,5 +1,7 @@
 import { batchedRead } from "~/services/batched-read.server";
 import { getDatabase } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 import { EVENT_DEFAULT_DURATION_MS } from "~/utils/events";
 import { isRecordId } from "./memorials/access.server";
 
@@ -22,17 +24,22 @@ export type PageVersions = {
   memorials: Map<string, number>;
 };
 
-async function readNow(ids: string[]): Promise<PageVersions> {
-  const rows = await getDatabase().sql.query<{ name: string; version: string }>(
-    `SELECT "name", "version"::text AS "version" FROM "page_versions"
+const currentVersions = sqlQuery({
+  name: "pageVersions.current",
+  columns: { name: "text", version: "text" },
+  sql: (ids: string[], eventDurationMs: number) =>
+    Prisma.sql`SELECT "name", "version"::text AS "version" FROM "page_versions"
      UNION ALL
      SELECT m."id", (floor(extract(epoch FROM GREATEST(m."updatedAt", (
-        SELECT max(COALESCE(e."endsAt", e."startsAt" + $2 * interval '1 millisecond')) FROM "memorial_events" e
-         WHERE e."memorialId" = m."id" AND COALESCE(e."endsAt", e."startsAt" + $2 * interval '1 millisecond') <= (now() AT TIME ZONE 'UTC')
+        SELECT max(COALESCE(e."endsAt", e."startsAt" + ${eventDurationMs} * interval '1 millisecond')) FROM "memorial_events" e
+         WHERE e."memorialId" = m."id" AND COALESCE(e."endsAt", e."startsAt" + ${eventDurationMs} * interval '1 millisecond') <= (now() AT TIME ZONE 'UTC')
       ))) * 1000))::bigint::text FROM "memorials" m
-      WHERE m."id" = ANY($1::text[]) AND m."isPublished" AND m."visibility" = 'public'`,
-    [ids, EVENT_DEFAULT_DURATION_MS],
-  );
+      WHERE m."id" = ANY(${ids}::text[]) AND m."isPublished" AND m."visibility" = 'public'`,
+  examples: [[["memorial"], 3_600_000]],
+});
+
+async function readNow(ids: string[]): Promise<PageVersions> {
+  const rows = await driverRows(getDatabase().sql, currentVersions(ids, EVENT_DEFAULT_DURATION_MS));
   const pages = { memorials: "0", products: "0", news: "0", endowment: "0" } as Record<PageVersionName, string>;
   const memorials = new Map<string, number>();
   for (const row of rows) {

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase } from "~/services/db.server";
+import { driverExecute, driverRows, sqlCommand, sqlQuery } from "~/services/sql-statements.server";
 
 /** A refusal because a rate limit was hit: what every use case answers then, with when to try again. */
 export type RateLimited = { ok: false; reason: "rate-limited"; retryAfterSeconds: number; message: string };
@@ -82,8 +83,7 @@ function key(rule: RateLimitRule, subject: string) {
 
 /** Counts one event against the rule; `allowed` is false once the count is above the limit. */
 export async function hitRateLimit(rule: RateLimitRule, subject: string, now = new Date()): Promise<RateLimitState> {
-  const hit = rateLimitHitSql(rule, subject, now);
-  const [row] = await getDatabase().sql.query<CountedHit>(hit.text, hit.values);
+  const [row] = await driverRows(getDatabase().sql, countHit(rule, subject, now));
   return rateLimitState(rule, row, now);
 }
 
@@ -103,6 +103,33 @@ export function rateLimitHitSql(rule: RateLimitRule, subject: string, now: Date)
      RETURNING "count", "windowStart" AT TIME ZONE 'UTC' AS "windowStart"`;
 }
 
+const EXAMPLE_RULE: RateLimitRule = { name: "example", limit: 5, windowMs: 60_000 };
+
+const countHit = sqlQuery({
+  name: "rateLimit.hit",
+  columns: { count: "int4", windowStart: "timestamptz" },
+  sql: rateLimitHitSql,
+  examples: [[EXAMPLE_RULE, "subject", new Date(0)]],
+});
+
+const resetHits = sqlCommand({
+  name: "rateLimit.reset",
+  sql: (key: string) => Prisma.sql`DELETE FROM "rate_limits" WHERE "key" = ${key}`,
+  examples: [["rule:subject"]],
+});
+
+const deleteStaleHits = sqlCommand({
+  name: "rateLimit.deleteStale",
+  sql: (before: Date) => Prisma.sql`DELETE FROM "rate_limits" WHERE "windowStart" < ${before}`,
+  examples: [[new Date(0)]],
+});
+
+const forgiveHit = sqlCommand({
+  name: "rateLimit.forgive",
+  sql: (key: string) => Prisma.sql`UPDATE "rate_limits" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = ${key}`,
+  examples: [["rule:subject"]],
+});
+
 /** Whether a counted hit is allowed, and when to try again if not. */
 export function rateLimitState(rule: RateLimitRule, hit: CountedHit, now: Date): RateLimitState {
   return state(rule, hit.count, new Date(hit.windowStart), now, hit.count <= rule.limit);
@@ -117,11 +144,11 @@ export async function hitRegistrationLimits(ip: string, email: string): Promise<
 }
 
 export async function resetRateLimit(rule: RateLimitRule, subject: string) {
-  await getDatabase().sql.query(`DELETE FROM "rate_limits" WHERE "key" = $1`, [key(rule, subject)]);
+  await driverExecute(getDatabase().sql, resetHits(key(rule, subject)));
 }
 
 export async function deleteStaleRateLimits(now = new Date(), maxWindowMs = 24 * 60 * 60_000) {
-  await getDatabase().sql.query(`DELETE FROM "rate_limits" WHERE "windowStart" < $1`, [new Date(now.getTime() - maxWindowMs)]);
+  await driverExecute(getDatabase().sql, deleteStaleHits(new Date(now.getTime() - maxWindowMs)));
 }
 
 function state(rule: RateLimitRule, count: number, windowStart: Date, now: Date, allowed: boolean): RateLimitState {
@@ -151,7 +178,7 @@ export async function hitPasswordCheckLimits(userId: string, ip: string): Promis
 
 /** Takes back one counted event (a sign-in that succeeded is not an attempt against the address). */
 export async function forgiveRateLimitHit(rule: RateLimitRule, subject: string) {
-  await getDatabase().sql.query(`UPDATE "rate_limits" SET "count" = GREATEST("count" - 1, 0) WHERE "key" = $1`, [key(rule, subject)]);
+  await driverExecute(getDatabase().sql, forgiveHit(key(rule, subject)));
 }
 
 const accountAtAddress = (email: string, ip: string) => `${email}|${ip}`;

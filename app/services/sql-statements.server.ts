@@ -1,7 +1,8 @@
 import { Prisma } from "~/generated/prisma/client";
+import type { SqlDriver } from "./db.server";
 
-// The raw SQL the models run through Prisma ($queryRaw, $executeRaw), each statement declared once with the
-// columns it returns. The row type the code reads is derived from those columns, and a test asks the
+// The raw SQL the models run, through Prisma ($queryRaw, $executeRaw) or past it on the `sql` driver, each
+// statement declared once with the columns it returns. The row type the code reads is derived from those columns, and a test asks the
 // migrated database to describe every declared statement (without running it): a table or column the
 // schema lacks, or a column whose type is not the one declared, fails there with the statement's name.
 
@@ -43,9 +44,19 @@ export function parseColumnType(type: ColumnType): { type: PgType; nullable: boo
 }
 
 declare const rowType: unique symbol;
+declare const columnsType: unique symbol;
 
-/** A declared query bound to its arguments, ready for queryRows; it carries the row type it returns. */
-export type BoundQuery<Row> = { readonly statement: string; readonly sql: Prisma.Sql; readonly command?: never; readonly [rowType]?: Row };
+/**
+ * A declared query bound to its arguments, ready for queryRows (or driverRows); it carries the row type it
+ * returns, and its declared columns, by which driverRows tells whether the driver reads them as typed.
+ */
+export type BoundQuery<Row, C extends ResultColumns = ResultColumns> = {
+  readonly statement: string;
+  readonly sql: Prisma.Sql;
+  readonly command?: never;
+  readonly [rowType]?: Row;
+  readonly [columnsType]?: C;
+};
 /** A declared command bound to its arguments, ready for executeSql. */
 export type BoundCommand = { readonly statement: string; readonly sql: Prisma.Sql; readonly command: true };
 
@@ -92,7 +103,7 @@ export function unregisteredQuery<C extends ResultColumns, A extends unknown[]>(
  * Declares a query returning rows (a SELECT, or a write with RETURNING), at the top of a module so that
  * the check finds it. Run it with `queryRows(db, statement(...args))`.
  */
-export function sqlQuery<C extends ResultColumns, A extends unknown[]>(spec: QuerySpec<C, A>): (...args: A) => BoundQuery<RowOf<C>> {
+export function sqlQuery<C extends ResultColumns, A extends unknown[]>(spec: QuerySpec<C, A>): (...args: A) => BoundQuery<RowOf<C>, C> {
   registry.set(spec.name, declaration(spec.name, spec.columns, spec));
   return (...args) => ({ statement: spec.name, sql: spec.sql(...args) });
 }
@@ -117,4 +128,33 @@ export function queryRows<Row>(db: RawRunner, query: BoundQuery<Row>): Prisma.Pr
 /** Runs a declared command; resolves to the number of rows it changed. */
 export function executeSql(db: RawRunner, command: BoundCommand): Prisma.PrismaPromise<number> {
   return db.$executeRaw(command.sql);
+}
+
+// The same statements past Prisma, on the `sql` driver (db.server.ts), where a hot path cannot afford Prisma's
+// own cost. That driver is PGlite on the embedded database and node-postgres on PostgreSQL, and neither reads
+// every type as Prisma does, nor as the other: an int8 is a number on PGlite and a string from node-postgres, a
+// numeric is a string from both (Prisma's is a Decimal), a date is midnight UTC on PGlite and midnight in the
+// process's own zone from node-postgres, and a timestamp without a zone is read in the process's zone (Prisma
+// reads it as UTC). Rather than convert rows on every call, the driver path takes only the types both read as
+// Prisma does, so the row type RowOf derives is true on either database: a time goes as a timestamptz
+// (`"at" AT TIME ZONE 'UTC'`), a count as an int4 (`count(*)::int`), a bigint as its text.
+
+/** The PostgreSQL types both drivers hand back as the same JavaScript value: Prisma's, in RowOf. */
+export type DriverPgType = "text" | "varchar" | "bool" | "int2" | "int4" | "float8" | "timestamptz" | "jsonb";
+export type DriverColumns = Readonly<Record<string, DriverPgType | `${DriverPgType} | null`>>;
+
+/** The driver, or one of its transactions. */
+type DriverRunner = Pick<SqlDriver, "query">;
+
+/**
+ * The rows of a declared query, run on the `sql` driver in one call, as the driver's own query: typed by
+ * its declared columns, which must be of the types both drivers read alike (DriverPgType).
+ */
+export function driverRows<C extends DriverColumns>(db: DriverRunner, query: BoundQuery<RowOf<C>, C>): Promise<RowOf<C>[]> {
+  return db.query<RowOf<C>>(query.sql.text, query.sql.values);
+}
+
+/** Runs a declared command on the `sql` driver, in one call. */
+export async function driverExecute(db: DriverRunner, command: BoundCommand): Promise<void> {
+  await db.query(command.sql.text, command.sql.values);
 }

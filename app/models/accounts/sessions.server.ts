@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { batchedRead } from "~/services/batched-read.server";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 
 // Server-side sessions (the `sessions` table): the cookie carries only the random sid, so deleting the
 // row ends the session everywhere at once (sessions).
@@ -56,15 +58,20 @@ export async function deleteExpiredSessions(now = new Date()) {
  */
 export type SignedInSessions = { snapshot: string; users: Map<string, string> };
 
-async function readSignedIn(sids: string[]): Promise<SignedInSessions> {
-  const rows = await getDatabase().sql.query<{ sid: string | null; userId: string }>(
-    `SELECT NULL AS "sid", pg_current_snapshot()::text AS "userId"
+const signedInSessions = sqlQuery({
+  name: "sessions.signedIn",
+  columns: { sid: "text | null", userId: "text" },
+  sql: (sids: string[]) =>
+    Prisma.sql`SELECT NULL AS "sid", pg_current_snapshot()::text AS "userId"
      UNION ALL
      SELECT s."sid", s."userId" FROM "sessions" s JOIN "users" u ON u."id" = s."userId"
-      WHERE s."sid" = ANY($1::text[]) AND s."expire" > (now() AT TIME ZONE 'UTC') AND u."deletedAt" IS NULL
+      WHERE s."sid" = ANY(${sids}::text[]) AND s."expire" > (now() AT TIME ZONE 'UTC') AND u."deletedAt" IS NULL
         AND u."lastActiveAt" > (now() AT TIME ZONE 'UTC') - interval '23 hours'`,
-    [sids],
-  );
+  examples: [[["sid"]]],
+});
+
+async function readSignedIn(sids: string[]): Promise<SignedInSessions> {
+  const rows = await driverRows(getDatabase().sql, signedInSessions(sids));
   const users = new Map<string, string>();
   let snapshot = "";
   for (const row of rows) {

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 import { publicUrl } from "~/services/env.server";
 import type { Visibility } from "~/utils/validation/account-rules";
 import { hashPassword, verifyPassword } from "~/services/password.server";
@@ -58,13 +59,41 @@ const SIGNED_IN_COLUMNS = [...Object.keys(publicUserSelect), "lastActiveAt"]
   .map((column) => (/At$|Date$/.test(column) ? `u."${column}" AT TIME ZONE 'UTC' AS "${column}"` : `u."${column}"`))
   .join(", ");
 
+const signedInUser = sqlQuery({
+  name: "users.signedIn",
+  columns: {
+    id: "text",
+    email: "text",
+    firstName: "text",
+    lastName: "text",
+    bio: "text | null",
+    profileImageUrl: "text | null",
+    isAdmin: "bool",
+    subscriptionPlan: "text",
+    subscriptionExpiryDate: "timestamptz | null",
+    defaultVisibility: "text",
+    discoverable: "bool",
+    notificationPreferences: "jsonb",
+    createdAt: "timestamptz",
+    updatedAt: "timestamptz",
+    lastActiveAt: "timestamptz",
+  },
+  sql: (by: { id: string } | { sid: string; now: Date }) =>
+    Prisma.sql`SELECT ${Prisma.raw(SIGNED_IN_COLUMNS)} ${
+      "id" in by
+        ? Prisma.sql`FROM "users" u WHERE u."id" = ${by.id}`
+        : Prisma.sql`FROM "sessions" s JOIN "users" u ON u."id" = s."userId" WHERE s."sid" = ${by.sid} AND s."expire" > ${by.now}`
+    } AND u."deletedAt" IS NULL LIMIT 1`,
+  examples: [[{ id: "user" }], [{ sid: "sid", now: new Date(0) }]],
+});
+
 /**
  * The member a session belongs to, noting that they were seen: "lastActiveAt" moves at most once a day
  * (one conditional update, so parallel requests write once), and seeing them cancels any reminder that
  * their memorials are about to pass to their successors (memorials/succession.server.ts).
  */
 export function getSignedInUser(id: string, now = new Date()): Promise<PublicUser | null> {
-  return findSignedIn(`FROM "users" u WHERE u."id" = $1`, [id], now);
+  return findSignedIn({ id }, now);
 }
 
 /**
@@ -73,18 +102,15 @@ export function getSignedInUser(id: string, now = new Date()): Promise<PublicUse
  * deletes it), or a deleted account.
  */
 export function getSessionUser(sid: string, now = new Date()): Promise<PublicUser | null> {
-  return findSignedIn(`FROM "sessions" s JOIN "users" u ON u."id" = s."userId" WHERE s."sid" = $1 AND s."expire" > $2`, [sid, now], now);
+  return findSignedIn({ sid, now }, now);
 }
 
 /**
  * One statement past Prisma, for every signed-in request that is not a kept page: Prisma's own way cost a form
  * post more than the statement itself. The test beside it holds it to getUserById's answer.
  */
-async function findSignedIn(fromWhere: string, params: unknown[], now: Date): Promise<PublicUser | null> {
-  const [row] = await getDatabase().sql.query<UserRow & { lastActiveAt: Date }>(
-    `SELECT ${SIGNED_IN_COLUMNS} ${fromWhere} AND u."deletedAt" IS NULL LIMIT 1`,
-    params,
-  );
+async function findSignedIn(by: { id: string } | { sid: string; now: Date }, now: Date): Promise<PublicUser | null> {
+  const [row] = await driverRows(getDatabase().sql, signedInUser(by));
   if (!row) return null;
   const { lastActiveAt, ...user } = row;
   if (now.getTime() - lastActiveAt.getTime() >= DAY_MS) await noteActivity(user.id, now);

@@ -7,6 +7,8 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { extract, pack, type Pack } from "tar-stream";
 import { getDatabase } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 import { dumpRows, dumpStatements, insertedRows } from "~/services/database-dump.server";
 import { getEnv } from "~/services/env.server";
 import { readMigrations } from "~/services/migrate.server";
@@ -25,6 +27,12 @@ import { keyFilePath } from "~/services/vault-crypto.server";
 // The vault's master key is left out unless asked for: the vault's files are sealed with it, and an
 // archive holding both opens them for anyone who gets a copy. Keep the key apart (as the vault's own
 // advice says) and restore it beside the archive.
+
+const appliedMigrations = sqlQuery({
+  name: "backups.appliedMigrations",
+  columns: { migration_name: "varchar" },
+  sql: () => Prisma.sql`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+});
 
 export const MANIFEST = "manifest.json";
 export const DATABASE_ENTRY = "database.sql.gz";
@@ -100,11 +108,7 @@ export async function writeArchive(file: string, { workDir, withVaultKey = false
     const insert = insertedRows(statement);
     if (insert) tables[insert.table] = (tables[insert.table] ?? 0) + insert.rows;
   }
-  const migrations = (
-    await db.sql.query<{ migration_name: string }>(
-      `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
-    )
-  ).map((row) => row.migration_name);
+  const migrations = (await driverRows(db.sql, appliedMigrations())).map((row) => row.migration_name);
   const known = new Set(readMigrations().map((m) => m.name));
   const unknown = migrations.filter((name) => !known.has(name));
   if (unknown.length)

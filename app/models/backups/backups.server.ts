@@ -3,6 +3,8 @@ import path from "node:path";
 import { queueMails } from "~/models/mail/outbox.server";
 import { backupName, backupStore, type BackupKind } from "~/services/backup-store.server";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 import { getEnv } from "~/services/env.server";
 import { applyRetention, isoWeekOf, parseRetention } from "~/utils/backup-retention";
 import { readArchive, writeArchive } from "./archive.server";
@@ -83,6 +85,40 @@ export async function pruneBackups(log: (line: string) => void = () => {}) {
   return remove.map((b) => b.name);
 }
 
+// Past Prisma, on the `sql` driver; times come back with their zone (UTC), read alike by both drivers.
+const claimSlot = sqlQuery({
+  name: "backups.claimSlot",
+  columns: { id: "text" },
+  sql: (slot: string, now: Date, attempts: number, abandonedBefore: Date, retryBefore: Date) =>
+    Prisma.sql`INSERT INTO "backup_runs" ("slot", "kind", "status", "startedAt") VALUES (${slot}, 'scheduled', 'running', ${now})
+     ON CONFLICT ("slot") DO UPDATE SET "status" = 'running', "attempts" = "backup_runs"."attempts" + 1, "startedAt" = ${now}, "error" = NULL
+       WHERE ("backup_runs"."status" = 'failed' AND "backup_runs"."attempts" < ${attempts} AND "backup_runs"."startedAt" < ${retryBefore})
+          OR ("backup_runs"."status" = 'running' AND "backup_runs"."startedAt" < ${abandonedBefore})
+     RETURNING "id"`,
+  examples: [["2026-01-01", new Date(0), 3, new Date(0), new Date(0)]],
+});
+
+const backupTimes = sqlQuery({
+  name: "backups.times",
+  columns: { lastSuccess: "timestamptz | null", firstTried: "timestamptz | null" },
+  sql: () =>
+    Prisma.sql`SELECT (max("finishedAt") FILTER (WHERE "status" = 'succeeded')) AT TIME ZONE 'UTC' AS "lastSuccess", min("startedAt") AT TIME ZONE 'UTC' AS "firstTried" FROM "backup_runs"`,
+});
+
+const recentAlert = sqlQuery({
+  name: "backups.recentAlert",
+  columns: { found: "int4" },
+  sql: (reason: string, since: Date) =>
+    Prisma.sql`SELECT 1 AS "found" FROM "mail_outbox" WHERE "kind" = 'backup-alert' AND "data"->>'reason' = ${reason} AND ("data"->>'at')::timestamptz > ${since} LIMIT 1`,
+  examples: [["stale", new Date(0)]],
+});
+
+const lastSucceeded = sqlQuery({
+  name: "backups.lastSucceeded",
+  columns: { at: "timestamptz | null" },
+  sql: () => Prisma.sql`SELECT max("finishedAt") AT TIME ZONE 'UTC' AS at FROM "backup_runs" WHERE "status" = 'succeeded'`,
+});
+
 export type BackupRound = "off" | "made" | "not due" | "failed";
 
 /** The schedule's check: makes the current slot's backup if no instance has, then tells administrators if backups are stale. */
@@ -90,13 +126,9 @@ export async function runBackupRound(now = new Date(), log: (line: string) => vo
   const schedule = getEnv().BACKUP_SCHEDULE;
   if (schedule === "off") return "off";
   const slot = slotOf(schedule, now);
-  const [claim] = await getDatabase().sql.query<{ id: string }>(
-    `INSERT INTO "backup_runs" ("slot", "kind", "status", "startedAt") VALUES ($1, 'scheduled', 'running', $2)
-     ON CONFLICT ("slot") DO UPDATE SET "status" = 'running', "attempts" = "backup_runs"."attempts" + 1, "startedAt" = $2, "error" = NULL
-       WHERE ("backup_runs"."status" = 'failed' AND "backup_runs"."attempts" < $3 AND "backup_runs"."startedAt" < $5)
-          OR ("backup_runs"."status" = 'running' AND "backup_runs"."startedAt" < $4)
-     RETURNING "id"`,
-    [slot, now, SLOT_ATTEMPTS, new Date(now.getTime() - ABANDONED_AFTER_MS), new Date(now.getTime() - RETRY_AFTER_MS)],
+  const [claim] = await driverRows(
+    getDatabase().sql,
+    claimSlot(slot, now, SLOT_ATTEMPTS, new Date(now.getTime() - ABANDONED_AFTER_MS), new Date(now.getTime() - RETRY_AFTER_MS)),
   );
   let result: BackupRound = "not due";
   if (claim) {
@@ -115,9 +147,7 @@ export async function runBackupRound(now = new Date(), log: (line: string) => vo
 
 /** Tells administrators when no backup has succeeded for STALE_AFTER_MS (counted from the first ever tried), once a day. */
 async function alertIfStale(now: Date) {
-  const [last] = await getDatabase().sql.query<{ lastSuccess: Date | null; firstTried: Date | null }>(
-    `SELECT max("finishedAt") FILTER (WHERE "status" = 'succeeded') AS "lastSuccess", min("startedAt") AS "firstTried" FROM "backup_runs"`,
-  );
+  const [last] = await driverRows(getDatabase().sql, backupTimes());
   const since = last?.lastSuccess ?? last?.firstTried;
   if (!since || now.getTime() - new Date(since).getTime() < STALE_AFTER_MS) return;
   await alertAdministrators("stale", null, now);
@@ -125,12 +155,9 @@ async function alertIfStale(now: Date) {
 
 /** Emails every administrator; at most one alert of each reason a day. */
 async function alertAdministrators(reason: "failed" | "stale", error: string | null, now: Date) {
-  const [recent] = await getDatabase().sql.query(
-    `SELECT 1 FROM "mail_outbox" WHERE "kind" = 'backup-alert' AND "data"->>'reason' = $1 AND ("data"->>'at')::timestamptz > $2 LIMIT 1`,
-    [reason, new Date(now.getTime() - ALERT_EVERY_MS)],
-  );
+  const [recent] = await driverRows(getDatabase().sql, recentAlert(reason, new Date(now.getTime() - ALERT_EVERY_MS)));
   if (recent) return;
-  const [last] = await getDatabase().sql.query<{ at: Date | null }>(`SELECT max("finishedAt") AS at FROM "backup_runs" WHERE "status" = 'succeeded'`);
+  const [last] = await driverRows(getDatabase().sql, lastSucceeded());
   const admins = await prisma().user.findMany({ where: { isAdmin: true }, select: { email: true } });
   await queueMails(
     prisma(),

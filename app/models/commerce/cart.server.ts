@@ -1,5 +1,6 @@
-import type { Prisma } from "~/generated/prisma/client";
+import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 import { basketTotals } from "~/utils/money";
 import { MEMORIAL_ITEM, memorialItemName, MIN_QUANTITY, SHOP_MESSAGES } from "~/utils/shop";
 import { byAddressWhere, isRecordId } from "../memorials/access.server";
@@ -182,6 +183,33 @@ export async function addToCart(user: Member, input: { productId?: string; memor
   return input.memorialId ? addMemorial(user, input.memorialId, quantity) : addProduct(user, input.productId ?? "", quantity);
 }
 
+/** Price is the product's Decimal or the book's number of pence: either goes as the parameter it is. */
+type Price = Prisma.Decimal | number;
+
+const addProductLine = sqlQuery({
+  name: "cart.addProductLine",
+  columns: { id: "text", quantity: "int4" },
+  sql: (userId: string, productId: string, quantity: number, price: Price, most: number) =>
+    Prisma.sql`INSERT INTO "cart_items" ("userId", "productId", "quantity", "price") VALUES (${userId}, ${productId}, ${quantity}, ${price})
+     ON CONFLICT ("userId", "productId") WHERE "productId" IS NOT NULL
+     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
+     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= ${most}
+     RETURNING "id", "quantity"`,
+  examples: [["user", "product", 1, 100, 5]],
+});
+
+const addMemorialLine = sqlQuery({
+  name: "cart.addMemorialLine",
+  columns: { id: "text", quantity: "int4" },
+  sql: (userId: string, memorialId: string, quantity: number, price: Price, most: number) =>
+    Prisma.sql`INSERT INTO "cart_items" ("userId", "memorialId", "quantity", "price") VALUES (${userId}, ${memorialId}, ${quantity}, ${price})
+     ON CONFLICT ("userId", "memorialId") WHERE "memorialId" IS NOT NULL
+     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
+     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= ${most}
+     RETURNING "id", "quantity"`,
+  examples: [["user", "memorial", 1, 100, 5]],
+});
+
 async function addProduct(user: Member, productId: string, quantity: number): Promise<AddToCartResult> {
   const product = isRecordId(productId)
     ? await prisma().product.findUnique({ where: { id: productId }, select: { id: true, name: true, price: true, stockQuantity: true, isActive: true } })
@@ -190,14 +218,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
   if (product.stockQuantity <= 0) return { ok: false, reason: "stock", message: SHOP_MESSAGES.outOfStock };
   if (quantity > product.stockQuantity) return { ok: false, reason: "stock", message: SHOP_MESSAGES.quantityAboveStock(product.stockQuantity) };
   // One statement: a new line, or more on the existing one only while it stays within the stock.
-  const rows = await upsertLine(
-    `INSERT INTO "cart_items" ("userId", "productId", "quantity", "price") VALUES ($1, $2, $3, $4)
-     ON CONFLICT ("userId", "productId") WHERE "productId" IS NOT NULL
-     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
-     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= $5
-     RETURNING "id", "quantity"`,
-    [user.id, product.id, quantity, product.price, product.stockQuantity],
-  );
+  const rows = await upsertLine(addProductLine(user.id, product.id, quantity, product.price, product.stockQuantity));
   if (rows === null) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
   if (!rows.length) {
     const line = await prisma().cartItem.findFirst({ where: { userId: user.id, productId: product.id }, select: { quantity: true } });
@@ -213,23 +234,16 @@ async function addMemorial(user: Member, memorialId: string, quantity: number): 
   if (!rule.ok) return { ok: false, reason: rule.reason === "not-found" ? "not-found" : "unavailable", message: rule.message };
   const { memorial } = rule;
   if (quantity > MEMORIAL_ITEM.maxQuantity) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
-  const rows = await upsertLine(
-    `INSERT INTO "cart_items" ("userId", "memorialId", "quantity", "price") VALUES ($1, $2, $3, $4)
-     ON CONFLICT ("userId", "memorialId") WHERE "memorialId" IS NOT NULL
-     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
-     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= $5
-     RETURNING "id", "quantity"`,
-    [user.id, memorial.id, quantity, MEMORIAL_ITEM.price, MEMORIAL_ITEM.maxQuantity],
-  );
+  const rows = await upsertLine(addMemorialLine(user.id, memorial.id, quantity, MEMORIAL_ITEM.price, MEMORIAL_ITEM.maxQuantity));
   if (rows === null) return { ok: false, reason: "not-found", message: "Memorial not found" };
   if (!rows.length) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
   return { ok: true, itemId: rows[0].id, name: memorialItemName(memorial), quantity: rows[0].quantity };
 }
 
 /** Runs an insert-or-add statement; null when what it points at was deleted meanwhile (a foreign key). */
-async function upsertLine(sql: string, params: unknown[]): Promise<{ id: string; quantity: number }[] | null> {
+async function upsertLine(statement: ReturnType<typeof addProductLine>): Promise<{ id: string; quantity: number }[] | null> {
   try {
-    return await getDatabase().sql.query<{ id: string; quantity: number }>(sql, params);
+    return await driverRows(getDatabase().sql, statement);
   } catch (error) {
     if ((error as { code?: string }).code === "23503") return null;
     throw error;

@@ -1,6 +1,7 @@
 import type { EmailKind, EmailPropsByKind } from "~/emails";
 import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 
 // The email outbox. A message is a row written in the same transaction as what caused it (a tribute, a
 // password change), so it is never lost and never sent for something that did not happen. The worker in
@@ -66,18 +67,24 @@ export const MAIL_MAX_ATTEMPTS = 10;
 
 const BACKOFF_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 3600_000, 4 * 3600_000, 8 * 3600_000, 12 * 3600_000, 24 * 3600_000];
 
-/** Takes up to `limit` due messages for this worker alone, in the order they became due. */
-export async function claimDueMail(now: Date, limit = 10): Promise<OutboxRow[]> {
-  return getDatabase().sql.query<OutboxRow>(
-    `UPDATE "mail_outbox" SET "lockedUntil" = $2, "attempts" = "attempts" + 1
+const claimMail = sqlQuery({
+  name: "outbox.claim",
+  columns: { id: "text", to: "text", kind: "text", data: "jsonb", attempts: "int4", groupKey: "text | null" },
+  sql: (now: Date, lockedUntil: Date, limit: number) =>
+    Prisma.sql`UPDATE "mail_outbox" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1
      WHERE "id" IN (
        SELECT "id" FROM "mail_outbox"
-       WHERE "status" = 'pending' AND "nextAttemptAt" <= $1 AND ("lockedUntil" IS NULL OR "lockedUntil" <= $1)
-       ORDER BY "nextAttemptAt" LIMIT $3
+       WHERE "status" = 'pending' AND "nextAttemptAt" <= ${now} AND ("lockedUntil" IS NULL OR "lockedUntil" <= ${now})
+       ORDER BY "nextAttemptAt" LIMIT ${limit}
        FOR UPDATE SKIP LOCKED)
      RETURNING "id", "to", "kind", "data", "attempts", "groupKey"`,
-    [now, new Date(now.getTime() + MAIL_LEASE_MS), limit],
-  );
+  examples: [[new Date(0), new Date(0), 10]],
+});
+
+/** Takes up to `limit` due messages for this worker alone, in the order they became due. */
+export async function claimDueMail(now: Date, limit = 10): Promise<OutboxRow[]> {
+  // Every message's data is an object (queueMail writes one), whatever else a jsonb column may hold.
+  return (await driverRows(getDatabase().sql, claimMail(now, new Date(now.getTime() + MAIL_LEASE_MS), limit))) as OutboxRow[];
 }
 
 export async function markMailSent(id: string, now: Date) {

@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 import { getEnv, publicUrl } from "~/services/env.server";
 import { deleteObject, openObjectStream, putObject } from "~/services/storage.server";
 import { EXPORT_LIFETIME_DAYS, EXPORT_MAX_BYTES, EXPORT_MESSAGES, exportBaseName } from "~/utils/memorial-export";
@@ -147,6 +148,33 @@ export function listExportsOfUser(userId: string) {
 
 export type ClaimedExport = { id: string; memorialId: string; userId: string; attempts: number; claimToken: string };
 
+const claimExport = sqlQuery({
+  name: "exports.claim",
+  // claimToken is the one just written, never NULL.
+  columns: { id: "text", memorialId: "text", userId: "text", attempts: "int4", claimToken: "text" },
+  sql: (now: Date, token: string, lockedUntil: Date) =>
+    Prisma.sql`UPDATE "memorial_exports" SET "status" = 'building', "claimToken" = ${token}, "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
+     WHERE "id" = (
+       SELECT "id" FROM "memorial_exports"
+       WHERE "status" = 'queued' OR ("status" = 'building' AND "lockedUntil" <= ${now})
+       ORDER BY "createdAt" LIMIT 1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING "id", "memorialId", "userId", "attempts", "claimToken"`,
+  examples: [[new Date(0), "token", new Date(0)]],
+});
+
+const expiredExports = sqlQuery({
+  name: "exports.expired",
+  columns: { id: "text", storageKey: "text | null" },
+  sql: (now: Date, failedBefore: Date) =>
+    Prisma.sql`SELECT e."id", e."storageKey" FROM "memorial_exports" e
+     WHERE e."expiresAt" <= ${now}
+        OR (e."status" = 'failed' AND e."updatedAt" <= ${failedBefore})
+        OR (e."status" IN ('ready', 'failed', 'queued') AND NOT EXISTS (SELECT 1 FROM "memorials" m WHERE m."id" = e."memorialId"))
+     LIMIT 500`,
+  examples: [[new Date(0), new Date(0)]],
+});
+
 /**
  * Takes the oldest queued export, or one whose builder's lease ran out, for this builder alone: the row is
  * locked by the UPDATE's subquery (SKIP LOCKED), so two instances asking at once get different rows or none.
@@ -158,16 +186,7 @@ export async function claimNextExport(now = new Date()): Promise<ClaimedExport |
     where: { status: "building", lockedUntil: { lte: now }, attempts: { gte: EXPORT_MAX_ATTEMPTS } },
     data: { status: "failed", error: EXPORT_MESSAGES.buildFailed, claimToken: null, lockedUntil: null },
   });
-  const rows = await getDatabase().sql.query<ClaimedExport>(
-    `UPDATE "memorial_exports" SET "status" = 'building', "claimToken" = $2, "lockedUntil" = $3, "attempts" = "attempts" + 1, "updatedAt" = $1
-     WHERE "id" = (
-       SELECT "id" FROM "memorial_exports"
-       WHERE "status" = 'queued' OR ("status" = 'building' AND "lockedUntil" <= $1)
-       ORDER BY "createdAt" LIMIT 1
-       FOR UPDATE SKIP LOCKED)
-     RETURNING "id", "memorialId", "userId", "attempts", "claimToken"`,
-    [now, token, new Date(now.getTime() + EXPORT_LEASE_MS)],
-  );
+  const rows = await driverRows(getDatabase().sql, claimExport(now, token, new Date(now.getTime() + EXPORT_LEASE_MS)));
   return rows[0] ?? null;
 }
 
@@ -300,14 +319,7 @@ async function storeAndAnnounce(job: ClaimedExport, temp: string, fileName: stri
  * with their stored ZIPs (app/models/housekeeping.server.ts). Says how many went.
  */
 export async function deleteExpiredExports(now = new Date()) {
-  const rows = await getDatabase().sql.query<{ id: string; storageKey: string | null }>(
-    `SELECT e."id", e."storageKey" FROM "memorial_exports" e
-     WHERE e."expiresAt" <= $1
-        OR (e."status" = 'failed' AND e."updatedAt" <= $2)
-        OR (e."status" IN ('ready', 'failed', 'queued') AND NOT EXISTS (SELECT 1 FROM "memorials" m WHERE m."id" = e."memorialId"))
-     LIMIT 500`,
-    [now, new Date(now.getTime() - LIFETIME_MS)],
-  );
+  const rows = await driverRows(getDatabase().sql, expiredExports(now, new Date(now.getTime() - LIFETIME_MS)));
   for (const row of rows) {
     if (row.storageKey) await deleteObject(row.storageKey).catch((error) => console.error(`Could not delete ${row.storageKey}:`, error));
     await prisma().memorialExport.deleteMany({ where: { id: row.id, status: { not: "building" } } });

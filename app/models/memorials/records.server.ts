@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma, unlessGone } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 import { holdAdvisoryLock } from "~/services/transaction-locks.server";
 import { publicUrl } from "~/services/env.server";
 import { parseShortId, permanentPath } from "~/utils/short-id";
@@ -166,6 +167,14 @@ export async function discardNewMemorial(id: string, ownerId: string): Promise<v
   await deleteStoredMedia([...new Set([memorial.profileImageUrl, ...memorial.media.map((m) => m.mediaUrl)])].filter((u): u is string => !!u));
 }
 
+const publicUpdatedAt = sqlQuery({
+  name: "memorials.publicUpdatedAt",
+  columns: { updatedAt: "timestamptz" },
+  sql: (id: string) =>
+    Prisma.sql`SELECT "updatedAt" AT TIME ZONE 'UTC' AS "updatedAt" FROM memorials WHERE id = ${id} AND "isPublished" AND visibility = 'public'`,
+  examples: [["memorial"]],
+});
+
 /**
  * The version of a memorial that anyone may see (published and public): its updatedAt, which every
  * change to what the page shows moves on (edits, media, approved or removed tributes). Null for a
@@ -173,11 +182,8 @@ export async function discardNewMemorial(id: string, ownerId: string): Promise<v
  */
 export async function publicMemorialVersion(id: string): Promise<Date | null> {
   if (!isRecordId(id)) return null;
-  const rows = await getDatabase().sql.query<{ updatedAt: Date | string }>(
-    `SELECT "updatedAt" FROM memorials WHERE id = $1 AND "isPublished" AND visibility = 'public'`,
-    [id],
-  );
-  return rows[0] ? new Date(rows[0].updatedAt) : null;
+  const rows = await driverRows(getDatabase().sql, publicUpdatedAt(id));
+  return rows[0]?.updatedAt ?? null;
 }
 
 /** A memorial's permanent address, absolute (PUBLIC_URL, never the request's Host): what its QR code carries. */

@@ -1,5 +1,6 @@
 import { Prisma } from "~/generated/prisma/client";
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverExecute, driverRows, sqlCommand, sqlQuery } from "~/services/sql-statements.server";
 import { getEnv } from "~/services/env.server";
 
 // The view counter and shares: what visitors do to a memorial that the family sees as numbers.
@@ -22,6 +23,20 @@ export function recordView(id: string): Promise<void> {
   return Promise.resolve();
 }
 
+const addViews = sqlCommand({
+  name: "views.add",
+  sql: (ids: string[], counts: number[]) =>
+    Prisma.sql`UPDATE memorials AS m SET "viewCount" = m."viewCount" + v.n FROM unnest(${ids}::text[], ${counts}::int[]) AS v(id, n) WHERE m.id = v.id`,
+  examples: [[["memorial"], [1]]],
+});
+
+const countViews = sqlQuery({
+  name: "views.count",
+  columns: { viewCount: "int4" },
+  sql: (id: string, views: number) => Prisma.sql`UPDATE memorials SET "viewCount" = "viewCount" + ${views} WHERE id = ${id} RETURNING "viewCount"`,
+  examples: [["memorial", 1]],
+});
+
 /** Writes the views counted so far; views of memorials deleted meanwhile are dropped. */
 export async function flushViews() {
   clearTimeout(viewFlush);
@@ -31,10 +46,7 @@ export async function flushViews() {
   const counts = ids.map((id) => pendingViews.get(id)!);
   pendingViews.clear();
   try {
-    await getDatabase().sql.query(
-      `UPDATE memorials AS m SET "viewCount" = m."viewCount" + v.n FROM unnest($1::text[], $2::int[]) AS v(id, n) WHERE m.id = v.id`,
-      [ids, counts],
-    );
+    await driverExecute(getDatabase().sql, addViews(ids, counts));
   } catch {
     // A view that could not be counted is not worth an error page.
   }
@@ -46,10 +58,7 @@ export async function countView(id: string): Promise<number | null> {
   const pending = pendingViews.get(id) ?? 0;
   pendingViews.delete(id);
   try {
-    const rows = await getDatabase().sql.query<{ viewCount: number }>(
-      `UPDATE memorials SET "viewCount" = "viewCount" + $2 WHERE id = $1 RETURNING "viewCount"`,
-      [id, 1 + pending],
-    );
+    const rows = await driverRows(getDatabase().sql, countViews(id, 1 + pending));
     return rows[0]?.viewCount ?? null;
   } catch {
     // As recordView: a view that could not be counted is not worth an error.

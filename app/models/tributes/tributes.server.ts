@@ -1,4 +1,5 @@
 import { getDatabase, prisma } from "~/services/db.server";
+import { driverRows, sqlQuery } from "~/services/sql-statements.server";
 import { TRIBUTE_MESSAGES, type TributeInput } from "~/utils/validation/tribute";
 import { Prisma, type PrismaClient } from "~/generated/prisma/client";
 import { recordAudit, type Actor } from "../audit.server";
@@ -6,7 +7,7 @@ import { followDigestsInsert } from "../mail/follower-digests.server";
 
 import { canModerateAs, roleOf } from "../memorials/access-rules";
 import { isRecordId, LIVE } from "../memorials/access.server";
-import { describeRetry, RATE_LIMITS, rateLimitHitSql, rateLimitState, type CountedHit, type RateLimited } from "../rate-limit.server";
+import { describeRetry, RATE_LIMITS, rateLimitHitSql, rateLimitState, type RateLimited, type RateLimitRule } from "../rate-limit.server";
 import type { EmailKind } from "~/emails";
 import { DEFAULT_NOTIFICATIONS } from "~/utils/validation/account";
 import { notBeforeSql } from "../mail/outbox.server";
@@ -53,6 +54,35 @@ export function listPendingTributes(memorialId: string) {
 
 export type LeaveTributeResult = { ok: true; tribute: Awaited<ReturnType<typeof createTribute>> } | RateLimited;
 
+// Past Prisma, as approving is; times come back with their zone (UTC), as rateLimitHitSql's does.
+const leaveCounted = sqlQuery({
+  name: "tributes.leaveCounted",
+  columns: {
+    count: "int4",
+    windowStart: "timestamptz",
+    id: "text | null",
+    authorName: "text | null",
+    content: "text | null",
+    createdAt: "timestamptz | null",
+    isApproved: "bool | null",
+    memorialId: "text | null",
+    authorEmail: "text | null",
+  },
+  sql: (rule: RateLimitRule, ip: string, memorialId: string, input: TributeInput, now: Date) => Prisma.sql`
+    WITH "hit" AS (${rateLimitHitSql(rule, ip, now)}),
+    "created" AS (
+      INSERT INTO "tributes" ("memorialId", "authorName", "authorEmail", "content", "isApproved", "createdAt")
+      SELECT ${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, CAST(${now} AS timestamp(3)) FROM "hit" WHERE "hit"."count" <= ${rule.limit}
+      RETURNING "id", "authorName", "content", "createdAt", "isApproved", "memorialId", "authorEmail"
+    ), "notice" AS (${tributeNotificationInsert(memorialId, now, Prisma.sql`EXISTS (SELECT 1 FROM "created")`)})
+    SELECT "hit"."count", "hit"."windowStart", c."id", c."authorName", c."content", c."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
+           c."isApproved", c."memorialId", c."authorEmail"
+      FROM "hit" LEFT JOIN "created" c ON true`,
+  examples: [
+    [{ name: "example", limit: 5, windowMs: 60_000 }, "203.0.113.1", "memorial", { authorName: "A", authorEmail: "a@example.com", content: "c" }, new Date(0)],
+  ],
+});
+
 /**
  * Leave Tribute, from the memorial page's form and POST /api/memorials/{id}/tributes alike: the caller has
  * checked that this visitor may see the memorial (and, for an anonymous form, its spam checks). Counted
@@ -64,18 +94,7 @@ export async function leaveTribute(memorialId: string, input: TributeInput, ip: 
   // One statement: the hit counted against the address, the tribute stored if the count allows it, and the
   // family's email about it queued if it was stored (no email for a tribute not saved).
   type Tribute = Awaited<ReturnType<typeof createTribute>>;
-  // Past Prisma, as approving is; times come back with their zone (UTC), as rateLimitHitSql's does.
-  const statement = Prisma.sql`
-    WITH "hit" AS (${rateLimitHitSql(rule, ip, now)}),
-    "created" AS (
-      INSERT INTO "tributes" ("memorialId", "authorName", "authorEmail", "content", "isApproved", "createdAt")
-      SELECT ${memorialId}, ${input.authorName}, ${input.authorEmail}, ${input.content}, false, CAST(${now} AS timestamp(3)) FROM "hit" WHERE "hit"."count" <= ${rule.limit}
-      RETURNING "id", "authorName", "content", "createdAt", "isApproved", "memorialId", "authorEmail"
-    ), "notice" AS (${tributeNotificationInsert(memorialId, now, Prisma.sql`EXISTS (SELECT 1 FROM "created")`)})
-    SELECT "hit"."count", "hit"."windowStart", c."id", c."authorName", c."content", c."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
-           c."isApproved", c."memorialId", c."authorEmail"
-      FROM "hit" LEFT JOIN "created" c ON true`;
-  const [row] = await getDatabase().sql.query<CountedHit & { [K in keyof Tribute]: Tribute[K] | null }>(statement.text, statement.values);
+  const [row] = await driverRows(getDatabase().sql, leaveCounted(rule, ip, memorialId, input, now));
   const { count, windowStart, ...tribute } = row;
   if (tribute.id === null) {
     const { retryAfterSeconds } = rateLimitState(rule, { count, windowStart }, now);
@@ -117,7 +136,21 @@ export function canModerate(actor: { id: string; isAdmin: boolean } | null, memo
 export type ModerationResult = "ok" | "not-found" | "forbidden";
 
 /** A tribute as moderating it needs: who wrote it, its memorial, and the memorial's rule (canModerate). */
-type ModeratedRow = { authorName: string; memorialId: string; title: string; userId: string; ownerIsAdmin: boolean; coRole: string | null };
+const moderatedRow = sqlQuery({
+  name: "tributes.moderatedRow",
+  columns: { authorName: "text", memorialId: "text", title: "text", userId: "text", ownerIsAdmin: "bool", coRole: "varchar | null" },
+  sql: (tributeId: string, actorId: string, onMemorial: string | null) =>
+    Prisma.sql`SELECT t."authorName", m."id" AS "memorialId", m."title", m."userId", o."isAdmin" AS "ownerIsAdmin", c."role" AS "coRole"
+       FROM "tributes" t
+       JOIN "memorials" m ON m."id" = t."memorialId"
+       JOIN "users" o ON o."id" = m."userId"
+       LEFT JOIN "memorial_managers" c ON c."memorialId" = m."id" AND c."userId" = ${actorId}
+      WHERE t."id" = ${tributeId} AND (${onMemorial}::text IS NULL OR t."memorialId" = ${onMemorial})`,
+  examples: [
+    ["tribute", "actor", null],
+    ["tribute", "actor", "memorial"],
+  ],
+});
 
 /**
  * The tribute, if this person may approve or reject it; `onMemorial`, only if it is on that memorial. One
@@ -126,15 +159,7 @@ type ModeratedRow = { authorName: string; memorialId: string; title: string; use
 async function moderatable(tributeId: string, actor: Actor, onMemorial?: string) {
   // Not one of our ids (a NUL byte, a made-up value): no such tribute, without asking the database.
   if (!isRecordId(tributeId)) return { result: "not-found" as const };
-  const [row] = await getDatabase().sql.query<ModeratedRow>(
-    `SELECT t."authorName", m."id" AS "memorialId", m."title", m."userId", o."isAdmin" AS "ownerIsAdmin", c."role" AS "coRole"
-       FROM "tributes" t
-       JOIN "memorials" m ON m."id" = t."memorialId"
-       JOIN "users" o ON o."id" = m."userId"
-       LEFT JOIN "memorial_managers" c ON c."memorialId" = m."id" AND c."userId" = $2
-      WHERE t."id" = $1 AND ($3::text IS NULL OR t."memorialId" = $3)`,
-    [tributeId, actor.id, onMemorial ?? null],
-  );
+  const [row] = await driverRows(getDatabase().sql, moderatedRow(tributeId, actor.id, onMemorial ?? null));
   if (!row) return { result: "not-found" as const };
   const managers = row.coRole ? [{ userId: actor.id, role: row.coRole }] : [];
   if (!canModerate(actor, { userId: row.userId, managers, user: { isAdmin: row.ownerIsAdmin } })) {
@@ -146,17 +171,23 @@ async function moderatable(tributeId: string, actor: Actor, onMemorial?: string)
 
 export type ModerationIntent = "approve" | "reject";
 
+const approveOnce = sqlQuery({
+  name: "tributes.approveOnce",
+  columns: { approved: "int4", exists: "bool" },
+  sql: (tributeId: string, now: Date) => Prisma.sql`
+    WITH "approved" AS (
+      UPDATE "tributes" SET "isApproved" = true, "approvedAt" = ${now} WHERE "id" = ${tributeId} AND NOT "isApproved" RETURNING "memorialId"
+    ), "digests" AS (${followDigestsInsert(Prisma.sql`SELECT "memorialId" FROM "approved"`)})
+    SELECT (SELECT count(*)::int FROM "approved") AS "approved", EXISTS (SELECT 1 FROM "tributes" WHERE "id" = ${tributeId}) AS "exists"`,
+  examples: [["tribute", new Date(0)]],
+});
+
 /**
  * Approves a tribute, in one statement: approved now the first time only, and then its memorial's followers
  * hear of it in their next digest. Approved already counts as done; gone, as none.
  */
 async function approve(tributeId: string) {
-  const statement = Prisma.sql`
-    WITH "approved" AS (
-      UPDATE "tributes" SET "isApproved" = true, "approvedAt" = ${new Date()} WHERE "id" = ${tributeId} AND NOT "isApproved" RETURNING "memorialId"
-    ), "digests" AS (${followDigestsInsert(Prisma.sql`SELECT "memorialId" FROM "approved"`)})
-    SELECT (SELECT count(*)::int FROM "approved") AS "approved", EXISTS (SELECT 1 FROM "tributes" WHERE "id" = ${tributeId}) AS "exists"`;
-  const [{ approved, exists }] = await getDatabase().sql.query<{ approved: number; exists: boolean }>(statement.text, statement.values);
+  const [{ approved, exists }] = await driverRows(getDatabase().sql, approveOnce(tributeId, new Date()));
   return { count: approved || (exists ? 1 : 0) };
 }
 
