@@ -4,6 +4,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { boundEmbeddedWal, getDatabase, reopenEmbeddedDatabase, type SqlDriver } from "~/services/db.server";
+import { driverExecute, sqlCommand } from "~/services/sql-statements.server";
+import { Prisma } from "~/generated/prisma/client";
 import { downloadArchive } from "~/services/backup-store.server";
 import { dumpStatements } from "~/services/database-dump.server";
 import { getEnv } from "~/services/env.server";
@@ -34,6 +36,17 @@ async function userTables(sql: Pick<SqlDriver, "query">) {
   );
   return rows.map((r) => r.name);
 }
+
+/** The restored database's backup runs left running: the archive's own succeeded, any other never will. */
+const settleRunningBackups = sqlCommand({
+  name: "backups.settleRunning",
+  sql: (archived: Date) =>
+    Prisma.sql`UPDATE "backup_runs" SET "status" = CASE WHEN "startedAt" = ${archived} THEN 'succeeded' ELSE 'failed' END,
+         "verified" = ("startedAt" = ${archived}), "finishedAt" = COALESCE("finishedAt", ${archived}),
+         "error" = CASE WHEN "startedAt" = ${archived} THEN NULL ELSE 'Interrupted: the site was restored from a backup made meanwhile.' END
+       WHERE "status" = 'running'`,
+  examples: [[new Date(0)]],
+});
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -202,13 +215,7 @@ async function restoreFile(archive: string, { force = false, log = () => {} }: R
     if (later.applied.length) log(`Migrations since the backup applied: ${later.applied.length}.`);
     // The archive was read while its own backup was running: that one finished (here it is); any other then
     // running never will.
-    await db.sql.query(
-      `UPDATE "backup_runs" SET "status" = CASE WHEN "startedAt" = $1 THEN 'succeeded' ELSE 'failed' END,
-         "verified" = ("startedAt" = $1), "finishedAt" = COALESCE("finishedAt", $1),
-         "error" = CASE WHEN "startedAt" = $1 THEN NULL ELSE 'Interrupted: the site was restored from a backup made meanwhile.' END
-       WHERE "status" = 'running'`,
-      [new Date(manifest.createdAt)],
-    );
+    await driverExecute(db.sql, settleRunningBackups(new Date(manifest.createdAt)));
 
     let rows = 0;
     for (const [table, expected] of Object.entries(manifest.tables)) {
