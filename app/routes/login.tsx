@@ -7,7 +7,7 @@ import { useSchemaForm } from "~/components/schema-form";
 import { restoreAccount } from "~/models/memorials/deletion.server";
 import { purgeDateOf } from "~/utils/deletion";
 import { clearRestoreOffer, offerRestore, restorableAccount } from "~/request/account-restore.server";
-import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";
+import { authenticator, requireAnonymous, SignInRefusedError, signedOutOnlyLoader } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
@@ -19,10 +19,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
-  return null;
-}
+export const loader = signedOutOnlyLoader;
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
