@@ -189,15 +189,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
   if (!product || !product.isActive) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
   if (product.stockQuantity <= 0) return { ok: false, reason: "stock", message: SHOP_MESSAGES.outOfStock };
   if (quantity > product.stockQuantity) return { ok: false, reason: "stock", message: SHOP_MESSAGES.quantityAboveStock(product.stockQuantity) };
-  // One statement: a new line, or more on the existing one only while it stays within the stock.
-  const rows = await upsertLine(
-    `INSERT INTO "cart_items" ("userId", "productId", "quantity", "price") VALUES ($1, $2, $3, $4)
-     ON CONFLICT ("userId", "productId") WHERE "productId" IS NOT NULL
-     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
-     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= $5
-     RETURNING "id", "quantity"`,
-    [user.id, product.id, quantity, product.price, product.stockQuantity],
-  );
+  const rows = await addLine("productId", { userId: user.id, itemId: product.id, quantity, price: product.price, max: product.stockQuantity });
   if (rows === null) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
   if (!rows.length) {
     const line = await prisma().cartItem.findFirst({ where: { userId: user.id, productId: product.id }, select: { quantity: true } });
@@ -213,23 +205,30 @@ async function addMemorial(user: Member, memorialId: string, quantity: number): 
   if (!rule.ok) return { ok: false, reason: rule.reason === "not-found" ? "not-found" : "unavailable", message: rule.message };
   const { memorial } = rule;
   if (quantity > MEMORIAL_ITEM.maxQuantity) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
-  const rows = await upsertLine(
-    `INSERT INTO "cart_items" ("userId", "memorialId", "quantity", "price") VALUES ($1, $2, $3, $4)
-     ON CONFLICT ("userId", "memorialId") WHERE "memorialId" IS NOT NULL
-     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
-     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= $5
-     RETURNING "id", "quantity"`,
-    [user.id, memorial.id, quantity, MEMORIAL_ITEM.price, MEMORIAL_ITEM.maxQuantity],
-  );
+  const rows = await addLine("memorialId", { userId: user.id, itemId: memorial.id, quantity, price: MEMORIAL_ITEM.price, max: MEMORIAL_ITEM.maxQuantity });
   if (rows === null) return { ok: false, reason: "not-found", message: "Memorial not found" };
   if (!rows.length) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
   return { ok: true, itemId: rows[0].id, name: memorialItemName(memorial), quantity: rows[0].quantity };
 }
 
-/** Runs an insert-or-add statement; null when what it points at was deleted meanwhile (a foreign key). */
-async function upsertLine(sql: string, params: unknown[]): Promise<{ id: string; quantity: number }[] | null> {
+/**
+ * One statement: a new line of a product or of a memorial's book, or more on the existing one only while
+ * it stays within `max`. No row when it would go over; null when what it points at was deleted meanwhile
+ * (a foreign key).
+ */
+async function addLine(
+  column: "productId" | "memorialId",
+  line: { userId: string; itemId: string; quantity: number; price: number; max: number },
+): Promise<{ id: string; quantity: number }[] | null> {
   try {
-    return await getDatabase().sql.query<{ id: string; quantity: number }>(sql, params);
+    return await getDatabase().sql.query<{ id: string; quantity: number }>(
+      `INSERT INTO "cart_items" ("userId", "${column}", "quantity", "price") VALUES ($1, $2, $3, $4)
+       ON CONFLICT ("userId", "${column}") WHERE "${column}" IS NOT NULL
+       DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
+       WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= $5
+       RETURNING "id", "quantity"`,
+      [line.userId, line.itemId, line.quantity, line.price, line.max],
+    );
   } catch (error) {
     if ((error as { code?: string }).code === "23503") return null;
     throw error;
