@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
+import { AuthCard, CardFootLink, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { restoreAccount } from "~/models/memorials/deletion.server";
 import { purgeDateOf } from "~/utils/deletion";
@@ -113,11 +113,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           Sign up
         </Link>
       </p>
-      <p className="text-center text-sm">
-        <Link to="/" className="link">
-          Back to home
-        </Link>
-      </p>
+      <CardFootLink to="/">Back to home</CardFootLink>
     </AuthCard>
   );
 }
@@ -141,11 +137,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
           {pending ? "Restoring..." : "Restore my account"}
         </button>
       </Form>
-      <p className="text-center text-sm">
-        <Link to="/" className="link">
-          Not now
-        </Link>
-      </p>
+      <CardFootLink to="/">Not now</CardFootLink>
     </AuthCard>
   );
 }
