@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse } from "react-router";
+import { ButtonLinks, type ButtonLink } from "~/components/button-links";
 
 // The one error page: friendly words for 401/403/404,
 // a generic page for anything unexpected, never a stack trace.
@@ -46,10 +47,9 @@ export function NotFound() {
   );
 }
 
-type ErrorLink = { to: string; label: string };
-const HOME: ErrorLink = { to: "/", label: "Go home" };
-const HELP: ErrorLink = { to: "/help", label: "Help Center" };
-const GALLERY: ErrorLink = { to: "/memorials", label: "Browse memorials" };
+const HOME: ButtonLink = { to: "/", label: "Go home" };
+const HELP: ButtonLink = { to: "/help", label: "Help Center" };
+const GALLERY: ButtonLink = { to: "/memorials", label: "Browse memorials" };
 
 function messageOf(data: unknown): string | undefined {
   if (typeof data === "string" && data.length > 0 && data.length < 300) return data;
@@ -57,19 +57,13 @@ function messageOf(data: unknown): string | undefined {
   return undefined;
 }
 
-function ErrorLayout({ title, status, children, links = [HOME, HELP] }: { title: string; status: number; children: React.ReactNode; links?: ErrorLink[] }) {
+function ErrorLayout({ title, status, children, links = [HOME, HELP] }: { title: string; status: number; children: React.ReactNode; links?: ButtonLink[] }) {
   return (
     <div className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-20">
       <p className="text-sm font-semibold uppercase tracking-wide text-heather-700">Error {status}</p>
       <h1 className="text-3xl font-bold text-stone-900">{title}</h1>
       <div className="space-y-2 text-stone-700">{children}</div>
-      <div className="mt-4 flex flex-wrap gap-3">
-        {links.map((link, i) => (
-          <Link key={link.to} to={link.to} className={i === 0 ? "btn-primary" : "btn-secondary"}>
-            {link.label}
-          </Link>
-        ))}
-      </div>
+      <ButtonLinks className="mt-4" links={links} />
     </div>
   );
 }

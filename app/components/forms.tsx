@@ -184,15 +184,20 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   );
 }
 
-/** The way back from the password pages to the sign-in form. */
-export function BackToSignIn() {
+/** The quiet way out, centred under a card's form: back to sign in, home, or to the memorial. */
+export function CardFootLink({ to, children }: { to: string; children: React.ReactNode }) {
   return (
     <p className="text-center text-sm">
-      <Link to="/login" className="link">
-        Back to sign in
+      <Link to={to} className="link">
+        {children}
       </Link>
     </p>
   );
+}
+
+/** The way back from the password pages to the sign-in form. */
+export function BackToSignIn() {
+  return <CardFootLink to="/login">Back to sign in</CardFootLink>;
 }
 
 /** Email fields are forced to lower case as typed (the server lower-cases too). */

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ButtonLinks } from "~/components/button-links";
 import { Icon, IconBadge } from "~/components/icons";
 import { countOf } from "~/utils/counts";
 import { MemorialPortrait } from "~/components/memorial-portrait";
@@ -63,14 +64,13 @@ function Hero() {
             Honor the people you love with a lasting online memorial: a calm place to gather their story, their photographs and the memories of everyone who
             knew them, so they are remembered for generations.
           </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/login" className="btn-primary">
-              Create Memorial
-            </Link>
-            <Link to="/market" className="btn-secondary">
-              Explore Memorials
-            </Link>
-          </div>
+          <ButtonLinks
+            className="mt-8"
+            links={[
+              { to: "/login", label: "Create Memorial" },
+              { to: "/market", label: "Explore Memorials" },
+            ]}
+          />
           {/* dt before dd for screen readers ("Secure & private: 100%"); the figure is shown first. */}
           <dl className="mt-10 grid max-w-lg gap-4 border-t border-stone-200 pt-8 sm:grid-cols-3">
             {CLAIMS.map((claim) => (

@@ -27,6 +27,12 @@ const accountLinks = [
   { to: "/contact", label: "Contact", mobile: true },
 ];
 
+// For a visitor: a button each in the bar, and the same two at the foot of the phone menu.
+const visitorLinks = [
+  { to: "/login", label: "Login", button: "btn-ghost", menuItem: "text-stone-700 hover:bg-stone-100" },
+  { to: "/register", label: "Sign Up", button: "btn-primary", menuItem: "text-heather-800 hover:bg-heather-50" },
+];
+
 function navLinkClass({ isActive }: { isActive: boolean }) {
   return `block rounded-md px-3 py-2 text-sm font-medium ${
     isActive ? "bg-heather-50 text-heather-800" : "text-stone-700 hover:bg-stone-100 hover:text-stone-900"
@@ -56,13 +62,7 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
           {SITE_NAME}
         </Link>
         <ul className="hidden items-center gap-1 lg:flex">
-          {links.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} end={link.to === "/"} className={navLinkClass}>
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
+          <MainLinks links={links} />
         </ul>
         <div className="flex items-center gap-2">
           {user ? (
@@ -93,12 +93,11 @@ export function SiteHeader({ user, cartCount }: { user: HeaderUser | null; cartC
             </>
           ) : (
             <div className="hidden items-center gap-2 lg:flex">
-              <Link to="/login" className="btn-ghost">
-                Login
-              </Link>
-              <Link to="/register" className="btn-primary">
-                Sign Up
-              </Link>
+              {visitorLinks.map((l) => (
+                <Link key={l.to} to={l.to} className={l.button}>
+                  {l.label}
+                </Link>
+              ))}
             </div>
           )}
           <MobileMenu user={user} links={links} />
@@ -118,13 +117,7 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
       </summary>
       <div className="absolute right-0 mt-2 w-60 rounded-md border border-stone-200 bg-white p-2 shadow-lg">
         <ul className="flex flex-col">
-          {links.map((link) => (
-            <li key={link.to}>
-              <NavLink to={link.to} end={link.to === "/"} className={navLinkClass}>
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
+          <MainLinks links={links} />
           {user ? (
             <>
               <li>
@@ -142,18 +135,13 @@ function MobileMenu({ user, links }: { user: HeaderUser | null; links: NavItem[]
               </li>
             </>
           ) : (
-            <>
-              <li className="mt-2 border-t border-stone-200 pt-2">
-                <Link to="/login" className="block rounded-md px-3 py-2 text-sm font-medium text-stone-700 hover:bg-stone-100">
-                  Login
+            visitorLinks.map((l, i) => (
+              <li key={l.to} className={i === 0 ? "mt-2 border-t border-stone-200 pt-2" : undefined}>
+                <Link to={l.to} className={`block rounded-md px-3 py-2 text-sm font-medium ${l.menuItem}`}>
+                  {l.label}
                 </Link>
               </li>
-              <li>
-                <Link to="/register" className="block rounded-md px-3 py-2 text-sm font-medium text-heather-800 hover:bg-heather-50">
-                  Sign Up
-                </Link>
-              </li>
-            </>
+            ))
           )}
         </ul>
       </div>
@@ -180,6 +168,21 @@ function BasketButton({ cartCount }: { cartCount: number }) {
         </span>
       ) : null}
     </Link>
+  );
+}
+
+/** The site's main links, in the bar and in the phone menu alike. */
+function MainLinks({ links }: { links: NavItem[] }) {
+  return (
+    <>
+      {links.map((link) => (
+        <li key={link.to}>
+          <NavLink to={link.to} end={link.to === "/"} className={navLinkClass}>
+            {link.label}
+          </NavLink>
+        </li>
+      ))}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Link, Text } from "@react-email/components";
 import type { AnniversaryKind, ReminderOccasion } from "~/utils/anniversaries";
-import { button, EmailLayout, text } from "./layout";
+import { EmailLayout, text, VisitMemorial } from "./layout";
 
 // A gentle reminder of an anniversary (decision 025), to a follower who asked for them:
 // a week before, and on the day, of the birthday and of the anniversary of the passing.
@@ -63,14 +63,7 @@ export function AnniversaryReminderEmail(props: AnniversaryReminderProps) {
           : "We are thinking of everyone who misses them today."}{" "}
         If you would like to, you can visit their memorial, or leave a few words or a memory for the family.
       </Text>
-      <Text style={text}>
-        <Link href={memorialUrl} style={button}>
-          Visit the memorial
-        </Link>
-      </Text>
-      <Text style={text}>
-        <Link href={tributeUrl}>Leave a tribute</Link>
-      </Text>
+      <VisitMemorial memorialUrl={memorialUrl} tributeUrl={tributeUrl} tributeLabel="Leave a tribute" />
       <Text style={{ ...text, fontSize: "14px" }}>
         <Link href={stopRemindersUrl}>Stop the anniversary reminders only</Link> (you will still follow the memorial).
       </Text>

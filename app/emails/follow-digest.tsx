@@ -1,5 +1,5 @@
-import { Link, Text } from "@react-email/components";
-import { button, EmailLayout, text } from "./layout";
+import { Text } from "@react-email/components";
+import { EmailLayout, text, VisitMemorial } from "./layout";
 
 // What is new on a memorial someone follows: the tributes approved and the photos and
 // videos added since their last digest, at most one a day, never one email per tribute.
@@ -46,14 +46,7 @@ export function FollowDigestEmail({ firstName, memorialName, tributes, tributeCo
         </Text>
       ))}
       {more > 0 ? <Text style={text}>…and {plural(more, "more tribute", "more tributes")}.</Text> : null}
-      <Text style={text}>
-        <Link href={memorialUrl} style={button}>
-          Visit the memorial
-        </Link>
-      </Text>
-      <Text style={text}>
-        <Link href={tributeUrl}>Leave a tribute of your own</Link>
-      </Text>
+      <VisitMemorial memorialUrl={memorialUrl} tributeUrl={tributeUrl} tributeLabel="Leave a tribute of your own" />
     </EmailLayout>
   );
 }

@@ -47,6 +47,22 @@ export function EmailLayout({ preview, children, unsubscribeUrl, why }: { previe
   );
 }
 
+/** How an email about a memorial ends for its follower: the button to visit it, and a link to leave a tribute. */
+export function VisitMemorial({ memorialUrl, tributeUrl, tributeLabel }: { memorialUrl: string; tributeUrl: string; tributeLabel: string }) {
+  return (
+    <>
+      <Text style={text}>
+        <Link href={memorialUrl} style={button}>
+          Visit the memorial
+        </Link>
+      </Text>
+      <Text style={text}>
+        <Link href={tributeUrl}>{tributeLabel}</Link>
+      </Text>
+    </>
+  );
+}
+
 /** The button that ends every email about a member's plan. */
 export function SeeYourPlan({ href }: { href: string }) {
   return (

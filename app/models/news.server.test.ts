@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTempDataDir } from "../../test/data-dir";
 import { databaseKinds, useAppDatabase } from "../../test/databases";
 import { startFeedServer, type FeedTestServer } from "../../test/feed-server";
 import { fetchNews, listNews, NEWS_DRAFTS_PER_FETCH, NEWS_MESSAGES, newsStatus, newsVersion } from "./news.server";
@@ -12,15 +12,7 @@ import { fetchNews, listNews, NEWS_DRAFTS_PER_FETCH, NEWS_MESSAGES, newsStatus, 
 // administrator, pictures copied into our storage, and every kind of bad feed refused with a sentence
 // and nothing changed.
 
-// Pictures go to a temp folder, not the repository's ./data (getEnv() reads DATA_DIR on first use).
-const previousDataDir = process.env.DATA_DIR;
-const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-news-"));
-process.env.DATA_DIR = dataDir;
-afterAll(() => {
-  if (previousDataDir === undefined) delete process.env.DATA_DIR;
-  else process.env.DATA_DIR = previousDataDir;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const dataDir = useTempDataDir("news");
 
 let feeds: FeedTestServer;
 beforeAll(async () => {

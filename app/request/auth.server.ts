@@ -89,3 +89,9 @@ export async function requireAdmin(request: Request): Promise<PublicUser> {
 export async function requireAnonymous(request: Request) {
   if (await getOptionalUser(request)) throw redirect("/");
 }
+
+/** The loader of a page for visitors only (sign in, sign up): a member is sent home, and it has no data. */
+export async function signedOutOnlyLoader({ request }: { request: Request }) {
+  await requireAnonymous(request);
+  return null;
+}

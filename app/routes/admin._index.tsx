@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin._index";
-import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { AdminSection, Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteMemorialAsAdmin, listMemorialsForAdmin } from "~/models/admin.server";
@@ -70,10 +70,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search, deleted } = loaderData;
   return (
-    <section aria-labelledby="memorials-heading">
-      <h2 id="memorials-heading" className="text-xl font-semibold text-stone-900">
-        Memorials
-      </h2>
+    <AdminSection id="memorials-heading" title="Memorials">
       <div className="mt-4">
         <SearchForm label="Search memorials by name, title or owner's email" search={search} />
       </div>
@@ -126,7 +123,7 @@ export default function AdminMemorials({ loaderData }: Route.ComponentProps) {
         )}
       </PagedList>
       <RecentlyDeleted heading="Recently deleted memorials" field="memorialId" entries={deleted} />
-    </section>
+    </AdminSection>
   );
 }
 

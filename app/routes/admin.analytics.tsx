@@ -1,3 +1,4 @@
+import { AdminSection } from "~/components/admin/admin-ui";
 import type { Route } from "./+types/admin.analytics";
 import { BarChart } from "~/components/admin/bar-chart";
 import { dailyFigures } from "~/models/analytics.server";
@@ -24,10 +25,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
   const of = (key: Exclude<keyof (typeof days)[number], "day">) => days.map((d) => d[key]);
   const money = (n: number) => formatPence(n);
   return (
-    <section aria-labelledby="analytics-heading">
-      <h2 id="analytics-heading" className="text-xl font-semibold text-stone-900">
-        Analytics
-      </h2>
+    <AdminSection id="analytics-heading" title="Analytics">
       <p className="mt-1 text-stone-700">
         The last {ANALYTICS_DAYS} days, {dates[0]} to {dates[dates.length - 1]} (UTC). Revenue leaves out cancelled orders; the endowment fund grows by 15% of
         every plan payment.
@@ -108,7 +106,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
           </tfoot>
         </table>
       </div>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin.audit";
-import { formatDateTime, SearchForm } from "~/components/admin/admin-ui";
+import { AdminSection, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listAudit } from "~/models/audit.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
@@ -19,10 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search } = loaderData;
   return (
-    <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading" className="text-xl font-semibold text-stone-900">
-        Audit log
-      </h2>
+    <AdminSection id="audit-heading" title="Audit log">
       <p className="mt-1 text-stone-700">Every administrator&apos;s action, as it happened. It cannot be edited.</p>
       <div className="mt-4">
         <SearchForm label="Search by administrator's email, action or record" search={search} />
@@ -48,7 +45,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </li>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.contact";
-import { Card, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { AdminSection, Card, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listContactMessages, setContactStatus } from "~/models/admin.server";
 import { backWithToast, listQuery, requireAdminActor } from "~/request/admin.server";
@@ -46,10 +46,7 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("messageId") : null;
   return (
-    <section aria-labelledby="contact-heading">
-      <h2 id="contact-heading" className="text-xl font-semibold text-stone-900">
-        Contact messages
-      </h2>
+    <AdminSection id="contact-heading" title="Contact messages">
       <div className="mt-4">
         <SearchForm label="Search messages by sender, email or subject" search={search} hidden={{ status }} />
       </div>
@@ -122,7 +119,7 @@ export default function AdminContact({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

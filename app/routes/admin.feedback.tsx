@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin.feedback";
-import { Card, formatDateTime } from "~/components/admin/admin-ui";
+import { AdminSection, Card, formatDateTime } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listFeedbackForAdmin } from "~/models/admin.server";
 import { listQuery, requireAdminActor } from "~/request/admin.server";
@@ -19,10 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
   const { items, average, rated, total, page, pages } = loaderData;
   return (
-    <section aria-labelledby="feedback-heading">
-      <h2 id="feedback-heading" className="text-xl font-semibold text-stone-900">
-        Feedback
-      </h2>
+    <AdminSection id="feedback-heading" title="Feedback">
       <p className="mt-2 text-stone-800" data-testid="feedback-average">
         {average === null
           ? "No ratings yet."
@@ -41,7 +38,7 @@ export default function AdminFeedback({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

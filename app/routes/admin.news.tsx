@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.news";
-import { formatDateTime } from "~/components/admin/admin-ui";
+import { AdminSection, formatDateTime } from "~/components/admin/admin-ui";
 import { fetchNewsAsAdmin } from "~/models/admin.server";
 import { NEWS_MESSAGES, newsStatus } from "~/models/news.server";
 import { backWithToast, requireAdminActor } from "~/request/admin.server";
@@ -39,10 +39,7 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
   const { count, feeds, lastFetch } = loaderData;
   const busy = useNavigation().state === "submitting";
   return (
-    <section aria-labelledby="news-heading" className="space-y-4">
-      <h2 id="news-heading" className="text-xl font-semibold text-stone-900">
-        News
-      </h2>
+    <AdminSection id="news-heading" title="News" className="space-y-4">
       <dl className="grid max-w-md grid-cols-2 gap-2 text-stone-800">
         <dt className="font-medium">Articles</dt>
         <dd data-testid="news-count" className="tabular-nums">
@@ -75,7 +72,7 @@ export default function AdminNews({ loaderData }: Route.ComponentProps) {
           {busy ? "Fetching..." : "Fetch news now"}
         </button>
       </Form>
-    </section>
+    </AdminSection>
   );
 }
 

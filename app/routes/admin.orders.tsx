@@ -2,7 +2,7 @@ import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.orders";
-import { Card, ConfirmAction, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { AdminSection, Card, ConfirmAction, formatDateTime, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
 import { Field } from "~/components/forms";
@@ -84,10 +84,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("orderId") : null;
   return (
-    <section aria-labelledby="orders-heading">
-      <h2 id="orders-heading" className="text-xl font-semibold text-stone-900">
-        Orders
-      </h2>
+    <AdminSection id="orders-heading" title="Orders">
       <div className="mt-4">
         <SearchForm label="Search orders by customer, email, order number or payment id" search={search} hidden={{ status }} />
       </div>
@@ -201,7 +198,7 @@ export default function AdminOrders({ loaderData, actionData }: Route.ComponentP
           </Card>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

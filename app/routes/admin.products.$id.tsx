@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { AdminSection } from "~/components/admin/admin-ui";
 import type { Route } from "./+types/admin.products.$id";
 import { ProductForm } from "~/components/admin/product-form";
 import { isRecordId } from "~/models/memorials/access.server";
@@ -26,10 +27,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
   const { product } = loaderData;
   return (
-    <section aria-labelledby="edit-product-heading">
-      <h2 id="edit-product-heading" className="text-xl font-semibold text-stone-900">
-        Edit {product.name}
-      </h2>
+    <AdminSection id="edit-product-heading" title={`Edit ${product.name}`}>
       <div className="mt-4">
         <ProductForm
           key={product.updatedAt.toString()}
@@ -49,7 +47,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
           submitLabel="Save product"
         />
       </div>
-    </section>
+    </AdminSection>
   );
 }
 

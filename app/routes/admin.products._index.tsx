@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.products._index";
-import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { AdminSection, Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { ProductImage } from "~/components/shop/product-image";
 import { listProductsForAdmin, productImage, removeProduct } from "~/models/commerce/products.server";
@@ -48,15 +48,15 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search } = loaderData;
   return (
-    <section aria-labelledby="products-heading">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="products-heading" className="text-xl font-semibold text-stone-900">
-          Products
-        </h2>
+    <AdminSection
+      id="products-heading"
+      title="Products"
+      action={
         <Link to="/admin/products/new" className="btn-primary">
           New product
         </Link>
-      </div>
+      }
+    >
       <div className="mt-4">
         <SearchForm label="Search products by name or category" search={search} />
       </div>
@@ -105,7 +105,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,3 +1,4 @@
+import { AdminSection } from "~/components/admin/admin-ui";
 import type { Route } from "./+types/admin.products.new";
 import { ProductForm } from "~/components/admin/product-form";
 import { requireAdminActor } from "~/request/admin.server";
@@ -19,10 +20,7 @@ export const action = ({ request }: Route.ActionArgs) => productFormAction(reque
 
 export default function NewProduct({ actionData }: Route.ComponentProps) {
   return (
-    <section aria-labelledby="new-product-heading">
-      <h2 id="new-product-heading" className="text-xl font-semibold text-stone-900">
-        New product
-      </h2>
+    <AdminSection id="new-product-heading" title="New product">
       <div className="mt-4">
         <ProductForm
           defaults={{ name: "", description: "", category: "", price: "", stockQuantity: "0", isActive: true, imageUrl: null }}
@@ -30,7 +28,7 @@ export default function NewProduct({ actionData }: Route.ComponentProps) {
           submitLabel="Create product"
         />
       </div>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.tributes";
-import { Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
+import { AdminSection, Card, ConfirmAction, formatDateTime, SearchForm } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { listPendingTributesForAdmin } from "~/models/admin.server";
 import { moderateTribute } from "~/models/tributes/tributes.server";
@@ -51,10 +51,7 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busyId = navigation.state === "submitting" ? navigation.formData?.get("tributeId") : null;
   return (
-    <section aria-labelledby="tributes-heading">
-      <h2 id="tributes-heading" className="text-xl font-semibold text-stone-900">
-        Pending tributes
-      </h2>
+    <AdminSection id="tributes-heading" title="Pending tributes">
       <p className="mt-1 text-stone-700">Administrators moderate tributes only on memorials an administrator created; families moderate their own.</p>
       <div className="mt-4">
         <SearchForm label="Search pending tributes by author, words or memorial" search={search} />
@@ -105,7 +102,7 @@ export default function AdminTributes({ loaderData }: Route.ComponentProps) {
           </Card>
         )}
       </PagedList>
-    </section>
+    </AdminSection>
   );
 }
 

@@ -1,7 +1,7 @@
 import { parseForm } from "~/request/form.server";
 import { z } from "~/utils/validation/zod";
 import type { Route } from "./+types/admin.users";
-import { Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
+import { AdminSection, Card, ConfirmAction, SearchForm, Tag } from "~/components/admin/admin-ui";
 import { PagedList } from "~/components/admin/paged-list";
 import { RecentlyDeleted } from "~/components/admin/recently-deleted";
 import { deleteUserAsAdmin, listUsersForAdmin, setAdminRights, type AdminUserResult } from "~/models/admin.server";
@@ -90,10 +90,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
   const { items, total, page, pages, search, me, deleted } = loaderData;
   return (
-    <section aria-labelledby="users-heading">
-      <h2 id="users-heading" className="text-xl font-semibold text-stone-900">
-        Users
-      </h2>
+    <AdminSection id="users-heading" title="Users">
       <div className="mt-4">
         <SearchForm label="Search users by name or email" search={search} />
       </div>
@@ -168,7 +165,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         )}
       </PagedList>
       <RecentlyDeleted heading="Recently deleted accounts" field="userId" entries={deleted} />
-    </section>
+    </AdminSection>
   );
 }
 

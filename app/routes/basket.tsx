@@ -186,19 +186,7 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-end gap-2">
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="itemId" value={line.id} />
-          <button
-            type="submit"
-            name="intent"
-            value="decrement"
-            className="btn-secondary h-10 w-10 px-0 text-lg"
-            disabled={line.quantity <= 1 || busy}
-            aria-label={`Decrease quantity of ${line.name}`}
-          >
-            −
-          </button>
-        </Form>
+        <StepButton line={line} step="decrement" disabled={line.quantity <= 1 || busy} />
         <Form method="post" preventScrollReset noValidate className="flex items-end gap-2">
           <input type="hidden" name="intent" value="set" />
           <input type="hidden" name="itemId" value={line.id} />
@@ -225,19 +213,7 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
             Update
           </button>
         </Form>
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="itemId" value={line.id} />
-          <button
-            type="submit"
-            name="intent"
-            value="increment"
-            className="btn-secondary h-10 w-10 px-0 text-lg"
-            disabled={atMost || busy}
-            aria-label={`Increase quantity of ${line.name}`}
-          >
-            +
-          </button>
-        </Form>
+        <StepButton line={line} step="increment" disabled={atMost || busy} />
         <Form method="post" className="ml-auto">
           <input type="hidden" name="itemId" value={line.id} />
           <button type="submit" name="intent" value="remove" className="btn-ghost h-10 text-red-800" disabled={busy}>
@@ -251,6 +227,25 @@ function BasketItem({ line, error }: { line: BasketLine; error: QuantityError | 
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** − or +: one less or one more of a line, a form of its own so that it works without JavaScript. */
+function StepButton({ line, step, disabled }: { line: BasketLine; step: "decrement" | "increment"; disabled: boolean }) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="itemId" value={line.id} />
+      <button
+        type="submit"
+        name="intent"
+        value={step}
+        className="btn-secondary h-10 w-10 px-0 text-lg"
+        disabled={disabled}
+        aria-label={`${step === "decrement" ? "Decrease" : "Increase"} quantity of ${line.name}`}
+      >
+        {step === "decrement" ? "−" : "+"}
+      </button>
+    </Form>
   );
 }
 

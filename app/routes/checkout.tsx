@@ -2,6 +2,7 @@ import { parseForm } from "~/request/form.server";
 import { lazy, Suspense } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
+import { ButtonLinks } from "~/components/button-links";
 import { FormAlert, useHydrated } from "~/components/forms";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { ShippingForm } from "~/components/shop/shipping-form";
@@ -117,14 +118,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       ) : loaderData.basket.lines.length === 0 ? (
         <div className="mt-6 rounded-lg border border-stone-200 bg-white p-6">
           <p className="text-stone-800">{SHOP_MESSAGES.basketEmpty} There is nothing to check out.</p>
-          <div className="mt-4 flex flex-wrap gap-3">
-            <Link to="/basket" className="btn-primary">
-              Go to your basket
-            </Link>
-            <Link to="/products" className="btn-secondary">
-              Browse products
-            </Link>
-          </div>
+          <ButtonLinks
+            className="mt-4"
+            links={[
+              { to: "/basket", label: "Go to your basket" },
+              { to: "/products", label: "Browse products" },
+            ]}
+          />
         </div>
       ) : (
         <>

@@ -6,6 +6,7 @@ import type { Route } from "./+types/contact";
 import { AntiSpamFields } from "~/components/anti-spam-fields";
 import { documentLink } from "~/components/document-page";
 import { ErrorList, Field, FormAlert } from "~/components/forms";
+import { Question, Questions } from "~/components/questions";
 import { useSchemaForm } from "~/components/schema-form";
 import { ToastInPlace } from "~/components/toaster";
 import { sendContactMessage } from "~/models/contact.server";
@@ -200,19 +201,13 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
         <h2 id="contact-faq-heading" className="text-xl font-semibold text-stone-900">
           Frequently asked questions
         </h2>
-        <div className="mt-4 divide-y divide-stone-200 rounded-lg border border-stone-200">
+        <Questions className="mt-4">
           {FAQ.map((item) => (
-            <details key={item.question} className="group">
-              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 px-5 py-4 font-medium text-stone-900 hover:bg-stone-50 [&::-webkit-details-marker]:hidden">
-                <span>{item.question}</span>
-                <span aria-hidden="true" className="text-xl leading-none text-stone-600 transition-transform group-open:rotate-45">
-                  +
-                </span>
-              </summary>
+            <Question key={item.question} question={item.question}>
               <p className="px-5 pb-5 leading-relaxed text-stone-700">{item.answer}</p>
-            </details>
+            </Question>
           ))}
-        </div>
+        </Questions>
       </section>
     </div>
   );

@@ -20,6 +20,8 @@ export async function loader() {
   return endowmentReport();
 }
 
+const COLUMNS = ["Year", "Payments", "Taken", "Given back", "To the fund"];
+
 export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
   const { years, pence, payments, takenPence, givenBackPence } = loaderData;
   return (
@@ -54,21 +56,11 @@ export default function EndowmentPage({ loaderData }: Route.ComponentProps) {
               <caption className="sr-only">The endowment fund by calendar year: payments, amounts taken and given back, and the fund&apos;s share</caption>
               <thead>
                 <tr className="border-b border-stone-300 text-stone-700">
-                  <th scope="col" className="py-2 pr-3 font-semibold">
-                    Year
-                  </th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">
-                    Payments
-                  </th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">
-                    Taken
-                  </th>
-                  <th scope="col" className="py-2 pr-3 font-semibold">
-                    Given back
-                  </th>
-                  <th scope="col" className="py-2 font-semibold">
-                    To the fund
-                  </th>
+                  {COLUMNS.map((column, i) => (
+                    <th key={column} scope="col" className={i < COLUMNS.length - 1 ? "py-2 pr-3 font-semibold" : "py-2 font-semibold"}>
+                      {column}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>

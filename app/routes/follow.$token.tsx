@@ -1,4 +1,5 @@
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
+import { CardFootLink } from "~/components/forms";
 import type { Route } from "./+types/follow.$token";
 import { confirmFollow, findFollowConfirmation } from "~/models/community/follows.server";
 import { FOLLOW_MESSAGES } from "~/utils/follow";
@@ -50,13 +51,7 @@ export default function ConfirmFollow({ loaderData, actionData }: Route.Componen
             </p>
           </>
         )}
-        {memorialId ? (
-          <p className="text-center text-sm">
-            <Link to={`/memorials/${memorialId}`} className="link">
-              Go to the memorial
-            </Link>
-          </p>
-        ) : null}
+        {memorialId ? <CardFootLink to={`/memorials/${memorialId}`}>Go to the memorial</CardFootLink> : null}
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/help";
 import { OrContactForm } from "~/components/contact-form-link";
 import { DocumentPage, documentLink } from "~/components/document-page";
+import { Question, Questions } from "~/components/questions";
 import { describePrice, ENDOWMENT_PERCENT, FREE_MEMORIAL_LIMIT, PLANS } from "~/utils/plans";
 import { SUPPORT_EMAIL, SUPPORT_HOURS } from "~/utils/site";
 import { MODERATION_POLICY } from "~/utils/validation/account-rules";
@@ -166,24 +167,18 @@ export default function HelpPage() {
         <h2 id="faq-heading" className="text-2xl font-semibold tracking-tight text-stone-900">
           Frequently asked questions
         </h2>
-        <div className="mt-6 divide-y divide-stone-200 rounded-lg border border-stone-200">
+        <Questions className="mt-6">
           {FAQS.map((faq) => (
-            <details key={faq.id} className="group">
-              <summary className="flex cursor-pointer list-none items-start justify-between gap-4 rounded-lg px-5 py-4 text-base font-medium text-stone-900 hover:bg-stone-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-heather-600 [&::-webkit-details-marker]:hidden">
-                <span>{faq.question}</span>
-                <span aria-hidden="true" className="mt-0.5 shrink-0 text-xl leading-none text-stone-600 transition-transform group-open:rotate-45">
-                  +
-                </span>
-              </summary>
+            <Question key={faq.id} question={faq.question}>
               {/* The answer carries the address (/help#plans): a link to it opens its question (browsers
                   reveal a closed <details> holding the target), and the scroll margin keeps the question
                   in view above it. */}
               <div id={faq.id} className="scroll-mt-40 space-y-3 px-5 pb-5 leading-relaxed text-stone-700">
                 {faq.answer}
               </div>
-            </details>
+            </Question>
           ))}
-        </div>
+        </Questions>
       </section>
 
       <section aria-labelledby="still-need-help-heading" className="mt-12 rounded-lg bg-stone-50 p-6">

@@ -2,12 +2,12 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseForm } from "~/request/form.server";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/login";
-import { AuthCard, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
+import { AuthCard, CardFootLink, Field, FormAlert, lowerCaseAsTyped, PasswordField } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { restoreAccount } from "~/models/memorials/deletion.server";
 import { purgeDateOf } from "~/utils/deletion";
 import { clearRestoreOffer, offerRestore, restorableAccount } from "~/request/account-restore.server";
-import { authenticator, requireAnonymous, SignInRefusedError } from "~/request/auth.server";
+import { authenticator, requireAnonymous, SignInRefusedError, signedOutOnlyLoader } from "~/request/auth.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
 import { redirectWithToast } from "~/request/toast.server";
@@ -19,10 +19,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
-  return null;
-}
+export const loader = signedOutOnlyLoader;
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);
@@ -116,11 +113,7 @@ export default function LoginPage({ actionData }: Route.ComponentProps) {
           Sign up
         </Link>
       </p>
-      <p className="text-center text-sm">
-        <Link to="/" className="link">
-          Back to home
-        </Link>
-      </p>
+      <CardFootLink to="/">Back to home</CardFootLink>
     </AuthCard>
   );
 }
@@ -144,11 +137,7 @@ function RestoreOffer({ purgeAt }: { purgeAt: string }) {
           {pending ? "Restoring..." : "Restore my account"}
         </button>
       </Form>
-      <p className="text-center text-sm">
-        <Link to="/" className="link">
-          Not now
-        </Link>
-      </p>
+      <CardFootLink to="/">Not now</CardFootLink>
     </AuthCard>
   );
 }

@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseForm } from "~/request/form.server";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/memorials.$id.follow";
-import { Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
+import { CardFootLink, Field, FormAlert, lowerCaseAsTyped } from "~/components/forms";
 import { Tick } from "~/components/forms";
 import { useSchemaForm } from "~/components/schema-form";
 import { followAsMember, followAsVisitor, unfollowAsMember } from "~/models/community/follows.server";
@@ -71,11 +71,7 @@ export default function FollowPage({ loaderData, actionData }: Route.ComponentPr
             {FOLLOW_MESSAGES.follow}
           </button>
         </Form>
-        <p className="text-center text-sm">
-          <Link to={`/memorials/${memorialId}`} className="link">
-            Back to the memorial
-          </Link>
-        </p>
+        <CardFootLink to={`/memorials/${memorialId}`}>Back to the memorial</CardFootLink>
       </div>
     </div>
   );

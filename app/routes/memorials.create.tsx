@@ -1,6 +1,7 @@
 import { useEffect } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import type { Route } from "./+types/memorials.create";
+import { ButtonLinks } from "~/components/button-links";
 import { MemorialForm } from "~/components/memorial/memorial-form";
 import { hasReachedMemorialLimit } from "~/models/memorials/records.server";
 import { requireUser } from "~/request/auth.server";
@@ -79,14 +80,13 @@ function LimitReached() {
       </h2>
       <p className="mt-2 text-amber-950">{MEMORIAL_LIMIT_MESSAGE}</p>
       <p className="mt-2 text-amber-950">Your memorials are all still there: you can edit them, or delete one to make room.</p>
-      <div className="mt-5 flex flex-wrap gap-3">
-        <Link to={PLANS_HREF} className="btn-primary">
-          See plans
-        </Link>
-        <Link to="/my-memorials" className="btn-secondary">
-          Go to My Memorials
-        </Link>
-      </div>
+      <ButtonLinks
+        className="mt-5"
+        links={[
+          { to: PLANS_HREF, label: "See plans" },
+          { to: "/my-memorials", label: "Go to My Memorials" },
+        ]}
+      />
     </section>
   );
 }

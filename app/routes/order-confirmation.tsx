@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/order-confirmation";
+import { ButtonLinks } from "~/components/button-links";
 import { OrderSummary } from "~/components/shop/order-summary";
 import { TestOrderBadge } from "~/components/shop/badges";
 import { completePayment } from "~/models/commerce/order-completion.server";
@@ -147,17 +148,13 @@ function body(view: Route.ComponentProps["loaderData"]) {
               ))}
             </ul>
           </section>
-          <div className="flex flex-wrap gap-3">
-            <Link to="/products" className="btn-primary">
-              Continue Shopping
-            </Link>
-            <Link to="/orders" className="btn-secondary">
-              View My Orders
-            </Link>
-            <Link to="/" className="btn-ghost">
-              Return Home
-            </Link>
-          </div>
+          <ButtonLinks
+            links={[
+              { to: "/products", label: "Continue Shopping" },
+              { to: "/orders", label: "View My Orders" },
+              { to: "/", label: "Return Home", look: "ghost" },
+            ]}
+          />
         </div>
       );
     }
@@ -169,13 +166,7 @@ function Panel({ tone, title, links, children }: { tone: "error" | "info"; title
     <div className={`rounded-lg border p-6 ${tone === "error" ? "border-red-300 bg-red-50 text-red-950" : "border-sky-300 bg-sky-50 text-sky-950"}`}>
       <h1 className="text-3xl font-bold">{title}</h1>
       <div className="mt-3">{children}</div>
-      <div className="mt-6 flex flex-wrap gap-3">
-        {links.map(([to, label], i) => (
-          <Link key={to} to={to} className={i === 0 ? "btn-primary" : "btn-secondary"}>
-            {label}
-          </Link>
-        ))}
-      </div>
+      <ButtonLinks className="mt-6" links={links.map(([to, label]) => ({ to, label }))} />
     </div>
   );
 }

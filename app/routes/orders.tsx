@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/orders";
+import { ButtonLinks } from "~/components/button-links";
 import { Pager } from "~/components/pager";
 import { OrderStatusBadge, TestOrderBadge } from "~/components/shop/badges";
 import { listOrders } from "~/models/commerce/orders.server";
@@ -33,14 +34,13 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
       {total === 0 ? (
         <div className="mt-6 rounded-lg border border-stone-200 bg-white p-6">
           <p className="text-stone-800">You have not placed any orders yet.</p>
-          <div className="mt-4 flex flex-wrap gap-3">
-            <Link to="/products" className="btn-primary">
-              Browse products
-            </Link>
-            <Link to="/memorials" className="btn-secondary">
-              Explore memorials
-            </Link>
-          </div>
+          <ButtonLinks
+            className="mt-4"
+            links={[
+              { to: "/products", label: "Browse products" },
+              { to: "/memorials", label: "Explore memorials" },
+            ]}
+          />
         </div>
       ) : (
         <>

@@ -7,7 +7,7 @@ import { NameFields } from "~/components/name-fields";
 import { NewPasswordFields } from "~/components/new-password-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { registerAccount } from "~/models/accounts/account.server";
-import { requireAnonymous } from "~/request/auth.server";
+import { requireAnonymous, signedOutOnlyLoader } from "~/request/auth.server";
 import { clientIp } from "~/request/facts.server";
 import { rateLimitedInit } from "~/request/rate-limited.server";
 import { startSession } from "~/request/session.server";
@@ -18,10 +18,7 @@ import type { HydrateOnUseHandle } from "~/request/hydrate-on-use.server";
 // Complete as plain HTML: its scripts wait for the visitor's first use (app/request/hydrate-on-use.server.ts).
 export const handle: HydrateOnUseHandle = { hydrateOnUse: true };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAnonymous(request);
-  return null;
-}
+export const loader = signedOutOnlyLoader;
 
 export async function action({ request }: Route.ActionArgs) {
   await requireAnonymous(request);

@@ -1,4 +1,5 @@
 import { data, Form, Link } from "react-router";
+import { CardFootLink } from "~/components/forms";
 import type { Route } from "./+types/unsubscribe";
 import { stopRemindersByLink, unfollowByLink } from "~/models/community/follows.server";
 import { isValidFollowUnsubscribe, isValidRemindersOff, isValidUnsubscribe } from "~/services/signed-links.server";
@@ -92,11 +93,7 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
             </Form>
           </>
         )}
-        <p className="text-center text-sm">
-          <Link to="/account/notifications" className="link">
-            Account → Notifications
-          </Link>
-        </p>
+        <CardFootLink to="/account/notifications">Account → Notifications</CardFootLink>
       </div>
     </div>
   );

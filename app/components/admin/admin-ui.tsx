@@ -5,6 +5,40 @@ import { Form, useNavigation } from "react-router";
 // PagedList), and a confirmation that needs no script (a <details> that opens onto the warning and the
 // real button).
 
+/** A tab of the admin dashboard: one section, named by its heading, with an action beside the heading when there is one. */
+export function AdminSection({
+  id,
+  title,
+  action,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  action?: React.ReactNode;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  const heading = (
+    <h2 id={id} className="text-xl font-semibold text-stone-900">
+      {title}
+    </h2>
+  );
+  return (
+    <section aria-labelledby={id} className={className}>
+      {action ? (
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          {heading}
+          {action}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
+  );
+}
+
 /** ?q= search over the list, keeping the other filters given as hidden fields. */
 export function SearchForm({ label, search, hidden = {} }: { label: string; search: string; hidden?: Record<string, string | null> }) {
   return (

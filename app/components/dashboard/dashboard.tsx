@@ -138,25 +138,35 @@ function QuickActions() {
   );
 }
 
-function SectionHeading({ id, title, to, children }: { id: string; title: string; to: string; children: React.ReactNode }) {
+/** A section of the dashboard whose heading has a link beside it to the whole list. */
+function LinkedSection({ id, title, to, link, children }: { id: string; title: string; to: string; link: React.ReactNode; children: React.ReactNode }) {
   return (
-    <div className="flex flex-wrap items-baseline justify-between gap-2">
-      <h2 id={id} className={h2Class}>
-        {title}
-      </h2>
-      <Link to={to} className="link font-semibold">
-        {children}
-      </Link>
-    </div>
+    <section aria-labelledby={id} className="mt-10">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={id} className={h2Class}>
+          {title}
+        </h2>
+        <Link to={to} className="link font-semibold">
+          {link}
+        </Link>
+      </div>
+      {children}
+    </section>
   );
 }
 
 function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
   return (
-    <section aria-labelledby="recent-heading" className="mt-10">
-      <SectionHeading id="recent-heading" title="Your Recent Memorials" to="/my-memorials">
-        View All<span className="sr-only"> your memorials</span>
-      </SectionHeading>
+    <LinkedSection
+      id="recent-heading"
+      title="Your Recent Memorials"
+      to="/my-memorials"
+      link={
+        <>
+          View All<span className="sr-only"> your memorials</span>
+        </>
+      }
+    >
       <ul className="mt-4 divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
         {recent.map((memorial, index) => {
           const name = fullName(memorial);
@@ -191,16 +201,13 @@ function RecentMemorials({ recent }: { recent: DashboardProps["recent"] }) {
           );
         })}
       </ul>
-    </section>
+    </LinkedSection>
   );
 }
 
 function CommunityHighlights({ highlights }: { highlights: DashboardProps["highlights"] }) {
   return (
-    <section aria-labelledby="highlights-heading" className="mt-10">
-      <SectionHeading id="highlights-heading" title="Community Highlights" to="/market">
-        Explore More
-      </SectionHeading>
+    <LinkedSection id="highlights-heading" title="Community Highlights" to="/market" link="Explore More">
       {highlights.length ? (
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {highlights.map((memorial) => {
@@ -228,6 +235,6 @@ function CommunityHighlights({ highlights }: { highlights: DashboardProps["highl
       ) : (
         <p className="mt-4 text-stone-700">No memorials have been shared with the community yet.</p>
       )}
-    </section>
+    </LinkedSection>
   );
 }

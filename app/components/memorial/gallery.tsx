@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { PhotoLink } from "./photo-link";
 
 export type GalleryItem = { id: string; mediaType: string; caption: string | null; src: string; srcSet?: string; full: string };
 
@@ -17,20 +18,15 @@ export function Gallery({ items, name }: { items: GalleryItem[]; name: string })
         <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3">
           {photos.map((photo, index) => (
             <li key={photo.id}>
-              <a href={photo.full} className="block overflow-hidden rounded-lg bg-stone-100">
-                <img
-                  src={photo.src}
-                  srcSet={photo.srcSet}
-                  sizes="(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw"
-                  alt={photo.caption || `Photo ${index + 1} of ${name}`}
-                  width={480}
-                  height={360}
-                  loading="lazy"
-                  decoding="async"
-                  className="aspect-[4/3] h-auto w-full object-cover transition-transform hover:scale-105"
-                />
-                <span className="sr-only">(opens the full-size photo)</span>
-              </a>
+              <PhotoLink
+                photo={photo}
+                alt={photo.caption || `Photo ${index + 1} of ${name}`}
+                sizes="(min-width: 1024px) 300px, (min-width: 640px) 33vw, 50vw"
+                width={480}
+                height={360}
+                className="block overflow-hidden rounded-lg bg-stone-100"
+                imageClassName="transition-transform hover:scale-105"
+              />
               {photo.caption ? <p className="mt-1 text-sm text-stone-700">{photo.caption}</p> : null}
             </li>
           ))}

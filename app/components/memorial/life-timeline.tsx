@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { PhotoLink } from "./photo-link";
 import { formatTimelineDate, TIMELINE_KIND_LABELS, timelineDateTime, type TimelineEventFields, type TimelineKind } from "~/utils/timeline";
 
 export type LifeTimelineEvent = TimelineEventFields & {
@@ -34,20 +35,14 @@ export function LifeTimeline({ events, name, editHref }: { events: LifeTimelineE
               <h3 className="mt-1 font-semibold text-stone-900 wrap-anywhere">{e.title}</h3>
               {e.description ? <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{e.description}</p> : null}
               {e.photo ? (
-                <a href={e.photo.full} className="mt-2 block w-40 max-w-full overflow-hidden rounded-lg bg-stone-100">
-                  <img
-                    src={e.photo.src}
-                    srcSet={e.photo.srcSet}
-                    sizes="160px"
-                    alt={e.photo.caption || `Photo for “${e.title}”, from the life of ${name}`}
-                    width={160}
-                    height={120}
-                    loading="lazy"
-                    decoding="async"
-                    className="aspect-[4/3] h-auto w-full object-cover"
-                  />
-                  <span className="sr-only">(opens the full-size photo)</span>
-                </a>
+                <PhotoLink
+                  photo={e.photo}
+                  alt={e.photo.caption || `Photo for “${e.title}”, from the life of ${name}`}
+                  sizes="160px"
+                  width={160}
+                  height={120}
+                  className="mt-2 block w-40 max-w-full overflow-hidden rounded-lg bg-stone-100"
+                />
               ) : null}
             </li>
           ))}

@@ -196,16 +196,20 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
       document.getElementById(fieldId(first))?.focus();
     }
   };
-  const fieldEvents = (field: TributeField) => ({
+  const initial = (field: TributeField) => {
+    const given = lastResult?.initialValue?.[field];
+    return typeof given === "string" ? given : field === "content" ? "" : defaults[field];
+  };
+  /** What each field takes from its name: its id, what it starts with, focus after a refusal, and its check as it is corrected. */
+  const fieldProps = (field: TributeField) => ({
+    id: fieldId(field),
+    name: field,
+    defaultValue: initial(field),
     autoFocus: field === focusOnLoad,
     onInput: (e: { currentTarget: { value: string } }) => {
       if (errors[field]) check(field, e.currentTarget.value);
     },
   });
-  const initial = (field: TributeField) => {
-    const given = lastResult?.initialValue?.[field];
-    return typeof given === "string" ? given : field === "content" ? "" : defaults[field];
-  };
   const contentId = fieldId("content");
   const contentErrorId = errors.content?.length ? `${contentId}-error` : undefined;
   const noteId = writer.state === "done" ? WRITER_NOTE_ID : undefined;
@@ -225,30 +229,13 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
           <Field
             label="Your name"
             errors={errors.authorName}
-            inputProps={{
-              id: fieldId("authorName"),
-              name: "authorName",
-              type: "text",
-              required: true,
-              maxLength: TRIBUTE_LIMITS.nameMax,
-              defaultValue: initial("authorName"),
-              autoComplete: "name",
-              ...fieldEvents("authorName"),
-            }}
+            inputProps={{ ...fieldProps("authorName"), type: "text", required: true, maxLength: TRIBUTE_LIMITS.nameMax, autoComplete: "name" }}
           />
           <Field
             label="Your email (optional)"
             hint="Only the family sees it."
             errors={errors.authorEmail}
-            inputProps={{
-              id: fieldId("authorEmail"),
-              name: "authorEmail",
-              type: "email",
-              maxLength: TRIBUTE_LIMITS.emailMax,
-              defaultValue: initial("authorEmail"),
-              autoComplete: "email",
-              ...fieldEvents("authorEmail"),
-            }}
+            inputProps={{ ...fieldProps("authorEmail"), type: "email", maxLength: TRIBUTE_LIMITS.emailMax, autoComplete: "email" }}
           />
         </div>
         <div>
@@ -275,12 +262,9 @@ function LeaveTribute({ memorialId, defaults, stamp, lastResult, refusal, assist
             ) : null}
           </div>
           <textarea
-            id={contentId}
-            name="content"
+            {...fieldProps("content")}
             required
             maxLength={TRIBUTE_LIMITS.contentMax}
-            defaultValue={initial("content")}
-            {...fieldEvents("content")}
             rows={5}
             aria-invalid={contentErrorId ? true : undefined}
             aria-describedby={[`${contentId}-hint`, contentErrorId, noteId].filter(Boolean).join(" ")}
@@ -498,20 +482,15 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
           {AI_MESSAGES.missingFields}
         </FormAlert>
       ) : null}
-      <div>
-        <label htmlFor="ai-relationship" className="block text-sm font-medium text-stone-800">
-          Relationship
-        </label>
-        <p id="ai-relationship-hint" className="text-sm text-stone-700">
-          How you knew them, for example granddaughter, friend or neighbour.
-        </p>
+      <AssistantFieldBox
+        field="relationship"
+        label="Relationship"
+        hint="How you knew them, for example granddaughter, friend or neighbour."
+        errors={other("relationship")}
+      >
         <input type="text" maxLength={AI_LIMITS.relationship} defaultValue={values?.relationship ?? ""} {...aria("relationship", "ai-relationship-hint")} />
-        <ErrorList id="ai-relationship-error" errors={other("relationship")} />
-      </div>
-      <div>
-        <label htmlFor="ai-tone" className="block text-sm font-medium text-stone-800">
-          Tone
-        </label>
+      </AssistantFieldBox>
+      <AssistantFieldBox field="tone" label="Tone" errors={other("tone")}>
         <select defaultValue={values?.tone ?? ""} {...aria("tone")}>
           <option value="">Choose a tone</option>
           {TRIBUTE_TONES.map((t) => (
@@ -520,18 +499,45 @@ function AssistantFields({ values, errors }: { values?: Record<AssistantField, s
             </option>
           ))}
         </select>
-        <ErrorList id="ai-tone-error" errors={other("tone")} />
-      </div>
-      <div>
-        <label htmlFor="ai-memories" className="block text-sm font-medium text-stone-800">
-          Memories
-        </label>
-        <p id="ai-memories-hint" className="text-sm text-stone-700">
-          A few things you remember, one to a line (up to {withThousands(AI_LIMITS.formMemories)} characters).
-        </p>
+      </AssistantFieldBox>
+      <AssistantFieldBox
+        field="memories"
+        label="Memories"
+        hint={`A few things you remember, one to a line (up to ${withThousands(AI_LIMITS.formMemories)} characters).`}
+        errors={other("memories")}
+      >
         <textarea rows={4} maxLength={AI_LIMITS.formMemories} defaultValue={values?.memories ?? ""} {...aria("memories", "ai-memories-hint")} />
-        <ErrorList id="ai-memories-error" errors={other("memories")} />
-      </div>
+      </AssistantFieldBox>
     </>
+  );
+}
+
+/** One of the assistant's fields (the control is the children): its label, its hint when it has one, and its own errors. */
+function AssistantFieldBox({
+  field,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  field: AssistantField;
+  label: string;
+  hint?: string;
+  errors: string[];
+  children: React.ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={`ai-${field}`} className="block text-sm font-medium text-stone-800">
+        {label}
+      </label>
+      {hint ? (
+        <p id={`ai-${field}-hint`} className="text-sm text-stone-700">
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <ErrorList id={`ai-${field}-error`} errors={errors} />
+    </div>
   );
 }

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTempDataDir } from "../../../test/data-dir";
 import { databaseKinds } from "../../../test/databases";
 import { setDatabase, type Database } from "~/services/db.server";
 import { ImageRejectedError } from "~/services/images.server";
@@ -11,11 +9,8 @@ import { getUserById } from "./users.server";
 import { avatarKey } from "../../services/avatars.server";
 import { removeProfilePicture, setProfilePicture } from "./profile-picture.server";
 
-// Uploaded files go to a temp folder, not the repository's ./data: getEnv() reads DATA_DIR on first
-// use, which is after this line (nothing above calls it at import time).
-const previousDataDir = process.env.DATA_DIR;
-const dataDir = mkdtempSync(path.join(tmpdir(), "everlight-avatars-"));
-process.env.DATA_DIR = dataDir;
+// Nothing above calls getEnv() at import time, so the temp folder is the one it reads.
+useTempDataDir("avatars");
 
 const png = (width = 600, height = 400) =>
   sharp({ create: { width, height, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 1 } } })
@@ -113,10 +108,4 @@ describe("storage keys", () => {
     await deleteObject("tests/a.bin");
     expect(await getObject("tests/a.bin")).toBeNull();
   });
-});
-
-afterAll(() => {
-  if (previousDataDir === undefined) delete process.env.DATA_DIR;
-  else process.env.DATA_DIR = previousDataDir;
-  rmSync(dataDir, { recursive: true, force: true });
 });

@@ -30,6 +30,14 @@ import {
 
 // ───────────────────────────── instalments ─────────────────────────────
 
+type ReceiptedPurchase = { planId: string; instalmentCount: number; user: { id: string; email: string; firstName: string } | null };
+
+/** An instalment taken, receipted to its member (when the plan still has one) in the transaction that records it. */
+async function receiptInstalment(tx: Db, purchase: ReceiptedPurchase, paid: { number: number; amount: number; paymentRef: string; nextDueAt: Date | null }) {
+  if (!purchase.user) return;
+  await queueReceipt(tx, purchase.user, { planId: planIdOf(purchase.planId), paymentType: "monthly", count: purchase.instalmentCount, ...paid });
+}
+
 export type InstalmentReport = { charged: number; failed: number; completed: number; lapsed: number };
 
 /**
@@ -101,18 +109,7 @@ async function chargeInstalment(purchase: DuePurchase, provider: PaymentProvider
         data: { status: "succeeded", paidAt: now, paymentId: payment.id, attempts: attempt, lastError: null },
       });
       if (purchase.userId) await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: finished ? null : graceAfter(nextDueAt!) } });
-      if (purchase.user) {
-        const facts = {
-          planId: planIdOf(purchase.planId),
-          paymentType: "monthly" as const,
-          number,
-          count: purchase.instalmentCount,
-          amount,
-          paymentRef: payment.id,
-          nextDueAt,
-        };
-        await queueReceipt(tx, purchase.user, facts);
-      }
+      await receiptInstalment(tx, purchase, { number, amount, paymentRef: payment.id, nextDueAt });
       return true;
     });
     if (!ok) return "charged";
@@ -186,18 +183,7 @@ export async function recordPaidInstalment(purchase: InvoicePurchase, invoice: I
       const until = finished ? null : purchase.status === "active" ? graceAfter(nextDueAt!) : nextDueAt;
       await tx.user.update({ where: { id: purchase.userId }, data: { subscriptionExpiryDate: until } });
     }
-    if (purchase.user) {
-      const facts = {
-        planId: planIdOf(purchase.planId),
-        paymentType: "monthly" as const,
-        number,
-        count: purchase.instalmentCount,
-        amount: expected,
-        paymentRef: invoice.id,
-        nextDueAt: purchase.status === "active" ? nextDueAt : null,
-      };
-      await queueReceipt(tx, purchase.user, facts);
-    }
+    await receiptInstalment(tx, purchase, { number, amount: expected, paymentRef: invoice.id, nextDueAt: purchase.status === "active" ? nextDueAt : null });
     return true;
   });
   if (!moved) return { handled: "instalment raced" };

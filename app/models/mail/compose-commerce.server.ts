@@ -61,30 +61,18 @@ export function composePlanMail(row: OutboxRow, site: string): ComposedMail | { 
 
 // Transactional: sent whatever the member chose under Notifications, as a receipt is.
 export async function composeOrderConfirmation(row: OutboxRow, site: string): Promise<ComposedMail<"order-confirmation"> | { skip: string }> {
-  const order = await prisma().order.findUnique({
-    where: { id: String(row.data.orderId) },
-    include: { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } },
-  });
+  const order = await orderOf(row);
   if (!order) return { skip: "the order was deleted" };
-  const address = (order.shippingAddress ?? {}) as Partial<Record<"address" | "city" | "state" | "zipCode" | "country", string>>;
   return {
     to: row.to,
     kind: "order-confirmation",
     props: {
-      customerName: order.customerName ?? "customer",
-      orderNumber: orderNumber(order.id),
-      paymentId: order.paymentIntentId ?? "",
-      isTest: order.isTest,
-      lines: order.items.map((i) => ({ name: i.name, quantity: i.quantity, lineTotal: formatPence(i.price * i.quantity) })),
+      ...orderFacts(order, site),
       subtotal: formatPence(order.subtotalAmount),
       taxLabel: TAX_LABEL,
       tax: formatPence(order.taxAmount),
-      total: formatPence(order.totalAmount),
-      shipping: [address.address, address.city, address.state, address.zipCode, address.country ? countryName(address.country) : undefined].filter(
-        (s): s is string => !!s,
-      ),
+      shipping: addressOf(order.shippingAddress),
       whatsNext: WHATS_NEXT_EMAIL,
-      ordersUrl: `${site}/orders`,
     },
   };
 }
@@ -94,14 +82,16 @@ const addressOf = (shippingAddress: unknown) => {
   return [a.address, a.city, a.state, a.zipCode, a.country ? countryName(a.country) : undefined].filter((s): s is string => !!s);
 };
 
-// An order cancelled (and refunded) or shipped, with its items, amount and payment reference.
-export async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedMail<"order-cancelled" | "order-shipped"> | { skip: string }> {
-  const order = await prisma().order.findUnique({
+/** The order a row is about, with its lines in the order they were bought. */
+const orderOf = (row: OutboxRow) =>
+  prisma().order.findUnique({
     where: { id: String(row.data.orderId) },
     include: { items: { orderBy: { createdAt: "asc" }, omit: { book: true } } },
   });
-  if (!order) return { skip: "the order was deleted" };
-  const common = {
+
+/** What every email about an order says of it: who, which order, its lines and total, and where to see it. */
+function orderFacts(order: NonNullable<Awaited<ReturnType<typeof orderOf>>>, site: string) {
+  return {
     customerName: order.customerName ?? "customer",
     orderNumber: orderNumber(order.id),
     paymentId: order.paymentIntentId ?? "",
@@ -110,6 +100,13 @@ export async function composeOrderNews(row: OutboxRow, site: string): Promise<Co
     total: formatPence(order.totalAmount),
     ordersUrl: `${site}/orders`,
   };
+}
+
+// An order cancelled (and refunded) or shipped, with its items, amount and payment reference.
+export async function composeOrderNews(row: OutboxRow, site: string): Promise<ComposedMail<"order-cancelled" | "order-shipped"> | { skip: string }> {
+  const order = await orderOf(row);
+  if (!order) return { skip: "the order was deleted" };
+  const common = orderFacts(order, site);
   if (row.kind === "order-cancelled") {
     if (order.status !== "cancelled") return { skip: "the order is not cancelled" };
     return {
