@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFileSync, statSync } from "node:fs";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
@@ -19,13 +17,13 @@ import {
   vaultAccess,
   type VaultCaller,
 } from "./vault.server";
+import { useTempDataDir } from "../../../test/data-dir";
 
 // The encrypted vault's use cases in one process, on PGlite and PostgreSQL: what is
 // stored is ciphertext only, a flipped byte or a blob moved to another member fails to open, key rotation
 // keeps every file readable, the lock holds per session and lapses, and only the allowed kinds get in.
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "vault-"));
-process.env.DATA_DIR ??= dataDir;
+useTempDataDir("vault");
 process.env.SESSION_SECRET ??= "vault-test-secret-that-is-long-enough-0123456789";
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\nSECRET-WORDS-IN-THE-PDF\n%%EOF\n");

@@ -1,5 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverDueMail } from "../../../server/mail-worker";
@@ -8,6 +6,7 @@ import { startSmtp, type TestSmtp } from "../../../test/smtp-server";
 import { createMailTransport, type MailTransport } from "~/services/mail.server";
 import { parseEnv } from "~/services/env.server";
 import { backupStatus, runBackupRound, slotOf, SLOT_ATTEMPTS } from "./backups.server";
+import { useTempDataDir } from "../../../test/data-dir";
 
 // The schedule's rules on both databases, where the backup itself cannot be made (an in-memory embedded
 // database has no files; PostgreSQL here has no DATABASE_URL for pg_dump): the slot is claimed once, a
@@ -15,8 +14,7 @@ import { backupStatus, runBackupRound, slotOf, SLOT_ATTEMPTS } from "./backups.s
 // and when no backup has succeeded for 36 hours, and the dashboard's status says so. The backups that
 // succeed are made by real servers and commands in test/backups.test.ts.
 
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "backup-rounds-"));
-process.env.BACKUP_DIR ??= path.join(process.env.DATA_DIR, "backups");
+process.env.BACKUP_DIR ??= path.join(useTempDataDir("backup-rounds"), "backups");
 process.env.BACKUP_SCHEDULE = "daily";
 
 const HOUR = 3600_000;

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../../test/stripe-server";
@@ -12,6 +9,7 @@ import { cancelPlan, chargeDueInstalments, resumePlan } from "./plan-instalments
 import { completePlanPayment } from "./plan-completion.server";
 import { getPendingPlanPayment, payTestPlanPayment, startPlanPurchase } from "./plan-checkout.server";
 import { retryPlanRefunds } from "./plan-refunds.server";
+import { useTempDataDir } from "../../../test/data-dir";
 
 // Money you can trust, for plans, on PGlite and PostgreSQL: a payment that completes
 // after the member's plan moved on (a tab left open) never downgrades, never turns a plan paid in full into
@@ -20,7 +18,7 @@ import { retryPlanRefunds } from "./plan-refunds.server";
 // once makes one payment; ten completions at once grant once. Every payment, refund, cancel and resume is
 // emailed with its amount.
 
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "plan-money-"));
+useTempDataDir("plan-money");
 process.env.SESSION_SECRET ??= "plan-money-test-secret-that-is-long-enough-0123456789";
 
 const DAY = 86_400_000;

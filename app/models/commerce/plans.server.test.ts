@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
 import { startStripeServer, STRIPE_TEST_KEYS } from "../../../test/stripe-server";
@@ -15,6 +12,7 @@ import { cancelPlan, chargeDueInstalments, lapseEndedSubscription, noticeEndedPl
 import { completePlanPayment, completePlanSession } from "./plan-completion.server";
 import { payTestPlanPayment, startPlanCheckout, startPlanPurchase } from "./plan-checkout.server";
 import { retryPlanRefunds } from "./plan-refunds.server";
+import { useTempDataDir } from "../../../test/data-dir";
 
 // Plans paid for real, on PGlite and PostgreSQL, with the built-in provider and an injected clock
 //: a plan is granted only for a payment the provider says succeeded, for the amount
@@ -22,7 +20,7 @@ import { retryPlanRefunds } from "./plan-refunds.server";
 // member and the plan lapses after the grace period with nothing deleted; cancelling keeps access to the
 // end of the month paid for; the endowment figure is 15% of what was taken.
 
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "plans-"));
+useTempDataDir("plans");
 process.env.SESSION_SECRET ??= "plans-test-secret-that-is-long-enough-0123456789";
 
 const DAY = 86_400_000;

@@ -1,9 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { deliverDueMail } from "../../../server/mail-worker";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
+import { useTempDataDir } from "../../../test/data-dir";
 import { freePort, linkIn, startSmtp, type TestSmtp } from "../../../test/smtp-server";
 import { parseEnv } from "~/services/env.server";
 import { createMailTransport, type MailTransport } from "~/services/mail.server";
@@ -23,8 +21,9 @@ process.env.SESSION_SECRET ??= "mail-test-secret-that-is-long-enough-0123456789"
 process.env.PUBLIC_URL ??= "https://everlight.example";
 const SITE = process.env.PUBLIC_URL;
 
+const mailDir = useTempDataDir("mail");
 const smtpTransport = (url: string): MailTransport =>
-  createMailTransport(parseEnv({ SMTP_URL: url, MAIL_FROM: "Everlight <no-reply@everlight.test>", DATA_DIR: mkdtempSync(path.join(tmpdir(), "mail-")) }));
+  createMailTransport(parseEnv({ SMTP_URL: url, MAIL_FROM: "Everlight <no-reply@everlight.test>", DATA_DIR: mailDir }));
 
 let n = 0;
 const email = () => `mail-${Date.now().toString(36)}-${n++}@example.test`;

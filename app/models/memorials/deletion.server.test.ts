@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseKinds, useAppDatabase } from "../../../test/databases";
 import { getObject, objectUrl, putObject } from "~/services/storage.server";
@@ -25,13 +22,14 @@ import { listOwnMemorials } from "./own-memorials.server";
 import { createSessionRow } from "../accounts/sessions.server";
 import { listTributesForAdmin } from "../tributes/tributes.server";
 import { getUserById, signIn } from "../accounts/users.server";
+import { useTempDataDir } from "../../../test/data-dir";
 
 // Deletion keeps its 30-day window, on PGlite and PostgreSQL: a deleted memorial is
 // hidden from every reader at once and comes back whole; a deleted account is signed out, hidden and
 // restorable; the purge tells the owner a few days before, then removes rows and files once, however
 // many rounds (instances) run, and catches up after downtime.
 
-process.env.DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "deletion-"));
+useTempDataDir("deletion");
 process.env.SESSION_SECRET ??= "deletion-test-secret-that-is-long-enough-0123456789";
 process.env.PASSWORD_HASH_COST ??= "12";
 
