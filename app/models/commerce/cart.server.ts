@@ -186,28 +186,26 @@ export async function addToCart(user: Member, input: { productId?: string; memor
 /** Price is the product's Decimal or the book's number of pence: either goes as the parameter it is. */
 type Price = Prisma.Decimal | number;
 
-const addProductLine = sqlQuery({
-  name: "cart.addProductLine",
-  columns: { id: "text", quantity: "int4" },
-  sql: (userId: string, productId: string, quantity: number, price: Price, most: number) =>
-    Prisma.sql`INSERT INTO "cart_items" ("userId", "productId", "quantity", "price") VALUES (${userId}, ${productId}, ${quantity}, ${price})
-     ON CONFLICT ("userId", "productId") WHERE "productId" IS NOT NULL
-     DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
-     WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= ${most}
-     RETURNING "id", "quantity"`,
-  examples: [["user", "product", 1, 100, 5]],
-});
+/** A basket line holds a product or a memorial's book: the column that names which, and its unique index. */
+type LineColumn = "productId" | "memorialId";
 
-const addMemorialLine = sqlQuery({
-  name: "cart.addMemorialLine",
+// One statement: a new line, or more on the existing one only while it stays within `most`. The column is
+// one of two names fixed here, never the caller's text.
+const addLine = sqlQuery({
+  name: "cart.addLine",
   columns: { id: "text", quantity: "int4" },
-  sql: (userId: string, memorialId: string, quantity: number, price: Price, most: number) =>
-    Prisma.sql`INSERT INTO "cart_items" ("userId", "memorialId", "quantity", "price") VALUES (${userId}, ${memorialId}, ${quantity}, ${price})
-     ON CONFLICT ("userId", "memorialId") WHERE "memorialId" IS NOT NULL
+  sql: (column: LineColumn, userId: string, itemId: string, quantity: number, price: Price, most: number) => {
+    const named = Prisma.raw(`"${column}"`);
+    return Prisma.sql`INSERT INTO "cart_items" ("userId", ${named}, "quantity", "price") VALUES (${userId}, ${itemId}, ${quantity}, ${price})
+     ON CONFLICT ("userId", ${named}) WHERE ${named} IS NOT NULL
      DO UPDATE SET "quantity" = "cart_items"."quantity" + EXCLUDED."quantity", "price" = EXCLUDED."price", "updatedAt" = CURRENT_TIMESTAMP
      WHERE "cart_items"."quantity" + EXCLUDED."quantity" <= ${most}
-     RETURNING "id", "quantity"`,
-  examples: [["user", "memorial", 1, 100, 5]],
+     RETURNING "id", "quantity"`;
+  },
+  examples: [
+    ["productId", "user", "product", 1, 100, 5],
+    ["memorialId", "user", "memorial", 1, 100, 5],
+  ],
 });
 
 async function addProduct(user: Member, productId: string, quantity: number): Promise<AddToCartResult> {
@@ -217,8 +215,7 @@ async function addProduct(user: Member, productId: string, quantity: number): Pr
   if (!product || !product.isActive) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
   if (product.stockQuantity <= 0) return { ok: false, reason: "stock", message: SHOP_MESSAGES.outOfStock };
   if (quantity > product.stockQuantity) return { ok: false, reason: "stock", message: SHOP_MESSAGES.quantityAboveStock(product.stockQuantity) };
-  // One statement: a new line, or more on the existing one only while it stays within the stock.
-  const rows = await upsertLine(addProductLine(user.id, product.id, quantity, product.price, product.stockQuantity));
+  const rows = await upsertLine(addLine("productId", user.id, product.id, quantity, product.price, product.stockQuantity));
   if (rows === null) return { ok: false, reason: "not-found", message: SHOP_MESSAGES.productGone };
   if (!rows.length) {
     const line = await prisma().cartItem.findFirst({ where: { userId: user.id, productId: product.id }, select: { quantity: true } });
@@ -234,14 +231,14 @@ async function addMemorial(user: Member, memorialId: string, quantity: number): 
   if (!rule.ok) return { ok: false, reason: rule.reason === "not-found" ? "not-found" : "unavailable", message: rule.message };
   const { memorial } = rule;
   if (quantity > MEMORIAL_ITEM.maxQuantity) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
-  const rows = await upsertLine(addMemorialLine(user.id, memorial.id, quantity, MEMORIAL_ITEM.price, MEMORIAL_ITEM.maxQuantity));
+  const rows = await upsertLine(addLine("memorialId", user.id, memorial.id, quantity, MEMORIAL_ITEM.price, MEMORIAL_ITEM.maxQuantity));
   if (rows === null) return { ok: false, reason: "not-found", message: "Memorial not found" };
   if (!rows.length) return { ok: false, reason: "unavailable", message: SHOP_MESSAGES.memorialLimit };
   return { ok: true, itemId: rows[0].id, name: memorialItemName(memorial), quantity: rows[0].quantity };
 }
 
 /** Runs an insert-or-add statement; null when what it points at was deleted meanwhile (a foreign key). */
-async function upsertLine(statement: ReturnType<typeof addProductLine>): Promise<{ id: string; quantity: number }[] | null> {
+async function upsertLine(statement: ReturnType<typeof addLine>): Promise<{ id: string; quantity: number }[] | null> {
   try {
     return await driverRows(getDatabase().sql, statement);
   } catch (error) {
