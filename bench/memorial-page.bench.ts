@@ -140,14 +140,20 @@ function biography(words: number) {
     .replace(/ \n\n/g, "\n\n");
 }
 
-async function createMemorial(base: string) {
+/** An /api client signed in as a new member, who will own a memorial. */
+async function registeredOwner(base: string, lastName: string) {
   const owner = apiClient(base);
   await owner("POST", "/api/auth/register", {
     firstName: "Bench",
-    lastName: "Owner",
+    lastName,
     email: `bench-${randomBytes(4).toString("hex")}@example.test`,
     password: "Bench-Owner-123",
   });
+  return owner;
+}
+
+async function createMemorial(base: string) {
+  const owner = await registeredOwner(base, "Owner");
   const memorial = await owner<{ id: string }>("POST", "/api/memorials", {
     firstName: "Margaret",
     lastName: "Ellison",
@@ -191,13 +197,7 @@ async function createMemorial(base: string) {
 
 /** A short memorial: a line of biography and two tributes, so the whole page, form included, is near. */
 async function createShortMemorial(base: string) {
-  const owner = apiClient(base);
-  await owner("POST", "/api/auth/register", {
-    firstName: "Bench",
-    lastName: "Neighbour",
-    email: `bench-${randomBytes(4).toString("hex")}@example.test`,
-    password: "Bench-Owner-123",
-  });
+  const owner = await registeredOwner(base, "Neighbour");
   const memorial = await owner<{ id: string }>("POST", "/api/memorials", {
     firstName: "Ivy",
     lastName: "Penrose",
