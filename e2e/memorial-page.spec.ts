@@ -83,6 +83,33 @@ test("an anonymous visitor reads the whole memorial, with every photo opening la
   expect(problems).toEqual([]);
 });
 
+test("a pointer that moves while the page is still arriving starts the scripts once the page is all there", async ({ browser, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "about when the scripts load");
+  // A pointer resting over the window is reported as moving when the first layout happens under it, which
+  // can be before the rest of the document has arrived. The page is served with such a move right after
+  // the script that waits for use, before the held-back scripts further down.
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.route(
+      (address) => address.pathname === "/register",
+      async (route) => {
+        const response = await route.fetch();
+        const html = await response.text();
+        const loader = /<script nonce="([^"]+)">\(function\(\)\{var d=document[\s\S]*?<\/script>/.exec(html);
+        expect(loader, "the page waits for use").not.toBeNull();
+        const move = `<script nonce="${loader![1]}">window.dispatchEvent(new PointerEvent("pointermove"))</script>`;
+        await route.fulfill({ response, body: html.replace(loader![0], loader![0] + move) });
+      },
+    );
+    await page.goto("/register");
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+    await expect(page.locator('script[type="everlight/on-use"]')).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a reader on a phone downloads no script until they use the page or near the tribute form", async ({ browser, member, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "about when the scripts load");
   const ownerContext = await browser.newContext();

@@ -29,7 +29,10 @@ describe("scripts after the page", () => {
     expect(out).toContain(`<script type="everlight/on-use">window.__reactRouterContext = {};</script>`);
     expect(out).toContain(`<script type="everlight/on-use">window.__reactRouterContext.streamController.enqueue(`);
     expect(out).not.toMatch(/<script nonce="[^"]*">window\.__reactRouterContext/);
-    expect(out.match(/addEventListener/g)?.length).toBe(2);
+    // Listeners for use, for the load (the parts near the form) and, for use while the page is still
+    // arriving, for the end of the document.
+    expect(out.match(/addEventListener/g)?.length).toBe(3);
+    expect(out).toContain('if(d.readyState=="loading")return d.addEventListener("DOMContentLoaded",go)');
     // The loader runs from a script that already carries the page's nonce (the only one that does: the
     // waiting scripts are given it when they are put back), and starts on use.
     expect(out.match(/ nonce="/g)?.length).toBe(1);
