@@ -12,7 +12,9 @@ export type BenchApp = { url: string; pid: number; stop: () => Promise<void> };
 
 export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "everlight-bench-app-"));
-  const child = spawn(process.execPath, ["server.js"], {
+  // BENCH_CPU_PROFILE=<folder>: the server writes a V8 CPU profile there when it stops (for where the time goes).
+  const profile = process.env.BENCH_CPU_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`] : [];
+  const child = spawn(process.execPath, [...profile, "server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
