@@ -102,12 +102,26 @@ function prepare(page: Page, javaScriptEnabled: boolean): Page {
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
       const response = await goto(url, options);
-      if (await page.locator('script[type="everlight/on-use"]').count()) await page.mouse.move(3, 3);
+      await movePointerUntilNoticed(page);
       await waitForHydration(page);
       return response;
     };
   }
   return page;
+}
+
+const WAITING_SCRIPTS = 'script[type="everlight/on-use"]';
+
+/**
+ * Moves the pointer over a page whose scripts wait for the visitor until the page takes it in, a pixel
+ * further each time: a move to where the pointer already is (the last page's spot) has no movement, and
+ * the page does not count a move without movement as use.
+ */
+async function movePointerUntilNoticed(page: Page) {
+  for (let x = 3; x < 40 && (await page.locator(WAITING_SCRIPTS).count()); x++) {
+    await page.mouse.move(x, 3);
+    await page.waitForFunction((selector) => !document.querySelector(selector), WAITING_SCRIPTS, { timeout: 250 }).catch(() => {});
+  }
 }
 
 /**

@@ -67,8 +67,7 @@ test("the mobile menu opens without JavaScript", async ({ page }) => {
 // A page of its own, not the fixture's (whose goto moves the pointer first, as a person does).
 test("the landing page runs its scripts only once the visitor uses it", async ({ browser, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "about scripts");
-  // A phone: no pointer rests over the page (a mouse over the window is reported as moving when the page
-  // is first laid out under it, which is use).
+  // A phone.
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   const errors: string[] = [];

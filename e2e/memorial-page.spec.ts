@@ -85,9 +85,8 @@ test("an anonymous visitor reads the whole memorial, with every photo opening la
 
 test("a pointer that moves while the page is still arriving starts the scripts once the page is all there", async ({ browser, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "about when the scripts load");
-  // A pointer resting over the window is reported as moving when the first layout happens under it, which
-  // can be before the rest of the document has arrived. The page is served with such a move right after
-  // the script that waits for use, before the held-back scripts further down.
+  // A visitor can move the pointer before the rest of the document has arrived. The page is served with
+  // such a move right after the script that waits for use, before the held-back scripts further down.
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -98,7 +97,7 @@ test("a pointer that moves while the page is still arriving starts the scripts o
         const html = await response.text();
         const loader = /<script nonce="([^"]+)">\(function\(\)\{var d=document[\s\S]*?<\/script>/.exec(html);
         expect(loader, "the page waits for use").not.toBeNull();
-        const move = `<script nonce="${loader![1]}">window.dispatchEvent(new PointerEvent("pointermove"))</script>`;
+        const move = `<script nonce="${loader![1]}">window.dispatchEvent(new PointerEvent("pointermove", { movementX: 2, movementY: 1 }))</script>`;
         await route.fulfill({ response, body: html.replace(loader![0], loader![0] + move) });
       },
     );

@@ -33,6 +33,8 @@ describe("scripts after the page", () => {
     // arriving, for the end of the document.
     expect(out.match(/addEventListener/g)?.length).toBe(3);
     expect(out).toContain('if(d.readyState=="loading")return d.addEventListener("DOMContentLoaded",go)');
+    // A move reported without movement (a pointer resting as the page is laid out) is not use.
+    expect(out).toContain('e.type=="pointermove"&&!e.movementX&&!e.movementY');
     // The loader runs from a script that already carries the page's nonce (the only one that does: the
     // waiting scripts are given it when they are put back), and starts on use.
     expect(out.match(/ nonce="/g)?.length).toBe(1);

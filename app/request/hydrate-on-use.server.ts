@@ -9,11 +9,13 @@ import type { EntryContext } from "react-router";
 // page: a tap, a key, a field focused, the pointer moved, or the page scrolled to within a screen of a
 // part that scripts improve (marked `data-hydrate-near`: the tribute form, the share buttons). A visitor
 // who reads the page pays nothing for them; one who reads on towards the form gets them while reading.
-// Use that comes while the page is still arriving (a pointer resting over the window as the first
-// layout happens under it is reported as a move) waits for the rest of the document: the scripts held
-// back further down have not been read yet, and putting back only those before would leave the page
-// half started for good.
-// A part already within reach when the page opens (a short memorial's form) does not count: starting
+// A pointer resting over the window is reported as a move, without movement, when the page is laid out
+// under it (Chromium does so even where there is no mouse, as on a phone): that is not use. Use that comes
+// while the page is still arriving waits for the rest of the document: the scripts held back further down
+// have not been read yet, and putting back only those before would leave the page half started for good.
+// Only scrolling brings a part within reach: the observer's reports while the page has not moved from
+// where it opened (its first look, and layout that shifts as pictures arrive) do not count. So a part
+// already within reach when the page opens (a short memorial's form) does not count either: starting
 // React at once cost a slow phone most of a second of blocked main thread before the visitor did
 // anything, and the form and the share links work as plain HTML until the first tap or key brings them.
 //
@@ -53,14 +55,14 @@ export function deferScripts(html: string): string {
   if (!MODULE_SCRIPT.test(html)) return html;
   // Once, on the first use of the page, or when a part marked data-hydrate-near comes within a screen.
   const loader =
-    `(function(){var d=document,w=window,c=d.currentScript,N=c.nonce||c.getAttribute("nonce"),E=${JSON.stringify(USE_EVENTS)},io,done,go=function(){` +
-    `if(done)return;if(d.readyState=="loading")return d.addEventListener("DOMContentLoaded",go);done=1;E.forEach(function(e){w.removeEventListener(e,go,true)});if(io)io.disconnect();` +
+    `(function(){var d=document,w=window,c=d.currentScript,N=c.nonce||c.getAttribute("nonce"),E=${JSON.stringify(USE_EVENTS)},io,done,go=function(e){` +
+    `if(done||e&&e.type=="pointermove"&&!e.movementX&&!e.movementY)return;if(d.readyState=="loading")return d.addEventListener("DOMContentLoaded",go);done=1;E.forEach(function(e){w.removeEventListener(e,go,true)});if(io)io.disconnect();` +
     `d.querySelectorAll('script[type="${DEFERRED_TYPE}"]').forEach(function(m){` +
     `var s=d.createElement("script");if(m.dataset.module!==undefined)s.type="module";s.nonce=N;s.textContent=m.textContent;m.replaceWith(s)})};` +
     `E.forEach(function(e){w.addEventListener(e,go,{capture:true,passive:true})});` +
     `w.addEventListener("load",function(){var n=d.querySelectorAll("[data-hydrate-near]");if(done||!n.length)return;` +
     `if(!w.IntersectionObserver)return go();` +
-    `var first=1;io=new IntersectionObserver(function(es){if(first){first=0;return}if(es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
+    `var y=w.scrollY;io=new IntersectionObserver(function(es){if(w.scrollY!==y&&es.some(function(e){return e.isIntersecting}))go()},{rootMargin:"100% 0px"});` +
     `n.forEach(function(e){io.observe(e)})})})();`;
   const nonce = html.match(MODULE_SCRIPT)![1];
   const deferred = html
