@@ -13,7 +13,7 @@ import { expect, expectAccessible, test } from "./fixtures";
 
 const SHEET = process.env.SCREENS_DIR ?? path.join("test-results", "screens");
 // CI keeps the log, not the files: there the screens are checked and not photographed (the photographs,
-// full-page at two widths, were a third of the sheet's time). `npm run screens` photographs them everywhere.
+// full-page at two widths, took a sixth of the sheet's time). `npm run screens` photographs them everywhere.
 const PHOTOGRAPH = !process.env.CI || !!process.env.SCREENS_DIR;
 const WIDTHS = [390, 1280] as const;
 
