@@ -17,7 +17,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import os from "node:os";
 import path from "node:path";
 import { registerBenchMember } from "./app-server";
-import { buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
+import { api, buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 16;
@@ -31,15 +31,9 @@ type Row = { database: Database; app: Run; node: Run; ratio: number; target: num
 
 type Member = { cookie: string; ip: string };
 
-async function call(base: string, member: Member, method: string, pathname: string, body?: unknown) {
-  const res = await fetch(base + pathname, {
-    method,
-    headers: { Cookie: member.cookie, "Content-Type": "application/json", "X-Forwarded-For": member.ip },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${pathname} answered ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
+/** A call to the /api as this member, from their address. */
+function call(base: string, member: Member, method: string, pathname: string, body: unknown) {
+  return api(base, member.cookie, pathname, { method, headers: { "X-Forwarded-For": member.ip }, body: JSON.stringify(body) });
 }
 
 /** MEMBERS new members, each with a public memorial of their own and a product in the basket. */

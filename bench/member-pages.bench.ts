@@ -27,7 +27,7 @@ import os from "node:os";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { loadBulkDataAt } from "./bulk-data";
-import { buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
+import { api, buildUnlessAsked, ensureDebianPackage, loadAverage, onPostgres, pageBytes, startApp, startCeilings, wrk, type Run } from "./page-measure";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1);
@@ -62,12 +62,6 @@ async function signIn(base: string, email: string, password: string) {
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");
-}
-
-async function api<T>(base: string, cookie: string, pathname: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(base + pathname, { ...init, headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers } });
-  if (!res.ok) throw new Error(`${pathname} answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 /**

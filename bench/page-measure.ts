@@ -101,6 +101,13 @@ export function buildUnlessAsked() {
   if (build.status !== 0) throw new Error("The build failed: run `npm run build` to see why.");
 }
 
+/** An /api call with a session cookie; answers the JSON, or throws with the status and body. */
+export async function api<T>(base: string, cookie: string, pathname: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(base + pathname, { ...init, headers: { Cookie: cookie, "Content-Type": "application/json", ...init.headers } });
+  if (!res.ok) throw new Error(`${pathname} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
 /** The machine's load averages (1, 5, 15 minutes), for the note under a table. */
 export function loadAverage() {
   return os
