@@ -8,6 +8,11 @@ export default defineConfig({
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "prisma/**/*.test.ts", "scripts/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     pool: "forks",
+    // One process per worker for all its files instead of a new one per file: the Node modules the files
+    // share (React, PGlite, Prisma, sharp) load once. test/fresh-modules.ts gives each file the app's own
+    // modules afresh and puts back what it changed in process.env.
+    isolate: false,
+    setupFiles: ["test/fresh-modules.ts"],
     // Vitest's default leaves a core free (one worker on CI's two), yet a test file waits on the server it
     // started and on PostgreSQL as much as it computes: two files side by side took a fifth less time.
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -2,7 +2,7 @@
 // format, builds, runs the
 // unit and integration tests (vitest) and the end-to-end tests (Playwright, JavaScript on and off),
 // then prints one closing line summing every runner: `N passed, N failed[, N skipped]`.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import process from "node:process";
 
@@ -44,6 +44,31 @@ function run(label, command, args) {
   return { ok: result.status === 0, seconds };
 }
 
+/**
+ * Runs checks side by side, each printing its output in one piece once it ends (interleaved lines from
+ * four tools would be unreadable). tsc, ESLint and Prettier each use one core: run one after another they
+ * left the second core idle for about a minute.
+ */
+function runTogether(checks) {
+  return Promise.all(
+    checks.map(
+      ({ label, command, args }) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: runEnv() });
+          let output = "";
+          child.stdout.on("data", (chunk) => (output += chunk));
+          child.stderr.on("data", (chunk) => (output += chunk));
+          child.on("close", (code) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`\n▶ ${label}: ${command} ${args.join(" ")} (${seconds}s)\n${output}`);
+            resolve({ ok: code === 0, seconds });
+          });
+        }),
+    ),
+  );
+}
+
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -66,24 +91,24 @@ function collectPlaywrightFailures(suites, titles) {
   }
 }
 
-// 1. Types: one check.
-const types = run("types", "npx", ["--no-install", "react-router", "typegen"]);
-const tsc = types.ok ? run("types", "npx", ["--no-install", "tsc", "--noEmit"]) : types;
-totals[tsc.ok ? "passed" : "failed"] += 1;
-lines.push(`types        ${tsc.ok ? "passed" : "FAILED"} (${tsc.seconds}s)`);
-
-// 1b. Lint and format: ESLint, then Prettier's check; each one check.
-const lint = run("lint", "npx", ["--no-install", "eslint", "--max-warnings=0", "."]);
+// 1. Types, lint, format and the production build (which the e2e tests and the server start-up tests run),
+// side by side once the route types exist; each one check.
+const types = run("route types", "npx", ["--no-install", "react-router", "typegen"]);
+const [tsc, lint, format, build] = await runTogether([
+  { label: "types", command: "npx", args: ["--no-install", "tsc", "--noEmit"] },
+  { label: "lint", command: "npx", args: ["--no-install", "eslint", "--max-warnings=0", "."] },
+  { label: "format", command: "npx", args: ["--no-install", "prettier", "--check", "--log-level=warn", "."] },
+  { label: "build", command: "npm", args: ["run", "build"] },
+]);
+const typesOk = types.ok && tsc.ok;
+totals[typesOk ? "passed" : "failed"] += 1;
+lines.push(`types        ${typesOk ? "passed" : "FAILED"} (${tsc.seconds}s)`);
 totals[lint.ok ? "passed" : "failed"] += 1;
 lines.push(`lint         ${lint.ok ? "passed" : "FAILED"} (${lint.seconds}s)`);
 if (!lint.ok) failures.push("lint    ESLint found problems: npx eslint .");
-const format = run("format", "npx", ["--no-install", "prettier", "--check", "--log-level=warn", "."]);
 totals[format.ok ? "passed" : "failed"] += 1;
 lines.push(`format       ${format.ok ? "passed" : "FAILED"} (${format.seconds}s)`);
 if (!format.ok) failures.push("format  Prettier would change the files above: npx prettier --write .");
-
-// 2. The production build the e2e tests and the server start-up test run: one check.
-const build = run("build", "npm", ["run", "build"]);
 totals[build.ok ? "passed" : "failed"] += 1;
 lines.push(`build        ${build.ok ? "passed" : "FAILED"} (${build.seconds}s)`);
 
