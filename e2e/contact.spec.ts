@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { db, loginAs } from "./db";
 import { expect, expectAccessible, test } from "./fixtures";
 import { mailWithSubject } from "./mail";
-import { sendFormsBackAtOnce } from "./form-stamp";
+import { sendFormsAsAPersonWould, sendFormsBackAtOnce } from "./form-stamp";
 
 // Contact: a visitor writes to us. Every field's message beside it with what was typed kept,
 // the thanks where the visitor is looking, the message stored as new, an acknowledgement to the sender
@@ -13,8 +13,8 @@ const SUPPORT = "support@everlight.uk";
 const thanks = (page: Page) => page.getByTestId("toast-in-place");
 
 /** A visitor's form sent back within 3 seconds of being served is taken for a bot (form-guard.server.ts). */
-async function send(page: Page, waitForFillTime = true) {
-  if (waitForFillTime) await page.waitForTimeout(3100);
+async function send(page: Page, takeAPersonsTime = true) {
+  if (takeAPersonsTime) await sendFormsAsAPersonWould(page);
   await page.getByRole("button", { name: "Send Message" }).click();
 }
 

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { createTestMemorial, createTestTribute, db, loginAs, type TestMemorial } from "./db";
 import { expect, expectAccessible, test, toast } from "./fixtures";
 import { PLANS_HREF } from "../app/utils/plans";
-import { sendFormsBackAtOnce } from "./form-stamp";
+import { sendFormsAsAPersonWould, sendFormsBackAtOnce } from "./form-stamp";
 
 // "What a person on a phone must see" (10 and 13), on a 390 × 844 screen with
 // JavaScript on and off: the answer to "did it work?" appears where the person is looking, a refused
@@ -30,7 +30,7 @@ async function fillTribute(page: Page, name: string, content: string) {
 }
 
 /** A form sent back within 3 seconds of being served is taken for a bot (form-guard.server.ts). */
-const waitLikeAPerson = (page: Page) => page.waitForTimeout(3100);
+const takeAPersonsTime = (page: Page) => sendFormsAsAPersonWould(page);
 
 const tributesStored = async (memorialId: string, content: string) =>
   (await db().query(`SELECT count(*)::int AS n FROM tributes WHERE "memorialId" = $1 AND content = $2`, [memorialId, content])).rows[0].n as number;
@@ -41,7 +41,7 @@ test.describe("the answer to 'did it work?' is where the person is looking (item
     const words = `Thank you for the honey, every autumn ${randomBytes(3).toString("hex")}.`;
     await page.goto(`/memorials/${memorial.id}`);
     await fillTribute(page, "Nora Quill", words);
-    await waitLikeAPerson(page);
+    await takeAPersonsTime(page);
     await page.getByRole("button", { name: "Leave Tribute" }).click();
 
     await expect(page).toHaveURL(new RegExp(`/memorials/${memorial.id}#tributes$`));
@@ -113,7 +113,7 @@ test.describe("a refused form lands at its errors (item 10)", () => {
     const memorial = await longMemorial(member);
     await page.goto(`/memorials/${memorial.id}`);
     await fillTribute(page, "A", "Long enough to be a tribute.");
-    await waitLikeAPerson(page);
+    await takeAPersonsTime(page);
     await page.getByRole("button", { name: "Leave Tribute" }).click();
 
     // Without JavaScript the server refuses it, and the page comes back at the form, not at the top.

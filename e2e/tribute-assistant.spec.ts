@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { db } from "./db";
 import { expect, expectAccessible, expectFailedResponse, test } from "./fixtures";
+import { sendFormsAsAPersonWould } from "./form-stamp";
 
 // A visitor asks the AI tribute assistant ("Help me write") for a first draft on a public memorial
 //. Without JavaScript it is a form round-trip that brings the page back
@@ -78,7 +79,7 @@ test("the draft becomes a tribute only when the visitor presses Leave Tribute", 
   expect(await tributesContaining(memory)).toBe(0);
 
   // A form sent back within 3 seconds of being served is taken for a bot (form-guard.server.ts).
-  await page.waitForTimeout(3100);
+  await sendFormsAsAPersonWould(page);
   await page.getByRole("button", { name: "Leave Tribute" }).click();
   await expect(page.getByTestId("toast-in-place")).toContainText("Tribute submitted");
   expect(await tributesContaining(memory)).toBe(1);
