@@ -46,8 +46,8 @@ function run(label, command, args) {
 
 /**
  * Runs checks side by side, each printing its output in one piece once it ends (interleaved lines from
- * four tools would be unreadable). tsc, ESLint and Prettier each use one core: run one after another they
- * left the second core idle for about a minute.
+ * four tools would be unreadable). tsc, ESLint and Prettier each use one core: on two cores the four took
+ * 66 s side by side where one after another took 76 s.
  */
 function runTogether(checks) {
   return Promise.all(
